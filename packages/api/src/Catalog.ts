@@ -1,0 +1,19 @@
+import * as Administration from "./operations/Administration.ts"
+import * as Meta from "./operations/Meta.ts"
+import type * as Operation from "./Operation.ts"
+
+/**
+ * Every operation Ledger serves, declared once. HTTP routes, the OpenAPI document, MCP tools, the
+ * SDK and the conformance tests are all derived from this list. An area adds its module here.
+ */
+export const operations = [
+  ...Meta.operations,
+  ...Administration.operations
+] as const
+
+export type Operations = typeof operations[number]
+export type OperationId = Operations["id"]
+
+const byId = new Map<string, Operation.Any>(operations.map((operation) => [operation.id, operation as Operation.Any]))
+
+export const get = (id: string): Operation.Any | undefined => byId.get(id)

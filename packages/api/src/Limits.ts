@@ -1,0 +1,57 @@
+/**
+ * Every size and count Ledger accepts, in one place. Names carry the unit last so a reader never
+ * has to guess whether a number is bytes, characters or items.
+ */
+
+/** Characters in a company, owner, user, agent or other display name. */
+export const nameLengthMax = 200
+/** Characters in a free-text reason or memo. */
+export const reasonLengthMax = 1_000
+export const memoLengthMax = 1_000
+
+/** Idempotency keys (spec 8.2). */
+export const idempotencyKeyLengthMin = 8
+export const idempotencyKeyLengthMax = 200
+/** Idempotency records are kept at least this long (DECISIONS.md). */
+export const idempotencyRetentionDays = 7
+
+/** A JSON request body larger than this is refused with 413 before it is parsed. */
+export const requestBodyBytesMax = 1_048_576
+/** Nesting of arrays and objects in a request body; deeper bodies are refused with 400. */
+export const requestBodyDepthMax = 32
+
+/** Lists (DECISIONS.md). */
+export const pageSizeDefault = 100
+export const pageSizeMax = 1_000
+
+/** Journal entries (DECISIONS.md). */
+export const entryLinesMin = 2
+export const entryLinesMax = 500
+/** One line or one entry total: far below 2^53, so sums of many lines stay exact in JSON. */
+export const amountCentsMax = 1_000_000_000_000_000
+
+/** API keys (spec 5.1, 8.2). */
+export const personKeyDaysDefault = 365
+export const personKeyDaysMax = 3_650
+export const agentKeyDaysDefault = 30
+export const agentKeyDaysMax = 90
+export const rotationOverlapSecondsDefault = 86_400
+export const rotationOverlapSecondsMax = 604_800
+
+/** Rate limits (spec 8.1): requests a minute by plan. */
+export const planRequestsPerMinute = {
+  solo: 60,
+  business: 300,
+  advanced: 1_200
+} as const
+/** The operator's setting for `owned` companies when it sets none. */
+export const ownedPlanRequestsPerMinuteDefault = 6_000
+export const rateLimitRequestsPerMinuteMax = 100_000
+
+/** Agents. */
+export const postingThresholdCentsMax = amountCentsMax
+/** Scopes an agent or key may hold: the four names, each at most once. */
+export const scopesCountMax = 4
+
+/** Audit log pages. */
+export const auditPageSizeMax = 1_000

@@ -1,0 +1,54 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Actor } from "./Actor.ts"
+
+export interface AuditEntry {
+  readonly companyId: string
+  readonly occurredAt: string
+  readonly action: string
+  readonly outcome: "ok" | "refused"
+  readonly status: number
+  readonly errorType?: string | null
+  readonly actor: Actor
+  readonly agentModel?: string | null
+  readonly agentRunId?: string | null
+  readonly targetType?: string | null
+  readonly targetId?: string | number | null
+  readonly reason?: string | null
+  readonly via: "http" | "mcp" | "engine"
+  readonly details?: Record<string, unknown>
+}
+
+/** Appends one event to a company's audit log, in whatever transaction is current. */
+export const record = Effect.fn("Audit.record")(function*(entry: AuditEntry) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO audit_events ${sql.insert({
+    company_id: entry.companyId,
+    occurred_at: entry.occurredAt,
+    action: entry.action,
+    outcome: entry.outcome,
+    status: entry.status,
+    error_type: entry.errorType ?? null,
+    principal_type: entry.actor.type,
+    principal_id: entry.actor.id === null ? null : String(entry.actor.id),
+    principal_name: entry.actor.name,
+    key_id: entry.actor.keyId,
+    agent_model: entry.agentModel ?? null,
+    agent_run_id: entry.agentRunId ?? null,
+    target_type: entry.targetType ?? null,
+    target_id: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
+    reason: entry.reason ?? null,
+    via: entry.via,
+    details: JSON.stringify(entry.details ?? {})
+  })}`
+})
+
+/** What a handler tells the pipeline to write into the audit event of its change. */
+export interface AuditNote {
+  readonly targetType?: string
+  readonly targetId?: string | number
+  readonly reason?: string | null
+  readonly details?: Record<string, unknown>
+  /** Another company whose log must also carry the event (an operator acting on a company). */
+  readonly companyId?: string
+}

@@ -1,0 +1,128 @@
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, type Scope } from "@ledger/api"
+import { type Actor, operator, roleScopes } from "./Actor.ts"
+import * as Row from "./Row.ts"
+import * as Secret from "./Secret.ts"
+
+/** A company as the pipeline needs it on every request. */
+export interface CompanyState {
+  readonly companyId: string
+  readonly plan: "solo" | "business" | "advanced" | "owned"
+  readonly rateLimitRpm: number | null
+  readonly killSwitchSuspended: boolean
+}
+
+export interface Authenticated {
+  readonly actor: Actor
+  readonly company: CompanyState | null
+}
+
+/** A credential that was recognised but may not be used, so the refusal can be audited. */
+export interface Refused {
+  readonly error: ApiError.LedgerError
+  readonly known: Authenticated | null
+}
+
+const unauthorized = (message: string) => ApiError.fail("unauthorized", message)
+
+/** Resolves a company API key (`ldg_`) to its actor, or explains why it may not act now. */
+export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, now: string) {
+  const sql = yield* SqlClient.SqlClient
+  const hash = yield* Secret.hash(token)
+  const rows = yield* sql<Record<string, unknown>>`
+    SELECT k.company_id, k.id, k.principal_type, k.user_id, k.agent_id, k.scopes, k.expires_at, k.revoked_at,
+      k.overlap_ends_at, k.rate_limit_rpm, k.last_used_at,
+      c.plan, c.rate_limit_rpm AS company_rate_limit_rpm, c.kill_switch_suspended,
+      u.name AS user_name, u.role AS user_role,
+      a.name AS agent_name, a.status AS agent_status, a.posting_threshold_cents, a.scopes AS agent_scopes
+    FROM api_keys k
+    JOIN companies c ON c.company_id = k.company_id
+    LEFT JOIN users u ON u.company_id = k.company_id AND u.id = k.user_id
+    LEFT JOIN agents a ON a.company_id = k.company_id AND a.id = k.agent_id
+    WHERE k.secret_hash = ${hash}`.pipe(Effect.orDie)
+  const row = rows[0]
+  if (row === undefined) return yield* Effect.fail<Refused>({ error: unauthorized("The API key is not valid."), known: null })
+
+  const isAgent = row.principal_type === "agent"
+  const ceiling: ReadonlyArray<Scope.Scope> = isAgent
+    ? Row.textArray<Scope.Scope>(row.agent_scopes)
+    : roleScopes[row.user_role as keyof typeof roleScopes] ?? []
+  const keyScopes = Row.textArray<Scope.Scope>(row.scopes)
+  const actor: Actor = {
+    type: isAgent ? "agent" : "user",
+    id: Row.int(isAgent ? row.agent_id : row.user_id),
+    name: String(isAgent ? row.agent_name : row.user_name),
+    role: isAgent ? null : String(row.user_role),
+    companyId: String(row.company_id),
+    scopes: keyScopes.filter((scope) => ceiling.includes(scope)),
+    isPerson: !isAgent,
+    keyId: Row.int(row.id),
+    credentialKind: "api_key",
+    postingThresholdCents: isAgent ? Row.int(row.posting_threshold_cents) : null,
+    rateLimitRpm: Row.intOrNull(row.rate_limit_rpm),
+    firmId: null
+  }
+  const company: CompanyState = {
+    companyId: String(row.company_id),
+    plan: row.plan as CompanyState["plan"],
+    rateLimitRpm: Row.intOrNull(row.company_rate_limit_rpm),
+    killSwitchSuspended: Boolean(row.kill_switch_suspended)
+  }
+  const known: Authenticated = { actor, company }
+  const nowMs = Date.parse(now)
+  if (row.revoked_at !== null) {
+    return yield* Effect.fail<Refused>({ error: unauthorized("The API key has been revoked."), known })
+  }
+  if (isAgent && row.agent_status !== "active") {
+    return yield* Effect.fail<Refused>({ error: unauthorized("The agent has been revoked."), known })
+  }
+  if (Date.parse(Row.iso(row.expires_at)) <= nowMs) {
+    return yield* Effect.fail<Refused>({ error: unauthorized("The API key has expired."), known })
+  }
+  if (row.overlap_ends_at !== null && Date.parse(Row.iso(row.overlap_ends_at)) <= nowMs) {
+    return yield* Effect.fail<Refused>({ error: unauthorized("The API key was rotated and its overlap has ended."), known })
+  }
+  // Last use is kept to the minute: one write a minute per key, not one per request.
+  const lastUsedMs = row.last_used_at === null ? 0 : Date.parse(Row.iso(row.last_used_at))
+  if (nowMs - lastUsedMs >= 60_000) {
+    yield* sql`UPDATE api_keys SET last_used_at = ${now} WHERE company_id = ${company.companyId} AND id = ${actor.keyId}`
+      .pipe(Effect.orDie)
+  }
+  return known
+})
+
+/** Checks the operator bootstrap token. */
+export const operatorToken = Effect.fn("Authenticate.operatorToken")(function*(token: string) {
+  const sql = yield* SqlClient.SqlClient
+  const hash = yield* Secret.hash(token)
+  const rows = yield* sql<{ token_hash: string }>`SELECT token_hash FROM operator_credentials WHERE id = 1`.pipe(Effect.orDie)
+  const stored = Option.fromNullishOr(rows[0]?.token_hash)
+  if (Option.isNone(stored) || !constantTimeEqual(stored.value, hash)) {
+    return yield* Effect.fail<Refused>({ error: unauthorized("The operator token is not valid."), known: null })
+  }
+  return { actor: operator, company: null } satisfies Authenticated
+})
+
+const constantTimeEqual = (a: string, b: string): boolean => {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index)
+  return difference === 0
+}
+
+/** Reads a company's pipeline state (for operator requests that name a company). */
+export const companyState = Effect.fn("Authenticate.companyState")(function*(companyId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`
+    SELECT company_id, plan, rate_limit_rpm, kill_switch_suspended FROM companies WHERE company_id = ${companyId}`
+    .pipe(Effect.orDie)
+  const row = rows[0]
+  if (row === undefined) return Option.none<CompanyState>()
+  return Option.some<CompanyState>({
+    companyId: String(row.company_id),
+    plan: row.plan as CompanyState["plan"],
+    rateLimitRpm: Row.intOrNull(row.rate_limit_rpm),
+    killSwitchSuspended: Boolean(row.kill_switch_suspended)
+  })
+})

@@ -1,0 +1,94 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, Limits } from "@ledger/api"
+import * as Secret from "./Secret.ts"
+
+/** Canonical JSON (sorted keys) so that the same request always has the same fingerprint. */
+export const canonicalJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`
+  }
+  return JSON.stringify(value) ?? "null"
+}
+
+export const checkKey = (key: string): Effect.Effect<string, ApiError.LedgerError> =>
+  key.length < Limits.idempotencyKeyLengthMin || key.length > Limits.idempotencyKeyLengthMax
+    ? Effect.fail(ApiError.fail(
+      "invalid_idempotency_key",
+      `Idempotency-Key must be ${Limits.idempotencyKeyLengthMin} to ${Limits.idempotencyKeyLengthMax} characters.`
+    ))
+    : Effect.succeed(key)
+
+export interface Claim {
+  readonly tenant: string
+  readonly principal: string
+  readonly key: string
+  readonly operation: string
+  readonly request: unknown
+  readonly now: string
+}
+
+export type ClaimResult =
+  | { readonly _tag: "Claimed"; readonly requestHash: string }
+  | { readonly _tag: "Replay"; readonly status: number; readonly body: unknown }
+
+/** How long a duplicate waits for the first request to finish before it is told it is in progress. */
+const inProgressWaitMilliseconds = 10_000
+
+/**
+ * Claims a key inside the current transaction. The claim is an uncommitted row: a concurrent
+ * duplicate's insert waits on it, then either replays the committed result or, if the first
+ * request failed and rolled back, takes the key itself. Must run inside a transaction.
+ */
+export const claim: (input: Claim) => Effect.Effect<ClaimResult, ApiError.LedgerError, SqlClient.SqlClient> = Effect.fn(
+  "Idempotency.claim"
+)(function*(input: Claim) {
+  const sql = yield* SqlClient.SqlClient
+  const requestHash: string = yield* Secret.digest(`${input.operation}\n${canonicalJson(input.request)}`)
+  const expiresAt = new Date(Date.parse(input.now) + Limits.idempotencyRetentionDays * 86_400_000).toISOString()
+  yield* sql.unsafe(`SET LOCAL lock_timeout = '${inProgressWaitMilliseconds}ms'`).pipe(Effect.orDie)
+  const inserted = yield* sql<{ inserted: number }>`
+    INSERT INTO idempotency_records
+      (tenant, principal, idempotency_key, operation, request_hash, status, body, created_at, expires_at)
+    VALUES (${input.tenant}, ${input.principal}, ${input.key}, ${input.operation}, ${requestHash}, 0, 'null',
+      ${input.now}, ${expiresAt})
+    ON CONFLICT (tenant, principal, idempotency_key) DO NOTHING
+    RETURNING 1 AS inserted`.pipe(
+    Effect.catchTag("SqlError", (error) =>
+      error.reason._tag === "LockTimeoutError"
+        ? Effect.fail(ApiError.fail("idempotency_in_progress", "A request with this Idempotency-Key is still running; retry shortly."))
+        : Effect.die(error))
+  )
+  yield* sql.unsafe(`SET LOCAL lock_timeout = 0`).pipe(Effect.orDie)
+  if (inserted.length > 0) return { _tag: "Claimed", requestHash } as ClaimResult
+  const rows = yield* sql<{ operation: string; request_hash: string; status: number; body: unknown; expires_at: unknown }>`
+    SELECT operation, request_hash, status, body, expires_at FROM idempotency_records
+    WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
+  const existing = rows[0]
+  if (existing === undefined) return yield* Effect.die(new Error("idempotency record vanished"))
+  if (new Date(existing.expires_at as string).getTime() < Date.parse(input.now)) {
+    // Past retention the key is free again: the old result is forgotten.
+    yield* sql`DELETE FROM idempotency_records
+      WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
+    return yield* claim(input)
+  }
+  if (existing.request_hash !== requestHash || existing.operation !== input.operation) {
+    return yield* Effect.fail(ApiError.fail(
+      "idempotency_conflict",
+      "This Idempotency-Key was used for a different request."
+    ))
+  }
+  const body = typeof existing.body === "string" ? JSON.parse(existing.body) : existing.body
+  return { _tag: "Replay", status: Number(existing.status), body } as ClaimResult
+})
+
+/** Stores the result under the claimed key, in the same transaction as the change. */
+export const complete = Effect.fn("Idempotency.complete")(function*(input: Claim, status: number, body: unknown) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`UPDATE idempotency_records SET status = ${status}, body = ${JSON.stringify(body)}::jsonb
+    WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`
+})

@@ -1,0 +1,58 @@
+import { Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
+import { Dispatcher, Handlers, type Invocation } from "./Dispatcher.ts"
+import { EngineInfo, version } from "./EngineInfo.ts"
+import { Entropy } from "./Entropy.ts"
+import * as handlers from "./handlers/index.ts"
+import { RateLimiter } from "./RateLimiter.ts"
+
+export interface Options {
+  readonly storage: "postgresql" | "pglite"
+  /** Off for embedding and benchmarks; on for servers. */
+  readonly rateLimits?: boolean
+  /** A seed makes ids and secrets repeatable (tests only). */
+  readonly seed?: number
+}
+
+/**
+ * The engine: every operation behind one `Dispatcher`, over whatever `SqlClient` is provided.
+ * Servers put HTTP and MCP in front of it; embedders call it directly.
+ */
+export const layer = (options: Options): Layer.Layer<Dispatcher, never, SqlClient.SqlClient> =>
+  Dispatcher.layer.pipe(
+    Layer.provide(Layer.mergeAll(
+      Layer.succeed(Handlers)(handlers.all),
+      options.rateLimits === false ? RateLimiter.layerUnlimited : RateLimiter.layer,
+      options.seed === undefined ? Entropy.layer : Entropy.layerSeeded(options.seed),
+      Layer.succeed(EngineInfo)(EngineInfo.of({ storage: options.storage, version }))
+    ))
+  )
+
+/** Calls one operation as an embedding program would: no HTTP, the same rules. */
+export const call = (
+  operationId: string,
+  input: {
+    readonly credential: string | null
+    readonly path?: Record<string, unknown>
+    readonly query?: Record<string, unknown>
+    readonly body?: unknown
+    readonly idempotencyKey?: string
+    readonly agentModel?: string
+    readonly agentRunId?: string
+    readonly company?: string
+  }
+) =>
+  Effect.flatMap(Dispatcher, (dispatcher) =>
+    dispatcher.execute({
+      operationId,
+      path: input.path ?? {},
+      query: input.query ?? {},
+      body: input.body,
+      credential: input.credential,
+      idempotencyKey: input.idempotencyKey ?? null,
+      agentModel: input.agentModel ?? null,
+      agentRunId: input.agentRunId ?? null,
+      company: input.company ?? null,
+      via: "engine",
+      coerce: false
+    } satisfies Invocation))

@@ -1,0 +1,67 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Foundation from "./migrations/0001_foundation.ts"
+
+/** Numbered migrations, applied in order at start. A migration is never edited once released. */
+export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly sql: string }> = [
+  { id: 1, name: "foundation", sql: Foundation.sql }
+]
+
+/**
+ * Splits a migration into statements, since the extended query protocol takes one at a time.
+ * Semicolons inside dollar-quoted bodies (functions) do not end a statement.
+ */
+export const splitStatements = (text: string): ReadonlyArray<string> => {
+  const statements: Array<string> = []
+  let current = ""
+  let inDollarQuote = false
+  for (let index = 0; index < text.length; index++) {
+    if (text.startsWith("$$", index)) {
+      inDollarQuote = !inDollarQuote
+      current += "$$"
+      index++
+      continue
+    }
+    const character = text[index]!
+    if (character === "-" && text[index + 1] === "-" && !inDollarQuote) {
+      const end = text.indexOf("\n", index)
+      index = end === -1 ? text.length : end
+      current += "\n"
+      continue
+    }
+    if (character === ";" && !inDollarQuote) {
+      if (current.trim() !== "") statements.push(current.trim())
+      current = ""
+      continue
+    }
+    current += character
+  }
+  if (current.trim() !== "") statements.push(current.trim())
+  return statements
+}
+
+/** An arbitrary constant: the advisory lock that keeps two replicas from migrating at once. */
+const migrationLockId = 7_413_001
+
+/**
+ * Applies every migration not yet applied, each in its own transaction, under an advisory lock so
+ * that replicas starting together migrate once.
+ */
+export const run = Effect.fn("Migrations.run")(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(Effect.gen(function*() {
+    yield* sql`SELECT pg_advisory_xact_lock(${migrationLockId})`
+    yield* sql`CREATE TABLE IF NOT EXISTS ledger_migrations (
+      id int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`
+    const rows = yield* sql<{ id: number }>`SELECT id FROM ledger_migrations`
+    const applied = new Set(rows.map((row) => Number(row.id)))
+    const pending = migrations.filter((migration) => !applied.has(migration.id))
+    for (const migration of pending) {
+      for (const statement of splitStatements(migration.sql)) {
+        yield* sql.unsafe(statement)
+      }
+      yield* sql`INSERT INTO ledger_migrations (id, name) VALUES (${migration.id}, ${migration.name})`
+    }
+    return pending.map((migration) => migration.id)
+  }))
+})

@@ -1,0 +1,48 @@
+import { Effect } from "effect"
+import { Entropy } from "./Entropy.ts"
+
+/**
+ * Secrets (API keys, tokens) are 32 random bytes in base64url: 43 characters, 256 bits. With that
+ * much entropy a plain SHA-256 is the right hash: a slow password hash adds nothing against
+ * guessing and costs every request.
+ */
+const secretBytes = 32
+
+const base64Url = (bytes: Uint8Array): string => {
+  let binary = ""
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+
+const hex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
+
+export type Prefix = "ldg_" | "ldgs_" | "ldgf_" | "ldgi_" | "ldgc_" | "ldgwhsec_" | "ldgop_"
+
+/** A new secret with its prefix, e.g. `ldg_` + 43 characters. */
+export const generate = Effect.fn("Secret.generate")(function*(prefix: Prefix) {
+  const entropy = yield* Entropy
+  const bytes = yield* entropy.bytes(secretBytes)
+  return `${prefix}${base64Url(bytes)}`
+})
+
+/** The stored form of a secret: SHA-256, hex. */
+export const hash = (secret: string): Effect.Effect<string> =>
+  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret))).pipe(
+    Effect.map((digest) => hex(new Uint8Array(digest)))
+  )
+
+/** What a key is recognised by in lists: its prefix and first characters, never enough to use. */
+export const displayPrefix = (secret: string): string => secret.slice(0, secret.indexOf("_") + 5)
+
+/** A lower-case UUID v4 from the entropy port (company ids). */
+export const uuid = Effect.fn("Secret.uuid")(function*() {
+  const entropy = yield* Entropy
+  const bytes = yield* entropy.bytes(16)
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const text = hex(bytes)
+  return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`
+})
+
+/** SHA-256 hex of any text: request fingerprints for idempotency. */
+export const digest = hash
