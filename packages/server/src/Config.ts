@@ -1,0 +1,29 @@
+/**
+ * The server's settings, read once from the environment (DESIGN.md, Configuration).
+ */
+export interface ServerConfig {
+  readonly port: number
+  readonly host: string
+  /** PostgreSQL; unset means embedded PGlite. */
+  readonly databaseUrl: string | undefined
+  /** PGlite folder, or "memory" for none. */
+  readonly dataDir: string
+  readonly operatorToken: string | undefined
+  readonly baseUrl: string
+  readonly rateLimits: boolean
+}
+
+export const fromEnvironment = (environment: Record<string, string | undefined> = process.env): ServerConfig => {
+  const port = Number(environment.PORT ?? 8080)
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, got ${environment.PORT}`)
+  const host = environment.HOST ?? "127.0.0.1"
+  return {
+    port,
+    host,
+    databaseUrl: environment.DATABASE_URL === "" ? undefined : environment.DATABASE_URL,
+    dataDir: environment.LEDGER_DATA_DIR ?? "./.ledger",
+    operatorToken: environment.LEDGER_OPERATOR_TOKEN,
+    baseUrl: environment.LEDGER_BASE_URL ?? `http://${host}:${port}`,
+    rateLimits: environment.LEDGER_RATE_LIMITS !== "off"
+  }
+}

@@ -1,0 +1,43 @@
+import { PgClient } from "@effect/sql-pg"
+import type { PGlite } from "@electric-sql/pglite"
+import { Effect, Layer, Redacted } from "effect"
+import type { SqlClient } from "effect/sql"
+import { Migrations } from "@ledger/engine"
+import * as PgliteSql from "./PgliteSql.ts"
+
+export interface StorageOptions {
+  readonly databaseUrl?: string | undefined
+  /** PGlite folder, or "memory". */
+  readonly dataDir?: string | undefined
+  /** An already open PGlite (the testkit's clones of a migrated template). */
+  readonly pglite?: PGlite | undefined
+  /** PostgreSQL: the schema to work in (tests use a fresh one each). */
+  readonly searchPath?: string | undefined
+  readonly maxConnections?: number | undefined
+}
+
+export const kind = (options: StorageOptions): "postgresql" | "pglite" =>
+  options.databaseUrl === undefined ? "pglite" : "postgresql"
+
+/**
+ * The SQL client: PostgreSQL when a URL is given, else embedded PGlite. PGlite on a folder writes
+ * through to the file system on every commit, so a crashed process loses nothing it committed;
+ * it does not fsync, so a crashed machine may (docs/decisions/0002-storage.md).
+ */
+export const client = (options: StorageOptions): Layer.Layer<SqlClient.SqlClient, unknown> => {
+  if (options.databaseUrl !== undefined) {
+    return PgClient.layer({
+      url: Redacted.make(options.databaseUrl),
+      maxConnections: options.maxConnections ?? 20,
+      applicationName: "ledger",
+      ...(options.searchPath === undefined ? {} : { startupParameters: { search_path: options.searchPath } })
+    })
+  }
+  if (options.pglite !== undefined) return PgliteSql.layer({ pglite: options.pglite })
+  const dataDir = options.dataDir ?? "./.ledger"
+  return PgliteSql.layer(dataDir === "memory" ? {} : { dataDir })
+}
+
+/** The SQL client with every migration applied before anything uses it. */
+export const layer = (options: StorageOptions): Layer.Layer<SqlClient.SqlClient, unknown> =>
+  Layer.effectDiscard(Effect.asVoid(Migrations.run())).pipe(Layer.provideMerge(client(options)))

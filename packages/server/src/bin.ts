@@ -1,0 +1,51 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import * as Config from "./Config.ts"
+import * as Server from "./Server.ts"
+
+const usage = `ledger — the Ledger server
+
+  ledger serve      start HTTP /v1, MCP at POST /mcp and /openapi.json
+  ledger migrate    apply migrations and exit
+
+Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR, default ./.ledger;
+"memory" for none), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off.`
+
+const command = process.argv[2] ?? "serve"
+const config = Config.fromEnvironment()
+
+const printOperatorToken = (token: string) => {
+  process.stdout.write(
+    `\nOperator token (shown once; only its hash is stored):\n\n  ${token}\n\n` +
+      `Use it as 'Authorization: Bearer <token>' on POST /v1/companies.\n\n`
+  )
+}
+
+if (command === "serve") {
+  const storage = config.databaseUrl === undefined
+    ? `embedded PGlite (${config.dataDir === "memory" ? "in memory" : config.dataDir})`
+    : "PostgreSQL"
+  Layer.launch(Server.serverLayer(config, { onOperatorToken: printOperatorToken })).pipe(
+    Effect.tap(() => Effect.void),
+    Effect.onExit(() => Effect.sync(() => process.stdout.write("Ledger stopped.\n"))),
+    (effect) => {
+      process.stdout.write(`Ledger listening on http://${config.host}:${config.port} with ${storage}\n`)
+      return effect
+    },
+    NodeRuntime.runMain
+  )
+} else if (command === "migrate") {
+  Layer.build(Server.engineLayer({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    operatorToken: config.operatorToken,
+    onOperatorToken: printOperatorToken
+  })).pipe(
+    Effect.scoped,
+    Effect.tap(() => Effect.sync(() => process.stdout.write("Migrations applied.\n"))),
+    NodeRuntime.runMain
+  )
+} else {
+  process.stdout.write(`${usage}\n`)
+  process.exitCode = command === "help" || command === "--help" ? 0 : 2
+}

@@ -1,0 +1,7 @@
+export * as Config from "./Config.ts"
+export * as Http from "./Http.ts"
+export * as JsonSchema from "./JsonSchema.ts"
+export * as Mcp from "./Mcp.ts"
+export * as OpenApi from "./OpenApi.ts"
+export * as Server from "./Server.ts"
+export * as Storage from "./Storage.ts"
