@@ -1,6 +1,6 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { Dispatcher, Entropy, Ledger, Operator } from "@ledger/engine"
@@ -46,6 +46,27 @@ export const webHandler = (options: AppOptions) =>
   HttpRouter.toWebHandler(appLayer(options).pipe(Layer.provide(HttpServer.layerServices)) as never, {
     disableLogger: true
   }) as { readonly handler: (request: Request) => Promise<Response>; readonly dispose: () => Promise<void> }
+
+/**
+ * The whole app in this process with no network: a Fetch-style handler plus the runtime that
+ * holds the engine and its SQL client (tests inspect tables through it; the testkit builds on it).
+ */
+export const inProcess = async (options: AppOptions) => {
+  const runtime = ManagedRuntime.make(engineLayer(options))
+  const context = await runtime.context()
+  const web = HttpRouter.toWebHandler(
+    Http.routes.pipe(Layer.provide(Layer.succeedContext(context)), Layer.provide(HttpServer.layerServices)) as never,
+    { disableLogger: true }
+  ) as { readonly handler: (request: Request) => Promise<Response>; readonly dispose: () => Promise<void> }
+  return {
+    handler: web.handler,
+    runtime,
+    dispose: async () => {
+      await web.dispose()
+      await runtime.dispose()
+    }
+  }
+}
 
 /** The Node HTTP server on the configured host and port. */
 export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> = {}) =>

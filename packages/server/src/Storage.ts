@@ -1,7 +1,7 @@
 import { PgClient } from "@effect/sql-pg"
 import type { PGlite } from "@electric-sql/pglite"
 import { Effect, Layer, Redacted } from "effect"
-import type { SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import { Migrations } from "@ledger/engine"
 import * as PgliteSql from "./PgliteSql.ts"
 
@@ -40,4 +40,11 @@ export const client = (options: StorageOptions): Layer.Layer<SqlClient.SqlClient
 
 /** The SQL client with every migration applied before anything uses it. */
 export const layer = (options: StorageOptions): Layer.Layer<SqlClient.SqlClient, unknown> =>
-  Layer.effectDiscard(Effect.asVoid(Migrations.run())).pipe(Layer.provideMerge(client(options)))
+  Layer.effectDiscard(Effect.gen(function*() {
+    if (options.searchPath !== undefined && options.databaseUrl !== undefined) {
+      const sql = yield* SqlClient.SqlClient
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.searchPath)) return yield* Effect.die(new Error("bad schema name"))
+      yield* sql.unsafe(`CREATE SCHEMA IF NOT EXISTS ${options.searchPath}`)
+    }
+    yield* Migrations.run()
+  })).pipe(Layer.provideMerge(client(options)))

@@ -1,0 +1,120 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { Server } from "@ledger/server"
+
+/**
+ * A whole Ledger in this process for tests: the real routes, pipeline and engine, over PGlite in
+ * memory, or over PostgreSQL in a fresh schema when DATABASE_URL is set. Share one per test file
+ * (PGlite takes a second or two to start) and keep tests apart by company.
+ */
+export interface TestApp {
+  readonly storage: "pglite" | "postgresql"
+  readonly operatorToken: string
+  readonly fetch: (request: Request) => Promise<Response>
+  /** One JSON request; `token` is the Bearer credential, `key` the Idempotency-Key. */
+  readonly call: (method: "GET" | "POST" | "DELETE", path: string, options?: CallOptions) => Promise<CallResult>
+  /** Runs SQL against the app's database (to inspect tables). */
+  readonly query: <Row = Record<string, unknown>>(text: string, params?: ReadonlyArray<unknown>) => Promise<Array<Row>>
+  readonly createCompany: (options?: {
+    readonly name?: string
+    readonly plan?: "solo" | "business" | "advanced" | "owned"
+    readonly starter_chart?: "general" | "services" | "retail" | "empty"
+    readonly periods?: boolean
+  }) => Promise<TestCompany>
+  readonly close: () => Promise<void>
+}
+
+export interface CallOptions {
+  readonly token?: string | null
+  readonly body?: unknown
+  readonly rawBody?: string
+  readonly key?: string
+  readonly headers?: Record<string, string>
+}
+
+export interface CallResult {
+  readonly status: number
+  readonly body: any
+  readonly headers: Headers
+}
+
+export interface TestCompany {
+  readonly companyId: string
+  readonly ownerKey: string
+  readonly ownerId: number
+  readonly body: any
+}
+
+let counter = 0
+const uniqueKey = () => `test-key-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`
+
+export const makeTestApp = async (options: { readonly rateLimits?: boolean } = {}): Promise<TestApp> => {
+  const databaseUrl = process.env.DATABASE_URL === "" ? undefined : process.env.DATABASE_URL
+  const operatorToken = `operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
+  const searchPath = databaseUrl === undefined ? undefined : `test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const app = await Server.inProcess({
+    ...(databaseUrl === undefined ? { dataDir: "memory" } : { databaseUrl, searchPath, maxConnections: 10 }),
+    operatorToken,
+    rateLimits: options.rateLimits ?? false
+  })
+
+  const fetch = (request: Request) => app.handler(request)
+
+  const call: TestApp["call"] = async (method, path, callOptions = {}) => {
+    const headers = new Headers(callOptions.headers)
+    if (callOptions.token !== undefined && callOptions.token !== null) headers.set("authorization", `Bearer ${callOptions.token}`)
+    if (callOptions.key !== undefined) headers.set("idempotency-key", callOptions.key)
+    let body: string | undefined
+    if (callOptions.rawBody !== undefined) body = callOptions.rawBody
+    else if (callOptions.body !== undefined) body = JSON.stringify(callOptions.body)
+    if (body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json")
+    const response = await fetch(new Request(`http://ledger.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) }))
+    const text = await response.text()
+    let parsed: unknown = text
+    try {
+      parsed = text === "" ? null : JSON.parse(text)
+    } catch {
+      // Not JSON (a PDF, a CSV): the text is the body.
+    }
+    return { status: response.status, body: parsed, headers: response.headers }
+  }
+
+  const query: TestApp["query"] = (text, params = []) =>
+    app.runtime.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return (yield* sql.unsafe(text, params)) as never
+    }))
+
+  const createCompany: TestApp["createCompany"] = async (company = {}) => {
+    const result = await call("POST", "/v1/companies", {
+      token: operatorToken,
+      key: uniqueKey(),
+      body: { name: company.name ?? "Test Company", owner_name: "Owner", plan: company.plan ?? "owned", ...company }
+    })
+    if (result.status !== 201) throw new Error(`company creation failed: ${result.status} ${JSON.stringify(result.body)}`)
+    return {
+      companyId: result.body.company.company_id,
+      ownerKey: result.body.secret,
+      ownerId: result.body.owner.id,
+      body: result.body
+    }
+  }
+
+  const close = async () => {
+    if (searchPath !== undefined) await query(`DROP SCHEMA IF EXISTS ${searchPath} CASCADE`).catch(() => undefined)
+    await app.dispose()
+  }
+
+  return {
+    storage: databaseUrl === undefined ? "pglite" : "postgresql",
+    operatorToken,
+    fetch,
+    call,
+    query,
+    createCompany,
+    close
+  }
+}
+
+/** A fresh idempotency key. */
+export const newKey = uniqueKey
