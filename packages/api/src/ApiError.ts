@@ -35,7 +35,11 @@ export const errorStatus = {
   self_approval_refused: 403,
   rate_limited: 429,
   internal_error: 500,
-  service_unavailable: 503
+  bad_gateway: 502,
+  service_unavailable: 503,
+  // ledger area (accounts, periods, entries, proposals, reports)
+  // sales area (contacts, items, documents, payments, estimates, recurring, tax, email)
+  // banking area (bank accounts, imports, lines, rules, feeds, reconciliation)
 } as const
 
 export type ErrorType = keyof typeof errorStatus

@@ -1,5 +1,8 @@
+import * as Banking from "./banking/index.ts"
+import * as Ledger from "./ledger/index.ts"
 import * as Administration from "./operations/Administration.ts"
 import * as Meta from "./operations/Meta.ts"
+import * as Sales from "./sales/index.ts"
 import type * as Operation from "./Operation.ts"
 
 /**
@@ -8,7 +11,10 @@ import type * as Operation from "./Operation.ts"
  */
 export const operations = [
   ...Meta.operations,
-  ...Administration.operations
+  ...Administration.operations,
+  ...Ledger.operations,
+  ...Sales.operations,
+  ...Banking.operations
 ] as const
 
 export type Operations = typeof operations[number]

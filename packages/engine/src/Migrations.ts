@@ -1,10 +1,16 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Foundation from "./migrations/0001_foundation.ts"
+import * as LedgerTables from "./migrations/0002_ledger.ts"
+import * as SalesTables from "./migrations/0003_sales.ts"
+import * as BankingTables from "./migrations/0004_banking.ts"
 
 /** Numbered migrations, applied in order at start. A migration is never edited once released. */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly sql: string }> = [
-  { id: 1, name: "foundation", sql: Foundation.sql }
+  { id: 1, name: "foundation", sql: Foundation.sql },
+  { id: 2, name: "ledger", sql: LedgerTables.sql },
+  { id: 3, name: "sales", sql: SalesTables.sql },
+  { id: 4, name: "banking", sql: BankingTables.sql }
 ]
 
 /**
@@ -55,7 +61,8 @@ export const run = Effect.fn("Migrations.run")(function*() {
       id int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`
     const rows = yield* sql<{ id: number }>`SELECT id FROM ledger_migrations`
     const applied = new Set(rows.map((row) => Number(row.id)))
-    const pending = migrations.filter((migration) => !applied.has(migration.id))
+    // A migration with no SQL yet is an area still being written: it is not recorded as applied.
+    const pending = migrations.filter((migration) => !applied.has(migration.id) && migration.sql.trim() !== "")
     for (const migration of pending) {
       for (const statement of splitStatements(migration.sql)) {
         yield* sql.unsafe(statement)

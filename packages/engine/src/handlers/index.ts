@@ -1,4 +1,7 @@
+import * as Banking from "../banking/handlers.ts"
 import type { Handler } from "../Handler.ts"
+import * as Ledger from "../ledger/handlers.ts"
+import * as Sales from "../sales/handlers.ts"
 import * as AuditLog from "./AuditLog.ts"
 import * as Companies from "./Companies.ts"
 import * as Keys from "./Keys.ts"
@@ -11,5 +14,8 @@ export const all: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ...Companies.handlers,
   ...People.handlers,
   ...Keys.handlers,
-  ...AuditLog.handlers
+  ...AuditLog.handlers,
+  ...Ledger.handlers,
+  ...Sales.handlers,
+  ...Banking.handlers
 ])

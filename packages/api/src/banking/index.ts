@@ -1,0 +1,2 @@
+/** The banking area's operations, added to the catalog. */
+export const operations = [] as const

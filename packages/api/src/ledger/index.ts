@@ -1,0 +1,2 @@
+/** The ledger area's operations, added to the catalog. */
+export const operations = [] as const

@@ -1,0 +1,2 @@
+/** The sales area's operations, added to the catalog. */
+export const operations = [] as const

@@ -1,0 +1,2 @@
+/** The ledger (accounts, periods, journal entries, proposals, daily balances) tables. */
+export const sql = ``

@@ -1,0 +1,2 @@
+/** The banking (bank accounts, imports, lines, rules, feeds, reconciliations) tables. */
+export const sql = ``
