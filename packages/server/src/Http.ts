@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError, Catalog, Limits, type Operation } from "@ledger/api"
 import { Dispatcher, type Outcome } from "@ledger/engine"
+import * as Docs from "./Docs.ts"
 import * as Mcp from "./Mcp.ts"
 import * as OpenApi from "./OpenApi.ts"
 
@@ -161,6 +162,8 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
   Effect.gen(function*() {
     const dispatcher = yield* Dispatcher
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
+    yield* router.add("GET", "/docs", Docs.docsPage)
+    yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
     yield* router.add("POST", "/mcp", mcpRoute(dispatcher))
     yield* router.add("GET", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     yield* router.add("DELETE", "/mcp", Effect.succeed(mcpMethodNotAllowed))
