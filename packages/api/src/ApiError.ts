@@ -39,6 +39,12 @@ export const errorStatus = {
   service_unavailable: 503,
   // ledger area (accounts, periods, entries, proposals, reports)
   // sales area (contacts, items, documents, payments, estimates, recurring, tax, email)
+  document_has_applications: 409,
+  already_void: 409,
+  number_in_use: 409,
+  invalid_transition: 409,
+  over_application: 422,
+  inactive_tax_rate: 422,
   // banking area (bank accounts, imports, lines, rules, feeds, reconciliation)
 } as const
 

@@ -55,3 +55,29 @@ export const scopesCountMax = 4
 
 /** Audit log pages. */
 export const auditPageSizeMax = 1_000
+
+/** Sales and purchases: documents, payments, estimates, recurring templates, sales tax, email. */
+export const documentLinesMax = 200
+export const documentNumberLengthMax = 40
+export const documentReferenceLengthMax = 100
+export const lineDescriptionLengthMax = 1_000
+/** Quantities are decimal strings: digits before and after the point. */
+export const quantityIntegerDigitsMax = 12
+export const quantityDecimalPlacesMax = 4
+export const applicationsMax = 100
+export const termsDaysMax = 3_650
+export const taxRateComponentsMin = 2
+export const taxRateComponentsMax = 10
+export const taxRateDecimalPlacesMax = 4
+export const recurringIntervalCountMax = 99
+/** Occurrences one run may generate for one template; a run far behind catches up over several. */
+export const recurringOccurrencesPerRunMax = 400
+export const recurringTemplatesPerRunMax = 500
+export const emailAddressLengthMax = 254
+export const emailCcCountMax = 10
+export const emailMessageLengthMax = 5_000
+export const emailSubjectLengthMax = 200
+export const reminderDaysCountMax = 10
+export const reminderDaysOffsetMax = 365
+/** Failed deliveries are tried this many times before the email is `failed`. */
+export const emailDeliveryAttemptsMax = 5
