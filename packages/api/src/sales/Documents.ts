@@ -1,0 +1,313 @@
+import { Schema } from "effect"
+import { DateString, Id, Memo, PageQuery, Page, Reason, Timestamp } from "../Common.ts"
+import * as Operation from "../Operation.ts"
+import {
+  AccountCode,
+  Applications,
+  AsOfQuery,
+  DocumentLines,
+  DocumentNumber,
+  governedFields,
+  governedResponses,
+  IdPath,
+  Reference,
+  TermsDays
+} from "./Shared.ts"
+
+const area = "4.7 Sales and purchases"
+
+export const documentKinds = [
+  "invoice",
+  "credit_memo",
+  "bill",
+  "vendor_credit",
+  "sales_receipt",
+  "refund",
+  "vendor_refund",
+  "expense",
+  "check",
+  "transfer"
+] as const
+export const DocumentKind = Schema.Literals(documentKinds)
+export type DocumentKind = typeof DocumentKind.Type
+export const Side = Schema.Literals(["sales", "purchases", "spending"])
+export const DocumentStatus = Schema.Literals(["open", "partial", "paid", "applied", "void"])
+export const DocumentStatusFilter = Schema.Literals(["open", "partial", "paid", "applied", "void", "overdue", "unpaid"])
+
+export const DocumentLine = Schema.Struct({
+  line_no: Schema.Int,
+  item_id: Schema.NullOr(Id),
+  description: Schema.NullOr(Schema.String),
+  account: Schema.String,
+  quantity: Schema.NullOr(Schema.String),
+  unit_price_cents: Schema.NullOr(Schema.Int),
+  amount_cents: Schema.Int,
+  class: Schema.NullOr(Schema.String),
+  taxable: Schema.Boolean
+})
+
+export const TaxLine = Schema.Struct({
+  tax_rate_id: Id,
+  name: Schema.String,
+  agency_id: Id,
+  rate_percent: Schema.String,
+  payable_account: Schema.String,
+  taxable_subtotal_cents: Schema.Int,
+  tax_cents: Schema.Int
+})
+
+export const AppliedItem = Schema.Struct({
+  application_id: Id,
+  source: Schema.Literals(["payment", "credit"]),
+  payment_id: Schema.NullOr(Id),
+  credit_document_id: Schema.NullOr(Id),
+  document_id: Id,
+  amount_cents: Schema.Int,
+  applied_on: DateString
+})
+
+export const Document = Schema.Struct({
+  id: Id,
+  kind: DocumentKind,
+  side: Side,
+  contact_id: Id,
+  number: Schema.String,
+  doc_date: DateString,
+  due_date: Schema.NullOr(DateString),
+  terms_days: Schema.NullOr(Schema.Int),
+  reference: Schema.NullOr(Schema.String),
+  memo: Schema.NullOr(Schema.String),
+  control_account: Schema.NullOr(Schema.String).annotate({ description: "AR or AP; the bank account for receipts and refunds." }),
+  account: Schema.NullOr(Schema.String).annotate({ description: "Receipts and refunds: the bank or cash account." }),
+  tax_rate_id: Schema.NullOr(Id),
+  lines: Schema.Array(DocumentLine),
+  tax_lines: Schema.Array(TaxLine),
+  subtotal_cents: Schema.Int,
+  tax_cents: Schema.Int,
+  total_cents: Schema.Int,
+  applied_cents: Schema.Int,
+  open_balance_cents: Schema.Int,
+  status: DocumentStatus,
+  overdue: Schema.Boolean,
+  entry_id: Schema.NullOr(Id),
+  void_entry_id: Schema.NullOr(Id),
+  void_reason: Schema.NullOr(Schema.String),
+  voided_at: Schema.NullOr(Timestamp),
+  estimate_id: Schema.NullOr(Id),
+  recurring_template_id: Schema.NullOr(Id),
+  applications: Schema.Array(AppliedItem).annotate({
+    description: "Payments and credits applied to this document, or, for a credit, where it was applied."
+  }),
+  created_at: Timestamp
+}).annotate({ identifier: "Document" })
+export type Document = typeof Document.Type
+
+const documentFields = {
+  contact_id: Id,
+  number: Schema.optionalKey(DocumentNumber).annotate({ description: "Assigned from the kind's sequence when omitted." }),
+  doc_date: DateString,
+  reference: Schema.optionalKey(Reference),
+  memo: Schema.optionalKey(Memo),
+  lines: DocumentLines,
+  ...governedFields
+}
+
+const receivableFields = {
+  ...documentFields,
+  due_date: Schema.optionalKey(DateString),
+  terms_days: Schema.optionalKey(TermsDays).annotate({ description: "Due date = doc_date + terms (default: the contact's)." }),
+  control_account: Schema.optionalKey(AccountCode).annotate({ description: "Default: the first active AR (sales) or AP (purchases) account." })
+}
+
+export const InvoiceBody = Schema.Struct({
+  ...receivableFields,
+  tax_rate_id: Schema.optionalKey(Id).annotate({ description: "Adds one tax line per jurisdiction on the rate's payable accounts." })
+})
+export type InvoiceBody = typeof InvoiceBody.Type
+export const BillBody = Schema.Struct(receivableFields)
+export type BillBody = typeof BillBody.Type
+export const ReceiptBody = Schema.Struct({
+  ...documentFields,
+  account: AccountCode.annotate({ description: "The bank or cash account the money goes into or out of." }),
+  tax_rate_id: Schema.optionalKey(Id)
+})
+export type ReceiptBody = typeof ReceiptBody.Type
+export const VendorRefundBody = Schema.Struct({
+  ...documentFields,
+  account: AccountCode.annotate({ description: "The bank account the vendor's refund is deposited to." })
+})
+
+const postingErrors = [
+  "unknown_account",
+  "inactive_account",
+  "period_hard_locked",
+  "period_locked",
+  "soft_lock_reason_required",
+  "number_in_use",
+  "inactive_tax_rate"
+] as const
+
+/** A document write on the governed path: 200 dry run, 201 posted, 202 queued. */
+const governedDocument = <const Id extends string, B extends Schema.Top>(id: Id, path: string, summary: string, body: B) =>
+  Operation.make({
+    id,
+    method: "POST",
+    path,
+    area,
+    summary,
+    scope: "propose",
+    mode: "K",
+    governed: true,
+    body,
+    success: Document,
+    otherResponses: governedResponses,
+    errors: postingErrors
+  })
+
+export const createInvoice = governedDocument(
+  "createInvoice",
+  "/v1/invoices",
+  "Invoice a customer: Dr AR, Cr income per line (and tax per jurisdiction). 200 dry run, 201 posted, 202 queued.",
+  InvoiceBody
+)
+export const createCreditMemo = governedDocument(
+  "createCreditMemo",
+  "/v1/credit-memos",
+  "Credit a customer: Dr income (and tax), Cr AR. Apply it to open invoices.",
+  InvoiceBody
+)
+export const createBill = governedDocument("createBill", "/v1/bills", "Record a vendor's bill: Dr expense per line, Cr AP.", BillBody)
+export const createVendorCredit = governedDocument(
+  "createVendorCredit",
+  "/v1/vendor-credits",
+  "Record a vendor's credit: Dr AP, Cr expense per line.",
+  BillBody
+)
+export const createSalesReceipt = governedDocument(
+  "createSalesReceipt",
+  "/v1/sales-receipts",
+  "A sale paid on the spot: Dr bank or cash, Cr income per line (and tax).",
+  ReceiptBody
+)
+export const createRefund = governedDocument(
+  "createRefund",
+  "/v1/refunds",
+  "A refund receipt to a customer: Dr income per line (and tax), Cr bank or cash.",
+  ReceiptBody
+)
+export const createVendorRefund = governedDocument(
+  "createVendorRefund",
+  "/v1/vendor-refunds",
+  "Money a vendor refunds: Dr bank, Cr expense per line.",
+  VendorRefundBody
+)
+
+export const listDocuments = Operation.make({
+  id: "listDocuments",
+  method: "GET",
+  path: "/v1/documents",
+  area,
+  summary: "Sales and purchase documents, newest first.",
+  scope: "read",
+  mode: "R",
+  query: Schema.Struct({
+    kind: Schema.optionalKey(DocumentKind),
+    side: Schema.optionalKey(Side),
+    status: Schema.optionalKey(DocumentStatusFilter),
+    contact_id: Schema.optionalKey(Id),
+    from: Schema.optionalKey(DateString),
+    to: Schema.optionalKey(DateString),
+    as_of: AsOfQuery,
+    ...PageQuery
+  }),
+  success: Page(Document)
+})
+
+export const getDocument = Operation.make({
+  id: "getDocument",
+  method: "GET",
+  path: "/v1/documents/{id}",
+  area,
+  summary: "One document with its lines and the payments and credits applied to it.",
+  scope: "read",
+  mode: "R",
+  pathParams: IdPath,
+  query: Schema.Struct({ as_of: AsOfQuery }),
+  success: Document
+})
+
+export const voidDocument = Operation.make({
+  id: "voidDocument",
+  method: "POST",
+  path: "/v1/documents/{id}/void",
+  area,
+  summary: "Void a document: the exact reversal of its entry is posted. Invoices and bills need their payments and credits voided first.",
+  scope: "approve",
+  mode: "K",
+  governed: true,
+  status: 200,
+  pathParams: IdPath,
+  body: Schema.Struct({
+    reason: Reason,
+    void_date: Schema.optionalKey(DateString).annotate({ description: "Date of the reversal entry (default today)." }),
+    soft_lock_override_reason: governedFields.soft_lock_override_reason,
+    dry_run: governedFields.dry_run
+  }),
+  success: Document,
+  otherResponses: { 202: governedResponses[202] },
+  errors: ["document_has_applications", "already_void", "period_hard_locked", "period_locked", "soft_lock_reason_required"]
+})
+
+export const applyCredit = Operation.make({
+  id: "applyCredit",
+  method: "POST",
+  path: "/v1/documents/{id}/apply",
+  area,
+  summary: "Apply an open credit memo or vendor credit to open invoices or bills of the same contact.",
+  scope: "propose",
+  mode: "K",
+  status: 200,
+  pathParams: IdPath,
+  body: Schema.Struct({
+    applications: Applications.check(Schema.isMinLength(1)),
+    applied_on: Schema.optionalKey(DateString).annotate({ description: "Default today (never before either document's date)." }),
+    dry_run: governedFields.dry_run
+  }),
+  success: Document,
+  errors: ["over_application", "already_void"]
+})
+
+export const PdfFile = Schema.Struct({
+  filename: Schema.String,
+  content_type: Schema.Literal("application/pdf"),
+  size_bytes: Schema.Int,
+  content_base64: Schema.String
+}).annotate({ identifier: "PdfFile" })
+
+export const getDocumentPdf = Operation.make({
+  id: "getDocumentPdf",
+  method: "GET",
+  path: "/v1/documents/{id}/pdf",
+  area,
+  summary: "The document as a PDF (base64 in JSON).",
+  scope: "read",
+  mode: "R",
+  pathParams: IdPath,
+  query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["pdf", "base64"])) }),
+  success: PdfFile
+})
+
+export const operations = [
+  createInvoice,
+  createCreditMemo,
+  createBill,
+  createVendorCredit,
+  createSalesReceipt,
+  createRefund,
+  createVendorRefund,
+  listDocuments,
+  getDocument,
+  voidDocument,
+  applyCredit,
+  getDocumentPdf
+] as const
