@@ -22,6 +22,21 @@ export interface TestApp {
     readonly periods?: boolean
   }) => Promise<TestCompany>
   readonly close: () => Promise<void>
+  /** The clock the app reads its time from, when `makeTestApp({ clock })` was given one. */
+  readonly clock: Server.ManualClock | undefined
+  /** The app's runtime: the engine's Dispatcher and SQL client, for tests that go below HTTP. */
+  readonly runtime: Awaited<ReturnType<typeof Server.inProcess>>["runtime"]
+}
+
+export interface TestAppOptions {
+  /** Rate limits per plan and key; off by default so tests are not throttled. */
+  readonly rateLimits?: boolean
+  /**
+   * A clock to move by hand: `true` starts it at the system time, a timestamp or date at that time,
+   * or pass your own `Server.manualClock()`. The app's `clock` is then that clock; move it with
+   * `app.clock.advance("61 minutes")` or `app.clock.set("2026-01-31T23:59:59Z")`.
+   */
+  readonly clock?: boolean | string | Date | Server.ManualClock
 }
 
 export interface CallOptions {
@@ -48,14 +63,23 @@ export interface TestCompany {
 let counter = 0
 const uniqueKey = () => `test-key-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 8)}`
 
-export const makeTestApp = async (options: { readonly rateLimits?: boolean } = {}): Promise<TestApp> => {
+const clockOf = (option: TestAppOptions["clock"]): Server.ManualClock | undefined => {
+  if (option === undefined || option === false) return undefined
+  if (option === true) return Server.manualClock()
+  if (typeof option === "string" || option instanceof Date) return Server.manualClock(option)
+  return option
+}
+
+export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp> => {
   const databaseUrl = process.env.DATABASE_URL === "" ? undefined : process.env.DATABASE_URL
   const operatorToken = `operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
   const searchPath = databaseUrl === undefined ? undefined : `test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const clock = clockOf(options.clock)
   const app = await Server.inProcess({
     ...(databaseUrl === undefined ? { dataDir: "memory" } : { databaseUrl, searchPath, maxConnections: 10 }),
     operatorToken,
-    rateLimits: options.rateLimits ?? false
+    rateLimits: options.rateLimits ?? false,
+    ...(clock === undefined ? {} : { clock })
   })
 
   const fetch = (request: Request) => app.handler(request)
@@ -112,7 +136,9 @@ export const makeTestApp = async (options: { readonly rateLimits?: boolean } = {
     call,
     query,
     createCompany,
-    close
+    close,
+    clock,
+    runtime: app.runtime
   }
 }
 

@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Effect, Exit, Layer, Result, Schema, SchemaIssue } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Catalog, type Operation, Scope } from "@ledger/api"
 import { type Actor, isAgent, reference } from "./Actor.ts"
@@ -10,6 +10,7 @@ import type { Handler } from "./Handler.ts"
 import * as Idempotency from "./Idempotency.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { RequestContext, type RequestInfo } from "./RequestContext.ts"
+import * as RequestDecoding from "./RequestDecoding.ts"
 
 /** One call of one operation, from HTTP, MCP or an embedding program. */
 export interface Invocation {
@@ -19,6 +20,11 @@ export interface Invocation {
   readonly query: Record<string, unknown>
   /** The parsed JSON body; undefined when there was none. */
   readonly body: unknown
+  /**
+   * Why the body could not be read (too large, not JSON, not a JSON media type), when it could
+   * not. The refusal comes after authentication, so a known credential's bad body is audited.
+   */
+  readonly unreadableBody?: ApiError.LedgerError | undefined
   /** The Bearer token, without the word Bearer. */
   readonly credential: string | null
   readonly idempotencyKey: string | null
@@ -40,90 +46,41 @@ export interface Outcome {
 /** The handler of every operation, by operation id. */
 export class Handlers extends Context.Service<Handlers, ReadonlyMap<string, Handler>>()("@ledger/engine/Handlers") {}
 
-const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
-
-type Decoder = (input: unknown) => Result.Result<unknown, Schema.SchemaError>
-const decoders = new WeakMap<Schema.Top, Decoder>()
-const decoderOf = (schema: Schema.Top): Decoder => {
-  let decoder = decoders.get(schema)
-  if (decoder === undefined) {
-    decoder = Schema.decodeUnknownResult(schema as Schema.Codec<unknown, unknown>, decodeOptions) as Decoder
-    decoders.set(schema, decoder)
-  }
-  return decoder
-}
-
-const fieldTypes = new WeakMap<Schema.Top, Record<string, string>>()
-/** The JSON type of each field of a struct schema, to coerce URL strings before decoding. */
-const fieldTypesOf = (schema: Schema.Top): Record<string, string> => {
-  let types = fieldTypes.get(schema)
-  if (types === undefined) {
-    types = {}
-    const document = Schema.toJsonSchemaDocument(schema)
-    const properties = (document.schema as { properties?: Record<string, { type?: string; anyOf?: Array<{ type?: string }> }> })
-      .properties ?? {}
-    for (const [name, property] of Object.entries(properties)) {
-      const type = property.type ?? property.anyOf?.find((member) => member.type !== "null")?.type
-      if (type !== undefined) types[name] = type
-    }
-    fieldTypes.set(schema, types)
-  }
-  return types
-}
-
-/** URL strings to the JSON values their schema expects; anything else is left for the decoder to refuse. */
-export const coerceStrings = (schema: Schema.Top, values: Record<string, unknown>): Record<string, unknown> => {
-  const types = fieldTypesOf(schema)
-  const out: Record<string, unknown> = {}
-  for (const [name, value] of Object.entries(values)) {
-    const type = types[name]
-    if (typeof value !== "string") {
-      out[name] = value
-    } else if (type === "integer" && /^-?\d{1,16}$/.test(value)) {
-      out[name] = Number(value)
-    } else if (type === "number" && value.trim() !== "" && Number.isFinite(Number(value))) {
-      out[name] = Number(value)
-    } else if (type === "boolean" && (value === "true" || value === "false")) {
-      out[name] = value === "true"
-    } else if (type === "array") {
-      out[name] = value.split(",")
-    } else {
-      out[name] = value
-    }
-  }
-  return out
-}
-
-const decodePart = (
-  part: "path" | "query" | "body",
-  schema: Schema.Top | undefined,
-  value: unknown
-): Result.Result<unknown, ReadonlyArray<ApiError.Issue>> => {
-  if (schema === undefined) {
-    const empty = value === undefined || (typeof value === "object" && value !== null && Object.keys(value).length === 0)
-    return empty
-      ? Result.succeed(part === "body" ? {} : {})
-      : Result.fail([{ path: [part], message: "Expected no parameters" }])
-  }
-  const result = decoderOf(schema)(value === undefined ? {} : value)
-  if (Result.isSuccess(result)) return Result.succeed(result.success)
-  const issues = formatter(result.failure.issue).issues.map((issue) => ({
-    path: [part, ...(issue.path ?? []).map((key) => (typeof key === "number" ? key : String(key)))],
-    message: issue.message
-  }))
-  return Result.fail(issues)
-}
-
 const errorOutcome = (error: ApiError.LedgerError, headers: Record<string, string> = {}): Outcome => ({
   status: error.status,
   body: error.toBody(),
   headers
 })
 
-const isDryRun = (body: unknown): boolean =>
-  typeof body === "object" && body !== null && (body as Record<string, unknown>).dry_run === true
+const internalError = () => ApiError.fail("internal_error", "Something went wrong on our side. It has been logged.")
 
+/** Issues kept in a refusal's audit event: enough to see what was wrong, bounded in size. */
+const auditedIssuesMax = 20
+
+const refusalDetails = (error: ApiError.LedgerError): Record<string, unknown> => {
+  const details: Record<string, unknown> = { message: error.message, ...error.details }
+  if (Array.isArray(details.issues) && details.issues.length > auditedIssuesMax) {
+    details.issues_count = details.issues.length
+    details.issues = details.issues.slice(0, auditedIssuesMax)
+  }
+  return details
+}
+
+const acceptsDryRun = (operation: Operation.Any): boolean =>
+  operation.governed || RequestDecoding.fieldNames(operation.body).includes("dry_run")
+
+const successStatus = (operation: Operation.Any): number =>
+  Number(Object.keys(operation.responses).find((status) => operation.responses[Number(status)] === operation.success) ?? 200)
+
+/**
+ * The one pipeline behind HTTP, MCP and embedding, in this order: authenticate, rate limit, scope
+ * (with people-only, the agent's model and the kill switch), the Idempotency-Key, the body, the
+ * request's Schemas, then the handler: a read as it is, a write in one transaction with its audit
+ * event and its idempotency result. Every refusal by a known credential is audited.
+ *
+ * Time comes from the `Clock` the layer was built with, for every request whoever runs it, so a
+ * test or the testkit that provides its own clock moves keys' expiry and rate limits with it.
+ */
 export class Dispatcher extends Context.Service<Dispatcher, {
   readonly execute: (invocation: Invocation) => Effect.Effect<Outcome>
 }>()("@ledger/engine/Dispatcher") {
@@ -131,31 +88,24 @@ export class Dispatcher extends Context.Service<Dispatcher, {
     const sql = yield* SqlClient.SqlClient
     const handlers = yield* Handlers
     const rateLimiter = yield* RateLimiter
+    const clock = yield* Clock.Clock
     const context = yield* Effect.context<SqlClient.SqlClient | Entropy | EngineInfo>()
 
     const authenticate = (operation: Operation.Any, invocation: Invocation, now: string) => {
       const token = invocation.credential
+      const refused = (message: string) =>
+        Effect.fail<Authenticate.Refused>({ error: ApiError.fail("unauthorized", message), known: null })
       switch (operation.credential) {
         case "none":
           return Effect.succeed<Authenticate.Authenticated | null>(null)
         case "operator":
-          return token === null
-            ? Effect.fail<Authenticate.Refused>({ error: ApiError.fail("unauthorized", "The operator token is required."), known: null })
-            : Authenticate.operatorToken(token)
+          return token === null ? refused("The operator token is required.") : Authenticate.operatorToken(token)
         case "company":
-          if (token === null) {
-            return Effect.fail<Authenticate.Refused>({
-              error: ApiError.fail("unauthorized", "A Bearer credential is required."),
-              known: null
-            })
-          }
+          if (token === null) return refused("A Bearer credential is required.")
           if (token.startsWith("ldg_")) return Authenticate.apiKey(token, now)
-          return Effect.fail<Authenticate.Refused>({ error: ApiError.fail("unauthorized", "The credential is not valid."), known: null })
+          return refused("The credential is not valid.")
         default:
-          return Effect.fail<Authenticate.Refused>({
-            error: ApiError.fail("unauthorized", "This credential kind is not accepted here yet."),
-            known: null
-          })
+          return refused("This credential kind is not accepted here yet.")
       }
     }
 
@@ -181,10 +131,10 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           agentModel: invocation.agentModel,
           agentRunId: invocation.agentRunId,
           via: invocation.via,
-          details: { message: error.message }
+          details: refusalDetails(error)
         }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
-    const execute = Effect.fn("Dispatcher.execute")(function*(invocation: Invocation): Effect.fn.Return<Outcome> {
+    const run = Effect.fn("Dispatcher.execute")(function*(invocation: Invocation): Effect.fn.Return<Outcome> {
       const operation = Catalog.get(invocation.operationId)
       if (operation === undefined) return errorOutcome(ApiError.fail("not_found", "No such operation."))
       const handler = handlers.get(operation.id)
@@ -209,7 +159,14 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       const companyId = company?.companyId ?? null
       const headers: Record<string, string> = {}
 
-      // 2. Rate limit.
+      const refuse = (error: ApiError.LedgerError) =>
+        Effect.as(
+          actor === null ? Effect.void : auditRefusal(actor, companyId, operation, invocation, now, error),
+          errorOutcome(error, headers)
+        )
+
+      // 2. Rate limit. Only the first refusal of a run of them is audited: a client past its
+      // limit must not turn every refused request into a write.
       if (actor !== null && company !== null) {
         const verdict = yield* rateLimiter.check(actor, company)
         if (Number.isFinite(verdict.limitPerMinute)) {
@@ -217,19 +174,14 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           headers["RateLimit-Remaining"] = String(verdict.remaining)
         }
         if (!verdict.allowed) {
+          headers["Retry-After"] = String(verdict.retryAfterSeconds)
           const error = ApiError.fail("rate_limited", `Rate limit of ${verdict.limitPerMinute} requests a minute reached.`, {
             limit_per_minute: verdict.limitPerMinute,
             retry_after_seconds: verdict.retryAfterSeconds
           })
-          return errorOutcome(error, { ...headers, "Retry-After": String(verdict.retryAfterSeconds) })
+          return verdict.firstRefusal ? yield* refuse(error) : errorOutcome(error, headers)
         }
       }
-
-      const refuse = (error: ApiError.LedgerError) =>
-        Effect.as(
-          actor === null ? Effect.void : auditRefusal(actor, companyId, operation, invocation, now, error),
-          errorOutcome(error, headers)
-        )
 
       // 3. Scope, people-only, agent identity, kill switch.
       if (actor !== null && operation.credential === "company") {
@@ -254,33 +206,11 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         }
       }
 
-      // 4. The request itself.
-      const pathValues = invocation.coerce && operation.pathParams !== undefined
-        ? coerceStrings(operation.pathParams, invocation.path)
-        : invocation.path
-      const queryValues = invocation.coerce && operation.query !== undefined
-        ? coerceStrings(operation.query, invocation.query)
-        : invocation.query
-      const issues: Array<ApiError.Issue> = []
-      const decoded: Record<"path" | "query" | "body", unknown> = { path: {}, query: {}, body: {} }
-      for (
-        const [part, schema, value] of [
-          ["path", operation.pathParams, pathValues],
-          ["query", operation.query, queryValues],
-          ["body", operation.body, operation.method === "GET" ? undefined : invocation.body]
-        ] as const
-      ) {
-        const result = decodePart(part, schema, value)
-        if (Result.isSuccess(result)) decoded[part] = result.success
-        else issues.push(...result.failure)
-      }
-      if (issues.length > 0) return yield* refuse(ApiError.invalidRequest(issues))
-
-      // 5. Idempotency key.
-      const dryRun = isDryRun(decoded.body)
-      const needsKey = operation.mode === "K" && !dryRun
+      // 4. The Idempotency-Key, before the body: a write without a key is refused for that, even
+      // when its body is wrong too. Only `dry_run: true` in the raw body exempts it.
+      const dryRun = RequestDecoding.isDryRun(acceptsDryRun(operation), invocation.body)
       let idempotencyKey: string | null = null
-      if (needsKey) {
+      if (operation.mode === "K" && !dryRun) {
         if (invocation.idempotencyKey === null) {
           return yield* refuse(ApiError.fail("idempotency_key_required", "This write needs an Idempotency-Key."))
         }
@@ -288,6 +218,29 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         if (Result.isFailure(checked)) return yield* refuse(checked.failure)
         idempotencyKey = checked.success
       }
+
+      // 5. The body, then the request against the operation's Schemas.
+      if (invocation.unreadableBody !== undefined) return yield* refuse(invocation.unreadableBody)
+      const pathValues = invocation.coerce && operation.pathParams !== undefined
+        ? RequestDecoding.coerceStrings(operation.pathParams, invocation.path)
+        : invocation.path
+      const queryValues = invocation.coerce && operation.query !== undefined
+        ? RequestDecoding.coerceStrings(operation.query, invocation.query)
+        : invocation.query
+      const issues: Array<ApiError.Issue> = []
+      const decoded: Record<RequestDecoding.Part, unknown> = { path: {}, query: {}, body: {} }
+      for (
+        const [part, schema, value] of [
+          ["path", operation.pathParams, pathValues],
+          ["query", operation.query, queryValues],
+          ["body", operation.body, operation.method === "GET" ? undefined : invocation.body]
+        ] as const
+      ) {
+        const result = RequestDecoding.decodePart(part, schema, value)
+        if (Result.isSuccess(result)) decoded[part] = result.success
+        else issues.push(...result.failure)
+      }
+      if (issues.length > 0) return yield* refuse(ApiError.invalidRequest(issues))
 
       const request: RequestInfo = {
         actor: actor ?? { ...anonymous },
@@ -300,15 +253,15 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         agentRunId: invocation.agentRunId,
         idempotencyKey
       }
-      const defaultStatus = Number(Object.keys(operation.responses).find((status) => operation.responses[Number(status)] === operation.success) ?? 200)
-      const run = handler({ path: decoded.path, query: decoded.query, body: decoded.body }).pipe(
+      const defaultStatus = successStatus(operation)
+      const handled = handler({ path: decoded.path, query: decoded.query, body: decoded.body }).pipe(
         Effect.provideService(RequestContext, request),
         Effect.provide(context)
       )
 
       // 6. Reads run as they are; writes run in one transaction with their audit event and key.
       if (operation.mode === "R" || actor === null) {
-        const exit = yield* Effect.exit(run)
+        const exit = yield* Effect.exit(handled)
         if (Exit.isSuccess(exit)) return { status: exit.value.status ?? defaultStatus, body: exit.value.body, headers }
         return yield* failure(exit.cause)
       }
@@ -319,14 +272,15 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         key: idempotencyKey,
         operation: operation.id,
         request: { path: decoded.path, query: decoded.query, body: decoded.body },
-        now
+        now,
+        credential: invocation.credential
       }
       const transaction = Effect.gen(function*() {
         if (claim !== null) {
           const claimed = yield* Idempotency.claim(claim)
           if (claimed._tag === "Replay") return { replay: true, status: claimed.status, body: claimed.body }
         }
-        const result = yield* run
+        const result = yield* handled
         const status = result.status ?? defaultStatus
         const auditCompany = result.audit?.companyId ?? companyId
         // A dry run writes nothing, not even its audit event.
@@ -347,7 +301,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
             details: { ...result.audit?.details, ...(idempotencyKey === null ? {} : { idempotency_key: idempotencyKey }) }
           }).pipe(Effect.orDie)
         }
-        if (claim !== null) yield* Idempotency.complete(claim, status, result.body).pipe(Effect.orDie)
+        if (claim !== null) yield* Idempotency.complete(claim, status, result.body)
         return { replay: false, status, body: result.body }
       })
       const exit = yield* Effect.exit(sql.withTransaction(transaction).pipe(Effect.provide(context)))
@@ -358,20 +312,18 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           headers: exit.value.replay ? { ...headers, "Idempotent-Replayed": "true" } : headers
         }
       }
-      return yield* failure(exit.cause, (error) => refuse(error))
+      return yield* failure(exit.cause)
 
-      function failure(
-        cause: Cause.Cause<unknown>,
-        onError: (error: ApiError.LedgerError) => Effect.Effect<Outcome> = (error) => Effect.succeed(errorOutcome(error, headers))
-      ): Effect.Effect<Outcome> {
+      /** A refusal is the spec's error body (audited); anything else is a fault, logged in full. */
+      function failure(cause: Cause.Cause<unknown>): Effect.Effect<Outcome> {
         const error = Cause.findErrorOption(cause)
-        if (error._tag === "Some" && error.value instanceof ApiError.LedgerError) return onError(error.value)
-        return Effect.as(
-          Effect.logError("Unexpected failure", cause),
-          errorOutcome(ApiError.fail("internal_error", "Something went wrong on our side. It has been logged."), headers)
-        )
+        if (error._tag === "Some" && error.value instanceof ApiError.LedgerError) return refuse(error.value)
+        return Effect.as(Effect.logError("Unexpected failure", cause), errorOutcome(internalError(), headers))
       }
     })
+
+    const execute = (invocation: Invocation): Effect.Effect<Outcome> =>
+      run(invocation).pipe(Effect.provideService(Clock.Clock, clock))
 
     return Dispatcher.of({ execute })
   }))

@@ -1,7 +1,10 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Limits } from "@ledger/api"
+import type { Entropy } from "./Entropy.ts"
+import * as Row from "./Row.ts"
 import * as Secret from "./Secret.ts"
+import * as SealedResult from "./SealedResult.ts"
 
 /** Canonical JSON (sorted keys) so that the same request always has the same fingerprint. */
 export const canonicalJson = (value: unknown): string => {
@@ -15,21 +18,32 @@ export const canonicalJson = (value: unknown): string => {
   return JSON.stringify(value) ?? "null"
 }
 
+/** True when a key's length is within the spec's 8 to 200 characters. */
+export const isValidKey = (key: string): boolean =>
+  key.length >= Limits.idempotencyKeyLengthMin && key.length <= Limits.idempotencyKeyLengthMax
+
 export const checkKey = (key: string): Effect.Effect<string, ApiError.LedgerError> =>
-  key.length < Limits.idempotencyKeyLengthMin || key.length > Limits.idempotencyKeyLengthMax
-    ? Effect.fail(ApiError.fail(
+  isValidKey(key)
+    ? Effect.succeed(key)
+    : Effect.fail(ApiError.fail(
       "invalid_idempotency_key",
-      `Idempotency-Key must be ${Limits.idempotencyKeyLengthMin} to ${Limits.idempotencyKeyLengthMax} characters.`
+      `Idempotency-Key must be ${Limits.idempotencyKeyLengthMin} to ${Limits.idempotencyKeyLengthMax} characters.`,
+      { length_min: Limits.idempotencyKeyLengthMin, length_max: Limits.idempotencyKeyLengthMax }
     ))
-    : Effect.succeed(key)
 
 export interface Claim {
+  /** `company:<uuid>`, `firm:<id>` or `operator`: keys are scoped to it and to the principal. */
   readonly tenant: string
   readonly principal: string
   readonly key: string
   readonly operation: string
   readonly request: unknown
   readonly now: string
+  /**
+   * The Bearer credential of the request. Never stored: secrets in the result are sealed with a
+   * key derived from it, so only a replay with the same credential can read them again.
+   */
+  readonly credential: string | null
 }
 
 export type ClaimResult =
@@ -37,7 +51,10 @@ export type ClaimResult =
   | { readonly _tag: "Replay"; readonly status: number; readonly body: unknown }
 
 /** How long a duplicate waits for the first request to finish before it is told it is in progress. */
-const inProgressWaitMilliseconds = 10_000
+export const inProgressWaitMilliseconds = 10_000
+
+const inProgress = () =>
+  ApiError.fail("idempotency_in_progress", "A request with this Idempotency-Key is still running; retry shortly.")
 
 /**
  * Claims a key inside the current transaction. The claim is an uncommitted row: a concurrent
@@ -59,9 +76,7 @@ export const claim: (input: Claim) => Effect.Effect<ClaimResult, ApiError.Ledger
     ON CONFLICT (tenant, principal, idempotency_key) DO NOTHING
     RETURNING 1 AS inserted`.pipe(
     Effect.catchTag("SqlError", (error) =>
-      error.reason._tag === "LockTimeoutError"
-        ? Effect.fail(ApiError.fail("idempotency_in_progress", "A request with this Idempotency-Key is still running; retry shortly."))
-        : Effect.die(error))
+      error.reason._tag === "LockTimeoutError" ? Effect.fail(inProgress()) : Effect.die(error))
   )
   yield* sql.unsafe(`SET LOCAL lock_timeout = 0`).pipe(Effect.orDie)
   if (inserted.length > 0) return { _tag: "Claimed", requestHash } as ClaimResult
@@ -69,8 +84,9 @@ export const claim: (input: Claim) => Effect.Effect<ClaimResult, ApiError.Ledger
     SELECT operation, request_hash, status, body, expires_at FROM idempotency_records
     WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
   const existing = rows[0]
-  if (existing === undefined) return yield* Effect.die(new Error("idempotency record vanished"))
-  if (new Date(existing.expires_at as string).getTime() < Date.parse(input.now)) {
+  // Deleted between the insert and the read (a purge of expired keys): the key is free again.
+  if (existing === undefined) return yield* claim(input)
+  if (Date.parse(Row.iso(existing.expires_at)) <= Date.parse(input.now)) {
     // Past retention the key is free again: the old result is forgotten.
     yield* sql`DELETE FROM idempotency_records
       WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
@@ -82,13 +98,35 @@ export const claim: (input: Claim) => Effect.Effect<ClaimResult, ApiError.Ledger
       "This Idempotency-Key was used for a different request."
     ))
   }
-  const body = typeof existing.body === "string" ? JSON.parse(existing.body) : existing.body
+  // Only PGlite, whose one connection runs transactions one after another, can see a claim that
+  // is not finished: it is this very request's own, which cannot happen. Kept for safety.
+  if (Number(existing.status) === 0) return yield* Effect.fail(inProgress())
+  const body = yield* SealedResult.open(Row.json(existing.body), input.credential, input.key)
   return { _tag: "Replay", status: Number(existing.status), body } as ClaimResult
 })
 
 /** Stores the result under the claimed key, in the same transaction as the change. */
-export const complete = Effect.fn("Idempotency.complete")(function*(input: Claim, status: number, body: unknown) {
+export const complete: (
+  input: Claim,
+  status: number,
+  body: unknown
+) => Effect.Effect<void, never, SqlClient.SqlClient | Entropy> = Effect.fn("Idempotency.complete")(
+  function*(input: Claim, status: number, body: unknown) {
+    const sql = yield* SqlClient.SqlClient
+    const stored = yield* SealedResult.seal(body, input.credential, input.key)
+    yield* sql`UPDATE idempotency_records SET status = ${status}, body = ${JSON.stringify(stored)}::jsonb
+      WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
+  }
+)
+
+/**
+ * Forgets records past their retention, a batch at a time (the server runs it periodically);
+ * returns how many went. Past retention a key is free anyway, so this only bounds the table.
+ */
+export const purgeExpired = Effect.fn("Idempotency.purgeExpired")(function*(now: string, batch: number) {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`UPDATE idempotency_records SET status = ${status}, body = ${JSON.stringify(body)}::jsonb
-    WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`
+  const rows = yield* sql`DELETE FROM idempotency_records WHERE (tenant, principal, idempotency_key) IN (
+    SELECT tenant, principal, idempotency_key FROM idempotency_records WHERE expires_at <= ${now} LIMIT ${batch})
+    RETURNING 1`.pipe(Effect.orDie)
+  return rows.length
 })

@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Dispatcher, Handlers, type Invocation } from "./Dispatcher.ts"
 import { EngineInfo, version } from "./EngineInfo.ts"
@@ -12,6 +12,12 @@ export interface Options {
   readonly rateLimits?: boolean
   /** A seed makes ids and secrets repeatable (tests only). */
   readonly seed?: number
+  /**
+   * The clock every request reads its time from (keys' expiry, rotation overlaps, rate limits,
+   * `RequestContext.now`); the default is the system clock. Tests and the testkit pass a clock
+   * they move.
+   */
+  readonly clock?: Clock.Clock
 }
 
 /**
@@ -22,6 +28,7 @@ export const layer = (options: Options): Layer.Layer<Dispatcher, never, SqlClien
   Dispatcher.layer.pipe(
     Layer.provide(Layer.mergeAll(
       Layer.succeed(Handlers)(handlers.all),
+      options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock)(options.clock),
       options.rateLimits === false ? RateLimiter.layerUnlimited : RateLimiter.layer,
       options.seed === undefined ? Entropy.layer : Entropy.layerSeeded(options.seed),
       Layer.succeed(EngineInfo)(EngineInfo.of({ storage: options.storage, version }))

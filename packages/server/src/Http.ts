@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError, Catalog, Limits, type Operation } from "@ledger/api"
 import { Dispatcher, type Outcome } from "@ledger/engine"
@@ -99,12 +99,17 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const params = yield* HttpRouter.params
-    const body = operation.method === "POST" ? yield* readJsonBody(request, Limits.requestBodyBytesMax) : undefined
+    // A body that cannot be read is refused by the pipeline, after authentication, so that a
+    // known credential's refusal is audited like any other.
+    const read = operation.method === "POST"
+      ? yield* Effect.result(readJsonBody(request, Limits.requestBodyBytesMax))
+      : Result.succeed(undefined)
     const outcome = yield* dispatcher.execute({
       operationId: operation.id,
       path: params,
       query: queryOf(request),
-      body,
+      body: Result.isSuccess(read) ? read.success : undefined,
+      unreadableBody: Result.isFailure(read) ? read.failure : undefined,
       credential: bearer(request),
       idempotencyKey: header(request, "idempotency-key"),
       agentModel: header(request, "x-agent-model"),

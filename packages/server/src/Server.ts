@@ -1,9 +1,9 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Clock, Effect, Layer, ManagedRuntime } from "effect"
+import { Clock, Duration, Effect, Layer, ManagedRuntime, Schedule } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { Dispatcher, Entropy, Ledger, Operator } from "@ledger/engine"
+import { Dispatcher, Entropy, Idempotency, Ledger, Operator } from "@ledger/engine"
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./Http.ts"
 import * as Storage from "./Storage.ts"
@@ -14,13 +14,72 @@ export interface AppOptions extends Storage.StorageOptions {
   readonly operatorToken?: string | undefined
   /** Told the operator token when one is generated (printed once by the CLI). */
   readonly onOperatorToken?: (token: string) => void
+  /**
+   * The clock requests read their time from: keys' expiry, rotation overlaps, rate limits and
+   * every handler's `now`. Default: the system clock. Tests pass `manualClock()` and move it.
+   */
+  readonly clock?: Clock.Clock | undefined
 }
+
+/** A clock a test moves by hand; sleeping and elapsed-time measures stay on the system clock. */
+export interface ManualClock extends Clock.Clock {
+  /** The current time, in milliseconds since the epoch. */
+  readonly now: () => number
+  /** Sets the time: milliseconds since the epoch, an ISO timestamp or a Date. */
+  readonly set: (time: number | string | Date) => void
+  /** Moves the time forward (or back, with a negative amount). */
+  readonly advance: (duration: Duration.Input) => void
+}
+
+const toMillis = (time: number | string | Date): number => {
+  const millis = typeof time === "number" ? time : typeof time === "string" ? Date.parse(time) : time.getTime()
+  if (!Number.isFinite(millis)) throw new Error(`not a time: ${String(time)}`)
+  return millis
+}
+
+/** A `ManualClock` that starts at `start` (default: the system time when it is made). */
+export const manualClock = (start: number | string | Date = Date.now()): ManualClock => {
+  const system = Clock.Clock.defaultValue()
+  let millis = toMillis(start)
+  return {
+    now: () => millis,
+    set: (time) => {
+      millis = toMillis(time)
+    },
+    advance: (duration) => {
+      millis += Duration.toMillis(Duration.fromInputUnsafe(duration))
+    },
+    currentTimeMillisUnsafe: () => millis,
+    currentTimeMillis: Effect.sync(() => millis),
+    currentTimeNanosUnsafe: () => BigInt(millis) * 1_000_000n,
+    currentTimeNanos: Effect.sync(() => BigInt(millis) * 1_000_000n),
+    monotonicTimeNanosUnsafe: () => system.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: system.monotonicTimeNanos,
+    sleep: (duration) => system.sleep(duration)
+  }
+}
+
+/** How often a server forgets idempotency records past their retention, and how many at a time. */
+const idempotencyPurgeEvery = Duration.hours(1)
+const idempotencyPurgeBatch = 10_000
+
+/** Forgets expired idempotency records now and then, for as long as the layer lives. */
+const idempotencyPurge = (clock: Clock.Clock) =>
+  Layer.effectDiscard(Effect.forkScoped(Effect.gen(function*() {
+    const now = new Date(clock.currentTimeMillisUnsafe()).toISOString()
+    let purged = yield* Idempotency.purgeExpired(now, idempotencyPurgeBatch)
+    while (purged === idempotencyPurgeBatch) purged = yield* Idempotency.purgeExpired(now, idempotencyPurgeBatch)
+  }).pipe(
+    Effect.catchCause((cause) => Effect.logWarning("Idempotency purge failed; it will run again", cause)),
+    Effect.repeat(Schedule.spaced(idempotencyPurgeEvery))
+  )))
 
 /** The engine over migrated storage, with the operator token in place. */
 export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlClient.SqlClient, unknown> => {
   const storage = Storage.layer(options)
+  const clock = options.clock ?? Clock.Clock.defaultValue()
   const operator = Layer.effectDiscard(Effect.gen(function*() {
-    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const now = new Date(clock.currentTimeMillisUnsafe()).toISOString()
     const result = yield* Operator.ensure(options.operatorToken, now)
     if (result.generated !== null) options.onOperatorToken?.(result.generated)
   })).pipe(Layer.provide(options.seed === undefined ? Entropy.layer : Entropy.layerSeeded(options.seed + 1)))
@@ -28,9 +87,11 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlCl
     Ledger.layer({
       storage: Storage.kind(options),
       rateLimits: options.rateLimits ?? true,
+      clock,
       ...(options.seed === undefined ? {} : { seed: options.seed })
     }),
-    operator
+    operator,
+    idempotencyPurge(clock)
   ).pipe(Layer.provideMerge(storage))
 }
 

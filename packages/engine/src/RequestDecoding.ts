@@ -1,0 +1,102 @@
+import { Result, Schema, SchemaIssue } from "effect"
+import type { ApiError } from "@ledger/api"
+
+/**
+ * Turns the path, query and body of a call into the values an operation's Schemas accept, or into
+ * the issues that say why not. Unknown properties are refused, never ignored (DECISIONS.md).
+ */
+
+const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+type Decoder = (input: unknown) => Result.Result<unknown, Schema.SchemaError>
+const decoders = new WeakMap<Schema.Top, Decoder>()
+const decoderOf = (schema: Schema.Top): Decoder => {
+  let decoder = decoders.get(schema)
+  if (decoder === undefined) {
+    decoder = Schema.decodeUnknownResult(schema as Schema.Codec<unknown, unknown>, decodeOptions) as Decoder
+    decoders.set(schema, decoder)
+  }
+  return decoder
+}
+
+const fieldTypes = new WeakMap<Schema.Top, Record<string, string>>()
+/** The JSON type of each field of a struct schema, to coerce URL strings before decoding. */
+const fieldTypesOf = (schema: Schema.Top): Record<string, string> => {
+  let types = fieldTypes.get(schema)
+  if (types === undefined) {
+    types = {}
+    const document = Schema.toJsonSchemaDocument(schema)
+    const properties = (document.schema as { properties?: Record<string, { type?: string; anyOf?: Array<{ type?: string }> }> })
+      .properties ?? {}
+    for (const [name, property] of Object.entries(properties)) {
+      const type = property.type ?? property.anyOf?.find((member) => member.type !== "null")?.type
+      if (type !== undefined) types[name] = type
+    }
+    fieldTypes.set(schema, types)
+  }
+  return types
+}
+
+/** The names of a struct schema's fields; none for any other schema. */
+export const fieldNames = (schema: Schema.Top | undefined): ReadonlyArray<string> => {
+  const fields = (schema as unknown as { fields?: Record<string, unknown> } | undefined)?.fields
+  return fields === undefined ? [] : Object.keys(fields)
+}
+
+/**
+ * URL strings to the JSON values their schema expects; anything else is left for the decoder to
+ * refuse. Integers of more than 16 digits stay strings, so they are refused rather than rounded.
+ */
+export const coerceStrings = (schema: Schema.Top, values: Record<string, unknown>): Record<string, unknown> => {
+  const types = fieldTypesOf(schema)
+  const out: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(values)) {
+    const type = types[name]
+    if (typeof value !== "string") {
+      out[name] = value
+    } else if (type === "integer" && /^-?\d{1,16}$/.test(value)) {
+      out[name] = Number(value)
+    } else if (type === "number" && value.trim() !== "" && Number.isFinite(Number(value))) {
+      out[name] = Number(value)
+    } else if (type === "boolean" && (value === "true" || value === "false")) {
+      out[name] = value === "true"
+    } else if (type === "array") {
+      out[name] = value.split(",")
+    } else {
+      out[name] = value
+    }
+  }
+  return out
+}
+
+export type Part = "path" | "query" | "body"
+
+/** Decodes one part of a call; issues carry the part as the first element of their path. */
+export const decodePart = (
+  part: Part,
+  schema: Schema.Top | undefined,
+  value: unknown
+): Result.Result<unknown, ReadonlyArray<ApiError.Issue>> => {
+  if (schema === undefined) {
+    const empty = value === undefined ||
+      (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0)
+    return empty ? Result.succeed({}) : Result.fail([{ path: [part], message: "Expected no parameters" }])
+  }
+  const result = decoderOf(schema)(value === undefined ? {} : value)
+  if (Result.isSuccess(result)) return Result.succeed(result.success)
+  const issues = formatter(result.failure.issue).issues.map((issue) => ({
+    path: [part, ...(issue.path ?? []).map((key) => (typeof key === "number" ? key : String(key)))],
+    message: issue.message
+  }))
+  return Result.fail(issues)
+}
+
+/**
+ * `dry_run: true` read from the raw body, before it is decoded: a dry run needs no
+ * Idempotency-Key, and the key is checked before the body (a write without a key is refused for
+ * that even when its body is also wrong). Only operations that take `dry_run` are exempt.
+ */
+export const isDryRun = (acceptsDryRun: boolean, body: unknown): boolean =>
+  acceptsDryRun && typeof body === "object" && body !== null && !Array.isArray(body) &&
+  (body as Record<string, unknown>).dry_run === true
