@@ -137,8 +137,6 @@ export class Dispatcher extends Context.Service<Dispatcher, {
     const run = Effect.fn("Dispatcher.execute")(function*(invocation: Invocation): Effect.fn.Return<Outcome> {
       const operation = Catalog.get(invocation.operationId)
       if (operation === undefined) return errorOutcome(ApiError.fail("not_found", "No such operation."))
-      const handler = handlers.get(operation.id)
-      if (handler === undefined) return errorOutcome(ApiError.fail("not_found", "This operation is not available yet."))
 
       const nowMs = yield* Clock.currentTimeMillis
       const now = new Date(nowMs).toISOString()
@@ -241,6 +239,10 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         else issues.push(...result.failure)
       }
       if (issues.length > 0) return yield* refuse(ApiError.invalidRequest(issues))
+
+      // The contract above holds for every declared operation, whether or not it is served yet.
+      const handler = handlers.get(operation.id)
+      if (handler === undefined) return errorOutcome(ApiError.fail("not_found", "This operation is not available yet."), headers)
 
       const request: RequestInfo = {
         actor: actor ?? { ...anonymous },

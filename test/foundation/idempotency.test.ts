@@ -1,0 +1,182 @@
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Idempotency } from "@ledger/engine"
+import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { createKey, createUser, expectErrorBody } from "./support.ts"
+
+let app: TestApp
+let company: TestCompany
+beforeAll(async () => {
+  app = await makeTestApp({ clock: "2026-03-01T09:00:00Z" })
+  company = await app.createCompany({ name: "Idempotent Co" })
+})
+afterAll(() => app.close())
+
+const usersNamed = async (companyId: string, name: string) =>
+  Number((await app.query<{ count: unknown }>(
+    "SELECT count(*) AS count FROM users WHERE company_id = $1 AND name = $2",
+    [companyId, name]
+  ))[0]!.count)
+
+describe("Idempotency-Key", () => {
+  it("makes one change for 50 concurrent identical requests, and answers each with the same status and body", async () => {
+    const key = newKey()
+    const results = await Promise.all(Array.from({ length: 50 }, () =>
+      app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Concurrent Cleo", role: "staff" } })))
+    expect(await usersNamed(company.companyId, "Concurrent Cleo")).toBe(1)
+    expect(new Set(results.map((result) => result.status))).toEqual(new Set([201]))
+    expect(new Set(results.map((result) => JSON.stringify(result.body))).size).toBe(1)
+    const replayed = results.filter((result) => result.headers.get("idempotent-replayed") === "true")
+    expect(replayed).toHaveLength(49)
+    const audited = await app.query(
+      "SELECT 1 FROM audit_events WHERE company_id = $1 AND action = 'createUser' AND details->>'idempotency_key' = $2",
+      [company.companyId, key]
+    )
+    expect(audited).toHaveLength(1)
+  })
+
+  it("replays a new key's secret to the same credential, though only a sealed form is stored", async () => {
+    const user = await createUser(app, company.ownerKey, "accountant")
+    const key = newKey()
+    const body = { principal_type: "user", user_id: user.id, scopes: ["read"] }
+    const results = await Promise.all(Array.from({ length: 20 }, () =>
+      app.call("POST", "/v1/keys", { token: company.ownerKey, key, body })))
+    expect(new Set(results.map((result) => result.status))).toEqual(new Set([201]))
+    expect(new Set(results.map((result) => result.body.secret)).size).toBe(1)
+    const secret = results[0]!.body.secret as string
+    expect(secret).toMatch(/^ldg_[A-Za-z0-9_-]{43}$/)
+    const keys = await app.query("SELECT id FROM api_keys WHERE company_id = $1 AND user_id = $2", [company.companyId, user.id])
+    expect(keys).toHaveLength(1)
+    const stored = await app.query<{ body: unknown }>(
+      "SELECT body::text AS body FROM idempotency_records WHERE idempotency_key = $1",
+      [key]
+    )
+    expect(String(stored[0]!.body)).not.toContain(secret)
+    expect(String(stored[0]!.body)).toContain("$sealed")
+    // The replayed secret is the live key.
+    expect((await app.call("GET", "/v1/me", { token: secret })).status).toBe(200)
+  })
+
+  it("refuses the replay of a secret to another credential of the same person", async () => {
+    const key = newKey()
+    const user = await createUser(app, company.ownerKey, "staff")
+    const body = { principal_type: "user", user_id: user.id, scopes: ["read"] }
+    const first = await app.call("POST", "/v1/keys", { token: company.ownerKey, key, body })
+    expect(first.status).toBe(201)
+    const second = await createKey(app, company.ownerKey, { principal_type: "user", user_id: company.ownerId, scopes: ["admin"] })
+    const replay = await app.call("POST", "/v1/keys", { token: second.secret, key, body })
+    expect(replay.status).toBe(409)
+    expectErrorBody(replay.body, "idempotency_conflict")
+  })
+
+  it("replays a company's creation with its owner secret to the operator", async () => {
+    const key = newKey()
+    const body = { name: "Replayed Co", owner_name: "Rae" }
+    const first = await app.call("POST", "/v1/companies", { token: app.operatorToken, key, body })
+    const again = await app.call("POST", "/v1/companies", { token: app.operatorToken, key, body })
+    expect(first.status).toBe(201)
+    expect(again.status).toBe(201)
+    expect(again.headers.get("idempotent-replayed")).toBe("true")
+    expect(again.body).toEqual(first.body)
+    const companies = await app.query("SELECT 1 FROM companies WHERE name = 'Replayed Co'")
+    expect(companies).toHaveLength(1)
+  })
+
+  it("refuses the same key with a different request: 409 idempotency_conflict", async () => {
+    const key = newKey()
+    const first = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Dana", role: "staff" } })
+    expect(first.status).toBe(201)
+    const different = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Dana", role: "accountant" } })
+    expect(different.status).toBe(409)
+    expectErrorBody(different.body, "idempotency_conflict")
+    const otherOperation = await app.call("POST", "/v1/agents", {
+      token: company.ownerKey,
+      key,
+      body: { name: "Dana", scopes: ["read"], posting_threshold_cents: 0 }
+    })
+    expect(otherOperation.status).toBe(409)
+    expectErrorBody(otherOperation.body, "idempotency_conflict")
+    // The same request in another order of fields is the same request.
+    const reordered = await app.call("POST", "/v1/users", { token: company.ownerKey, key, rawBody: `{"role":"staff","name":"Dana"}` })
+    expect(reordered.status).toBe(201)
+    expect(reordered.headers.get("idempotent-replayed")).toBe("true")
+  })
+
+  it("scopes keys to the company and the principal", async () => {
+    const key = newKey()
+    const other = await app.createCompany({ name: "Other Co" })
+    const mine = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Same Key", role: "staff" } })
+    const theirs = await app.call("POST", "/v1/users", { token: other.ownerKey, key, body: { name: "Same Key", role: "cpa" } })
+    expect(mine.status).toBe(201)
+    expect(theirs.status).toBe(201)
+    expect(theirs.headers.get("idempotent-replayed")).toBeNull()
+    expect(theirs.body.role).toBe("cpa")
+    const cpa = await createKey(app, company.ownerKey, { principal_type: "user", user_id: (await createUser(app, company.ownerKey, "cpa")).id, scopes: ["admin"] })
+    const colleague = await app.call("POST", "/v1/users", { token: cpa.secret, key, body: { name: "Same Key", role: "accountant" } })
+    expect(colleague.status).toBe(201)
+    expect(colleague.body.role).toBe("accountant")
+  })
+
+  it("accepts keys of 8 to 200 characters and refuses others with invalid_idempotency_key", async () => {
+    for (const [key, status] of [["k".repeat(7), 400], ["k".repeat(8), 201], ["k".repeat(200), 201], ["k".repeat(201), 400]] as const) {
+      const result = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: `Len ${key.length}`, role: "staff" } })
+      expect(result.status, `${key.length} characters`).toBe(status)
+      if (status === 400) expectErrorBody(result.body, "invalid_idempotency_key")
+    }
+  })
+
+  it("refuses a K write without a key with idempotency_key_required, before looking at its body", async () => {
+    for (const body of [{ name: "Keyless", role: "staff" }, { name: 42, role: "boss", extra: true }, undefined]) {
+      const result = await app.call("POST", "/v1/users", { token: company.ownerKey, ...(body === undefined ? {} : { body }) })
+      expect(result.status).toBe(400)
+      expectErrorBody(result.body, "idempotency_key_required")
+    }
+    const badJson = await app.call("POST", "/v1/users", { token: company.ownerKey, rawBody: "{not json" })
+    expectErrorBody(badJson.body, "idempotency_key_required")
+    // `dry_run` exempts only operations that take it: createUser does not.
+    const fakeDryRun = await app.call("POST", "/v1/users", { token: company.ownerKey, body: { name: "x", role: "staff", dry_run: true } })
+    expectErrorBody(fakeDryRun.body, "idempotency_key_required")
+    expect(await usersNamed(company.companyId, "Keyless")).toBe(0)
+  })
+
+  it("does not record a refusal, so a corrected retry may reuse the key", async () => {
+    const key = newKey()
+    const staff = await createUser(app, company.ownerKey, "staff")
+    const refused = await app.call("POST", "/v1/keys", {
+      token: company.ownerKey,
+      key,
+      body: { principal_type: "user", user_id: staff.id, scopes: ["admin"] }
+    })
+    expect(refused.status).toBe(422)
+    expectErrorBody(refused.body, "validation_failed")
+    const corrected = await app.call("POST", "/v1/keys", {
+      token: company.ownerKey,
+      key,
+      body: { principal_type: "user", user_id: staff.id, scopes: ["read", "propose"] }
+    })
+    expect(corrected.status).toBe(201)
+    expect(corrected.headers.get("idempotent-replayed")).toBeNull()
+  })
+
+  it("keeps a key 7 days, then forgets it", async () => {
+    const key = newKey()
+    const first = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Week One", role: "staff" } })
+    expect(first.status).toBe(201)
+    app.clock!.advance("6 days")
+    const within = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Week Two", role: "staff" } })
+    expect(within.status).toBe(409)
+    app.clock!.advance("1 day")
+    const after = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Week Two", role: "staff" } })
+    expect(after.status).toBe(201)
+    expect(after.body.name).toBe("Week Two")
+  })
+
+  it("purges records past retention", async () => {
+    const key = newKey()
+    expect((await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Purged", role: "staff" } })).status).toBe(201)
+    const later = new Date(app.clock!.now() + 8 * 86_400_000).toISOString()
+    const purged = await app.runtime.runPromise(Idempotency.purgeExpired(later, 1_000_000).pipe(Effect.orDie))
+    expect(purged).toBeGreaterThan(0)
+    expect(await app.query("SELECT 1 FROM idempotency_records WHERE idempotency_key = $1", [key])).toHaveLength(0)
+  })
+})
