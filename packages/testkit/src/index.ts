@@ -1,0 +1,23 @@
+/**
+ * @ledger/testkit — a deterministic Ledger in this process, to test bookkeeping agents against:
+ * the real engine, HTTP and MCP, on a copy of a migrated in-memory database, with a clock that
+ * moves only when told and seeded ids and secrets.
+ *
+ *   const ledger = await makeTestLedger({ seed: 7 })
+ *   const company = await ledger.createCompany()
+ *   const agent = await company.createAgent({ posting_threshold_cents: 50_00 })
+ */
+export * as Balances from "./Balances.ts"
+export { BalanceMismatch } from "./Balances.ts"
+export type { NewAgent, NewCompany, NewUser, TestAgent, TestCompany, TestUser } from "./TestCompany.ts"
+export {
+  baseUrl,
+  makeTestLedger,
+  seedDefault,
+  startDefault,
+  type TestClientOptions,
+  type TestClock,
+  type TestLedger,
+  type TestLedgerOptions
+} from "./TestLedger.ts"
+export * as Template from "./Template.ts"
