@@ -38,6 +38,14 @@ export const errorStatus = {
   bad_gateway: 502,
   service_unavailable: 503,
   // ledger area (accounts, periods, entries, proposals, reports)
+  single_line_entry: 422,
+  zero_amount_line: 422,
+  two_sided_line: 422,
+  unknown_class: 422,
+  unknown_contact: 422,
+  invalid_period_transition: 422,
+  entry_already_reversed: 409,
+  entry_not_reversible: 409,
   // sales area (contacts, items, documents, payments, estimates, recurring, tax, email)
   document_has_applications: 409,
   already_void: 409,
@@ -46,6 +54,17 @@ export const errorStatus = {
   over_application: 422,
   inactive_tax_rate: 422,
   // banking area (bank accounts, imports, lines, rules, feeds, reconciliation)
+  statement_unreadable: 422,
+  statement_account_ambiguous: 422,
+  bank_line_state: 409,
+  entry_not_matchable: 422,
+  bank_line_reconciled: 409,
+  reconciliation_in_progress: 409,
+  reconciliation_not_balanced: 422,
+  reconciliation_closed: 409,
+  reconciliation_not_latest: 409,
+  feed_account_limit: 422,
+  bank_feeds_not_configured: 503,
 } as const
 
 export type ErrorType = keyof typeof errorStatus

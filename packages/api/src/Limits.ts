@@ -81,3 +81,37 @@ export const reminderDaysCountMax = 10
 export const reminderDaysOffsetMax = 365
 /** Failed deliveries are tried this many times before the email is `failed`. */
 export const emailDeliveryAttemptsMax = 5
+
+/** Ledger: accounts, classes, periods, proposals. */
+export const accountCodeLengthMax = 20
+export const accountSubtypeLengthMax = 60
+export const accountsPerCompanyMax = 5_000
+/** Levels of sub-accounts below a top-level account. */
+export const accountDepthMax = 5
+export const classesPerCompanyMax = 1_000
+/** A period is at most a year long (a leap year's 366 days). */
+export const periodDaysMax = 366
+export const periodsPerCompanyMax = 2_400
+export const fiscalYearMin = 1900
+export const fiscalYearMax = 2200
+export const proposalSummaryLengthMax = 200
+
+/** Banking: statement imports, bank lines, rules, feeds, reconciliation. */
+export const bankMaskLengthMax = 34
+export const csvColumnsMax = 200
+/** A statement file's content as sent (characters of text or of base64). */
+export const statementCharactersMax = 50_000_000
+export const statementLinesMax = 200_000
+/** Lines are checked for duplicates and inserted this many at a time. */
+export const importBatchLinesMax = 500
+/** A dry run shows at most this many parsed lines. */
+export const importPreviewLinesMax = 1_000
+export const bankRulesPerCompanyMax = 1_000
+export const autoMatchWindowDaysDefault = 4
+export const autoMatchWindowDaysMax = 60
+/** Entries cleared or uncleared by one reconciliation update. */
+export const reconciliationChangeItemsMax = 5_000
+/** Feed accounts linked at once, by plan (spec 8.2); advanced and owned have no limit. */
+export const feedAccountsByPlan = { solo: 3, business: 15 } as const
+export const feedImportMonthsDefault = 24
+export const linkTokenMinutes = 30

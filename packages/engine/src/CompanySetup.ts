@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { Company } from "@ledger/api"
 import type { Services } from "./Handler.ts"
+import * as LedgerSetup from "./ledger/Setup.ts"
 
 /**
  * What a new company gets besides its owner: the starter chart and the periods it asked for.
@@ -22,7 +23,7 @@ export interface SetupResult {
 export type SetupStep = (request: SetupRequest) => Effect.Effect<Partial<SetupResult>, never, Services>
 
 /** Each area that sets up records for a new company adds its step here, in dependency order. */
-const steps: ReadonlyArray<SetupStep> = []
+const steps: ReadonlyArray<SetupStep> = [LedgerSetup.step]
 
 export const run = Effect.fn("CompanySetup.run")(function*(request: SetupRequest) {
   let accounts = 0

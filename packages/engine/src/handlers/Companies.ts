@@ -197,8 +197,6 @@ export const handlers = [
  */
 const hardLockedPeriodCount = Effect.fn("Companies.hardLockedPeriodCount")(function*(companyId: string) {
   const sql = yield* SqlClient.SqlClient
-  const exists = yield* sql<{ present: boolean }>`SELECT to_regclass('periods') IS NOT NULL AS present`.pipe(Effect.orDie)
-  if (exists[0]?.present !== true) return 0
   const rows = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM periods
     WHERE company_id = ${companyId} AND status = 'hard_locked'`.pipe(Effect.orDie)
   return Number(rows[0]?.count ?? 0)

@@ -1,2 +1,234 @@
-/** The ledger (accounts, periods, journal entries, proposals, daily balances) tables. */
-export const sql = ``
+/**
+ * The ledger: accounts, classes, periods, journal entries and their lines, per-account daily
+ * totals, and proposals.
+ *
+ * The money rules hold in the database as well as in the engine:
+ * - every entry's lines sum to exactly zero (signed cents: debits positive, credits negative) and
+ *   an entry has at least two lines: a DEFERRABLE INITIALLY DEFERRED constraint trigger checks it
+ *   at commit, so an entry and its lines are inserted in any order within one transaction;
+ * - posted entries and lines are append-only (UPDATE and DELETE raise);
+ * - an entry dated in a hard-locked period is refused, and the check holds the period row
+ *   FOR SHARE, so a concurrent hard lock (which takes the row FOR UPDATE) waits for the posting to
+ *   commit, or the posting sees the lock;
+ * - an account's code, type and control never change, and accounts are never deleted.
+ *
+ * Balances for reports come from `account_daily_totals` (company, account, day -> debits,
+ * credits), upserted in the posting's transaction: a balance as of any date sums at most one row
+ * per account and day, never the journal.
+ */
+export const sql = `
+CREATE TABLE accounts (
+  company_id uuid NOT NULL REFERENCES companies,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'),
+  code text NOT NULL CHECK (code ~ '^[A-Za-z0-9][A-Za-z0-9._-]*$' AND length(code) <= 20),
+  name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+  type text NOT NULL CHECK (type IN ('asset', 'liability', 'equity', 'income', 'expense')),
+  subtype text CHECK (length(subtype) <= 60),
+  parent_code text,
+  control text CHECK (control IN ('ar', 'ap')),
+  active boolean NOT NULL DEFAULT true,
+  created_at timestamptz NOT NULL,
+  deactivated_at timestamptz,
+  PRIMARY KEY (company_id, id),
+  UNIQUE (company_id, code),
+  FOREIGN KEY (company_id, parent_code) REFERENCES accounts (company_id, code),
+  CHECK (control IS NULL OR (control = 'ar' AND type = 'asset') OR (control = 'ap' AND type = 'liability')),
+  CHECK (parent_code IS NULL OR parent_code <> code)
+);
+
+CREATE FUNCTION ledger_accounts_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    RAISE EXCEPTION 'accounts are never deleted' USING ERRCODE = 'LD001';
+  END IF;
+  IF NEW.code IS DISTINCT FROM OLD.code OR NEW.type IS DISTINCT FROM OLD.type
+     OR NEW.control IS DISTINCT FROM OLD.control OR NEW.company_id IS DISTINCT FROM OLD.company_id
+     OR NEW.parent_code IS DISTINCT FROM OLD.parent_code THEN
+    RAISE EXCEPTION 'an account''s code, type, parent and control never change' USING ERRCODE = 'LD001';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER accounts_guard BEFORE UPDATE OR DELETE ON accounts
+  FOR EACH ROW EXECUTE FUNCTION ledger_accounts_guard();
+
+CREATE TABLE account_defaults (
+  company_id uuid PRIMARY KEY REFERENCES companies,
+  income_code text,
+  expense_code text,
+  FOREIGN KEY (company_id, income_code) REFERENCES accounts (company_id, code),
+  FOREIGN KEY (company_id, expense_code) REFERENCES accounts (company_id, code)
+);
+
+CREATE TABLE classes (
+  company_id uuid NOT NULL REFERENCES companies,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'),
+  name text NOT NULL CHECK (length(name) BETWEEN 1 AND 200),
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (company_id, id),
+  UNIQUE (company_id, name)
+);
+
+CREATE TABLE periods (
+  company_id uuid NOT NULL REFERENCES companies,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'),
+  start_date date NOT NULL,
+  end_date date NOT NULL,
+  status text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'soft_locked', 'hard_locked')),
+  status_reason text,
+  status_changed_at timestamptz,
+  status_changed_by text,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (company_id, id),
+  CHECK (end_date >= start_date AND end_date - start_date < 366)
+);
+CREATE INDEX periods_by_date ON periods (company_id, start_date, end_date);
+
+CREATE TABLE journal_entries (
+  company_id uuid NOT NULL REFERENCES companies,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'),
+  entry_date date NOT NULL,
+  memo text,
+  total_cents bigint NOT NULL CHECK (total_cents > 0),
+  source_kind text NOT NULL,
+  source_id bigint,
+  reverses_entry_id bigint,
+  proposal_id bigint,
+  soft_lock_override_reason text,
+  confidence double precision CHECK (confidence BETWEEN 0 AND 1),
+  posted_by_type text NOT NULL,
+  posted_by_id bigint,
+  posted_by_name text,
+  agent_model text,
+  posted_at timestamptz NOT NULL,
+  PRIMARY KEY (company_id, id),
+  FOREIGN KEY (company_id, reverses_entry_id) REFERENCES journal_entries (company_id, id)
+);
+-- An entry is reversed at most once.
+CREATE UNIQUE INDEX journal_entries_reversal ON journal_entries (company_id, reverses_entry_id)
+  WHERE reverses_entry_id IS NOT NULL;
+CREATE INDEX journal_entries_by_date ON journal_entries (company_id, entry_date);
+
+CREATE TABLE journal_lines (
+  company_id uuid NOT NULL,
+  entry_id bigint NOT NULL,
+  line_no int NOT NULL CHECK (line_no BETWEEN 1 AND 500),
+  account_id bigint NOT NULL,
+  entry_date date NOT NULL,
+  amount_cents bigint NOT NULL CHECK (amount_cents <> 0 AND abs(amount_cents) <= 1000000000000000),
+  memo text,
+  class_id bigint,
+  contact_id bigint,
+  PRIMARY KEY (company_id, entry_id, line_no),
+  FOREIGN KEY (company_id, entry_id) REFERENCES journal_entries (company_id, id),
+  FOREIGN KEY (company_id, account_id) REFERENCES accounts (company_id, id),
+  FOREIGN KEY (company_id, class_id) REFERENCES classes (company_id, id)
+);
+CREATE INDEX journal_lines_by_account ON journal_lines (company_id, account_id, entry_date);
+
+-- Debits equal credits: checked at commit for every entry that gained lines or was created.
+CREATE FUNCTION ledger_check_entry_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  target_entry bigint;
+  line_count int;
+  line_sum numeric;
+  debit_sum numeric;
+  stated_total bigint;
+BEGIN
+  IF TG_TABLE_NAME = 'journal_entries' THEN
+    target_entry := NEW.id;
+  ELSE
+    target_entry := NEW.entry_id;
+  END IF;
+  SELECT count(*), coalesce(sum(amount_cents), 0), coalesce(sum(amount_cents) FILTER (WHERE amount_cents > 0), 0)
+    INTO line_count, line_sum, debit_sum
+    FROM journal_lines WHERE company_id = NEW.company_id AND entry_id = target_entry;
+  SELECT total_cents INTO stated_total FROM journal_entries WHERE company_id = NEW.company_id AND id = target_entry;
+  IF line_count < 2 THEN
+    RAISE EXCEPTION 'journal entry % has % lines; an entry needs at least 2', target_entry, line_count
+      USING ERRCODE = 'LD010';
+  END IF;
+  IF line_sum <> 0 THEN
+    RAISE EXCEPTION 'journal entry % does not balance: its lines sum to % cents', target_entry, line_sum
+      USING ERRCODE = 'LD010';
+  END IF;
+  IF stated_total IS DISTINCT FROM debit_sum THEN
+    RAISE EXCEPTION 'journal entry % states a total of % cents but its debits are %', target_entry, stated_total, debit_sum
+      USING ERRCODE = 'LD010';
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE CONSTRAINT TRIGGER journal_entries_balanced AFTER INSERT ON journal_entries
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_check_entry_balanced();
+CREATE CONSTRAINT TRIGGER journal_lines_balanced AFTER INSERT ON journal_lines
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_check_entry_balanced();
+
+-- Posted entries and lines are immutable: a correction is a reversal.
+CREATE TRIGGER journal_entries_immutable BEFORE UPDATE OR DELETE ON journal_entries
+  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE TRIGGER journal_lines_immutable BEFORE UPDATE OR DELETE ON journal_lines
+  FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+
+-- Nothing posts into a hard-locked period. FOR SHARE makes a concurrent lock wait for this posting.
+CREATE FUNCTION ledger_check_entry_period() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  period_status text;
+BEGIN
+  SELECT status INTO period_status FROM periods
+    WHERE company_id = NEW.company_id AND start_date <= NEW.entry_date AND end_date >= NEW.entry_date
+    FOR SHARE;
+  IF period_status = 'hard_locked' THEN
+    RAISE EXCEPTION 'the period containing % is hard-locked', NEW.entry_date USING ERRCODE = 'LD011';
+  END IF;
+  IF period_status = 'soft_locked' AND NEW.soft_lock_override_reason IS NULL THEN
+    RAISE EXCEPTION 'the period containing % is soft-locked and no override reason was given', NEW.entry_date
+      USING ERRCODE = 'LD011';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER journal_entries_period BEFORE INSERT ON journal_entries
+  FOR EACH ROW EXECUTE FUNCTION ledger_check_entry_period();
+
+-- Per-account daily totals: the source of every balance and report.
+CREATE TABLE account_daily_totals (
+  company_id uuid NOT NULL,
+  account_id bigint NOT NULL,
+  day date NOT NULL,
+  debit_cents bigint NOT NULL DEFAULT 0 CHECK (debit_cents >= 0),
+  credit_cents bigint NOT NULL DEFAULT 0 CHECK (credit_cents >= 0),
+  PRIMARY KEY (company_id, account_id, day),
+  FOREIGN KEY (company_id, account_id) REFERENCES accounts (company_id, id)
+);
+
+CREATE TABLE proposals (
+  company_id uuid NOT NULL REFERENCES companies,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'),
+  kind text NOT NULL,
+  status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected')),
+  summary text NOT NULL,
+  amount_cents bigint NOT NULL CHECK (amount_cents >= 0),
+  entry_date date NOT NULL,
+  entry jsonb NOT NULL,
+  request jsonb NOT NULL,
+  reasons jsonb NOT NULL,
+  soft_lock_override_reason text,
+  confidence double precision,
+  created_by_type text NOT NULL,
+  created_by_id bigint,
+  created_by_name text,
+  agent_model text,
+  agent_run_id text,
+  created_at timestamptz NOT NULL,
+  decided_by_type text,
+  decided_by_id bigint,
+  decided_by_name text,
+  decided_at timestamptz,
+  decision_reason text,
+  entry_id bigint,
+  PRIMARY KEY (company_id, id),
+  FOREIGN KEY (company_id, entry_id) REFERENCES journal_entries (company_id, id),
+  CHECK ((status = 'pending') = (decided_at IS NULL)),
+  CHECK (status <> 'approved' OR entry_id IS NOT NULL),
+  CHECK (status <> 'rejected' OR decision_reason IS NOT NULL)
+);
+CREATE INDEX proposals_by_status ON proposals (company_id, status, id);
+`

@@ -1,0 +1,287 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, type Company, Ledger, Limits } from "@ledger/api"
+import * as Handler from "../Handler.ts"
+import { RequestContext } from "../RequestContext.ts"
+import * as Row from "../Row.ts"
+import * as AccountProtection from "./AccountProtection.ts"
+import * as Balances from "./Balances.ts"
+import * as Chart from "./Chart.ts"
+import { requireCompanyId } from "./CompanyContext.ts"
+import * as Cursor from "./Cursor.ts"
+import * as StarterCharts from "./StarterCharts.ts"
+
+/** The chart of accounts: accounts, defaults, starter charts and classes. */
+
+const operations = Ledger.Accounts
+
+const lockChart = Effect.fn("Accounts.lockChart")(function*(companyId: string) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:chart`}))`.pipe(Effect.orDie)
+})
+
+const accountCount = Effect.fn("Accounts.count")(function*(companyId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM accounts WHERE company_id = ${companyId}`.pipe(Effect.orDie)
+  return Row.int(rows[0]!.count)
+})
+
+/**
+ * Creates a chart's accounts and defaults in a company that has none. Used at company creation
+ * (CompanySetup) and by `POST /v1/accounts/starter-chart`.
+ */
+export const applyChart = Effect.fn("Accounts.applyChart")(function*(companyId: string, chart: StarterCharts.Chart) {
+  const sql = yield* SqlClient.SqlClient
+  const request = yield* RequestContext
+  if (chart.accounts.length === 0) return []
+  // One statement: foreign keys to parents are checked at its end, so parents and children go together.
+  const rows = yield* sql<Record<string, unknown>>`INSERT INTO accounts ${sql.insert(Chart.rows(chart.accounts.map((account) => ({
+    company_id: companyId,
+    code: account.code,
+    name: account.name,
+    type: account.type,
+    subtype: account.subtype,
+    parent_code: account.parent_code,
+    control: account.control,
+    created_at: request.now
+  }))))} RETURNING *`.pipe(Effect.orDie)
+  yield* sql`INSERT INTO account_defaults ${sql.insert({
+    company_id: companyId,
+    income_code: chart.defaults.income,
+    expense_code: chart.defaults.expense
+  })} ON CONFLICT (company_id) DO UPDATE SET income_code = excluded.income_code, expense_code = excluded.expense_code`
+    .pipe(Effect.orDie)
+  return [...rows].sort((left, right) => String(left.code) < String(right.code) ? -1 : 1)
+})
+
+const refuse = (message: string, field: string, issue: string) =>
+  Effect.fail(ApiError.validationFailed(message, [{ path: ["body", field], message: issue }]))
+
+/** How deep an account sits below its top-level ancestor (a top-level account is 0). */
+const depthOf = Effect.fn("Accounts.depthOf")(function*(companyId: string, code: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ depth: unknown }>`WITH RECURSIVE chain AS (
+      SELECT code, parent_code, 0 AS depth FROM accounts WHERE company_id = ${companyId} AND code = ${code}
+      UNION ALL
+      SELECT a.code, a.parent_code, chain.depth + 1 FROM accounts a
+        JOIN chain ON a.company_id = ${companyId} AND a.code = chain.parent_code
+      WHERE chain.depth < 20
+    ) SELECT max(depth) AS depth FROM chain`.pipe(Effect.orDie)
+  return Row.int(rows[0]?.depth ?? 0)
+})
+
+const checkDefault = Effect.fn("Accounts.checkDefault")(function*(
+  companyId: string,
+  field: "income" | "expense",
+  code: string | null | undefined
+) {
+  if (code === undefined || code === null) return
+  const row = yield* Chart.accountRow(companyId, code)
+  if (row === undefined) return yield* Effect.fail(ApiError.fail("unknown_account", `No account ${code}.`, {
+    issues: [{ path: ["body", field], message: `No account ${code}` }]
+  }))
+  if (row.type !== field) return yield* refuse(`The default ${field} account must be an ${field} account.`, field, `Account ${code} is ${String(row.type)}`)
+  if (row.active !== true) return yield* Effect.fail(ApiError.fail("inactive_account", `Account ${code} is inactive.`, {
+    issues: [{ path: ["body", field], message: `Account ${code} is inactive` }]
+  }))
+})
+
+export const handlers = [
+  Handler.make(operations.createAccount, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      const control = body.control ?? null
+      if (control === "ar" && body.type !== "asset") return yield* refuse("An AR control account is an asset.", "control", "ar needs type asset")
+      if (control === "ap" && body.type !== "liability") {
+        return yield* refuse("An AP control account is a liability.", "control", "ap needs type liability")
+      }
+      yield* lockChart(companyId)
+      if ((yield* accountCount(companyId)) >= Limits.accountsPerCompanyMax) {
+        return yield* Effect.fail(ApiError.validationFailed(`A chart has at most ${Limits.accountsPerCompanyMax} accounts.`))
+      }
+      const parentCode = body.parent_code ?? null
+      if (parentCode !== null) {
+        const parent = yield* Chart.accountRow(companyId, parentCode)
+        if (parent === undefined) return yield* refuse(`No parent account ${parentCode}.`, "parent_code", "Unknown account")
+        if (parent.type !== body.type) {
+          return yield* refuse("A sub-account has its parent's type.", "parent_code", `Parent ${parentCode} is ${String(parent.type)}`)
+        }
+        if (parent.active !== true) return yield* refuse("The parent account is inactive.", "parent_code", "Inactive parent")
+        if ((yield* depthOf(companyId, parentCode)) + 1 > Limits.accountDepthMax) {
+          return yield* refuse(`Sub-accounts nest at most ${Limits.accountDepthMax} levels.`, "parent_code", "Too deep")
+        }
+      }
+      const rows = yield* sql<Record<string, unknown>>`INSERT INTO accounts ${sql.insert({
+        company_id: companyId,
+        code: body.code,
+        name: body.name,
+        type: body.type,
+        subtype: body.subtype ?? null,
+        parent_code: parentCode,
+        control,
+        created_at: request.now
+      })} ON CONFLICT (company_id, code) DO NOTHING RETURNING *`.pipe(Effect.orDie)
+      if (rows[0] === undefined) {
+        return yield* Effect.fail(ApiError.fail("conflict", `Account ${body.code} already exists.`, { code: body.code }))
+      }
+      const account = Chart.account(rows[0], yield* Chart.defaults(companyId))
+      return { body: account, audit: { targetType: "account", targetId: account.code, details: { type: account.type } } }
+    })),
+
+  Handler.make(operations.listAccounts, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      const limit = Math.min(query.limit ?? Limits.pageSizeDefault, Limits.pageSizeMax)
+      const after = yield* Cursor.decode(query.cursor)
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM accounts WHERE company_id = ${companyId}
+        ${query.include_inactive === true ? sql`` : sql`AND active`}
+        ${after === null ? sql`` : sql`AND code COLLATE "C" > ${after}`}
+        ORDER BY code COLLATE "C" LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      const shown = rows.slice(0, limit)
+      const defaults = yield* Chart.defaults(companyId)
+      const asOf = query.as_of ?? request.today
+      const totals = query.include_balances === true
+        ? yield* Balances.totalsAsOf(companyId, asOf, shown.map((row) => Row.int(row.id)))
+        : null
+      const data = shown.map((row) =>
+        totals === null
+          ? Chart.account(row, defaults)
+          : Chart.account(row, defaults, Balances.natural(row.type as Ledger.Records.AccountType, totals.get(Row.int(row.id))))
+      )
+      const hasMore = rows.length > limit
+      return {
+        body: {
+          data,
+          has_more: hasMore,
+          next_cursor: hasMore ? Cursor.encode(data[data.length - 1]!.code) : null,
+          defaults,
+          ...(totals === null ? {} : { as_of: asOf })
+        }
+      }
+    })),
+
+  Handler.make(operations.updateAccount, ({ body, path }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      const row = yield* Chart.accountRow(companyId, path.code, body.dry_run !== true)
+      if (row === undefined) return yield* Effect.fail(ApiError.notFound("account"))
+      const wasActive = row.active === true
+      const active = body.active ?? wasActive
+      if (wasActive && !active) {
+        const found = yield* AccountProtection.protections(AccountProtection.fromRow(companyId, row))
+        if (found.length > 0) {
+          return yield* Effect.fail(ApiError.fail(
+            "account_protected",
+            `Account ${path.code} cannot be deactivated: ${found.map((protection) => protection.message).join(" ")}`,
+            { code: path.code, protections: found }
+          ))
+        }
+      }
+      if (!wasActive && active && row.parent_code !== null) {
+        const parent = yield* Chart.accountRow(companyId, String(row.parent_code))
+        if (parent?.active !== true) return yield* refuse("Reactivate the parent account first.", "active", `Parent ${String(row.parent_code)} is inactive`)
+      }
+      const defaults = yield* Chart.defaults(companyId)
+      const after = { ...row, name: body.name ?? row.name, active }
+      if (body.dry_run === true) return { status: 200, body: { dry_run: true, account: Chart.account(after, defaults) } }
+      const updated = yield* sql<Record<string, unknown>>`UPDATE accounts SET name = ${String(after.name)}, active = ${active},
+          deactivated_at = ${active ? null : wasActive ? request.now : row.deactivated_at ?? null}
+        WHERE company_id = ${companyId} AND code = ${path.code} RETURNING *`.pipe(Effect.orDie)
+      const account = Chart.account(updated[0]!, defaults)
+      return {
+        body: account,
+        audit: {
+          targetType: "account",
+          targetId: account.code,
+          reason: body.reason ?? null,
+          details: {
+            ...(body.name === undefined ? {} : { name_before: String(row.name), name_after: account.name }),
+            ...(active === wasActive ? {} : { active_before: wasActive, active_after: active })
+          }
+        }
+      }
+    })),
+
+  Handler.make(operations.setDefaultAccounts, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const companyId = yield* requireCompanyId
+      yield* checkDefault(companyId, "income", body.income)
+      yield* checkDefault(companyId, "expense", body.expense)
+      const before = yield* Chart.defaults(companyId)
+      const income = body.income === undefined ? before.income : body.income
+      const expense = body.expense === undefined ? before.expense : body.expense
+      yield* sql`INSERT INTO account_defaults ${sql.insert({ company_id: companyId, income_code: income, expense_code: expense })}
+        ON CONFLICT (company_id) DO UPDATE SET income_code = excluded.income_code, expense_code = excluded.expense_code`
+        .pipe(Effect.orDie)
+      return {
+        body: { income, expense },
+        audit: { targetType: "account_defaults", targetId: companyId, details: { before, after: { income, expense } } }
+      }
+    })),
+
+  Handler.make(operations.listStarterCharts, () =>
+    Effect.succeed({ body: { data: StarterCharts.all, has_more: false, next_cursor: null } })),
+
+  Handler.make(operations.applyStarterChart, ({ body }) =>
+    Effect.gen(function*() {
+      const companyId = yield* requireCompanyId
+      const chart = StarterCharts.byName(body.template as Company.StarterChartName)
+      if (body.dry_run !== true) yield* lockChart(companyId)
+      const existing = yield* accountCount(companyId)
+      if (existing > 0) {
+        return yield* Effect.fail(ApiError.fail("chart_not_empty", "A starter chart applies only to a company without accounts.", {
+          accounts: existing
+        }))
+      }
+      if (body.dry_run === true) {
+        return { status: 200, body: { dry_run: true, template: chart.name, accounts: chart.accounts, defaults: chart.defaults } }
+      }
+      const rows = yield* applyChart(companyId, chart)
+      const defaults = yield* Chart.defaults(companyId)
+      return {
+        body: { template: chart.name, accounts: rows.map((row) => Chart.account(row, defaults)), defaults },
+        audit: { targetType: "chart", targetId: chart.name, details: { accounts_created: rows.length } }
+      }
+    })),
+
+  Handler.make(operations.createClass, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:classes`}))`.pipe(Effect.orDie)
+      const count = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM classes WHERE company_id = ${companyId}`
+        .pipe(Effect.orDie)
+      if (Row.int(count[0]!.count) >= Limits.classesPerCompanyMax) {
+        return yield* Effect.fail(ApiError.validationFailed(`A company has at most ${Limits.classesPerCompanyMax} classes.`))
+      }
+      const rows = yield* sql<Record<string, unknown>>`INSERT INTO classes ${sql.insert({
+        company_id: companyId,
+        name: body.name,
+        created_at: request.now
+      })} ON CONFLICT (company_id, name) DO NOTHING RETURNING *`.pipe(Effect.orDie)
+      if (rows[0] === undefined) return yield* Effect.fail(ApiError.fail("conflict", `Class ${body.name} already exists.`, { name: body.name }))
+      const created = { id: Row.int(rows[0].id), name: String(rows[0].name), created_at: Row.iso(rows[0].created_at) }
+      return { body: created, audit: { targetType: "class", targetId: created.id } }
+    })),
+
+  Handler.make(operations.listClasses, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const companyId = yield* requireCompanyId
+      const limit = Math.min(query.limit ?? Limits.pageSizeDefault, Limits.pageSizeMax)
+      const after = yield* Cursor.decode(query.cursor)
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM classes WHERE company_id = ${companyId}
+        ${after === null ? sql`` : sql`AND name COLLATE "C" > ${after}`} ORDER BY name COLLATE "C" LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      const data = rows.slice(0, limit).map((row) => ({ id: Row.int(row.id), name: String(row.name), created_at: Row.iso(row.created_at) }))
+      const hasMore = rows.length > limit
+      return { body: { data, has_more: hasMore, next_cursor: hasMore ? Cursor.encode(data[data.length - 1]!.name) : null } }
+    }))
+] as const

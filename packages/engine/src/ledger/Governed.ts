@@ -1,0 +1,241 @@
+import { Effect } from "effect"
+import { ApiError, type Ledger } from "@ledger/api"
+import type * as Handler from "../Handler.ts"
+import * as Events from "./Events.ts"
+import { RequestContext } from "../RequestContext.ts"
+import * as Balances from "./Balances.ts"
+import * as Journal from "./Journal.ts"
+import * as JournalEntry from "./JournalEntry.ts"
+import * as PostingPolicy from "./PostingPolicy.ts"
+import * as ProposalStore from "./ProposalStore.ts"
+
+/**
+ * THE GOVERNED WRITE PATH (spec 3.1): the one way anything posts to the ledger.
+ *
+ * Contract for the areas that post (journal entries here; invoices, bills, credits, receipts,
+ * refunds and payments in sales; bank-line categorization and payments in banking; receipts and
+ * integrations later). docs/governed-writes.md says the same with a worked example.
+ *
+ * 1. Your handler validates its request and builds, as pure data, the EXACT entry it posts
+ *    (`DraftEntry`: date, memo, 2-500 lines of `{account code, debit_cents | credit_cents, memo,
+ *    class, contact_id}` whose debits equal credits).
+ * 2. It returns `yield* Governed.write({ ... })`, which decides and answers with the right result:
+ *    - `dry_run`: 200 `{dry_run, verdict, reasons, entry, document?, number?, balances}`. Nothing is
+ *      written and `onPosted` is NOT called: put your document preview and the number it would take
+ *      in `preview` (read your counter, do not advance it).
+ *    - posts (a person; an agent at or under its threshold): the entry is posted, then `onPosted(entry)`
+ *      runs in the same transaction: write your rows (document, lines, applications, number) linked
+ *      to `entry.id` and return the record for the 201 body (include `entry_id`).
+ *    - queues (an agent over its threshold, or `alwaysProposeForAgents`): a proposal is stored with
+ *      `kind`, `request` and the exact entry; `onProposed(proposal)` runs in the same transaction
+ *      (e.g. mark a bank line `proposed`); 202 `{status: "pending_approval", proposal}`.
+ *    - refuses: a hard-locked date (`period_hard_locked`), a soft-locked date without
+ *      `softLockOverrideReason` (`soft_lock_reason_required`), and the entry refusals
+ *      (`unbalanced_entry`, `single_line_entry`, `zero_amount_line`, `two_sided_line`,
+ *      `unknown_account`, `inactive_account`, `unknown_class`, `unknown_contact`; 422 with
+ *      `details.issues` under `linesPath`). A dry run reports period refusals as verdict `refuse`.
+ * 3. Register your kind with ONE line in ProposalKinds.ts: `approved` receives the proposal, its
+ *    stored request and the entry Ledger has just posted EXACTLY as proposed (after checking the
+ *    period again) and writes your rows as `onPosted` would (typically the same function);
+ *    `rejected` undoes what `onProposed` held (a bank line back to `unmatched`). Both run inside the
+ *    decision's transaction; a failure refuses the decision and rolls everything back.
+ *    Never import ProposalKinds.ts from an area module (it imports yours).
+ * 4. Events: Ledger emits `entry.posted`, `proposal.created` and `proposal.decided`; emit your own
+ *    (`invoice.created`, ...) from `onPosted` / `approved`.
+ * 5. The kill switch and the agent's X-Agent-Model are enforced by the Dispatcher before your
+ *    handler runs. Everything happens in the request's one transaction: a failure anywhere rolls
+ *    back the entry, your rows, the proposal and the events together.
+ *
+ * Lower-level pieces for special cases: `Journal.post` (post without policy, e.g. an approval),
+ * `Journal.reverse` (the exact reversal of an entry; sales voids use it with their own
+ * `sourceKind`), `Journal.load`, `Journal.prepare`.
+ */
+
+export type DraftEntry = JournalEntry.DraftEntry
+export type DraftLine = JournalEntry.DraftLine
+export type PostedEntry = Ledger.Records.JournalEntry
+export type ProposalSummary = Ledger.Governed.Queued["proposal"]
+export type Proposal = ProposalStore.Proposal
+export type PolicyReason = PostingPolicy.Reason
+
+/** Where the dependencies of a governed write come from: the handler's own services. */
+type R = Handler.Services
+
+export interface Write<A> {
+  /**
+   * The operation's kind: the proposal kind registered in ProposalKinds.ts and the posted entry's
+   * `source.kind` (`journal_entry`, `invoice`, `bill`, `payment_received`, `bank_line`, ...).
+   */
+  readonly kind: string
+  /** One line for the person deciding, e.g. "Invoice to Acme Ltd, 3 lines". At most 200 characters. */
+  readonly summary: string
+  /** The exact entry. */
+  readonly entry: DraftEntry
+  /** The validated request (JSON-serializable); stored with a proposal, handed back on approval. */
+  readonly request: unknown
+  readonly dryRun: boolean
+  readonly softLockOverrideReason?: string | null | undefined
+  /** An agent's confidence (0-1), recorded on the entry or proposal. */
+  readonly confidence?: number | null | undefined
+  /** The owning record's id if allocated before posting (`SELECT nextval('ledger_ids')`): `source.id`. */
+  readonly sourceId?: number | null | undefined
+  /** For the dry run only: the document as it would be, and the number it would take. */
+  readonly preview?: { readonly document?: Record<string, unknown>; readonly number?: string } | undefined
+  /** Makes an agent's write wait for a person whatever its amount, with this reason (e.g. receipt_review). */
+  readonly alwaysProposeForAgents?: PolicyReason | undefined
+  /** Where the entry's lines are in your request, for `details.issues` (default `["body", "lines"]`). */
+  readonly linesPath?: JournalEntry.Path | undefined
+  /** The entry has posted: write your rows linked to `entry.id`; return the 201 body. */
+  readonly onPosted: (entry: PostedEntry) => Effect.Effect<A, ApiError.LedgerError, R>
+  /** A proposal was queued: hold what it needs (a bank line becomes `proposed`). */
+  readonly onProposed?: ((proposal: Proposal) => Effect.Effect<void, ApiError.LedgerError, R>) | undefined
+}
+
+/** What `write` did, for handlers that need more than the response (most just return `result`). */
+export type Outcome<A> =
+  | { readonly _tag: "Previewed"; readonly preview: Ledger.Governed.Preview }
+  | { readonly _tag: "Posted"; readonly entry: PostedEntry; readonly value: A }
+  | { readonly _tag: "Queued"; readonly proposal: Proposal }
+
+export interface Written<A> extends Handler.Result {
+  readonly outcome: Outcome<A>
+}
+
+/** The entry as it posts, with the balances it moves (as of its date), for previews and proposals. */
+export const entryPreview = (prepared: Journal.Prepared): Ledger.Governed.EntryPreview => ({
+  date: prepared.draft.date,
+  memo: prepared.draft.memo ?? null,
+  lines: prepared.lines.map(JournalEntry.toWireLine),
+  total_cents: prepared.totalCents
+})
+
+const balancesMoved = Effect.fn("Governed.balancesMoved")(function*(prepared: Journal.Prepared) {
+  const request = yield* RequestContext
+  const sums = JournalEntry.byAccount(prepared.lines)
+  const totals = yield* Balances.totalsAsOf(request.companyId!, prepared.draft.date, sums.map((sum) => sum.accountId))
+  const byId = new Map(prepared.lines.map((line) => [line.accountId, line]))
+  return sums.map((sum) => {
+    const line = byId.get(sum.accountId)!
+    const balance = Balances.natural(line.accountType, totals.get(sum.accountId))
+    const change = JournalEntry.naturalSign(line.accountType) * (sum.debitCents - sum.creditCents)
+    return {
+      account: line.account,
+      name: line.accountName,
+      type: line.accountType,
+      balance_cents: balance,
+      change_cents: change,
+      balance_after_cents: balance + change
+    }
+  })
+})
+
+/** Decides and carries out one governed write. See the contract at the top of this module. */
+export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.LedgerError, R> =>
+  Effect.gen(function*() {
+    const request = yield* RequestContext
+    const prepared = yield* Journal.prepare(input.entry, input.linesPath)
+    const softLockOverrideReason = input.softLockOverrideReason ?? null
+    // A dry run only looks; a real write holds the period row until it commits.
+    const period = yield* Journal.periodOn(input.entry.date, input.dryRun ? "none" : "share")
+    const decision = PostingPolicy.decide({
+      actor: request.actor,
+      totalCents: prepared.totalCents,
+      periodStatus: period?.status ?? null,
+      softLockOverrideReason,
+      alwaysProposeForAgents: input.alwaysProposeForAgents ?? null
+    })
+
+    if (input.dryRun) {
+      const preview: Ledger.Governed.Preview = {
+        dry_run: true,
+        verdict: decision.verdict,
+        reasons: decision.reasons,
+        entry: entryPreview(prepared),
+        ...(input.preview?.number === undefined ? {} : { number: input.preview.number }),
+        ...(input.preview?.document === undefined ? {} : { document: input.preview.document }),
+        balances: yield* balancesMoved(prepared)
+      }
+      return { status: 200, body: preview, outcome: { _tag: "Previewed", preview } } satisfies Written<A>
+    }
+
+    if (decision.verdict === "refuse") {
+      const refusal = decision.refusal!
+      return yield* Effect.fail(ApiError.fail(refusal.type, refusal.message, {
+        entry_date: input.entry.date,
+        reasons: decision.reasons,
+        ...(period === null ? {} : { period_id: period.id, period_status: period.status })
+      }))
+    }
+
+    if (decision.verdict === "propose") {
+      const proposal = yield* ProposalStore.insert({
+        kind: input.kind,
+        summary: input.summary.slice(0, 200),
+        entry: entryPreview(prepared),
+        request: input.request,
+        reasons: decision.reasons,
+        softLockOverrideReason: period?.status === "soft_locked" ? softLockOverrideReason : null,
+        confidence: input.confidence ?? null
+      })
+      yield* Events.emit("proposal.created", {
+        proposal_id: proposal.id,
+        kind: proposal.kind,
+        summary: proposal.summary,
+        amount_cents: proposal.amount_cents,
+        entry_date: proposal.entry.date,
+        created_by: proposal.created_by
+      })
+      if (input.onProposed !== undefined) yield* input.onProposed(proposal)
+      return {
+        status: 202,
+        body: { status: "pending_approval", proposal: ProposalStore.summaryOf(proposal) } satisfies Ledger.Governed.Queued,
+        audit: {
+          targetType: "proposal",
+          targetId: proposal.id,
+          details: { kind: input.kind, amount_cents: proposal.amount_cents, verdict: "propose" }
+        },
+        outcome: { _tag: "Queued", proposal }
+      } satisfies Written<A>
+    }
+
+    const entry = yield* Journal.post(prepared, {
+      sourceKind: input.kind,
+      sourceId: input.sourceId ?? null,
+      softLockOverrideReason,
+      confidence: input.confidence ?? null
+    })
+    const value = yield* input.onPosted(entry)
+    return {
+      status: 201,
+      body: value,
+      audit: {
+        targetType: "journal_entry",
+        targetId: entry.id,
+        reason: entry.soft_lock_override_reason,
+        details: { kind: input.kind, total_cents: entry.total_cents, verdict: "post" }
+      },
+      outcome: { _tag: "Posted", entry, value }
+    } satisfies Written<A>
+  })
+
+/**
+ * What an area registers for each of its kinds in ProposalKinds.ts, so that a person's decision
+ * on a proposal reaches the area that made it.
+ */
+export interface ProposalKind {
+  /**
+   * The proposal was approved and Ledger has just posted its entry exactly as proposed (`entry`):
+   * write the rows `onPosted` would have written, linked to `entry.id`, and return the posted
+   * record (it becomes `result` in the approval's 201 body).
+   */
+  readonly approved: (input: {
+    readonly proposal: Proposal
+    readonly request: unknown
+    readonly entry: PostedEntry
+  }) => Effect.Effect<unknown, ApiError.LedgerError, R>
+  /** The proposal was rejected (the reason is on `proposal`): release what `onProposed` held. */
+  readonly rejected: (input: {
+    readonly proposal: Proposal
+    readonly request: unknown
+  }) => Effect.Effect<void, ApiError.LedgerError, R>
+}

@@ -1,0 +1,270 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, type Ledger, Limits } from "@ledger/api"
+import * as Events from "./Events.ts"
+import { RequestContext } from "../RequestContext.ts"
+import * as Row from "../Row.ts"
+import * as Balances from "./Balances.ts"
+import * as Chart from "./Chart.ts"
+import * as JournalEntry from "./JournalEntry.ts"
+import type { PeriodStatus } from "./PostingPolicy.ts"
+import * as PostingPolicy from "./PostingPolicy.ts"
+
+/**
+ * The journal's storage: preparing a draft against the chart, finding the period of a date,
+ * writing an entry with its lines and daily totals, reading an entry back. Policy (who may post)
+ * lives in Governed.ts; this module only posts what it is given, and refuses locked dates.
+ */
+
+export interface Prepared {
+  readonly draft: JournalEntry.DraftEntry
+  readonly lines: ReadonlyArray<JournalEntry.ResolvedLine>
+  readonly totalCents: number
+}
+
+const requireCompany = Effect.gen(function*() {
+  const request = yield* RequestContext
+  if (request.companyId === null) return yield* Effect.die(new Error(`${request.operationId} needs a company`))
+  return request.companyId
+})
+
+/** Checks a draft's shape and resolves it against the company's chart, classes and contacts. */
+export const prepare = Effect.fn("Journal.prepare")(function*(
+  draft: JournalEntry.DraftEntry,
+  linesPath: JournalEntry.Path = ["body", "lines"]
+) {
+  const companyId = yield* requireCompany
+  const shape = JournalEntry.checkShape(draft, linesPath)
+  if (shape !== null) return yield* Effect.fail(shape)
+  const accounts = yield* Chart.accountsByCode(companyId, draft.lines.map((line) => line.account))
+  const classNames = draft.lines.flatMap((line) => line.class === undefined || line.class === null ? [] : [line.class])
+  const classes = yield* Chart.classesByName(companyId, classNames)
+  const resolved = JournalEntry.resolve(draft, accounts, classes, linesPath)
+  if (resolved instanceof ApiError.LedgerError) return yield* Effect.fail(resolved)
+  const contactIds = draft.lines.flatMap((line) => line.contact_id === undefined || line.contact_id === null ? [] : [line.contact_id])
+  const unknown = yield* Chart.unknownContacts(companyId, contactIds)
+  if (unknown.length > 0) {
+    const missing = new Set(unknown)
+    return yield* Effect.fail(ApiError.fail("unknown_contact", "The entry names contacts that do not exist.", {
+      issues: draft.lines.flatMap((line, index) =>
+        line.contact_id !== undefined && line.contact_id !== null && missing.has(line.contact_id)
+          ? [{ path: [...linesPath, index, "contact_id"], message: `No contact ${line.contact_id}` }]
+          : []
+      )
+    }))
+  }
+  return { draft, lines: resolved, totalCents: JournalEntry.total(resolved) } satisfies Prepared
+})
+
+export interface PeriodOnDate {
+  readonly id: number
+  readonly status: PeriodStatus
+  readonly startDate: string
+  readonly endDate: string
+}
+
+/**
+ * The period containing a date, or null when none does (such dates are open). `share` holds the
+ * row FOR SHARE until the transaction ends, so a concurrent status change (FOR UPDATE) waits for
+ * this posting and a posting waits for a status change in progress, then sees its result.
+ */
+export const periodOn = Effect.fn("Journal.periodOn")(function*(date: string, lock: "share" | "none" = "none") {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompany
+  const rows = yield* sql<Record<string, unknown>>`SELECT id, status, start_date, end_date FROM periods
+    WHERE company_id = ${companyId} AND start_date <= ${date} AND end_date >= ${date}
+    ${lock === "share" ? sql`FOR SHARE` : sql``}`.pipe(Effect.orDie)
+  const row = rows[0]
+  if (row === undefined) return null
+  return {
+    id: Row.int(row.id),
+    status: row.status as PeriodStatus,
+    startDate: Row.date(row.start_date),
+    endDate: Row.date(row.end_date)
+  } satisfies PeriodOnDate
+})
+
+export interface PostOptions {
+  /** What is posting: `journal_entry`, `reversal`, `invoice`, `bank_line`, ... (shown as `source.kind`). */
+  readonly sourceKind: string
+  /** The owning record's id when it is known before posting (e.g. from `SELECT nextval('ledger_ids')`). */
+  readonly sourceId?: number | null
+  readonly softLockOverrideReason?: string | null
+  readonly proposalId?: number | null
+  readonly confidence?: number | null
+  readonly reversesEntryId?: number | null
+}
+
+/**
+ * Posts a prepared entry: checks (and holds) its period, writes the entry, its lines and the daily
+ * totals, and emits `entry.posted`, all in the caller's transaction. No policy: callers decide
+ * first (Governed.ts).
+ */
+export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, options: PostOptions) {
+  const sql = yield* SqlClient.SqlClient
+  const request = yield* RequestContext
+  const companyId = yield* requireCompany
+  const softLockOverrideReason = options.softLockOverrideReason ?? null
+  const period = yield* periodOn(prepared.draft.date, "share")
+  const check = PostingPolicy.periodCheck(period?.status ?? null, softLockOverrideReason)
+  if (check.refusal !== null) {
+    return yield* Effect.fail(ApiError.fail(check.refusal.type, check.refusal.message, {
+      entry_date: prepared.draft.date,
+      ...(period === null ? {} : { period_id: period.id, period_status: period.status })
+    }))
+  }
+  const actor = request.actor
+  const rows = yield* sql<Record<string, unknown>>`INSERT INTO journal_entries ${sql.insert({
+    company_id: companyId,
+    entry_date: prepared.draft.date,
+    memo: prepared.draft.memo ?? null,
+    total_cents: prepared.totalCents,
+    source_kind: options.sourceKind,
+    source_id: options.sourceId ?? null,
+    reverses_entry_id: options.reversesEntryId ?? null,
+    proposal_id: options.proposalId ?? null,
+    // Recorded only where it mattered: a soft-locked period.
+    soft_lock_override_reason: period?.status === "soft_locked" ? softLockOverrideReason : null,
+    confidence: options.confidence ?? null,
+    posted_by_type: actor.type,
+    posted_by_id: actor.id,
+    posted_by_name: actor.name,
+    agent_model: request.agentModel,
+    posted_at: request.now
+  })} RETURNING *`.pipe(Effect.orDie)
+  const entryRow = rows[0]!
+  const entryId = Row.int(entryRow.id)
+  yield* sql`INSERT INTO journal_lines ${sql.insert(Chart.rows(prepared.lines.map((line) => ({
+    company_id: companyId,
+    entry_id: entryId,
+    line_no: line.lineNo,
+    account_id: line.accountId,
+    entry_date: prepared.draft.date,
+    amount_cents: line.amountCents,
+    memo: line.memo,
+    class_id: line.classId,
+    contact_id: line.contactId
+  }))))}`.pipe(Effect.orDie)
+  yield* Balances.add(companyId, prepared.draft.date, JournalEntry.byAccount(prepared.lines))
+  const entry = toRecord(entryRow, prepared.lines, null)
+  yield* Events.emit("entry.posted", {
+    entry_id: entry.id,
+    entry_date: entry.entry_date,
+    total_cents: entry.total_cents,
+    source: entry.source,
+    proposal_id: entry.proposal_id,
+    reverses_entry_id: entry.reverses_entry_id
+  })
+  return entry
+})
+
+const toRecord = (
+  row: Record<string, unknown>,
+  lines: ReadonlyArray<JournalEntry.ResolvedLine>,
+  reversedBy: number | null
+): Ledger.Records.JournalEntry => {
+  const id = Row.int(row.id)
+  return {
+    id,
+    entry_id: id,
+    entry_date: Row.date(row.entry_date),
+    memo: row.memo === null ? null : String(row.memo),
+    lines: lines.map(JournalEntry.toWireLine),
+    total_cents: Row.int(row.total_cents),
+    source: { kind: String(row.source_kind), id: Row.intOrNull(row.source_id) },
+    reverses_entry_id: Row.intOrNull(row.reverses_entry_id),
+    reversed_by_entry_id: reversedBy,
+    proposal_id: Row.intOrNull(row.proposal_id),
+    soft_lock_override_reason: row.soft_lock_override_reason === null ? null : String(row.soft_lock_override_reason),
+    confidence: row.confidence === null ? null : Number(row.confidence),
+    posted_by: {
+      type: String(row.posted_by_type),
+      id: Row.intOrNull(row.posted_by_id),
+      name: row.posted_by_name === null ? null : String(row.posted_by_name)
+    },
+    agent_model: row.agent_model === null ? null : String(row.agent_model),
+    posted_at: Row.iso(row.posted_at)
+  }
+}
+
+/** Lines of an entry as stored, resolved again (for reading and reversing). */
+const loadLines = Effect.fn("Journal.loadLines")(function*(companyId: string, entryId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`SELECT l.line_no, l.account_id, l.amount_cents, l.memo, l.class_id,
+      l.contact_id, a.code, a.name AS account_name, a.type, c.name AS class_name
+    FROM journal_lines l
+    JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id
+    LEFT JOIN classes c ON c.company_id = l.company_id AND c.id = l.class_id
+    WHERE l.company_id = ${companyId} AND l.entry_id = ${entryId}
+    ORDER BY l.line_no`.pipe(Effect.orDie)
+  return rows.map((row): JournalEntry.ResolvedLine => ({
+    lineNo: Row.int(row.line_no),
+    accountId: Row.int(row.account_id),
+    account: String(row.code),
+    accountName: String(row.account_name),
+    accountType: row.type as JournalEntry.AccountRef["type"],
+    amountCents: Row.int(row.amount_cents),
+    memo: row.memo === null ? null : String(row.memo),
+    classId: Row.intOrNull(row.class_id),
+    className: row.class_name === null ? null : String(row.class_name),
+    contactId: Row.intOrNull(row.contact_id)
+  }))
+})
+
+/** A posted entry with its lines, or undefined when the company has no such entry. */
+export const load = Effect.fn("Journal.load")(function*(entryId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompany
+  const rows = yield* sql<Record<string, unknown>>`SELECT e.*,
+      (SELECT r.id FROM journal_entries r WHERE r.company_id = e.company_id AND r.reverses_entry_id = e.id) AS reversed_by
+    FROM journal_entries e WHERE e.company_id = ${companyId} AND e.id = ${entryId}`.pipe(Effect.orDie)
+  const row = rows[0]
+  if (row === undefined) return undefined
+  const lines = yield* loadLines(companyId, entryId)
+  return { record: toRecord(row, lines, Row.intOrNull(row.reversed_by)), lines, sourceKind: String(row.source_kind) }
+})
+
+/**
+ * Posts the exact reversal of an entry (every line on the other side) dated `date`, and emits
+ * `entry.reversed`. Sales voids use it with their own source kind; an entry is reversed at most
+ * once (`entry_already_reversed`).
+ */
+export const reverse = Effect.fn("Journal.reverse")(function*(entryId: number, options: {
+  readonly date: string
+  readonly memo?: string | null
+  readonly softLockOverrideReason?: string | null
+  readonly sourceKind?: string
+  readonly sourceId?: number | null
+}) {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompany
+  // Serializes two reversals of one entry: the second waits here, then finds the first.
+  yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:reverse:${entryId}`}))`.pipe(Effect.orDie)
+  const original = yield* load(entryId)
+  if (original === undefined) return yield* Effect.fail(ApiError.notFound("journal entry"))
+  if (original.record.reversed_by_entry_id !== null) {
+    return yield* Effect.fail(ApiError.fail("entry_already_reversed", "This entry has already been reversed.", {
+      reversed_by_entry_id: original.record.reversed_by_entry_id
+    }))
+  }
+  const lines = JournalEntry.reversal(original.lines)
+  const memo = options.memo ??
+    `Reversal of entry ${entryId}${original.record.memo === null ? "" : `: ${original.record.memo}`}`.slice(0, Limits.memoLengthMax)
+  const reversal = yield* post({
+    draft: { date: options.date, memo, lines: lines.map(JournalEntry.toDraftLine) },
+    lines,
+    totalCents: JournalEntry.total(lines)
+  }, {
+    sourceKind: options.sourceKind ?? "reversal",
+    sourceId: options.sourceId ?? null,
+    softLockOverrideReason: options.softLockOverrideReason ?? null,
+    reversesEntryId: entryId
+  })
+  yield* Events.emit("entry.reversed", {
+    entry_id: entryId,
+    reversal_entry_id: reversal.id,
+    entry_date: reversal.entry_date,
+    total_cents: reversal.total_cents
+  })
+  return { original: { ...original.record, reversed_by_entry_id: reversal.id }, reversal }
+})

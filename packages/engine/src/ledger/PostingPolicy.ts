@@ -1,0 +1,101 @@
+import type { ApiError } from "@ledger/api"
+
+/**
+ * Who may post what, where (spec 3.1), as one pure decision: the period comes first (a
+ * hard-locked date is refused for everyone, a soft-locked one needs a recorded reason), then the
+ * actor (a person with the scope posts; an agent posts at or under its posting threshold and
+ * proposes above it).
+ */
+
+export type PeriodStatus = "open" | "soft_locked" | "hard_locked"
+export type Verdict = "post" | "propose" | "refuse"
+
+export interface Reason {
+  readonly type: string
+  readonly message: string
+}
+
+export interface PolicyInput {
+  readonly actor: {
+    readonly isPerson: boolean
+    /** Agents only; null means the agent has none, so every posting is a proposal. */
+    readonly postingThresholdCents: number | null
+  }
+  readonly totalCents: number
+  /** The period containing the entry date; null when no period covers it (treated as open). */
+  readonly periodStatus: PeriodStatus | null
+  readonly softLockOverrideReason: string | null
+  /** A reason the write always waits for a person when an agent makes it (e.g. `receipt_review`). */
+  readonly alwaysProposeForAgents?: Reason | null
+}
+
+export interface Decision {
+  readonly verdict: Verdict
+  readonly reasons: ReadonlyArray<Reason>
+  /** Set when the verdict is `refuse`: the error the write fails with. */
+  readonly refusal: { readonly type: ApiError.ErrorType; readonly message: string } | null
+}
+
+const cents = (value: number): string => `${value < 0 ? "-" : ""}${Math.floor(Math.abs(value) / 100)}.${String(Math.abs(value) % 100).padStart(2, "0")}`
+
+/** The period's word on a date, before anyone's policy. */
+export const periodCheck = (
+  periodStatus: PeriodStatus | null,
+  softLockOverrideReason: string | null
+): { readonly refusal: Decision["refusal"]; readonly reasons: ReadonlyArray<Reason> } => {
+  if (periodStatus === "hard_locked") {
+    return {
+      refusal: { type: "period_hard_locked", message: "The entry date is in a hard-locked period; nothing posts there." },
+      reasons: [{ type: "period_hard_locked", message: "The entry date is in a hard-locked period." }]
+    }
+  }
+  if (periodStatus === "soft_locked" && softLockOverrideReason === null) {
+    return {
+      refusal: {
+        type: "soft_lock_reason_required",
+        message: "The entry date is in a soft-locked period: give soft_lock_override_reason to post there."
+      },
+      reasons: [{ type: "soft_lock_reason_required", message: "The entry date is in a soft-locked period and no override reason was given." }]
+    }
+  }
+  if (periodStatus === "soft_locked") {
+    return { refusal: null, reasons: [{ type: "soft_lock_override", message: "Posts into a soft-locked period with the reason recorded." }] }
+  }
+  return { refusal: null, reasons: [] }
+}
+
+export const decide = (input: PolicyInput): Decision => {
+  const period = periodCheck(input.periodStatus, input.softLockOverrideReason)
+  if (period.refusal !== null) return { verdict: "refuse", reasons: period.reasons, refusal: period.refusal }
+  if (input.actor.isPerson) {
+    return {
+      verdict: "post",
+      reasons: [...period.reasons, { type: "person", message: "A person with the scope posts." }],
+      refusal: null
+    }
+  }
+  if (input.alwaysProposeForAgents !== undefined && input.alwaysProposeForAgents !== null) {
+    return { verdict: "propose", reasons: [...period.reasons, input.alwaysProposeForAgents], refusal: null }
+  }
+  const threshold = input.actor.postingThresholdCents ?? 0
+  if (input.totalCents <= threshold) {
+    return {
+      verdict: "post",
+      reasons: [...period.reasons, {
+        type: "within_threshold",
+        message: `The total ${cents(input.totalCents)} is at or under the agent's posting threshold ${cents(threshold)}.`
+      }],
+      refusal: null
+    }
+  }
+  return {
+    verdict: "propose",
+    reasons: [...period.reasons, {
+      type: "over_threshold",
+      message: `The total ${cents(input.totalCents)} is over the agent's posting threshold ${cents(threshold)}.`
+    }],
+    refusal: null
+  }
+}
+
+export const formatCents = cents

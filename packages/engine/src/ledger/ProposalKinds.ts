@@ -1,0 +1,13 @@
+import type { ProposalKind } from "./Governed.ts"
+import * as JournalEntries from "./JournalEntries.ts"
+
+/**
+ * Every kind of governed write that can become a proposal, and how its area finishes it when a
+ * person decides (Governed.ts, docs/governed-writes.md). Each area adds ONE line per kind.
+ * Area modules never import this file (it imports them).
+ */
+export const kinds: Readonly<Record<string, ProposalKind>> = {
+  journal_entry: JournalEntries.proposalKind
+  // sales: one line per kind, e.g. `invoice: Invoices.proposalKind,`
+  // banking: one line per kind, e.g. `bank_line: BankLines.proposalKind,`
+}

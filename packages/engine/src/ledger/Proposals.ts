@@ -1,0 +1,123 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, Ledger } from "@ledger/api"
+import * as Handler from "../Handler.ts"
+import * as Events from "./Events.ts"
+import * as Pagination from "../Pagination.ts"
+import { RequestContext } from "../RequestContext.ts"
+import * as Row from "../Row.ts"
+import * as Journal from "./Journal.ts"
+import * as ProposalKinds from "./ProposalKinds.ts"
+import * as ProposalStore from "./ProposalStore.ts"
+
+/**
+ * Deciding proposals (DECISIONS.md): a person with the approve scope, never the proposer. Approval
+ * posts exactly the stored entry (checking the period again) and hands it to the owning area;
+ * rejection records the reason and lets the area release what it held.
+ */
+
+const operations = Ledger.Proposals
+
+const pendingOrRefuse = (proposal: ProposalStore.Proposal) =>
+  proposal.status === "pending"
+    ? Effect.void
+    : Effect.fail(ApiError.fail("proposal_not_pending", `This proposal is already ${proposal.status}.`, {
+      status: proposal.status,
+      decided_at: proposal.decided_at
+    }))
+
+const notTheProposer = Effect.fn("Proposals.notTheProposer")(function*(proposal: ProposalStore.Proposal) {
+  const request = yield* RequestContext
+  const actor = request.actor
+  if (proposal.created_by.type === actor.type && proposal.created_by.id === actor.id) {
+    return yield* Effect.fail(ApiError.fail("self_approval_refused", "A proposal is never decided by its proposer."))
+  }
+})
+
+const kindOf = (proposal: ProposalStore.Proposal) => {
+  const kind = ProposalKinds.kinds[proposal.kind]
+  return kind === undefined
+    ? Effect.die(new Error(`No proposal kind "${proposal.kind}" is registered in ProposalKinds.ts`))
+    : Effect.succeed(kind)
+}
+
+export const handlers = [
+  Handler.make(operations.listProposals, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM proposals WHERE company_id = ${request.companyId}
+        ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
+        ${query.kind === undefined ? sql`` : sql`AND kind = ${query.kind}`}
+        ${query.agent_id === undefined ? sql`` : sql`AND created_by_type = 'agent' AND created_by_id = ${query.agent_id}`}
+        ${after === null ? sql`` : sql`AND id < ${after}`}
+        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), ProposalStore.fromRow) }
+    })),
+
+  Handler.make(operations.getProposal, ({ path }) =>
+    Effect.map(ProposalStore.load(path.id), (proposal) => ({ body: proposal }))),
+
+  Handler.make(operations.approveProposal, ({ body, path }) =>
+    Effect.gen(function*() {
+      const proposal = yield* ProposalStore.load(path.id, true)
+      yield* pendingOrRefuse(proposal)
+      yield* notTheProposer(proposal)
+      const kind = yield* kindOf(proposal)
+      const prepared = yield* Journal.prepare(ProposalStore.draftOf(proposal), ["proposal", "entry", "lines"])
+      const entry = yield* Journal.post(prepared, {
+        sourceKind: proposal.kind,
+        // The date may have been soft-locked since: the proposer's reason, else the approver's.
+        softLockOverrideReason: proposal.soft_lock_override_reason ?? body.reason ?? null,
+        proposalId: proposal.id
+      })
+      const result = yield* kind.approved({ proposal, request: proposal.request, entry })
+      const decided = yield* ProposalStore.decide(proposal.id, { status: "approved", reason: body.reason ?? null, entryId: entry.id })
+      yield* Events.emit("proposal.decided", {
+        proposal_id: decided.id,
+        kind: decided.kind,
+        decision: "approved",
+        entry_id: entry.id,
+        decided_by: decided.decided_by,
+        reason: decided.decision_reason
+      })
+      return {
+        body: { proposal: decided, entry_id: entry.id, result },
+        audit: {
+          targetType: "proposal",
+          targetId: decided.id,
+          reason: body.reason ?? null,
+          details: { decision: "approved", kind: decided.kind, entry_id: entry.id, amount_cents: decided.amount_cents }
+        }
+      }
+    })),
+
+  Handler.make(operations.rejectProposal, ({ body, path }) =>
+    Effect.gen(function*() {
+      const proposal = yield* ProposalStore.load(path.id, true)
+      yield* pendingOrRefuse(proposal)
+      yield* notTheProposer(proposal)
+      const kind = yield* kindOf(proposal)
+      const decided = yield* ProposalStore.decide(proposal.id, { status: "rejected", reason: body.reason, entryId: null })
+      yield* kind.rejected({ proposal: decided, request: decided.request })
+      yield* Events.emit("proposal.decided", {
+        proposal_id: decided.id,
+        kind: decided.kind,
+        decision: "rejected",
+        entry_id: null,
+        decided_by: decided.decided_by,
+        reason: decided.decision_reason
+      })
+      return {
+        body: decided,
+        audit: {
+          targetType: "proposal",
+          targetId: decided.id,
+          reason: body.reason,
+          details: { decision: "rejected", kind: decided.kind, amount_cents: decided.amount_cents }
+        }
+      }
+    }))
+] as const

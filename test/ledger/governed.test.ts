@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { type Agent, createAgent, createPerson, propose, simpleLines, today } from "./support.ts"
+
+let app: TestApp
+beforeAll(async () => {
+  app = await makeTestApp()
+})
+afterAll(() => app.close())
+
+describe("governed write path over HTTP", () => {
+  let company: TestCompany
+  let agent: Agent
+  beforeAll(async () => {
+    company = await app.createCompany({ name: "Governed Co" })
+    agent = await createAgent(app, company, { thresholdCents: 5000 })
+  })
+
+  it("an agent posts at or under its threshold (201) and proposes above it (202)", async () => {
+    const posted = await propose(app, agent.key, { entry_date: today(), memo: "Supplies", lines: simpleLines("6070", "1010", 4000) }, {
+      headers: agent.headers
+    })
+    expect(posted.status).toBe(201)
+    expect(posted.body.entry_id).toBe(posted.body.id)
+    expect(posted.body.total_cents).toBe(4000)
+    expect(posted.body.posted_by).toMatchObject({ type: "agent", id: agent.id })
+    expect(posted.body.lines).toHaveLength(2)
+
+    const queued = await propose(app, agent.key, { entry_date: today(), lines: simpleLines("6070", "1010", 6000) }, {
+      headers: agent.headers
+    })
+    expect(queued.status).toBe(202)
+    expect(queued.body.status).toBe("pending_approval")
+    expect(queued.body.proposal).toMatchObject({ kind: "journal_entry", amount_cents: 6000, created_by: { type: "agent", id: agent.id } })
+    expect(queued.body.proposal.reasons.map((reason: { type: string }) => reason.type)).toContain("over_threshold")
+  })
+})
+
+describe("proposals", () => {
+  let company: TestCompany
+  let agent: Agent
+  let approver: { id: number; key: string }
+  beforeAll(async () => {
+    company = await app.createCompany({ name: "Proposals Co" })
+    agent = await createAgent(app, company, { thresholdCents: 5000, scopes: ["read", "propose", "approve"] })
+    approver = await createPerson(app, company, "accountant", ["read", "propose", "approve"])
+  })
+
+  it("a person's approval posts exactly what was proposed; the proposer cannot approve", async () => {
+    const lines = [
+      { account: "6080", debit_cents: 5000, memo: "Rent" },
+      { account: "6220", debit_cents: 2500 },
+      { account: "1010", credit_cents: 7500 }
+    ]
+    const queued = await propose(app, agent.key, { entry_date: today(), memo: "Month end", lines }, { headers: agent.headers })
+    expect(queued.status).toBe(202)
+    const id = queued.body.proposal.id
+
+    const selfApproval = await app.call("POST", `/v1/proposals/${id}/approve`, { token: agent.key, key: newKey(), body: {}, headers: agent.headers })
+    expect(selfApproval.status).toBe(403)
+    expect((await app.call("GET", `/v1/proposals/${id}`, { token: company.ownerKey })).body.status).toBe("pending")
+
+    const approved = await app.call("POST", `/v1/proposals/${id}/approve`, { token: approver.key, key: newKey(), body: { reason: "Checked" } })
+    expect(approved.status).toBe(201)
+    expect(approved.body.proposal).toMatchObject({ status: "approved", decided_by: { type: "user", id: approver.id } })
+    const entry = await app.call("GET", `/v1/journal-entries/${approved.body.entry_id}`, { token: company.ownerKey })
+    expect(entry.status).toBe(200)
+    expect(entry.body.proposal_id).toBe(id)
+    expect(entry.body.lines.map((line: any) => [line.account, line.debit_cents, line.credit_cents, line.memo])).toEqual([
+      ["6080", 5000, 0, "Rent"],
+      ["6220", 2500, 0, null],
+      ["1010", 0, 7500, null]
+    ])
+
+    const again = await app.call("POST", `/v1/proposals/${id}/approve`, { token: approver.key, key: newKey(), body: {} })
+    expect(again.status).toBe(409)
+    expect(again.body.error.type).toBe("proposal_not_pending")
+  })
+
+  it("rejection records the reason and posts nothing", async () => {
+    const before = await app.query<{ count: string }>(`SELECT count(*) AS count FROM journal_entries WHERE company_id = $1`, [company.companyId])
+    const queued = await propose(app, agent.key, { entry_date: today(), lines: simpleLines("6000", "1010", 9000) }, { headers: agent.headers })
+    const rejected = await app.call("POST", `/v1/proposals/${queued.body.proposal.id}/reject`, {
+      token: approver.key,
+      key: newKey(),
+      body: { reason: "Wrong account" }
+    })
+    expect(rejected.status).toBe(200)
+    expect(rejected.body).toMatchObject({ status: "rejected", decision_reason: "Wrong account", entry_id: null })
+    const after = await app.query<{ count: string }>(`SELECT count(*) AS count FROM journal_entries WHERE company_id = $1`, [company.companyId])
+    expect(Number(after[0]!.count)).toBe(Number(before[0]!.count))
+  })
+})
