@@ -82,3 +82,36 @@ export const balances = async (app: TestApp, token: string, asOf?: string): Prom
 
 /** Today's date as the server sees it (UTC). */
 export const today = () => new Date().toISOString().slice(0, 10)
+
+/** An MCP client over the app's in-process fetch, as an agent or person holding `token`. */
+export const connectMcp = async (
+  app: TestApp,
+  token: string,
+  headers: Record<string, string> = {}
+) => {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js")
+  const client = new Client({ name: "ledger-core-test", version: "1.0.0" })
+  const transport = new StreamableHTTPClientTransport(new URL("http://ledger.test/mcp"), {
+    requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
+    fetch: (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))
+  })
+  await client.connect(transport)
+  return client
+}
+
+/** Row counts of every table of the app's schema, and the id sequence's position. */
+export const snapshot = async (app: TestApp): Promise<Record<string, number>> => {
+  const tables = await app.query<{ table_name: string }>(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+     ORDER BY table_name`
+  )
+  const counts: Record<string, number> = {}
+  for (const { table_name } of tables) {
+    const rows = await app.query<{ count: string }>(`SELECT count(*) AS count FROM "${table_name}"`)
+    counts[table_name] = Number(rows[0]!.count)
+  }
+  const sequence = await app.query<{ last_value: string }>(`SELECT last_value FROM ledger_ids`)
+  counts["sequence ledger_ids"] = Number(sequence[0]!.last_value)
+  return counts
+}
