@@ -236,6 +236,15 @@ export const getDocument = Operation.make({
   success: Document
 })
 
+/** Voiding a document or a payment. */
+export const VoidBody = Schema.Struct({
+  reason: Reason,
+  void_date: Schema.optionalKey(DateString).annotate({ description: "Date of the reversal entry (default today)." }),
+  soft_lock_override_reason: governedFields.soft_lock_override_reason,
+  dry_run: governedFields.dry_run
+})
+export type VoidBody = typeof VoidBody.Type
+
 export const voidDocument = Operation.make({
   id: "voidDocument",
   method: "POST",
@@ -247,12 +256,7 @@ export const voidDocument = Operation.make({
   governed: true,
   status: 200,
   pathParams: IdPath,
-  body: Schema.Struct({
-    reason: Reason,
-    void_date: Schema.optionalKey(DateString).annotate({ description: "Date of the reversal entry (default today)." }),
-    soft_lock_override_reason: governedFields.soft_lock_override_reason,
-    dry_run: governedFields.dry_run
-  }),
+  body: VoidBody,
   success: Document,
   otherResponses: { 202: governedResponses[202] },
   errors: ["document_has_applications", "already_void", "period_hard_locked", "period_locked", "soft_lock_reason_required"]

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
-import { DateString, Id, Memo, PageQuery, Page, PositiveCents, Reason, Timestamp } from "../Common.ts"
+import { DateString, Id, Memo, PageQuery, Page, PositiveCents, Timestamp } from "../Common.ts"
 import * as Operation from "../Operation.ts"
+import { VoidBody } from "./Documents.ts"
 import { AccountCode, Applications, DocumentNumber, governedFields, governedResponses, IdPath, Reference } from "./Shared.ts"
 
 const area = "4.7 Sales and purchases"
@@ -148,12 +149,7 @@ export const voidPayment = Operation.make({
   governed: true,
   status: 200,
   pathParams: IdPath,
-  body: Schema.Struct({
-    reason: Reason,
-    void_date: Schema.optionalKey(DateString),
-    soft_lock_override_reason: governedFields.soft_lock_override_reason,
-    dry_run: governedFields.dry_run
-  }),
+  body: VoidBody,
   success: Payment,
   otherResponses: { 202: governedResponses[202] },
   errors: ["already_void", "period_hard_locked", "period_locked", "soft_lock_reason_required"]

@@ -287,7 +287,7 @@ CREATE TABLE recurring_occurrences (
   company_id uuid NOT NULL,
   template_id bigint NOT NULL,
   occurrence_date date NOT NULL,
-  status text NOT NULL CHECK (status IN ('posted', 'pending_approval', 'failed')),
+  status text NOT NULL CHECK (status IN ('posted', 'pending_approval', 'rejected', 'failed')),
   document_id bigint,
   proposal_id bigint,
   error jsonb,

@@ -1,0 +1,165 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, Sales } from "@ledger/api"
+import * as Handler from "../Handler.ts"
+import * as Governed from "../ledger/Governed.ts"
+import * as Journal from "../ledger/Journal.ts"
+import * as JournalEntry from "../ledger/JournalEntry.ts"
+import * as Pagination from "../Pagination.ts"
+import { RequestContext } from "../RequestContext.ts"
+import * as Row from "../Row.ts"
+import * as Applications from "./Applications.ts"
+import * as BankLineLink from "./BankLineLink.ts"
+import { companyId } from "./Common.ts"
+import * as Payments from "./Payments.ts"
+
+/** Writes the payment linked to its entry (and its bank line) and answers with it. */
+const persistAndLoad = (payment: Payments.ResolvedPayment, entryId: number) =>
+  Effect.gen(function*() {
+    const request = yield* RequestContext
+    const id = yield* Payments.persist(payment, entryId)
+    if (payment.bankLineId !== null) yield* BankLineLink.linkPosted(payment.bankLineId, entryId)
+    return yield* Payments.load(request.companyId!, id)
+  })
+
+const create = (direction: Payments.Direction) => ({ body }: { body: Sales.Payments.PaymentBody }) =>
+  Effect.gen(function*() {
+    const company = yield* companyId
+    const bankLine = body.bank_line_id === undefined ? null : yield* BankLineLink.resolve(body.bank_line_id, direction)
+    const payment = yield* Payments.resolve(company, direction, body, bankLine)
+    return yield* Governed.write({
+      kind: direction === "received" ? "payment_received" : "payment_made",
+      summary: Payments.summaryOf(payment),
+      entry: Payments.entryOf(payment),
+      request: { payment },
+      dryRun: body.dry_run === true,
+      softLockOverrideReason: body.soft_lock_override_reason,
+      confidence: body.confidence,
+      linesPath: ["entry", "lines"],
+      preview: { document: Payments.preview(payment) },
+      onPosted: (entry) => persistAndLoad(payment, entry.id),
+      onProposed: (proposal) => payment.bankLineId === null ? Effect.void : BankLineLink.hold(payment.bankLineId, proposal.id)
+    })
+  })
+
+export const paymentProposalKind: Governed.ProposalKind = {
+  approved: ({ entry, request }) => persistAndLoad((request as { payment: Payments.ResolvedPayment }).payment, entry.id),
+  rejected: ({ request }) => {
+    const { payment } = request as { payment: Payments.ResolvedPayment }
+    return payment.bankLineId === null ? Effect.void : BankLineLink.release(payment.bankLineId)
+  }
+}
+
+/** The void's reversal has posted: the payment is void and its applications end. */
+const markVoid = (paymentId: number, entryId: number, voidDate: string, reason: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const request = yield* RequestContext
+    const company = request.companyId!
+    const rows = yield* sql<{ voided: boolean }>`SELECT voided FROM payments WHERE company_id = ${company} AND id = ${paymentId} FOR UPDATE`
+      .pipe(Effect.orDie)
+    if (rows[0]?.voided === true) return yield* Effect.fail(ApiError.fail("already_void", "The payment is already void."))
+    yield* sql`UPDATE payments SET voided = true, void_entry_id = ${entryId}, void_reason = ${reason}, void_date = ${voidDate},
+      voided_at = ${request.now} WHERE company_id = ${company} AND id = ${paymentId}`.pipe(Effect.orDie)
+    yield* Applications.voidAll(company, { paymentId }, voidDate)
+    return yield* Payments.load(company, paymentId)
+  })
+
+export const paymentVoidProposalKind: Governed.ProposalKind = {
+  approved: ({ entry, request }) => {
+    const stored = request as { payment_id: number; reason: string; void_date: string }
+    return markVoid(stored.payment_id, entry.id, stored.void_date, stored.reason)
+  },
+  rejected: () => Effect.void
+}
+
+export const handlers = [
+  Handler.make(Sales.Payments.receivePayment, create("received")),
+  Handler.make(Sales.Payments.makePayment, create("made")),
+
+  Handler.make(Sales.Payments.listPayments, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const company = yield* companyId
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      const rows = yield* sql<{ id: unknown }>`SELECT p.id FROM payments p WHERE p.company_id = ${company}
+        ${query.kind === undefined ? sql`` : sql`AND p.direction = ${query.kind}`}
+        ${query.contact_id === undefined ? sql`` : sql`AND p.contact_id = ${query.contact_id}`}
+        ${query.unapplied === true
+          ? sql`AND NOT p.voided AND p.amount_cents > coalesce((SELECT sum(a.amount_cents) FROM applications a
+              WHERE a.company_id = p.company_id AND a.payment_id = p.id AND a.voided_on IS NULL), 0)`
+          : sql``}
+        ${after === null ? sql`` : sql`AND p.id < ${after}`}
+        ORDER BY p.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      const payments = yield* Payments.loadMany(company, rows.slice(0, limit).map((row) => Row.int(row.id)))
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => payments.get(Row.int(row.id))!) }
+    })),
+
+  Handler.make(Sales.Payments.getPayment, ({ path }) =>
+    Effect.gen(function*() {
+      const company = yield* companyId
+      return { body: yield* Payments.load(company, path.id) }
+    })),
+
+  Handler.make(Sales.Payments.applyPayment, ({ path, body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const dryRun = body.dry_run === true
+      if (!dryRun) yield* sql`SELECT 1 FROM payments WHERE company_id = ${company} AND id = ${path.id} FOR UPDATE`.pipe(Effect.orDie)
+      const payment = yield* Payments.load(company, path.id)
+      if (payment.status === "void") return yield* Effect.fail(ApiError.fail("already_void", "The payment is void."))
+      const source: Applications.Source = {
+        paymentId: payment.id,
+        creditDocumentId: null,
+        contactId: payment.contact_id,
+        side: payment.direction === "received" ? "sales" : "purchases",
+        controlAccount: payment.control_account,
+        date: payment.payment_date,
+        availableCents: payment.unapplied_cents
+      }
+      const appliedOn = body.applied_on ?? request.today
+      if (dryRun) {
+        yield* Applications.check(company, source, body.applications, appliedOn)
+        const applying = body.applications.reduce((sum, application) => sum + application.amount_cents, 0)
+        return {
+          status: 200,
+          body: { ...payment, applied_cents: payment.applied_cents + applying, unapplied_cents: payment.unapplied_cents - applying }
+        }
+      }
+      yield* Applications.apply(company, source, body.applications, appliedOn)
+      return {
+        body: yield* Payments.load(company, payment.id),
+        audit: { targetType: "payment", targetId: payment.id, details: { applications: body.applications } }
+      }
+    })),
+
+  Handler.make(Sales.Payments.voidPayment, ({ path, body }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const payment = yield* Payments.load(company, path.id)
+      if (payment.status === "void") return yield* Effect.fail(ApiError.fail("already_void", "The payment is already void."))
+      const voidDate = body.void_date ?? request.today
+      if (voidDate < payment.payment_date) {
+        return yield* Effect.fail(ApiError.validationFailed("A void is dated on or after the payment.", [{ path: ["body", "void_date"], message: `Before ${payment.payment_date}` }]))
+      }
+      const original = yield* Journal.load(payment.entry_id!)
+      const written = yield* Governed.write({
+        kind: "payment_void",
+        summary: `Void payment ${payment.id} (${payment.amount_cents} cents): ${body.reason}`,
+        entry: {
+          date: voidDate,
+          memo: `Void of payment ${payment.id}: ${body.reason}`.slice(0, 1000),
+          lines: JournalEntry.reversal(original!.lines).map(JournalEntry.toDraftLine)
+        },
+        request: { payment_id: payment.id, reason: body.reason, void_date: voidDate },
+        dryRun: body.dry_run === true,
+        softLockOverrideReason: body.soft_lock_override_reason,
+        onPosted: (entry) => markVoid(payment.id, entry.id, voidDate, body.reason)
+      })
+      return { ...written, status: written.status === 201 ? 200 : written.status ?? 200 }
+    }))
+]
