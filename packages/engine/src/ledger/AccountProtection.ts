@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Statement } from "effect/sql"
 import * as Row from "../Row.ts"
+import * as SalesProtections from "../sales/AccountProtections.ts"
 
 /**
  * Why an account may not be deactivated (spec 7, `account_protected`). Each check is a small SQL
@@ -71,6 +72,8 @@ const parentWithActiveChildren: ProtectionCheck = {
 }
 
 export const checks: ReadonlyArray<ProtectionCheck> = [
+  SalesProtections.activeTaxRatePayable,
+  SalesProtections.activeItemAccount,
   controlAccount,
   defaultAccount,
   parentWithActiveChildren
