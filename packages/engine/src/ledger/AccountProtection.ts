@@ -76,9 +76,11 @@ export const checks: ReadonlyArray<ProtectionCheck> = [
   SalesProtections.activeItemAccount,
   controlAccount,
   defaultAccount,
-  parentWithActiveChildren
+  parentWithActiveChildren,
   // sales: the payable account of an active tax rate, an active item's accounts (one line each)
   // banking: a bank account's ledger account (one line)
+  exists("bank_account", "It is a bank account's ledger account.", (sql, account) =>
+    sql`SELECT 1 FROM bank_accounts WHERE company_id = ${account.companyId} AND account_id = ${account.id}`),
 ]
 
 /** Every rule that protects the account, empty when it may be deactivated. */

@@ -1,5 +1,7 @@
 import type { ProposalKind } from "./Governed.ts"
 import * as JournalEntries from "./JournalEntries.ts"
+import * as BankLines from "../banking/BankLines.ts"
+import * as Matching from "../banking/Matching.ts"
 import * as SalesKinds from "../sales/ProposalKinds.ts"
 
 /**
@@ -19,6 +21,8 @@ export const kinds: Readonly<Record<string, ProposalKind>> = {
   payment_received: SalesKinds.paymentReceived,
   payment_made: SalesKinds.paymentMade,
   payment_void: SalesKinds.paymentVoid,
+  bank_line: BankLines.proposalKind,
+  bank_transfer: Matching.transferProposalKind,
   journal_entry: JournalEntries.proposalKind
   // sales: one line per kind, e.g. `invoice: Invoices.proposalKind,`
   // banking: one line per kind, e.g. `bank_line: BankLines.proposalKind,`

@@ -1,0 +1,323 @@
+import { Schema } from "effect"
+import { Cents, DateString, Id, Name, Timestamp } from "../Common.ts"
+import * as Limits from "../Limits.ts"
+
+/**
+ * The banking area's records as clients see them: bank accounts, statement imports, bank lines,
+ * rules, bank feeds and reconciliations (spec 2, 3.5, 3.6, 4.5, 4.6).
+ */
+
+export const bankAccountKinds = ["checking", "savings", "credit_card", "other"] as const
+export const BankAccountKind = Schema.Literals(bankAccountKinds)
+export type BankAccountKind = typeof BankAccountKind.Type
+
+export const bankLineStatuses = ["unmatched", "proposed", "matched", "categorized", "excluded"] as const
+export const BankLineStatus = Schema.Literals(bankLineStatuses)
+export type BankLineStatus = typeof BankLineStatus.Type
+
+export const Direction = Schema.Literals(["in", "out", "any"])
+export type Direction = typeof Direction.Type
+
+const ShortText = Schema.String.check(Schema.isMaxLength(Limits.nameLengthMax))
+export const Mask = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.bankMaskLengthMax)).annotate({
+  description: "The last digits of the bank's account number; picks the statement in a file that holds several."
+})
+
+/** A column of a CSV file: its header text, or its position counted from 0. */
+export const CsvColumn = Schema.Union([
+  Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.nameLengthMax)),
+  Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Limits.csvColumnsMax - 1 }))
+]).annotate({ description: "A header text, or a column position counted from 0." })
+
+export const csvDateFormats = [
+  "YYYY-MM-DD",
+  "YYYYMMDD",
+  "YYYY/MM/DD",
+  "MM/DD/YYYY",
+  "DD/MM/YYYY",
+  "DD.MM.YYYY",
+  "DD-MM-YYYY",
+  "MM-DD-YYYY",
+  "YYYY.MM.DD",
+  "DD Mon YYYY"
+] as const
+
+export const csvEncodings = ["utf-8", "windows-1252", "iso-8859-1", "iso-8859-15", "windows-1250", "iso-8859-2"] as const
+
+/**
+ * How to read a bank's CSV export (docs/decisions/0401). Every field is optional: what is left out
+ * is detected from the file (separator, header row, date layout, decimal comma, columns by their
+ * header names in several languages).
+ */
+export const CsvProfile = Schema.Struct({
+  delimiter: Schema.optionalKey(Schema.Literals([",", ";", "\t", "|"])),
+  encoding: Schema.optionalKey(Schema.Literals(csvEncodings)).annotate({
+    description: "Character set of base64 content that is not UTF-8; detected when omitted."
+  }),
+  skip_rows: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 }))).annotate({
+    description: "Lines before the header (or the first transaction) to skip: a bank's preamble."
+  }),
+  header: Schema.optionalKey(Schema.Boolean).annotate({ description: "Whether the first row read is a header row." }),
+  date_column: Schema.optionalKey(CsvColumn),
+  date_format: Schema.optionalKey(Schema.Literals(csvDateFormats)),
+  amount_column: Schema.optionalKey(CsvColumn).annotate({ description: "Signed amount: positive is money in." }),
+  debit_column: Schema.optionalKey(CsvColumn).annotate({ description: "Money out, when the bank splits amounts in two columns." }),
+  credit_column: Schema.optionalKey(CsvColumn).annotate({ description: "Money in, when the bank splits amounts in two columns." }),
+  type_column: Schema.optionalKey(CsvColumn).annotate({ description: "A column whose value says the direction." }),
+  debit_types: Schema.optionalKey(Schema.Array(ShortText).check(Schema.isMaxLength(20))).annotate({
+    description: "Values of type_column meaning money out (case-insensitive); the amount is then made negative."
+  }),
+  payee_column: Schema.optionalKey(CsvColumn),
+  memo_columns: Schema.optionalKey(Schema.Array(CsvColumn).check(Schema.isMaxLength(20))),
+  id_column: Schema.optionalKey(CsvColumn).annotate({ description: "The bank's own transaction id, used for dedupe." }),
+  check_number_column: Schema.optionalKey(CsvColumn),
+  decimal_separator: Schema.optionalKey(Schema.Literals([".", ","])),
+  invert_amounts: Schema.optionalKey(Schema.Boolean).annotate({
+    description: "For exports that show purchases positive and payments negative (many card statements)."
+  })
+}).annotate({ identifier: "CsvProfile" })
+export type CsvProfile = typeof CsvProfile.Type
+
+export const LineCounts = Schema.Struct({
+  unmatched: Schema.Int,
+  proposed: Schema.Int,
+  matched: Schema.Int,
+  categorized: Schema.Int,
+  excluded: Schema.Int
+}).annotate({ identifier: "BankLineCounts" })
+
+export const ReconciliationStatusSummary = Schema.Struct({
+  last_statement_date: Schema.NullOr(DateString),
+  last_statement_ending_balance_cents: Schema.NullOr(Schema.Int),
+  in_progress_reconciliation_id: Schema.NullOr(Id)
+}).annotate({ identifier: "BankReconciliationStatus" })
+
+export const importFormats = ["ofx", "qfx", "csv"] as const
+export const ImportFormat = Schema.Literals(importFormats)
+
+export const StatementImport = Schema.Struct({
+  id: Id,
+  bank_account_id: Id,
+  format: Schema.Literals([...importFormats, "feed"]),
+  filename: Schema.NullOr(Schema.String),
+  lines_read: Schema.Int,
+  lines_imported: Schema.Int,
+  duplicates: Schema.Int,
+  first_date: Schema.NullOr(DateString),
+  last_date: Schema.NullOr(DateString),
+  statement_balance_cents: Schema.NullOr(Schema.Int),
+  created_at: Timestamp
+}).annotate({ identifier: "StatementImport" })
+
+export const BankAccount = Schema.Struct({
+  id: Id,
+  name: Name,
+  kind: BankAccountKind,
+  ledger_account: Schema.String,
+  institution: Schema.NullOr(Schema.String),
+  mask: Schema.NullOr(Schema.String),
+  csv_profile: Schema.NullOr(CsvProfile),
+  ledger_balance_cents: Schema.Int.annotate({
+    description: "The book balance of the ledger account, signed in its natural direction."
+  }),
+  line_counts: LineCounts,
+  reconciliation: ReconciliationStatusSummary,
+  feed: Schema.NullOr(Schema.Struct({ bank_feed_id: Id, feed_account: Schema.String })),
+  created_at: Timestamp
+}).annotate({ identifier: "BankAccount" })
+export type BankAccount = typeof BankAccount.Type
+
+export const BankAccountDetail = Schema.Struct({
+  ...BankAccount.fields,
+  imports: Schema.Array(StatementImport)
+}).annotate({ identifier: "BankAccountDetail" })
+
+export const RuleSuggestion = Schema.Struct({
+  rule_id: Id,
+  rule_name: Schema.String,
+  account: Schema.String,
+  class: Schema.NullOr(Schema.String),
+  memo: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "RuleSuggestion" })
+
+export const BankLine = Schema.Struct({
+  id: Id,
+  bank_account_id: Id,
+  status: BankLineStatus,
+  date: DateString,
+  amount_cents: Cents.annotate({ description: "Signed: positive is money into the account." }),
+  payee: Schema.NullOr(Schema.String),
+  memo: Schema.NullOr(Schema.String),
+  check_number: Schema.NullOr(Schema.String),
+  statement_id: Schema.NullOr(Schema.String).annotate({ description: "The statement's transaction id (FITID)." }),
+  source: Schema.Literals(["file", "feed"]),
+  import_id: Schema.NullOr(Id),
+  pending: Schema.Boolean,
+  entry_id: Schema.NullOr(Id).annotate({ description: "The posted entry the line is matched to or categorized by." }),
+  proposal_id: Schema.NullOr(Id),
+  excluded_reason: Schema.NullOr(Schema.String),
+  review: Schema.NullOr(Schema.String).annotate({
+    description: "Set when the bank changed or removed a transaction after it was matched or categorized."
+  }),
+  suggestion: Schema.NullOr(RuleSuggestion).annotate({ description: "Unmatched lines: the first matching rule's suggestion." }),
+  created_at: Timestamp
+}).annotate({ identifier: "BankLine" })
+export type BankLine = typeof BankLine.Type
+
+export const ParsedLine = Schema.Struct({
+  date: DateString,
+  amount_cents: Schema.Int,
+  payee: Schema.NullOr(Schema.String),
+  memo: Schema.NullOr(Schema.String),
+  check_number: Schema.NullOr(Schema.String),
+  statement_id: Schema.NullOr(Schema.String),
+  duplicate: Schema.Boolean
+}).annotate({ identifier: "ParsedBankLine" })
+
+export const ImportResult = Schema.Struct({
+  dry_run: Schema.Boolean,
+  import: Schema.NullOr(StatementImport),
+  lines_read: Schema.Int,
+  lines_imported: Schema.Int,
+  duplicates: Schema.Int,
+  statements: Schema.Array(Schema.Struct({
+    account_id: Schema.NullOr(Schema.String),
+    currency: Schema.NullOr(Schema.String),
+    transactions: Schema.Int,
+    ledger_balance_cents: Schema.NullOr(Schema.Int),
+    ledger_balance_date: Schema.NullOr(DateString)
+  })),
+  lines: Schema.Array(ParsedLine).annotate({
+    description: `Dry run: the parsed lines (the first ${Limits.importPreviewLinesMax}), duplicates marked.`
+  })
+}).annotate({ identifier: "ImportResult" })
+
+export const BankRule = Schema.Struct({
+  id: Id,
+  name: Name,
+  priority: Schema.Int,
+  bank_account_id: Schema.NullOr(Id),
+  payee_contains: Schema.NullOr(Schema.String),
+  direction: Direction,
+  amount_min_cents: Schema.NullOr(Schema.Int),
+  amount_max_cents: Schema.NullOr(Schema.Int),
+  account: Schema.String,
+  class: Schema.NullOr(Schema.String),
+  memo: Schema.NullOr(Schema.String),
+  active: Schema.Boolean,
+  deactivated_reason: Schema.NullOr(Schema.String),
+  created_at: Timestamp
+}).annotate({ identifier: "BankRule" })
+export type BankRule = typeof BankRule.Type
+
+export const MatchResult = Schema.Struct({
+  dry_run: Schema.Boolean,
+  matched: Schema.Array(Schema.Struct({ bank_line_id: Id, entry_id: Id })),
+  transfers: Schema.Array(Schema.Struct({
+    out_line_id: Id,
+    in_line_id: Id,
+    amount_cents: Schema.Int,
+    entry_id: Schema.NullOr(Id),
+    proposal_id: Schema.NullOr(Id)
+  })),
+  ambiguous: Schema.Array(Schema.Struct({ bank_line_id: Id, candidate_entry_ids: Schema.Array(Id) })),
+  unmatched: Schema.Int
+}).annotate({ identifier: "AutoMatchResult" })
+
+export const feedStatuses = ["active", "login_required", "error"] as const
+
+export const FeedAccount = Schema.Struct({
+  account: Schema.String.annotate({ description: "The aggregator's account id." }),
+  name: Schema.String,
+  mask: Schema.NullOr(Schema.String),
+  kind: Schema.String,
+  bank_account_id: Schema.NullOr(Id),
+  import_from: Schema.NullOr(DateString),
+  linked_at: Schema.NullOr(Timestamp)
+}).annotate({ identifier: "BankFeedAccount" })
+
+export const BankFeed = Schema.Struct({
+  id: Id,
+  institution: Schema.NullOr(Schema.String),
+  status: Schema.Literals(feedStatuses),
+  include_pending: Schema.Boolean,
+  last_sync_at: Schema.NullOr(Timestamp),
+  last_error: Schema.NullOr(Schema.String),
+  accounts: Schema.Array(FeedAccount),
+  created_at: Timestamp
+}).annotate({ identifier: "BankFeed" })
+
+export const BankFeedList = Schema.Struct({
+  data: Schema.Array(BankFeed),
+  has_more: Schema.Boolean,
+  next_cursor: Schema.NullOr(Schema.String),
+  feeds_configured: Schema.Boolean.annotate({ description: "Whether this deployment has a bank-feed aggregator." }),
+  plan: Schema.String,
+  linked_accounts: Schema.Int,
+  linked_accounts_limit: Schema.NullOr(Schema.Int).annotate({ description: "null: unlimited." })
+}).annotate({ identifier: "BankFeedList" })
+
+export const LinkToken = Schema.Struct({
+  link_token: Schema.NullOr(Schema.String).annotate({ description: "Shown once; null on an idempotent replay." }),
+  expires_at: Timestamp,
+  bank_feed_id: Schema.NullOr(Id)
+}).annotate({ identifier: "LinkToken" })
+
+export const SyncResult = Schema.Struct({
+  bank_feed_id: Id,
+  status: Schema.Literals(feedStatuses),
+  added: Schema.Int,
+  updated: Schema.Int,
+  removed: Schema.Int,
+  duplicates: Schema.Int,
+  flagged_for_review: Schema.Int,
+  message: Schema.NullOr(Schema.String).annotate({ description: "What to do when the feed needs a reconnect." })
+}).annotate({ identifier: "BankFeedSyncResult" })
+
+export const reconciliationStatuses = ["in_progress", "finished", "cancelled", "undone"] as const
+export const ReconciliationStatus = Schema.Literals(reconciliationStatuses)
+
+export const ReconciliationItem = Schema.Struct({
+  entry_id: Id,
+  date: DateString,
+  amount_cents: Schema.Int.annotate({ description: "The entry's effect on the ledger account, natural direction." }),
+  memo: Schema.NullOr(Schema.String),
+  bank_line_id: Schema.NullOr(Id)
+}).annotate({ identifier: "ReconciliationItem" })
+
+export const Reconciliation = Schema.Struct({
+  id: Id,
+  bank_account_id: Id,
+  status: ReconciliationStatus,
+  statement_date: DateString,
+  beginning_balance_cents: Schema.Int,
+  statement_ending_balance_cents: Schema.Int,
+  cleared_balance_cents: Schema.Int,
+  difference_cents: Schema.Int,
+  cleared_count: Schema.Int,
+  finished_at: Schema.NullOr(Timestamp),
+  reason: Schema.NullOr(Schema.String),
+  created_at: Timestamp
+}).annotate({ identifier: "Reconciliation" })
+
+export const ReconciliationDetail = Schema.Struct({
+  ...Reconciliation.fields,
+  cleared: Schema.Array(ReconciliationItem),
+  candidates: Schema.Array(ReconciliationItem).annotate({ description: "While in progress: uncleared items up to the statement date." })
+}).annotate({ identifier: "ReconciliationDetail" })
+
+export const ReconciliationReport = Schema.Struct({
+  reconciliation: Reconciliation,
+  cleared_deposits: Schema.Array(ReconciliationItem),
+  cleared_payments: Schema.Array(ReconciliationItem),
+  uncleared: Schema.Array(ReconciliationItem),
+  tie_out: Schema.Struct({
+    beginning_balance_cents: Schema.Int,
+    cleared_deposits_cents: Schema.Int,
+    cleared_payments_cents: Schema.Int,
+    statement_ending_balance_cents: Schema.Int,
+    uncleared_cents: Schema.Int,
+    book_balance_cents: Schema.Int.annotate({ description: "The ledger account's balance as of the statement date." }),
+    difference_cents: Schema.Int
+  })
+}).annotate({ identifier: "ReconciliationReport" })

@@ -1,0 +1,234 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, Banking, Limits } from "@ledger/api"
+import { isAgent } from "../Actor.ts"
+import * as Handler from "../Handler.ts"
+import { requireCompanyId } from "../handlers/Companies.ts"
+import { RequestContext } from "../RequestContext.ts"
+import * as Row from "../Row.ts"
+import * as BankAccounts from "./BankAccounts.ts"
+import * as Dedupe from "./Dedupe.ts"
+import * as Records from "./Records.ts"
+import * as Reader from "./statement/Reader.ts"
+import type { StatementLine, StatementReader } from "./statement/Statement.ts"
+
+/**
+ * Statement import (spec 4.5): the file is read a line at a time and written a batch at a time,
+ * each batch checked for duplicates with one indexed query, so memory holds the file's text and
+ * one batch however long the statement is. The bank account row is locked for the import, so two
+ * imports of one account never race over the same duplicates.
+ */
+
+type ParsedLine = typeof Banking.Records.ParsedLine.Type
+type Rows = readonly [Record<string, unknown>, ...Array<Record<string, unknown>>]
+
+const textLimit = (text: string | null): string | null => (text === null ? null : text.slice(0, Limits.memoLengthMax))
+
+const unreadable = (error: unknown): ApiError.LedgerError => {
+  if (error instanceof Reader.UnreadableStatement) {
+    return ApiError.fail("statement_unreadable", `The file cannot be read: ${error.message}.`, {
+      line: error.line,
+      reason: error.reason
+    })
+  }
+  if (error instanceof Reader.AmbiguousAccount) {
+    return ApiError.fail(
+      "statement_account_ambiguous",
+      "The file holds statements of several accounts: set the bank account's mask to the last digits of the one to import.",
+      { accounts: error.accounts }
+    )
+  }
+  return ApiError.fail("statement_unreadable", `The file cannot be read: ${error instanceof Error ? error.message : String(error)}.`, {
+    line: null,
+    reason: String(error)
+  })
+}
+
+/** Up to `count` lines from the reader; a reading failure becomes the 422. */
+const pull = (reader: StatementReader, count: number) =>
+  Effect.try({
+    try: () => {
+      const lines: Array<StatementLine> = []
+      while (lines.length < count) {
+        const line = reader.next()
+        if (line === null) break
+        lines.push(line)
+      }
+      return lines
+    },
+    catch: unreadable
+  })
+
+export interface Keyed {
+  readonly line: StatementLine
+  readonly key: string
+}
+
+/** The dedupe key of each line, counting identical lines of this file as they come. */
+export const keyLines = (lines: ReadonlyArray<StatementLine>, occurrences: ReturnType<typeof Dedupe.occurrenceCounter>) =>
+  Effect.forEach(lines, (line) => {
+    const statementId = Dedupe.usableStatementId(line.statementId)
+    if (statementId !== null) return Effect.succeed({ line, key: Dedupe.statementKey(statementId) })
+    return Effect.map(Dedupe.contentKey(line, occurrences(line)), (key) => ({ line, key }))
+  })
+
+/** The keys among `keys` that a bank account already has. */
+export const existingKeys = Effect.fn("Imports.existingKeys")(function*(bankAccountId: number, keys: ReadonlyArray<string>) {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompanyId
+  if (keys.length === 0) return new Set<string>()
+  const rows = yield* sql<{ dedupe_key: string }>`SELECT dedupe_key FROM bank_lines WHERE company_id = ${companyId}
+    AND bank_account_id = ${bankAccountId} AND dedupe_key IN ${sql.in(Array.from(new Set(keys)))}`.pipe(Effect.orDie)
+  return new Set(rows.map((row) => row.dedupe_key))
+})
+
+export const handlers = [
+  Handler.make(Banking.BankAccounts.importStatement, ({ path, body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      const dryRun = body.dry_run === true
+      const bank = yield* BankAccounts.load(path.id, dryRun ? "none" : "update")
+      const profile = body.csv_profile ?? (bank.csv_profile === null ? null : Row.json<Banking.Records.CsvProfile>(bank.csv_profile))
+      const reader = yield* Effect.try({
+        try: () =>
+          Reader.open({
+            format: body.format,
+            content: body.content,
+            contentEncoding: body.content_encoding ?? "text",
+            profile,
+            mask: bank.mask === null ? null : String(bank.mask)
+          }),
+        catch: unreadable
+      })
+
+      let importId: number | null = null
+      if (!dryRun) {
+        const rows = yield* sql<Record<string, unknown>>`INSERT INTO statement_imports ${sql.insert({
+          company_id: companyId,
+          bank_account_id: path.id,
+          format: body.format,
+          filename: body.filename ?? null,
+          lines_read: 0,
+          lines_imported: 0,
+          duplicates: 0,
+          created_by_type: request.actor.type,
+          created_by_id: request.actor.id,
+          created_at: request.now
+        })} RETURNING id`.pipe(Effect.orDie)
+        importId = Row.int(rows[0]!.id)
+      }
+
+      const occurrences = Dedupe.occurrenceCounter()
+      const seenInFile = new Set<string>()
+      const preview: Array<ParsedLine> = []
+      let read = 0
+      let imported = 0
+      let duplicates = 0
+      let firstDate: string | null = null
+      let lastDate: string | null = null
+      for (;;) {
+        const lines = yield* pull(reader, Limits.importBatchLinesMax)
+        if (lines.length === 0) break
+        read += lines.length
+        if (read > Limits.statementLinesMax) {
+          return yield* Effect.fail(ApiError.fail("statement_unreadable", `The file holds more than ${Limits.statementLinesMax} transactions: split it.`, {
+            line: lines[lines.length - 1]!.line,
+            reason: "too many transactions"
+          }))
+        }
+        const keyed = yield* keyLines(lines, occurrences)
+        const existing = yield* existingKeys(path.id, keyed.map((item) => item.key))
+        const fresh: Array<Keyed> = []
+        for (const item of keyed) {
+          const duplicate = existing.has(item.key) || seenInFile.has(item.key)
+          seenInFile.add(item.key)
+          if (duplicate) duplicates++
+          else fresh.push(item)
+          if (firstDate === null || item.line.date < firstDate) firstDate = item.line.date
+          if (lastDate === null || item.line.date > lastDate) lastDate = item.line.date
+          if (dryRun && preview.length < Limits.importPreviewLinesMax) {
+            preview.push({
+              date: item.line.date,
+              amount_cents: item.line.amountCents,
+              payee: item.line.payee,
+              memo: item.line.memo,
+              check_number: item.line.checkNumber,
+              statement_id: item.line.statementId,
+              duplicate
+            })
+          }
+        }
+        if (dryRun || fresh.length === 0) {
+          if (dryRun) imported += fresh.length
+          continue
+        }
+        const rows = fresh.map(({ key, line }) => ({
+          company_id: companyId,
+          bank_account_id: path.id,
+          line_date: line.date,
+          amount_cents: line.amountCents,
+          payee: textLimit(line.payee),
+          memo: textLimit(line.memo),
+          check_number: textLimit(line.checkNumber),
+          statement_id: textLimit(line.statementId),
+          dedupe_key: key,
+          source: "file",
+          import_id: importId,
+          created_at: request.now,
+          updated_at: request.now
+        }))
+        const inserted = yield* sql<{ id: unknown }>`INSERT INTO bank_lines ${sql.insert(rows as unknown as Rows)}
+          ON CONFLICT (company_id, bank_account_id, dedupe_key) DO NOTHING RETURNING id`.pipe(Effect.orDie)
+        imported += inserted.length
+        duplicates += fresh.length - inserted.length
+      }
+
+      const statements = reader.statements().map((statement) => ({
+        account_id: statement.accountId,
+        currency: statement.currency,
+        transactions: statement.transactions,
+        ledger_balance_cents: statement.ledgerBalanceCents,
+        ledger_balance_date: statement.ledgerBalanceDate
+      }))
+      const statementBalance = statements.length === 1 ? statements[0]!.ledger_balance_cents : null
+      let record: typeof Banking.Records.StatementImport.Type | null = null
+      if (importId !== null) {
+        const rows = yield* sql<Record<string, unknown>>`UPDATE statement_imports SET ${sql.update({
+          lines_read: read,
+          lines_imported: imported,
+          duplicates,
+          first_date: firstDate,
+          last_date: lastDate,
+          statement_balance_cents: statementBalance
+        })} WHERE company_id = ${companyId} AND id = ${importId} RETURNING *`.pipe(Effect.orDie)
+        record = Records.statementImport(rows[0]!)
+      }
+      return {
+        status: dryRun ? 200 : 201,
+        body: {
+          dry_run: dryRun,
+          import: record,
+          lines_read: read,
+          lines_imported: imported,
+          duplicates,
+          statements,
+          lines: preview
+        },
+        audit: {
+          targetType: "bank_account",
+          targetId: path.id,
+          details: {
+            import_id: importId,
+            format: body.format,
+            filename: body.filename ?? null,
+            lines_read: read,
+            lines_imported: imported,
+            duplicates,
+            by_agent: isAgent(request.actor)
+          }
+        }
+      }
+    }))
+] as const

@@ -1,0 +1,379 @@
+import Papa from "papaparse"
+import type { Banking } from "@ledger/api"
+import { type DecimalSeparator, parseCents } from "./Amount.ts"
+import { type DateOrder, detectOrder, orderOfFormat, parseDate } from "./Dates.ts"
+import { type StatementInfo, type StatementLine, type StatementReader, UnreadableStatement } from "./Statement.ts"
+
+/**
+ * Reads a bank's CSV export with a profile (docs/decisions/0401): which row is the header, which
+ * columns hold the date, the amount (one signed column, or money out and money in apart, or an
+ * amount and a direction column), the payee, the memo and the bank's id. What the profile leaves
+ * out is found from the file: the separator, the header row below a preamble, columns by their
+ * header names in English, German, French, Dutch, Spanish, Portuguese, Czech and Hungarian, the
+ * date layout from the values, the decimal comma. Rows come from papaparse one batch at a time
+ * (it pauses between batches), so a large file is never held as rows all at once.
+ */
+
+type Profile = Banking.Records.CsvProfile
+type Column = string | number
+
+const batchRows = 200
+const detectionRows = 40
+
+/** Header words per role, normalized (lower case, no accents). Earlier words win. */
+const headerWords = {
+  date: [
+    "date", "datum", "data", "fecha", "posted date", "posting date", "booking date", "buchungstag", "transaction date",
+    "date processed", "journaldate", "created", "date de valeur", "date de l'operation", "tranzakcio datuma",
+    "datum provedeni", "datum verrichting", "belegdatum", "buchungsdatum", "transaction date"
+  ],
+  amount: [
+    "amount", "betrag", "bedrag", "montant", "valor", "importe", "netamount", "buchungsbetrag", "amount (eur)",
+    "betrag (eur)", "tranzakcio osszege", "zauctovana castka", "amount czk", "montant de l'operation", "net", "gross"
+  ],
+  debit: ["debit", "withdrawal", "withdrawals", "paid out", "debet", "debit amount", "money out", "outflow", "uitgaven"],
+  credit: ["credit", "deposit", "deposits", "paid in", "credit amount", "money in", "inflow", "inkomsten"],
+  payee: [
+    "payee", "name", "merchant name", "description", "naam tegenpartij", "naam", "empfanger", "partner name",
+    "beguenstigter/zahlungspflichtiger", "auftraggeber/empfanger", "counteraccount name", "libelle", "details", "desc",
+    "handelaar", "partner neve", "nazev protiuctu", "transaktionsbeschreibung", "description 1"
+  ],
+  memo: [
+    "memo", "notes", "note", "verwendungszweck", "omschrijving", "payment reference", "reference", "buchungstext",
+    "detail de l'ecriture", "message for payee", "kozlemeny", "zprava", "original description", "description 2",
+    "comments", "reason", "umsatzart"
+  ],
+  id: ["id", "transaction id", "fitid", "transaction reference", "n° de transaction", "volgnr", "row"],
+  checkNumber: ["check number", "checknumber", "check #", "check no", "num", "cheque number"],
+  type: ["transaction type", "bevetel/kiadas", "type"]
+} as const
+
+const directionOut = new Set(["debit", "dr", "outflow", "out", "kiadas", "withdrawal", "af", "d"])
+const directionIn = new Set(["credit", "cr", "inflow", "in", "bevetel", "deposit", "bij", "c"])
+const balanceRow = /^(saldo|s a l d o|balance|solde|opening balance|closing balance|saldo anterior|saldo do dia)\b/iu
+
+export const normalize = (text: string): string =>
+  text.normalize("NFD").replace(/[\u0300-\u036f]/gu, "").replace(/\s+/gu, " ").trim().toLowerCase()
+
+const clean = (text: string | undefined): string | null => {
+  if (text === undefined) return null
+  const value = text.replace(/\s+/gu, " ").trim()
+  return value === "" ? null : value
+}
+
+/** The separator: the candidate that splits the most of the first lines into the same number of fields. */
+export const detectDelimiter = (text: string): "," | ";" | "\t" | "|" => {
+  const lines = text.slice(0, 20_000).split(/\r\n|\r|\n/u).filter((line) => line.trim() !== "").slice(0, 25)
+  let best: { delimiter: "," | ";" | "\t" | "|"; score: number } = { delimiter: ",", score: -1 }
+  for (const delimiter of [";", "\t", "|", ","] as const) {
+    const counts = new Map<number, number>()
+    for (const line of lines) {
+      let count = 0
+      let quoted = false
+      for (const character of line) {
+        if (character === "\"") quoted = !quoted
+        else if (character === delimiter && !quoted) count++
+      }
+      if (count > 0) counts.set(count, (counts.get(count) ?? 0) + 1)
+    }
+    let score = 0
+    for (const [fields, lineCount] of counts) score = Math.max(score, lineCount * 1_000 + fields)
+    if (score > best.score) best = { delimiter, score }
+  }
+  return best.delimiter
+}
+
+interface Row {
+  readonly fields: ReadonlyArray<string>
+  readonly line: number
+}
+
+/** Rows of the file, pulled a batch at a time; papaparse pauses between batches. */
+const rowSource = (text: string, delimiter: string) => {
+  let batch: Array<Row> = []
+  let done = false
+  let line = 1
+  let parser: Papa.Parser | null = null
+  let started = false
+  const start = () => {
+    started = true
+    Papa.parse<Array<string>>(text, {
+      delimiter,
+      skipEmptyLines: false,
+      step: (result, handle) => {
+        parser = handle
+        const fields = result.data
+        batch.push({ fields, line })
+        for (const field of fields) line += (field.match(/\r\n|\r|\n/gu)?.length ?? 0)
+        line++
+        if (batch.length >= batchRows) handle.pause()
+      },
+      complete: () => {
+        done = true
+      }
+    })
+  }
+  return (): Array<Row> | null => {
+    if (!started) start()
+    else if (batch.length === 0 && !done) parser?.resume()
+    if (batch.length === 0 && done) return null
+    const out = batch
+    batch = []
+    return out
+  }
+}
+
+const findByWords = (header: ReadonlyArray<string>, words: ReadonlyArray<string>, taken: Set<number>): number | undefined => {
+  const normalized = header.map(normalize)
+  for (const word of words) {
+    const index = normalized.findIndex((cell, position) => cell === word && !taken.has(position))
+    if (index >= 0) return index
+  }
+  for (const word of words) {
+    if (word.length < 4) continue
+    const index = normalized.findIndex((cell, position) => cell.includes(word) && !taken.has(position))
+    if (index >= 0) return index
+  }
+  return undefined
+}
+
+const isHeaderRow = (fields: ReadonlyArray<string>): boolean => {
+  const taken = new Set<number>()
+  const date = findByWords(fields, headerWords.date, taken)
+  if (date === undefined || parseDate(fields[date] ?? "") !== null) return false
+  return findByWords(fields, headerWords.amount, taken) !== undefined ||
+    (findByWords(fields, headerWords.debit, taken) !== undefined && findByWords(fields, headerWords.credit, taken) !== undefined)
+}
+
+interface Columns {
+  date: number
+  amount?: number
+  debit?: number
+  credit?: number
+  type?: number
+  payee?: number
+  memo: Array<number>
+  id?: number
+  checkNumber?: number
+}
+
+const resolve = (column: Column | undefined, header: ReadonlyArray<string> | null, role: string): number | undefined => {
+  if (column === undefined) return undefined
+  if (typeof column === "number") return column
+  if (header === null) throw new UnreadableStatement(`the profile names the ${role} column "${column}" but the file has no header row`, 1)
+  const index = header.findIndex((cell) => normalize(cell) === normalize(column))
+  if (index < 0) throw new UnreadableStatement(`the header row has no column "${column}" (the profile's ${role} column)`, 1)
+  return index
+}
+
+const columnsOf = (profile: Profile, header: ReadonlyArray<string> | null, headerLine: number): Columns => {
+  const taken = new Set<number>()
+  const pick = (value: Column | undefined, role: string, words: ReadonlyArray<string> | null): number | undefined => {
+    const explicit = resolve(value, header, role)
+    const index = explicit ?? (header === null || words === null ? undefined : findByWords(header, words, taken))
+    if (index !== undefined) taken.add(index)
+    return index
+  }
+  const date = pick(profile.date_column, "date", headerWords.date)
+  const explicitSplit = profile.debit_column !== undefined || profile.credit_column !== undefined
+  const amount = pick(profile.amount_column, "amount", explicitSplit ? null : headerWords.amount)
+  const debit = amount === undefined ? pick(profile.debit_column, "debit", headerWords.debit) : undefined
+  const credit = amount === undefined ? pick(profile.credit_column, "credit", headerWords.credit) : undefined
+  const id = pick(profile.id_column, "id", headerWords.id)
+  const checkNumber = pick(profile.check_number_column, "check number", headerWords.checkNumber)
+  const type = pick(profile.type_column, "type", profile.debit_types === undefined && header !== null ? headerWords.type : null)
+  const payee = pick(profile.payee_column, "payee", headerWords.payee)
+  const memo = profile.memo_columns !== undefined
+    ? profile.memo_columns.map((column) => resolve(column, header, "memo")!)
+    : [pick(undefined, "memo", headerWords.memo)].filter((index): index is number => index !== undefined)
+  if (date === undefined) {
+    throw new UnreadableStatement(
+      header === null
+        ? "the file has no header row naming its columns: give a csv_profile with date_column and the amount columns"
+        : "no date column was found in the header row: name it in the csv_profile's date_column",
+      headerLine
+    )
+  }
+  if (amount === undefined && debit === undefined && credit === undefined) {
+    throw new UnreadableStatement("no amount column was found: name amount_column, or debit_column and credit_column, in the csv_profile", headerLine)
+  }
+  return {
+    date,
+    ...(amount === undefined ? {} : { amount }),
+    ...(debit === undefined ? {} : { debit }),
+    ...(credit === undefined ? {} : { credit }),
+    ...(type === undefined ? {} : { type }),
+    ...(payee === undefined ? {} : { payee }),
+    memo,
+    ...(id === undefined ? {} : { id }),
+    ...(checkNumber === undefined ? {} : { checkNumber })
+  }
+}
+
+/** The decimal mark of the amount columns, from their values. */
+const detectDecimal = (rows: ReadonlyArray<Row>, columns: ReadonlyArray<number | undefined>): DecimalSeparator | undefined => {
+  let comma = 0
+  let dot = 0
+  for (const row of rows) {
+    for (const column of columns) {
+      if (column === undefined) continue
+      const value = (row.fields[column] ?? "").trim()
+      if (/,\d{1,2}(?:\D*)$/u.test(value) && !/\.\d{1,2}(?:\D*)$/u.test(value)) comma++
+      else if (/\.\d{1,2}(?:\D*)$/u.test(value)) dot++
+    }
+  }
+  if (comma > dot) return ","
+  if (dot > comma) return "."
+  return undefined
+}
+
+export const read = (text: string, profile: Profile = {}): StatementReader => {
+  const delimiter = profile.delimiter ?? detectDelimiter(text)
+  const pull = rowSource(text, delimiter)
+  const statement: StatementInfo = {
+    index: 0,
+    accountId: null,
+    accountType: null,
+    currency: null,
+    transactions: 0,
+    ledgerBalanceCents: null,
+    ledgerBalanceDate: null
+  }
+
+  // The first rows decide the header, the columns, the decimal mark and the date order.
+  let buffered: Array<Row> = []
+  while (buffered.length < detectionRows + (profile.skip_rows ?? 0)) {
+    const rows = pull()
+    if (rows === null) break
+    buffered.push(...rows)
+  }
+  buffered = buffered.slice(profile.skip_rows ?? 0)
+  const isBlank = (row: Row) => row.fields.every((field) => field.trim() === "")
+  let header: ReadonlyArray<string> | null = null
+  let headerLine = buffered.find((row) => !isBlank(row))?.line ?? 1
+  if (profile.header === true) {
+    const index = buffered.findIndex((row) => !isBlank(row))
+    if (index >= 0) {
+      header = buffered[index]!.fields
+      headerLine = buffered[index]!.line
+      buffered = buffered.slice(index + 1)
+    }
+  } else if (profile.header === undefined) {
+    const index = buffered.findIndex((row) => isHeaderRow(row.fields))
+    if (index >= 0) {
+      header = buffered[index]!.fields
+      headerLine = buffered[index]!.line
+      buffered = buffered.slice(index + 1)
+    }
+  }
+  const columns = columnsOf(profile, header, headerLine)
+  const decimal = profile.decimal_separator ??
+    detectDecimal(buffered, [columns.amount, columns.debit, columns.credit])
+  const order: DateOrder = profile.date_format !== undefined
+    ? orderOfFormat(profile.date_format)
+    : detectOrder(
+      buffered.map((row) => row.fields[columns.date] ?? ""),
+      decimal === "," || delimiter === ";" ? "dmy" : "mdy"
+    )
+  const debitTypes = profile.debit_types === undefined ? null : new Set(profile.debit_types.map(normalize))
+
+  let queue: Array<Row> = buffered
+  let held: { line: StatementLine; memo: Array<string> } | null = null
+  let finished = false
+
+  const amountOf = (row: Row): number | null => {
+    const cell = (column: number | undefined) => (column === undefined ? "" : (row.fields[column] ?? "").trim())
+    const parse = (value: string, what: string): number => {
+      const cents = parseCents(value, decimal)
+      if (cents === null) throw new UnreadableStatement(`the ${what} "${value}" is not an amount`, row.line)
+      return cents
+    }
+    let cents: number
+    if (columns.amount !== undefined) {
+      const value = cell(columns.amount)
+      if (value === "") return null
+      cents = parse(value, "amount")
+    } else {
+      const out = cell(columns.debit)
+      const into = cell(columns.credit)
+      if (out === "" && into === "") return null
+      // Money out may be written signed or not; its direction is the column's.
+      cents = (into === "" ? 0 : Math.abs(parse(into, "credit"))) - (out === "" ? 0 : Math.abs(parse(out, "debit")))
+    }
+    if (columns.type !== undefined) {
+      const kind = normalize(cell(columns.type))
+      const isOut = debitTypes !== null ? debitTypes.has(kind) : directionOut.has(kind)
+      const isIn = debitTypes !== null ? !isOut : directionIn.has(kind)
+      if (isOut) cents = -Math.abs(cents)
+      else if (isIn) cents = Math.abs(cents)
+    }
+    return profile.invert_amounts === true ? -cents : cents
+  }
+
+  /** A row into a line; null for rows that are not transactions (blank, pending, balances, continuations). */
+  const lineOf = (row: Row): StatementLine | "continuation" | null => {
+    if (isBlank(row)) return null
+    const dateText = (row.fields[columns.date] ?? "").trim()
+    if (dateText === "") {
+      const amount = columns.amount === undefined ? null : (row.fields[columns.amount] ?? "").trim()
+      return amount === null || amount === "" ? "continuation" : null
+    }
+    if (/^(pending|in behandeling|vorgemerkt|en attente)$/iu.test(dateText)) return null
+    const payee = columns.payee === undefined ? null : clean(row.fields[columns.payee])
+    if (payee !== null && balanceRow.test(payee)) return null
+    const date = parseDate(dateText, order)
+    if (date === null) {
+      // A single-cell row below the transactions (a total, a footer) is not a transaction.
+      if (row.fields.filter((field) => field.trim() !== "").length <= 1) return null
+      throw new UnreadableStatement(`"${dateText}" is not a date`, row.line)
+    }
+    const amountCents = amountOf(row)
+    if (amountCents === null) throw new UnreadableStatement("the row has a date but no amount", row.line)
+    const memo = columns.memo.map((column) => clean(row.fields[column])).filter((value): value is string => value !== null)
+    statement.transactions++
+    return {
+      line: row.line,
+      date,
+      amountCents,
+      payee: payee ?? memo[0] ?? null,
+      memo: memo.length === 0 ? null : memo.join(" "),
+      checkNumber: columns.checkNumber === undefined ? null : clean(row.fields[columns.checkNumber]),
+      statementId: columns.id === undefined ? null : clean(row.fields[columns.id]),
+      statement: 0
+    }
+  }
+
+  const release = (): StatementLine | null => {
+    if (held === null) return null
+    const { line, memo } = held
+    held = null
+    if (memo.length === 0) return line
+    return { ...line, memo: [line.memo, ...memo].filter((part) => part !== null).join(" ") }
+  }
+
+  const next = (): StatementLine | null => {
+    for (;;) {
+      if (queue.length === 0 && !finished) {
+        const rows = pull()
+        if (rows === null) finished = true
+        else queue = rows
+      }
+      const row = queue.shift()
+      if (row === undefined) return release()
+      const line = lineOf(row)
+      if (line === null) continue
+      if (line === "continuation") {
+        // Some banks continue a transaction's description on the rows below it.
+        if (held !== null) {
+          held.memo.push(...row.fields.map((field) => clean(field)).filter((value): value is string => value !== null))
+        }
+        continue
+      }
+      const ready = release()
+      held = { line, memo: [] }
+      if (ready !== null) return ready
+    }
+  }
+
+  return { next, statements: () => [statement] }
+}

@@ -1,0 +1,235 @@
+import { readFileSync } from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type BankingApp, type Company, makeBankingApp } from "./support.ts"
+
+/**
+ * The bookkeeper's month over HTTP: import a statement, categorize by rules, match a payment,
+ * reconcile to zero; an agent's categorization over its threshold waits for a person.
+ */
+
+const fixture = (name: string) => readFileSync(`/work/shared/fixtures/ofx/${name}`, "utf8")
+
+let app: BankingApp
+beforeAll(async () => {
+  app = await makeBankingApp()
+}, 120_000)
+afterAll(async () => {
+  await app?.close()
+})
+
+const setUp = async (): Promise<{ company: Company; bankAccountId: number }> => {
+  const company = await app.createCompany()
+  const bank = await app.write("/v1/bank-accounts", company.ownerKey, {
+    name: "Operating",
+    kind: "checking",
+    ledger_account: "1010",
+    institution: "First Bank"
+  })
+  expect(bank.status).toBe(201)
+  return { company, bankAccountId: bank.body.id }
+}
+
+describe("bank accounts", () => {
+  it("are tied to an asset or liability account that then cannot be deactivated", async () => {
+    const { company, bankAccountId } = await setUp()
+    const wrongType = await app.write("/v1/bank-accounts", company.ownerKey, { name: "Card", kind: "credit_card", ledger_account: "1020" })
+    expect(wrongType.status).toBe(422)
+    expect(wrongType.body.error.type).toBe("validation_failed")
+    const taken = await app.write("/v1/bank-accounts", company.ownerKey, { name: "Again", kind: "checking", ledger_account: "1010" })
+    expect(taken.status).toBe(422)
+    const unknown = await app.write("/v1/bank-accounts", company.ownerKey, { name: "X", kind: "checking", ledger_account: "9999" })
+    expect(unknown.body.error.type).toBe("unknown_account")
+    const card = await app.write("/v1/bank-accounts", company.ownerKey, { name: "Card", kind: "credit_card", ledger_account: "2100", mask: "1234" })
+    expect(card.status).toBe(201)
+    const deactivate = await app.write("/v1/accounts/1010/update", company.ownerKey, { active: false, reason: "closing" })
+    expect(deactivate.status).toBe(422)
+    expect(deactivate.body.error.type).toBe("account_protected")
+    const list = await app.call("GET", "/v1/bank-accounts", { token: company.ownerKey })
+    expect(list.body.data.map((account: any) => account.id).sort()).toEqual([bankAccountId, card.body.id].sort())
+    const renamed = await app.write(`/v1/bank-accounts/${bankAccountId}/update`, company.ownerKey, { name: "Main", mask: null })
+    expect(renamed.body.name).toBe("Main")
+    expect(renamed.body.ledger_account).toBe("1010")
+    const other = await app.createCompany()
+    expect((await app.call("GET", `/v1/bank-accounts/${bankAccountId}`, { token: other.ownerKey })).status).toBe(404)
+  })
+})
+
+describe("a month end to end", () => {
+  it("imports, dedupes, suggests by rule, categorizes, matches and reconciles to zero", async () => {
+    const { company, bankAccountId } = await setUp()
+    const token = company.ownerKey
+
+    const preview = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, {
+      format: "ofx",
+      content: fixture("asgrim_ofxdata.ofx"),
+      dry_run: true
+    })
+    expect(preview.status).toBe(200)
+    expect(preview.body.lines).toHaveLength(3)
+    expect(preview.body.import).toBeNull()
+    expect((await app.call("GET", `/v1/bank-lines?bank_account_id=${bankAccountId}`, { token })).body.data).toHaveLength(0)
+
+    const imported = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, {
+      format: "ofx",
+      content: fixture("asgrim_ofxdata.ofx"),
+      filename: "march.ofx"
+    })
+    expect(imported.status).toBe(201)
+    expect(imported.body.lines_imported).toBe(3)
+    expect(imported.body.statements[0].ledger_balance_cents).toBe(525000)
+
+    const again = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, { format: "ofx", content: fixture("asgrim_ofxdata.ofx") })
+    expect(again.body.lines_imported).toBe(0)
+    expect(again.body.duplicates).toBe(3)
+    const asXml = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, { format: "ofx", content: fixture("asgrim_ofxdata-xml.ofx") })
+    expect(asXml.body.lines_imported).toBe(0)
+
+    const rule = await app.write("/v1/bank-rules", token, {
+      name: "Hancock is insurance",
+      priority: 10,
+      payee_contains: "hancock",
+      direction: "out",
+      account: "6030"
+    })
+    expect(rule.status).toBe(201)
+    await app.write("/v1/bank-rules", token, { name: "Catch-all deposits", priority: 100, direction: "in", account: "4900" })
+
+    const lines = (await app.call("GET", `/v1/bank-lines?bank_account_id=${bankAccountId}&status=unmatched`, { token })).body.data
+    expect(lines).toHaveLength(3)
+    const hancock = lines.find((line: any) => line.payee === "John Hancock")
+    const deposit = lines.find((line: any) => line.amount_cents === 20000)
+    const transfer = lines.find((line: any) => line.amount_cents === 15000)
+    expect(hancock.suggestion.account).toBe("6030")
+    expect(hancock.suggestion.rule_id).toBe(rule.body.id)
+    expect(deposit.suggestion.account).toBe("4900")
+
+    // Categorize the withdrawal by its suggestion: Dr insurance, Cr bank.
+    const categorized = await app.write(`/v1/bank-lines/${hancock.id}/categorize`, token, {
+      account: hancock.suggestion.account,
+      rule_id: hancock.suggestion.rule_id
+    })
+    expect(categorized.status).toBe(201)
+    expect(categorized.body.status).toBe("categorized")
+    const entry = await app.call("GET", `/v1/journal-entries/${categorized.body.entry_id}`, { token })
+    expect(entry.body.lines.map((line: any) => [line.account, line.debit_cents, line.credit_cents])).toEqual([
+      ["6030", 10000, 0],
+      ["1010", 0, 10000]
+    ])
+    const twice = await app.write(`/v1/bank-lines/${hancock.id}/categorize`, token, { account: "6030" })
+    expect(twice.status).toBe(409)
+    expect(twice.body.error.type).toBe("bank_line_state")
+
+    // A payment recorded in the books is matched to the deposit line.
+    const posted = await app.write("/v1/journal-entries/propose", token, {
+      entry_date: "2007-03-14",
+      memo: "Customer payment",
+      lines: [{ account: "1010", debit_cents: 20000 }, { account: "4000", credit_cents: 20000 }]
+    })
+    expect(posted.status).toBe(201)
+    const wrongEntry = await app.write(`/v1/bank-lines/${transfer.id}/match`, token, { entry_id: posted.body.id })
+    expect(wrongEntry.status).toBe(422)
+    expect(wrongEntry.body.error.type).toBe("entry_not_matchable")
+    const autoPreview = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, token, { dry_run: true })
+    expect(autoPreview.body.matched).toEqual([{ bank_line_id: deposit.id, entry_id: posted.body.id }])
+    const auto = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, token, { window_days: 3 })
+    expect(auto.body.matched).toHaveLength(1)
+
+    // The transfer: excluded, restored, then categorized to owner's investment.
+    const excluded = await app.write(`/v1/bank-lines/${transfer.id}/exclude`, token, { reason: "checking" })
+    expect(excluded.body.status).toBe("excluded")
+    const restored = await app.write(`/v1/bank-lines/${transfer.id}/restore`, token, {})
+    expect(restored.body.status).toBe("unmatched")
+    expect((await app.write(`/v1/bank-lines/${transfer.id}/categorize`, token, { account: "3010" })).status).toBe(201)
+
+    // Reconcile March: the statement shows the deposit and the transfer.
+    const start = await app.write(`/v1/bank-accounts/${bankAccountId}/reconciliations`, token, {
+      statement_date: "2007-03-31",
+      statement_ending_balance_cents: 35000,
+      auto_clear: true
+    })
+    expect(start.status).toBe(201)
+    expect(start.body.beginning_balance_cents).toBe(0)
+    expect(start.body.cleared.map((item: any) => item.amount_cents).sort()).toEqual([15000, 20000])
+    expect(start.body.difference_cents).toBe(0)
+    const busy = await app.write(`/v1/bank-accounts/${bankAccountId}/reconciliations`, token, {
+      statement_date: "2007-04-30",
+      statement_ending_balance_cents: 0
+    })
+    expect(busy.body.error.type).toBe("reconciliation_in_progress")
+
+    const wrongBalance = await app.write(`/v1/reconciliations/${start.body.id}/update`, token, { statement_ending_balance_cents: 35001 })
+    expect(wrongBalance.body.difference_cents).toBe(1)
+    const refused = await app.write(`/v1/reconciliations/${start.body.id}/finish`, token, {})
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.type).toBe("reconciliation_not_balanced")
+    await app.write(`/v1/reconciliations/${start.body.id}/update`, token, { statement_ending_balance_cents: 35000 })
+    const finished = await app.write(`/v1/reconciliations/${start.body.id}/finish`, token, {})
+    expect(finished.status).toBe(200)
+    expect(finished.body.status).toBe("finished")
+    const events = await app.query<{ event_type: string }>(
+      "SELECT event_type FROM outbox_events WHERE company_id = $1 AND event_type = 'reconciliation.finished'",
+      [company.companyId]
+    )
+    expect(events).toHaveLength(1)
+    const cancel = await app.write(`/v1/reconciliations/${start.body.id}/cancel`, token, { reason: "oops" })
+    expect(cancel.body.error.type).toBe("reconciliation_closed")
+
+    // A cleared line cannot be unmatched; the report ties out.
+    const unmatch = await app.write(`/v1/bank-lines/${deposit.id}/unmatch`, token, { reason: "wrong" })
+    expect(unmatch.status).toBe(409)
+    expect(unmatch.body.error.type).toBe("bank_line_reconciled")
+    const report = await app.call("GET", `/v1/reconciliations/${start.body.id}/report`, { token })
+    expect(report.body.tie_out).toMatchObject({ beginning_balance_cents: 0, cleared_deposits_cents: 35000, difference_cents: 0 })
+    const csv = await app.call("GET", `/v1/reconciliations/${start.body.id}/report?format=csv`, { token })
+    expect(csv.body.content.split("\r\n")[0]).toBe("section,entry_id,date,amount_cents,memo,bank_line_id")
+
+    // April starts where March ended; undo March and April's beginning follows.
+    const bank = await app.call("GET", `/v1/bank-accounts/${bankAccountId}`, { token })
+    expect(bank.body.reconciliation.last_statement_date).toBe("2007-03-31")
+    expect(bank.body.ledger_balance_cents).toBe(25000)
+    expect(bank.body.imports).toHaveLength(3)
+    const undone = await app.write(`/v1/reconciliations/${start.body.id}/undo`, token, { reason: "statement was wrong" })
+    expect(undone.body.status).toBe("undone")
+    const unmatched = await app.write(`/v1/bank-lines/${deposit.id}/unmatch`, token, { reason: "wrong" })
+    expect(unmatched.body.status).toBe("unmatched")
+  })
+
+  it("holds an agent's categorization over its threshold until a person decides", async () => {
+    const { company, bankAccountId } = await setUp()
+    const agent = await app.createAgent(company, 15_000)
+    const agentHeaders = { "x-agent-model": "test-model-1" }
+    await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "ofx", content: fixture("asgrim_ofxdata.ofx") })
+    const lines = (await app.call("GET", `/v1/bank-lines?bank_account_id=${bankAccountId}`, { token: agent.key })).body.data
+    const small = lines.find((line: any) => line.amount_cents === -10000)
+    const large = lines.find((line: any) => line.amount_cents === 20000)
+
+    const within = await app.write(`/v1/bank-lines/${small.id}/categorize`, agent.key, { account: "6030", confidence: 0.9 }, agentHeaders)
+    expect(within.status).toBe(201)
+
+    const dry = await app.write(`/v1/bank-lines/${large.id}/categorize`, agent.key, { account: "4000", dry_run: true }, agentHeaders)
+    expect(dry.status).toBe(200)
+    expect(dry.body.verdict).toBe("propose")
+
+    const queued = await app.write(`/v1/bank-lines/${large.id}/categorize`, agent.key, { account: "4000" }, agentHeaders)
+    expect(queued.status).toBe(202)
+    expect(queued.body.status).toBe("pending_approval")
+    const waiting = (await app.call("GET", `/v1/bank-lines?status=proposed`, { token: company.ownerKey })).body.data
+    expect(waiting.map((line: any) => line.id)).toEqual([large.id])
+    expect(waiting[0].proposal_id).toBe(queued.body.proposal.id)
+    const entries = await app.query("SELECT count(*)::int AS n FROM journal_entries WHERE company_id = $1", [company.companyId])
+    expect(entries[0]!.n).toBe(1)
+
+    const rejected = await app.write(`/v1/proposals/${queued.body.proposal.id}/reject`, company.ownerKey, { reason: "not income" })
+    expect(rejected.status).toBe(200)
+    const back = (await app.call("GET", `/v1/bank-lines?status=unmatched`, { token: company.ownerKey })).body.data
+    expect(back.map((line: any) => line.id)).toContain(large.id)
+
+    const again = await app.write(`/v1/bank-lines/${large.id}/categorize`, agent.key, { account: "3010" }, agentHeaders)
+    expect(again.status).toBe(202)
+    const approved = await app.write(`/v1/proposals/${again.body.proposal.id}/approve`, company.ownerKey, {})
+    expect(approved.status).toBe(201)
+    const line = (await app.call("GET", `/v1/bank-lines?status=categorized`, { token: company.ownerKey })).body.data
+      .find((item: any) => item.id === large.id)
+    expect(line.entry_id).toBeGreaterThan(0)
+  })
+})
