@@ -1,0 +1,96 @@
+import { rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import * as Packaging from "./Packaging.ts"
+
+/**
+ * Release packaging, end to end: every package builds with tsup and packs with pnpm into a tarball
+ * whose exports point at dist/; a fresh npm project installs the tarballs, type-checks a strict
+ * TypeScript file against their declarations and runs it on Node 24: a test ledger from the
+ * installed testkit, driven by the installed SDK. Set LEDGER_SKIP_PACKAGING=1 to skip it locally.
+ */
+
+const consumerSource = `
+import { ApiError, Catalog } from "@ledger/api"
+import { createClient, isClientError, type ApiErrorOf, type PromiseClient } from "@ledger/client"
+import { Ledger, Migrations } from "@ledger/engine"
+import { Server, Storage } from "@ledger/server"
+import { makeTestLedger, type TestLedger } from "@ledger/testkit"
+
+const ledger: TestLedger = await makeTestLedger({ seed: 3 })
+try {
+  const company = await ledger.createCompany({ name: "Packed Co" })
+  const client: PromiseClient = createClient({ baseUrl: ledger.baseUrl, fetch: ledger.fetch, token: company.ownerKey })
+  const user = await client.createUser({ name: "Installed", role: "staff" })
+  const createdAt: string = user.created_at
+  let missing: ApiErrorOf<"not_found"> | null = null
+  try {
+    await client.getKey({ id: 1 })
+  } catch (error) {
+    if (isClientError(error, "not_found")) missing = error
+  }
+  console.log(JSON.stringify({
+    operations: Catalog.operations.length,
+    notFoundStatus: ApiError.errorStatus.not_found,
+    user: user.name,
+    createdAt,
+    missing: missing?.type ?? null,
+    migrations: Migrations.migrations.length,
+    engine: typeof Ledger.layer,
+    server: typeof Server.inProcess,
+    storage: typeof Storage.layer
+  }))
+} finally {
+  await ledger.close()
+}
+`
+
+const workspaces: Array<Packaging.Workspace> = []
+afterAll(() => {
+  for (const workspace of workspaces) rmSync(workspace.directory, { recursive: true, force: true })
+})
+
+describe.skipIf(process.env.LEDGER_SKIP_PACKAGING === "1")("packaging", () => {
+  it("builds, packs, installs with npm and imports every package with types", async () => {
+    const workspace = Packaging.stage()
+    workspaces.push(workspace)
+
+    await Packaging.eachLimited(Packaging.packageNames, 2, (name) => Packaging.build(workspace, name))
+    const tarballs = await Packaging.eachLimited(Packaging.packageNames, 1, (name) => Packaging.pack(workspace, name))
+
+    for (const [index, name] of Packaging.packageNames.entries()) {
+      const tarball = tarballs[index]!
+      const manifest = JSON.parse((await Packaging.run("tar", ["-xzf", tarball, "-O", "package/package.json"], workspace.directory)).output)
+      expect(manifest.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js" })
+      expect(JSON.stringify(manifest)).not.toContain("workspace:")
+      const files = (await Packaging.run("tar", ["-tzf", tarball], workspace.directory)).output.split("\n")
+      expect(files).toContain("package/dist/index.js")
+      expect(files).toContain("package/dist/index.d.ts")
+      if (name === "server") {
+        expect(files).toContain("package/dist/bin.js")
+        expect(files).toContain("package/bin/ledger.mjs")
+        expect(manifest.bin).toEqual({ ledger: "./bin/ledger.mjs" })
+      }
+    }
+
+    const consumer = await Packaging.installConsumer(workspace, tarballs)
+    writeFileSync(join(consumer, "check.ts"), consumerSource)
+    const thirdPartyErrors = await Packaging.typecheck(consumer, ["check.ts"])
+    // Only PGlite's declarations may fail a full library check, and only for its Emscripten types.
+    for (const line of thirdPartyErrors) expect(line).toMatch(/^node_modules\/@electric-sql\/pglite\//)
+
+    const output = await Packaging.node(consumer, "check.ts")
+    const result = JSON.parse(output.trim().split("\n").at(-1)!)
+    expect(result).toMatchObject({
+      notFoundStatus: 404,
+      user: "Installed",
+      createdAt: "2025-01-06T09:00:00.000Z",
+      missing: "not_found",
+      engine: "function",
+      server: "function",
+      storage: "function"
+    })
+    expect(result.operations).toBeGreaterThan(20)
+    expect(result.migrations).toBeGreaterThanOrEqual(4)
+  }, 900_000)
+})
