@@ -2,6 +2,7 @@ import * as Banking from "./banking/index.ts"
 import * as Ledger from "./ledger/index.ts"
 import * as Administration from "./operations/Administration.ts"
 import * as Meta from "./operations/Meta.ts"
+import * as Reports from "./reports/index.ts"
 import * as Sales from "./sales/index.ts"
 import type * as Operation from "./Operation.ts"
 
@@ -14,7 +15,8 @@ export const operations = [
   ...Administration.operations,
   ...Ledger.operations,
   ...Sales.operations,
-  ...Banking.operations
+  ...Banking.operations,
+  ...Reports.operations
 ] as const
 
 export type Operations = typeof operations[number]

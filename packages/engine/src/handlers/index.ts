@@ -1,6 +1,7 @@
 import * as Banking from "../banking/handlers.ts"
 import type { Handler } from "../Handler.ts"
 import * as Ledger from "../ledger/handlers.ts"
+import * as Reports from "../reports/handlers.ts"
 import * as Sales from "../sales/handlers.ts"
 import * as AuditLog from "./AuditLog.ts"
 import * as Companies from "./Companies.ts"
@@ -17,5 +18,6 @@ export const all: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ...AuditLog.handlers,
   ...Ledger.handlers,
   ...Sales.handlers,
-  ...Banking.handlers
+  ...Banking.handlers,
+  ...Reports.handlers
 ])
