@@ -112,8 +112,17 @@ export const webHandler = (options: AppOptions) =>
  * The whole app in this process with no network: a Fetch-style handler plus the runtime that
  * holds the engine and its SQL client (tests inspect tables through it; the testkit builds on it).
  */
-export const inProcess = async (options: AppOptions) => {
-  const runtime = ManagedRuntime.make(engineLayer(options))
+export const inProcess = async (
+  options: AppOptions & {
+    /**
+     * Outside providers for the engine: a layer of port services (bank-feed aggregator, token
+     * sealer, mail delivery, ...), usually fakes; the testkit passes its own. None by default.
+     */
+    readonly providers?: Layer.Layer<any> | undefined
+  }
+) => {
+  const engine = engineLayer(options)
+  const runtime = ManagedRuntime.make(options.providers === undefined ? engine : engine.pipe(Layer.provideMerge(options.providers)))
   const context = await runtime.context()
   const web = HttpRouter.toWebHandler(
     Http.routes.pipe(Layer.provide(Layer.succeedContext(context)), Layer.provide(HttpServer.layerServices)) as never,
