@@ -36,7 +36,7 @@ const headerWords = {
   payee: [
     "payee", "name", "merchant name", "description", "naam tegenpartij", "naam", "empfanger", "partner name",
     "beguenstigter/zahlungspflichtiger", "auftraggeber/empfanger", "counteraccount name", "libelle", "details", "desc",
-    "handelaar", "partner neve", "nazev protiuctu", "transaktionsbeschreibung", "description 1"
+    "handelaar", "partner neve", "nazev protiuctu", "transaktionsbeschreibung", "description 1", "historico"
   ],
   memo: [
     "memo", "notes", "note", "verwendungszweck", "omschrijving", "payment reference", "reference", "buchungstext",
@@ -123,15 +123,20 @@ const rowSource = (text: string, delimiter: string) => {
   }
 }
 
+const notAmount = /credit|debit|original|fremd|local|foreign|saldo|balance|kosten|fee|transfer/u
+
 const findByWords = (header: ReadonlyArray<string>, words: ReadonlyArray<string>, taken: Set<number>): number | undefined => {
   const normalized = header.map(normalize)
+  const loose = words === headerWords.amount
+    ? (cell: string) => !notAmount.test(cell)
+    : () => true
   for (const word of words) {
     const index = normalized.findIndex((cell, position) => cell === word && !taken.has(position))
     if (index >= 0) return index
   }
   for (const word of words) {
     if (word.length < 4) continue
-    const index = normalized.findIndex((cell, position) => cell.includes(word) && !taken.has(position))
+    const index = normalized.findIndex((cell, position) => cell.includes(word) && !taken.has(position) && loose(cell))
     if (index >= 0) return index
   }
   return undefined

@@ -69,10 +69,10 @@ export const header = (text: string): Record<string, string> => {
   return fields
 }
 
-/** Account ids of every statement, without reading the transactions: picks the statement to import. */
+/** Account ids of every statement (its first ACCTID), without reading the transactions: picks the statement to import. */
 export const accountIds = (text: string): ReadonlyArray<string> => {
   const ids = new Set<string>()
-  for (const match of text.matchAll(/<(?:BANKACCTFROM|CCACCTFROM|INVACCTFROM)>[\s\S]*?<ACCTID>([^<\r\n]*)/giu)) {
+  for (const match of text.matchAll(/<(?:STMTRS|CCSTMTRS|INVSTMTRS)>[\s\S]*?<ACCTID>([^<\r\n]*)/giu)) {
     ids.add(match[1]!.trim())
   }
   return Array.from(ids)
