@@ -138,14 +138,19 @@ export const inProcess = async (
   }
 }
 
-/** The Node HTTP server on the configured host and port. */
+/**
+ * The Node HTTP server on the configured host and port. Storage is opened and migrated before the
+ * port is bound: a request that arrives while the server starts is refused (connection refused,
+ * which clients and load balancers retry) rather than accepted and left without an answer.
+ */
 export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> = {}) =>
-  HttpRouter.serve(appLayer({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    operatorToken: config.operatorToken,
-    rateLimits: config.rateLimits,
-    ...options
-  }), { disableLogger: true }).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  HttpRouter.serve(Http.routes, { disableLogger: true }).pipe(
+    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provide(engineLayer({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      operatorToken: config.operatorToken,
+      rateLimits: config.rateLimits,
+      ...options
+    }))
   )

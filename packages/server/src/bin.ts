@@ -25,13 +25,13 @@ if (command === "serve") {
   const storage = config.databaseUrl === undefined
     ? `embedded PGlite (${config.dataDir === "memory" ? "in memory" : config.dataDir})`
     : "PostgreSQL"
-  Layer.launch(Server.serverLayer(config, { onOperatorToken: printOperatorToken })).pipe(
-    Effect.tap(() => Effect.void),
+  Effect.gen(function*() {
+    yield* Layer.build(Server.serverLayer(config, { onOperatorToken: printOperatorToken }))
+    process.stdout.write(`Ledger listening on http://${config.host}:${config.port} with ${storage}\n`)
+    return yield* Effect.never
+  }).pipe(
+    Effect.scoped,
     Effect.onExit(() => Effect.sync(() => process.stdout.write("Ledger stopped.\n"))),
-    (effect) => {
-      process.stdout.write(`Ledger listening on http://${config.host}:${config.port} with ${storage}\n`)
-      return effect
-    },
     NodeRuntime.runMain
   )
 } else if (command === "migrate") {
