@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { propose, simpleLines, today } from "./support.ts"
+
+/**
+ * The database keeps the money rules even against SQL that bypasses the engine: entries balance
+ * (checked at commit), posted rows never change, hard-locked periods take nothing.
+ */
+
+let app: TestApp
+let company: TestCompany
+let accountIds: Record<string, string>
+beforeAll(async () => {
+  app = await makeTestApp()
+  company = await app.createCompany({ name: "Invariants Co" })
+  const rows = await app.query<{ id: string; code: string }>(`SELECT id, code FROM accounts WHERE company_id = $1`, [company.companyId])
+  accountIds = Object.fromEntries(rows.map((row) => [row.code, String(row.id)]))
+})
+afterAll(() => app.close())
+
+/** One statement inserting an entry and its lines, committed on its own. */
+const rawEntry = (date: string, amounts: ReadonlyArray<readonly [string, number]>, total: number) =>
+  app.query(
+    `WITH entry AS (
+       INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
+       VALUES ($1, $2, $3, 'journal_entry', 'user', now()) RETURNING id
+     )
+     INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
+     SELECT $1, entry.id, line.line_no, line.account_id, $2, line.amount_cents
+     FROM entry, jsonb_to_recordset($4::jsonb) AS line(line_no int, account_id bigint, amount_cents bigint)`,
+    [
+      company.companyId,
+      date,
+      total,
+      JSON.stringify(amounts.map(([code, cents], index) => ({ line_no: index + 1, account_id: Number(accountIds[code]), amount_cents: cents })))
+    ]
+  )
+
+/** The database's own message for a refused statement (drivers wrap it in their error's cause). */
+const refusal = async (statement: Promise<unknown>): Promise<string> => {
+  try {
+    await statement
+  } catch (error) {
+    const messages: Array<string> = []
+    let current: any = error
+    for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
+      messages.push(String(current.message ?? current))
+      current = current.cause
+    }
+    return messages.join(" / ")
+  }
+  throw new Error("the statement was not refused")
+}
+
+const entryCount = async () =>
+  Number((await app.query<{ count: string }>(`SELECT count(*) AS count FROM journal_entries WHERE company_id = $1`, [company.companyId]))[0]!.count)
+
+describe("database invariants", () => {
+  it("refuse at commit an entry whose lines do not sum to zero, or that has fewer than two lines", async () => {
+    const before = await entryCount()
+    expect(await refusal(rawEntry(today(), [["6070", 1000], ["1010", -999]], 1000))).toMatch(/does not balance/)
+    expect(await refusal(rawEntry(today(), [["6070", 1000]], 1000))).toMatch(/at least 2/)
+    expect(await refusal(rawEntry(today(), [], 1000))).toMatch(/at least 2/)
+    expect(await refusal(rawEntry(today(), [["6070", 1000], ["1010", -1000]], 999))).toMatch(/states a total/)
+    expect(await entryCount()).toBe(before)
+    await rawEntry(today(), [["6070", 1000], ["1010", -400], ["1020", -600]], 1000)
+    expect(await entryCount()).toBe(before + 1)
+  })
+
+  it("refuse a line added later to a posted entry", async () => {
+    const posted = await propose(app, company.ownerKey, { entry_date: today(), lines: simpleLines("6070", "1010", 500) })
+    expect(posted.status).toBe(201)
+    expect(await refusal(app.query(
+      `INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents) VALUES ($1, $2, 3, $3, $4, 1)`,
+      [company.companyId, posted.body.id, Number(accountIds["6070"]), today()]
+    ))).toMatch(/does not balance/)
+  })
+
+  it("refuse UPDATE and DELETE of posted entries and lines", async () => {
+    const posted = await propose(app, company.ownerKey, { entry_date: today(), lines: simpleLines("6070", "1010", 700) })
+    const id = posted.body.id
+    expect(await refusal(app.query(`UPDATE journal_entries SET memo = 'changed' WHERE company_id = $1 AND id = $2`, [company.companyId, id]))).toMatch(/append-only/)
+    expect(await refusal(app.query(`DELETE FROM journal_entries WHERE company_id = $1 AND id = $2`, [company.companyId, id]))).toMatch(/append-only/)
+    expect(await refusal(app.query(`UPDATE journal_lines SET amount_cents = amount_cents * 2 WHERE company_id = $1 AND entry_id = $2`, [company.companyId, id]))).toMatch(/append-only/)
+    expect(await refusal(app.query(`DELETE FROM journal_lines WHERE company_id = $1 AND entry_id = $2`, [company.companyId, id]))).toMatch(/append-only/)
+    const entry = await app.call("GET", `/v1/journal-entries/${id}`, { token: company.ownerKey })
+    expect(entry.body.total_cents).toBe(700)
+  })
+
+  it("refuse an entry dated in a hard-locked period, and in a soft-locked one without a reason", async () => {
+    const [period] = (await app.call("GET", "/v1/periods?limit=1", { token: company.ownerKey })).body.data
+    const soft = await app.call("POST", `/v1/periods/${period.id}/status`, { token: company.ownerKey, key: newKey(), body: { status: "soft_locked" } })
+    expect(soft.status).toBe(200)
+    expect(await refusal(rawEntry(period.start_date, [["6070", 10], ["1010", -10]], 10))).toMatch(/soft-locked/)
+    await app.call("POST", `/v1/periods/${period.id}/status`, { token: company.ownerKey, key: newKey(), body: { status: "hard_locked" } })
+    expect(await refusal(rawEntry(period.start_date, [["6070", 10], ["1010", -10]], 10))).toMatch(/hard-locked/)
+  })
+
+  it("keep daily totals that agree with the lines", async () => {
+    const fromTotals = await app.query<{ account_id: string; net: string }>(
+      `SELECT account_id, sum(debit_cents - credit_cents) AS net FROM account_daily_totals WHERE company_id = $1 GROUP BY account_id`,
+      [company.companyId]
+    )
+    const fromLines = await app.query<{ account_id: string; net: string }>(
+      `SELECT l.account_id, sum(l.amount_cents) AS net FROM journal_lines l
+       JOIN journal_entries e ON e.company_id = l.company_id AND e.id = l.entry_id
+       WHERE l.company_id = $1 AND e.source_kind = 'journal_entry' AND e.posted_by_id IS NOT NULL GROUP BY l.account_id`,
+      [company.companyId]
+    )
+    const normalize = (rows: ReadonlyArray<{ account_id: string; net: string }>) =>
+      Object.fromEntries(rows.filter((row) => Number(row.net) !== 0).map((row) => [String(row.account_id), Number(row.net)]))
+    expect(normalize(fromTotals)).toEqual(normalize(fromLines))
+  })
+})
