@@ -65,3 +65,42 @@ export const trialBalanceDifference = async (app: TestApp, companyId: string): P
   )
   return Number(rows[0]!.difference)
 }
+
+/** An agent of the company with a key: its token and the headers its writes need. */
+export const agentOf = async (
+  company: SalesCompany,
+  options: { readonly threshold: number; readonly scopes?: ReadonlyArray<string>; readonly name?: string }
+) => {
+  const scopes = options.scopes ?? ["read", "propose"]
+  const agent = await company.post("/v1/agents", { name: options.name ?? "Billing agent", scopes, posting_threshold_cents: options.threshold })
+  if (agent.status !== 201) throw new Error(`agent: ${agent.status} ${JSON.stringify(agent.body)}`)
+  const key = await company.post("/v1/keys", { principal_type: "agent", agent_id: agent.body.id, scopes })
+  if (key.status !== 201) throw new Error(`agent key: ${key.status} ${JSON.stringify(key.body)}`)
+  return { id: agent.body.id as number, token: key.body.secret as string, headers: { "x-agent-model": "test-model-1" } }
+}
+
+/** A person with the approve scope (an accountant) and a key. */
+export const accountantOf = async (company: SalesCompany) => {
+  const user = await company.post("/v1/users", { name: "Avery Accountant", role: "accountant" })
+  const key = await company.post("/v1/keys", { principal_type: "user", user_id: user.body.id, scopes: ["read", "propose", "approve"] })
+  if (key.status !== 201) throw new Error(`accountant key: ${key.status} ${JSON.stringify(key.body)}`)
+  return { id: user.body.id as number, token: key.body.secret as string }
+}
+
+/** The parts of a raw MIME message we check: headers of the whole and each part's decoded body. */
+export const mimeParts = (raw: string) => {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1]
+  const headerEnd = raw.indexOf("\r\n\r\n")
+  const headers = raw.slice(0, headerEnd)
+  if (boundary === undefined) return { headers, parts: [] as Array<{ headers: string; body: Uint8Array; text: string }> }
+  const parts = raw.split(`--${boundary}`).slice(1, -1).map((chunk) => {
+    const trimmed = chunk.replace(/^\r\n/, "")
+    const end = trimmed.indexOf("\r\n\r\n")
+    const partHeaders = trimmed.slice(0, end)
+    const content = trimmed.slice(end + 4).replace(/\r\n$/, "")
+    const base64 = /content-transfer-encoding:\s*base64/i.test(partHeaders)
+    const body = base64 ? Uint8Array.from(Buffer.from(content.replace(/\s+/g, ""), "base64")) : new TextEncoder().encode(content)
+    return { headers: partHeaders, body, text: base64 ? "" : content }
+  })
+  return { headers, parts }
+}

@@ -26,7 +26,7 @@ export type RecurringRequest = typeof RecurringRequest.Type
 
 export const Occurrence = Schema.Struct({
   occurrence_date: DateString,
-  status: Schema.Literals(["posted", "pending_approval", "failed"]),
+  status: Schema.Literals(["posted", "pending_approval", "rejected", "failed"]),
   document_id: Schema.NullOr(Id),
   proposal_id: Schema.NullOr(Id),
   error: Schema.NullOr(Schema.Unknown),

@@ -26,7 +26,11 @@ type GovernedBody = {
  * Posts a resolved document on the governed path: a dry run shows it with the number it would
  * take, a person or an agent within policy posts it (201), an agent over policy queues it (202).
  */
-export const postDocument = (document: Documents.ResolvedDocument, body: GovernedBody) =>
+export const postDocument = (
+  document: Documents.ResolvedDocument,
+  body: GovernedBody,
+  onProposed?: (proposal: Governed.Proposal) => Effect.Effect<void, ApiError.LedgerError, Handler.Services>
+) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
     const company = request.companyId!
@@ -42,7 +46,8 @@ export const postDocument = (document: Documents.ResolvedDocument, body: Governe
       confidence: body.confidence,
       linesPath: ["entry", "lines"],
       ...(number === null ? {} : { preview: { document: Documents.preview(document, number), number } }),
-      onPosted: (entry) => persistAndLoad(document, entry.id)
+      onPosted: (entry) => persistAndLoad(document, entry.id),
+      onProposed
     })
   })
 
@@ -57,7 +62,16 @@ export const persistAndLoad = (document: Documents.ResolvedDocument, entryId: nu
 /** A document kind's proposal callbacks (one line each in ledger/ProposalKinds.ts). */
 export const documentProposalKind: Governed.ProposalKind = {
   approved: ({ entry, request }) => persistAndLoad((request as { document: Documents.ResolvedDocument }).document, entry.id),
-  rejected: () => Effect.void
+  rejected: ({ request }) =>
+    Effect.gen(function*() {
+      const { recurring } = (request as { document: Documents.ResolvedDocument }).document
+      if (recurring === null) return
+      // The occurrence stays generated (never offered again) and says why it has no document.
+      const sql = yield* SqlClient.SqlClient
+      const context = yield* RequestContext
+      yield* sql`UPDATE recurring_occurrences SET status = 'rejected' WHERE company_id = ${context.companyId!}
+        AND template_id = ${recurring.templateId} AND occurrence_date = ${recurring.occurrenceDate}`.pipe(Effect.orDie)
+    })
 }
 
 const create = <B extends Documents.DocumentRequest & GovernedBody>(kind: PostingKind) => ({ body }: { body: B }) =>

@@ -369,6 +369,25 @@ export const persist = Effect.fn("Documents.persist")(function*(document: Resolv
       tax_cents: tax.taxCents
     }))))}`.pipe(Effect.orDie)
   }
+  if (document.estimateId !== null) {
+    const converted = yield* sql`UPDATE estimates SET status = 'converted', invoice_id = ${id}, updated_at = ${request.now}
+      WHERE company_id = ${company} AND id = ${document.estimateId} AND status IN ('open', 'accepted') RETURNING id`.pipe(Effect.orDie)
+    if (converted.length === 0) {
+      return yield* Effect.fail(ApiError.fail("invalid_transition", "The estimate is no longer open or accepted."))
+    }
+  }
+  if (document.recurring !== null) {
+    // The occurrence row may already exist (waiting for approval); either way it now has its document.
+    yield* sql`INSERT INTO recurring_occurrences ${sql.insert({
+      company_id: company,
+      template_id: document.recurring.templateId,
+      occurrence_date: document.recurring.occurrenceDate,
+      status: "posted",
+      document_id: id,
+      created_at: request.now
+    })} ON CONFLICT (company_id, template_id, occurrence_date)
+      DO UPDATE SET status = 'posted', document_id = EXCLUDED.document_id, error = NULL`.pipe(Effect.orDie)
+  }
   if (document.kind === "invoice" || document.kind === "bill") {
     yield* Outbox.emit(document.kind === "invoice" ? "invoice.created" : "bill.created", {
       document_id: id,

@@ -1,0 +1,137 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, Sales } from "@ledger/api"
+import * as Handler from "../Handler.ts"
+import * as Pagination from "../Pagination.ts"
+import { RequestContext } from "../RequestContext.ts"
+import * as Row from "../Row.ts"
+import { actorReference, asOfOrToday, companyId, isUniqueViolation, loadContact } from "./Common.ts"
+import { postDocument } from "./DocumentHandlers.ts"
+import * as DocumentPdf from "./DocumentPdf.ts"
+import { subtotal, taxTotal } from "./DocumentPosting.ts"
+import * as Documents from "./Documents.ts"
+import * as Estimates from "./Estimates.ts"
+import * as Numbers from "./Numbers.ts"
+
+const numberInUse = (number: string) =>
+  ApiError.fail("number_in_use", `Number ${number} is already used.`, { issues: [{ path: ["body", "number"], message: "Already used" }] })
+
+export const handlers = [
+  Handler.make(Sales.Estimates.createEstimate, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      yield* loadContact(company, body.contact_id, "customer")
+      if (body.expiry_date !== undefined && body.expiry_date < body.estimate_date) {
+        return yield* Effect.fail(ApiError.validationFailed("An estimate expires after its date.", [{ path: ["body", "expiry_date"], message: "Before estimate_date" }]))
+      }
+      if (body.number !== undefined) {
+        const taken = yield* sql`SELECT 1 FROM estimates WHERE company_id = ${company} AND number = ${body.number}`.pipe(Effect.orDie)
+        if (taken.length > 0) return yield* Effect.fail(numberInUse(body.number))
+      }
+      const lines = yield* Documents.resolveLines(company, "sales", body.lines, body.tax_rate_id !== undefined)
+      const tax = yield* Documents.resolveTax(company, body.tax_rate_id, lines)
+      const subtotalCents = subtotal(lines)
+      const taxCents = taxTotal(tax.taxLines)
+      const dryRun = body.dry_run === true
+      const number = body.number ?? (yield* Numbers.next(company, "estimate", !dryRun))
+      const row = {
+        company_id: company,
+        contact_id: body.contact_id,
+        number,
+        estimate_date: body.estimate_date,
+        expiry_date: body.expiry_date ?? null,
+        reference: body.reference ?? null,
+        memo: body.memo ?? null,
+        tax_rate_id: tax.taxRateId,
+        lines: JSON.stringify(lines),
+        tax_lines: JSON.stringify(tax.taxLines),
+        subtotal_cents: subtotalCents,
+        tax_cents: taxCents,
+        total_cents: subtotalCents + taxCents,
+        status: "open",
+        created_by: yield* actorReference,
+        created_at: request.now,
+        updated_at: request.now
+      }
+      if (dryRun) {
+        return { status: 200, body: { dry_run: true, number, estimate: Estimates.toWire({ ...row, id: 0 }, request.today) } }
+      }
+      const rows = yield* sql<Record<string, unknown>>`INSERT INTO estimates ${sql.insert(row)} RETURNING *`.pipe(
+        Effect.catch((error) => isUniqueViolation(error) ? Effect.fail(numberInUse(number)) : Effect.die(error))
+      )
+      const estimate = Estimates.toWire(rows[0]!, request.today)
+      return { body: estimate, audit: { targetType: "estimate", targetId: estimate.id, details: { number, total_cents: estimate.total_cents } } }
+    })),
+
+  Handler.make(Sales.Estimates.listEstimates, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const company = yield* companyId
+      const asOf = yield* asOfOrToday(query.as_of)
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM estimates WHERE company_id = ${company}
+        ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
+        ${query.contact_id === undefined ? sql`` : sql`AND contact_id = ${query.contact_id}`}
+        ${query.as_of === undefined ? sql`` : sql`AND estimate_date <= ${asOf}`}
+        ${after === null ? sql`` : sql`AND id < ${after}`}
+        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => Estimates.toWire(row, asOf)) }
+    })),
+
+  Handler.make(Sales.Estimates.getEstimate, ({ path }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      return { body: Estimates.toWire(yield* Estimates.loadRow(company, path.id), request.today) }
+    })),
+
+  Handler.make(Sales.Estimates.setEstimateStatus, ({ path, body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const row = yield* Estimates.loadRow(company, path.id, true)
+      const from = String(row.status) as Estimates.Status
+      if (!Estimates.canMove(from, body.status)) {
+        return yield* Effect.fail(ApiError.fail("invalid_transition", `An estimate that is ${from} cannot become ${body.status}.`, {
+          from,
+          to: body.status,
+          allowed: Estimates.transitions[from]
+        }))
+      }
+      if (body.status === "void" && body.reason === undefined) {
+        return yield* Effect.fail(ApiError.validationFailed("Voiding an estimate needs a reason.", [{ path: ["body", "reason"], message: "Required to void" }]))
+      }
+      const rows = yield* sql<Record<string, unknown>>`UPDATE estimates SET status = ${body.status}, status_reason = ${body.reason ?? null},
+        updated_at = ${request.now} WHERE company_id = ${company} AND id = ${path.id} RETURNING *`.pipe(Effect.orDie)
+      return {
+        body: Estimates.toWire(rows[0]!, request.today),
+        audit: { targetType: "estimate", targetId: path.id, reason: body.reason ?? null, details: { from, to: body.status } }
+      }
+    })),
+
+  Handler.make(Sales.Estimates.convertEstimate, ({ path, body }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const estimate = Estimates.toWire(yield* Estimates.loadRow(company, path.id, body.dry_run !== true), request.today)
+      if (!Estimates.canConvert(estimate.status)) {
+        return yield* Effect.fail(ApiError.fail("invalid_transition", `An estimate that is ${estimate.status} cannot be converted.`))
+      }
+      const document = yield* Documents.resolve(company, "invoice", Estimates.invoiceRequest(estimate, body, request.today), {
+        estimateId: estimate.id
+      })
+      return yield* postDocument(document, body)
+    })),
+
+  Handler.make(Sales.Estimates.getEstimatePdf, ({ path }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const estimate = Estimates.toWire(yield* Estimates.loadRow(company, path.id), request.today)
+      return { body: DocumentPdf.toWire(yield* DocumentPdf.forEstimate(company, estimate, request.now)) }
+    }))
+]
