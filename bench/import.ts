@@ -1,0 +1,144 @@
+/**
+ * Benchmark 6: statement import. A generated 100,000-line statement, as OFX (1.x SGML) and as CSV,
+ * imported through the engine into a bank account: seconds, and the process's peak resident memory
+ * (VmHWM). Each import runs in a fresh child process, so its high-water mark is its own and not a
+ * neighbour's; the resident size before the import (engine and database loaded) is shown beside it.
+ */
+import { spawnSync } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import * as Engine from "./lib/Engine.ts"
+import * as Machine from "./lib/Machine.ts"
+import * as Options from "./lib/Options.ts"
+import * as Results from "./lib/Results.ts"
+import { now } from "./lib/Stats.ts"
+
+const importPath = ["POST", "/v1/bank-accounts/{id}/imports"] as const
+const lineCount = Options.count(100_000, 1_000)
+const targets = { postgresql: 6, pglite: 15 } as const
+const memoryTargetMb = 500
+
+interface Measured {
+  readonly seconds: number
+  readonly rss_before_mb: number | null
+  readonly rss_peak_mb: number | null
+  readonly lines_imported: number
+  readonly file_characters: number
+}
+
+/** Statement text with `count` transactions, in the bank's own order (oldest first), over a year. */
+const statement = (format: "ofx" | "csv", count: number): string => {
+  const start = Date.UTC(2025, 0, 1)
+  const day = (index: number) => new Date(start + Math.floor(index * 365 / count) * 86_400_000).toISOString().slice(0, 10)
+  const cents = (index: number) => ((index * 7919) % 500_000) - 250_000 || 100
+  if (format === "csv") {
+    const rows = ["Date,Description,Amount,Transaction ID"]
+    for (let index = 0; index < count; index++) {
+      const amount = cents(index)
+      rows.push(`${day(index)},"Payee ${index % 997} store ${index % 13}",${(amount / 100).toFixed(2)},T${index}`)
+    }
+    return `${rows.join("\n")}\n`
+  }
+  const transactions: Array<string> = []
+  for (let index = 0; index < count; index++) {
+    const amount = cents(index)
+    transactions.push(
+      `<STMTTRN><TRNTYPE>${amount < 0 ? "DEBIT" : "CREDIT"}<DTPOSTED>${day(index).replace(/-/g, "")}120000` +
+        `<TRNAMT>${(amount / 100).toFixed(2)}<FITID>F${index}<NAME>Payee ${index % 997}<MEMO>Store ${index % 13}</STMTTRN>`
+    )
+  }
+  return [
+    "OFXHEADER:100", "DATA:OFXSGML", "VERSION:102", "SECURITY:NONE", "ENCODING:USASCII", "CHARSET:1252",
+    "COMPRESSION:NONE", "OLDFILEUID:NONE", "NEWFILEUID:NONE", "",
+    "<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20260101<LANGUAGE>ENG</SONRS></SIGNONMSGSRSV1>",
+    "<BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD",
+    "<BANKACCTFROM><BANKID>121000248<ACCTID>000123456789<ACCTTYPE>CHECKING</BANKACCTFROM>",
+    "<BANKTRANLIST><DTSTART>20250101<DTEND>20251231",
+    ...transactions,
+    "</BANKTRANLIST><LEDGERBAL><BALAMT>0.00<DTASOF>20251231</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>",
+    ""
+  ].join("\n")
+}
+
+/** One import in this process: the child's side. */
+const measureOne = async (storage: Options.StorageKind, format: "ofx" | "csv"): Promise<Measured> => {
+  const operationId = Engine.available(...importPath)!
+  const engine = await Engine.open(storage, { name: `import_${format}` })
+  try {
+    const company = await Engine.createCompany(engine, { starter_chart: "general" })
+    const accounts = await engine.call("listAccounts", { credential: company.ownerKey, query: { limit: 1000 } })
+    const cash = (accounts.body as { data: Array<{ code: string; type: string; subtype: string | null; name: string }> }).data
+      .find((account) => account.type === "asset" && /bank|checking|cash/i.test(`${account.subtype ?? ""} ${account.name}`))
+    if (cash === undefined) throw new Error("the general chart has no bank or cash account")
+    const bank = Engine.expectStatus(await engine.call("createBankAccount", {
+      credential: company.ownerKey,
+      idempotencyKey: Engine.newKey("bank"),
+      body: { name: "Operating", kind: "checking", ledger_account: cash.code }
+    }), [201], "bank account")
+    const bankId = (bank.body as { id: number }).id
+    let content: string | null = statement(format, lineCount)
+    const characters = content.length
+    const rssBefore = Machine.peakRssMb()
+    const begin = now()
+    const outcome = Engine.expectStatus(await engine.call(operationId, {
+      credential: company.ownerKey,
+      idempotencyKey: Engine.newKey("import"),
+      path: { id: bankId },
+      body: { format, content, filename: `bench.${format}` }
+    }), [201], "import")
+    const seconds = (now() - begin) / 1000
+    content = null
+    return {
+      seconds,
+      rss_before_mb: rssBefore,
+      rss_peak_mb: Machine.peakRssMb(),
+      lines_imported: (outcome.body as { lines_imported: number }).lines_imported,
+      file_characters: characters
+    }
+  } finally {
+    await engine.close()
+  }
+}
+
+if (process.argv[2] === "--one") {
+  const measured = await measureOne(process.argv[3] as Options.StorageKind, process.argv[4] as "ofx" | "csv")
+  process.stdout.write(`RESULT ${JSON.stringify(measured)}\n`)
+  process.exit(0)
+}
+
+const run = Results.start("import")
+for (const storage of Options.storages) {
+  for (const format of ["ofx", "csv"] as const) {
+    const figure = `${lineCount.toLocaleString("en-US")}-line ${format.toUpperCase()} import: seconds, peak RSS`
+    const target = `<= ${targets[storage]} s, < ${memoryTargetMb} MB`
+    if (Engine.available(...importPath) === null) {
+      run.skip(figure, storage, "POST /v1/bank-accounts/{id}/imports", target)
+      continue
+    }
+    const child = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--one", storage, format], {
+      encoding: "utf8",
+      env: process.env,
+      timeout: 600_000,
+      maxBuffer: 64 * 1024 * 1024
+    })
+    const line = child.stdout.split("\n").find((text) => text.startsWith("RESULT "))
+    if (line === undefined) {
+      run.add({ figure, storage, value: `failed: ${(child.stderr || child.stdout).trim().split("\n").slice(-3).join(" ")}`, target, verdict: "missed" })
+      continue
+    }
+    const measured = JSON.parse(line.slice("RESULT ".length)) as Measured
+    const met = measured.seconds <= targets[storage] && (measured.rss_peak_mb ?? Infinity) < memoryTargetMb &&
+      measured.lines_imported === lineCount
+    run.add({
+      figure,
+      storage,
+      value: `${measured.seconds.toFixed(2)} s, peak RSS ${measured.rss_peak_mb} MB (before import ${measured.rss_before_mb} MB), ` +
+        `${measured.lines_imported} lines imported, file ${(measured.file_characters / 1e6).toFixed(1)} M characters`,
+      target,
+      verdict: met ? "met" : "missed",
+      details: { ...measured }
+    })
+  }
+}
+run.note("imports go through the engine (Ledger.call): over HTTP the 1 MB request body limit refuses a statement this large")
+run.finish()
+process.exit(0)

@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import os from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Client from "./HttpClient.ts"
+import * as Options from "./Options.ts"
+
+const serveScript = fileURLToPath(new URL("./serve.ts", import.meta.url))
+const workspace = fileURLToPath(new URL("../../", import.meta.url))
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, Options.loopback, () => {
+      const address = probe.address()
+      probe.close(() => typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")))
+    })
+  })
+
+/** A real Ledger server process on 127.0.0.1, over a fresh PostgreSQL schema or PGlite. */
+export interface RunningServer {
+  readonly baseUrl: string
+  readonly port: number
+  readonly pid: number
+  readonly storage: Options.StorageKind
+  readonly operatorToken: string
+  readonly stop: () => Promise<void>
+}
+
+export const start = async (
+  storage: Options.StorageKind,
+  options: { readonly name: string; readonly maxConnections?: number; readonly pgliteMode?: "file" | "memory" }
+): Promise<RunningServer> => {
+  const port = await freePort()
+  const operatorToken = `bench-operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
+  let searchPath = ""
+  let dataFolder: string | null = null
+  const environment: Record<string, string> = {
+    ...process.env as Record<string, string>,
+    PORT: String(port),
+    HOST: Options.loopback,
+    LEDGER_OPERATOR_TOKEN: operatorToken,
+    // Benchmarks measure the pipeline's cost, not the limiter's refusals.
+    LEDGER_RATE_LIMITS: "off",
+    LEDGER_WORKERS: "off"
+  }
+  if (storage === "postgresql") {
+    searchPath = Options.freshSchema(options.name)
+    environment.DATABASE_URL = Options.databaseUrl
+    environment.BENCH_SEARCH_PATH = searchPath
+    environment.BENCH_MAX_CONNECTIONS = String(options.maxConnections ?? 20)
+  } else {
+    delete environment.DATABASE_URL
+    if ((options.pgliteMode ?? "file") === "memory") {
+      environment.LEDGER_DATA_DIR = "memory"
+    } else {
+      dataFolder = mkdtempSync(path.join(os.tmpdir(), `ledger-bench-server-${options.name}-`))
+      environment.LEDGER_DATA_DIR = dataFolder
+    }
+  }
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", serveScript], {
+    cwd: workspace,
+    env: environment,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout?.on("data", (chunk) => (output += String(chunk)))
+  child.stderr?.on("data", (chunk) => (output += String(chunk)))
+  const baseUrl = `http://${Options.loopback}:${port}`
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM")
+      const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000).unref())
+      if ((await Promise.race([exited, timeout])) === "timeout") {
+        child.kill("SIGKILL")
+        await exited
+      }
+    }
+    if (searchPath !== "") {
+      const { execFileSync } = await import("node:child_process")
+      try {
+        execFileSync("psql", [Options.databaseUrl, "-qAtXc", `DROP SCHEMA IF EXISTS ${searchPath} CASCADE`], { stdio: "ignore", timeout: 60_000 })
+      } catch {
+        process.stderr.write(`could not drop schema ${searchPath}\n`)
+      }
+    }
+    if (dataFolder !== null) rmSync(dataFolder, { recursive: true, force: true })
+  }
+
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`)
+    try {
+      const health = await Client.request(baseUrl, { method: "GET", path: "/health" })
+      if (health.status === 200) break
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop()
+      throw new Error(`server did not answer /health within 120 s:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return { baseUrl, port, pid: child.pid!, storage, operatorToken, stop }
+}

@@ -1,0 +1,49 @@
+/**
+ * Not a benchmark: runs the engine pipeline on one operation for a while so that
+ * `node --cpu-prof --import tsx bench/profile-pipeline.ts` shows where its time goes.
+ * BENCH_STORAGE picks the storage (the first listed), PROFILE_OPERATION the operation
+ * (createUser, getMe or propose), PROFILE_SECONDS how long.
+ */
+import * as Engine from "./lib/Engine.ts"
+import * as Options from "./lib/Options.ts"
+import * as Postings from "./lib/Postings.ts"
+
+const storage = Options.storages[0] ?? "pglite"
+const operation = process.env.PROFILE_OPERATION ?? "createUser"
+const engine = await Engine.open(storage, { name: "profile", pgliteMode: "memory" })
+try {
+  const company = await Engine.createCompany(engine, { starter_chart: "empty" })
+  let next: (caller: number, index: number) => { operationId: string; input: Engine.Input }
+  if (operation === "propose") {
+    const propose = Engine.available(...Postings.paths.propose)
+    const createAccount = Engine.available(...Postings.paths.createAccount)
+    if (propose === null || createAccount === null) throw new Error("the ledger is not available")
+    const codes = await Postings.createAccounts(engine, company, createAccount, 100)
+    const draw = Postings.random(1)
+    const today = new Date().toISOString().slice(0, 10)
+    next = (caller) => {
+      const debit = draw(codes.length)
+      const credit = (debit + 1 + draw(codes.length - 1)) % codes.length
+      return {
+        operationId: propose,
+        input: {
+          credential: company.ownerKey,
+          idempotencyKey: Engine.newKey(`p${caller}`),
+          body: Postings.twoLineEntry(codes[debit]!, codes[credit]!, 1 + draw(100_000), today)
+        }
+      }
+    }
+  } else if (operation === "getMe") {
+    next = () => ({ operationId: "getMe", input: { credential: company.ownerKey } })
+  } else {
+    next = (caller, index) => ({
+      operationId: "createUser",
+      input: { credential: company.ownerKey, idempotencyKey: Engine.newKey(`u${caller}`), body: { name: `User ${index}`, role: "staff" } }
+    })
+  }
+  const result = await Postings.runCallers({ engine, concurrency: 16, durationSeconds: Number(process.env.PROFILE_SECONDS ?? 10), next })
+  process.stdout.write(`${storage} ${operation}: ${JSON.stringify(result)}\n`)
+} finally {
+  await engine.close()
+}
+process.exit(0)
