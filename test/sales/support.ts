@@ -104,3 +104,16 @@ export const mimeParts = (raw: string) => {
   })
   return { headers, parts }
 }
+
+/** An MCP client over the app's in-process fetch, holding `token`. */
+export const connectMcp = async (app: TestApp, token: string, headers: Record<string, string> = {}) => {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
+  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js")
+  const client = new Client({ name: "ledger-sales-test", version: "1.0.0" })
+  const transport = new StreamableHTTPClientTransport(new URL("http://ledger.test/mcp"), {
+    requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
+    fetch: (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))
+  })
+  await client.connect(transport)
+  return client
+}
