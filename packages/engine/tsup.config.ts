@@ -1,18 +1,11 @@
+import { dirname } from "node:path"
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "tsup"
+import { packageBuild } from "../../tsup.shared.ts"
 
-/**
- * The published build: ESM and bundled type declarations in dist/. The workspace itself runs from
- * src/ (package.json `exports`); `publishConfig.exports` points a packed tarball at dist/.
- * Dependencies stay external: npm installs them beside the package.
- */
-export default defineConfig({
+/** The published build (dist/); the workspace itself runs from src/. See tsup.shared.ts. */
+export default defineConfig(packageBuild({
+  directory: dirname(fileURLToPath(import.meta.url)),
   entry: ["src/index.ts"],
-  format: ["esm"],
-  platform: "neutral",
-  target: "es2023",
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  splitting: false,
-  treeshake: false
-})
+  platform: "neutral"
+}))

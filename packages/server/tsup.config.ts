@@ -1,18 +1,14 @@
+import { dirname } from "node:path"
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "tsup"
+import { packageBuild } from "../../tsup.shared.ts"
 
 /**
- * The published build: ESM and bundled type declarations in dist/, plus dist/bin.js, which
- * bin/ledger.mjs runs when it exists. The workspace itself runs from src/ (package.json
- * `exports`); `publishConfig.exports` points a packed tarball at dist/.
+ * The published build (dist/), with dist/bin.js, which bin/ledger.mjs runs when it exists; the
+ * workspace itself runs from src/. See tsup.shared.ts.
  */
-export default defineConfig({
+export default defineConfig(packageBuild({
+  directory: dirname(fileURLToPath(import.meta.url)),
   entry: ["src/index.ts", "src/bin.ts"],
-  format: ["esm"],
-  platform: "node",
-  target: "node24",
-  dts: { entry: "src/index.ts" },
-  sourcemap: true,
-  clean: true,
-  splitting: true,
-  treeshake: false
-})
+  platform: "node"
+}))

@@ -59,7 +59,7 @@ export const stage = (names: ReadonlyArray<PackageName> = packageNames): Workspa
   mkdirSync(tarballs)
   writeFileSync(join(staged, "package.json"), JSON.stringify({ name: "ledger-stage", private: true, type: "module" }))
   writeFileSync(join(staged, "pnpm-workspace.yaml"), "packages:\n  - packages/*\n")
-  for (const file of ["tsconfig.base.json", "tsconfig.json"]) cpSync(join(root, file), join(staged, file))
+  for (const file of ["tsconfig.base.json", "tsconfig.json", "tsup.shared.ts"]) cpSync(join(root, file), join(staged, file))
   // Tools and dependencies come from the real install; only sources and manifests are copied.
   symlinkSync(join(root, "node_modules"), join(staged, "node_modules"))
   for (const name of names) {
@@ -87,6 +87,30 @@ export const pack = async (workspace: Workspace, name: PackageName): Promise<str
   const tarball = readdirSync(workspace.tarballs).find((file) => file.startsWith(`ledger-${name}-`) && file.endsWith(".tgz"))
   if (tarball === undefined) throw new Error(`no tarball for @ledger/${name}`)
   return join(workspace.tarballs, tarball)
+}
+
+/** What each package needs built first: its declarations refer to theirs. */
+export const dependencies: Readonly<Record<PackageName, ReadonlyArray<PackageName>>> = {
+  api: [],
+  client: ["api"],
+  engine: ["api"],
+  server: ["engine"],
+  testkit: ["server", "client"]
+}
+
+/** Builds every package, each once its dependencies are built, independent ones side by side. */
+export const buildAll = async (workspace: Workspace, names: ReadonlyArray<PackageName> = packageNames) => {
+  const started = new Map<PackageName, Promise<string>>()
+  const start = (name: PackageName): Promise<string> => {
+    let pending = started.get(name)
+    if (pending === undefined) {
+      pending = Promise.all(dependencies[name].filter((dependency) => names.includes(dependency)).map(start))
+        .then(() => build(workspace, name))
+      started.set(name, pending)
+    }
+    return pending
+  }
+  await Promise.all(names.map(start))
 }
 
 /** Runs `task` over `items`, at most `concurrency` at a time. */

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type * as Call from "./Call.ts"
 import type { ClientError } from "./ClientError.ts"
 import * as LedgerClient from "./LedgerClient.ts"
 import {
@@ -70,16 +71,22 @@ const toEffectOptions = (options: Options): LedgerClient.Options => {
 
 export const createClient = (options: Options): Client => {
   const effect = LedgerClient.makeFetch(toEffectOptions(options))
+  // Untyped inside: the public types come from `Client`; instantiating the generic signature over
+  // every operation id at once is more than the compiler should be asked to do.
+  const request = effect.request as unknown as (
+    id: string,
+    input: unknown,
+    call?: CallOptions
+  ) => Effect.Effect<Call.Response, ClientError>
   const client: Record<string, unknown> = {
-    request: (id: OperationId, input?: unknown, call?: CallOptions) =>
-      run(effect.request(id, input as never, call), call?.signal),
-    iterate: (id: ListOperationId, input?: Record<string, unknown>, call?: CallOptions) => ({
+    request: (id: string, input?: unknown, call?: CallOptions) => run(request(id, input, call), call?.signal),
+    iterate: (id: string, input?: Record<string, unknown>, call?: CallOptions) => ({
       async *[Symbol.asyncIterator]() {
         let cursor = input?.cursor as string | undefined
         for (;;) {
           const page = input === undefined && cursor === undefined ? {} : { ...input, ...(cursor === undefined ? {} : { cursor }) }
-          const response = await run(effect.request(id, page as never, call), call?.signal)
-          const body = response.body as unknown as { data: ReadonlyArray<unknown>; has_more: boolean; next_cursor: string | null }
+          const response = await run(request(id, page, call), call?.signal)
+          const body = response.body as { data: ReadonlyArray<unknown>; has_more: boolean; next_cursor: string | null }
           yield* body.data
           if (!body.has_more || body.next_cursor === null) return
           cursor = body.next_cursor

@@ -48,11 +48,14 @@ const runScript = async (ledger: TestLedger): Promise<ReadonlyArray<Recorded>> =
   await owner.rotateKey({ id: agentKey.key.id, overlap_seconds: 3_600 })
   await owner.listKeys({ include_ended: true })
   await attempt(owner.listAccounts({ include_balances: true }))
-  await attempt(agentClient.proposeJournalEntry({
-    date: ledger.clock.today(),
-    memo: "Office supplies",
-    lines: [{ account: "6000", debit_cents: 42_00 }, { account: "1000", credit_cents: 42_00 }]
-  } as never))
+  // Under the agent's threshold it posts; over it, it waits for a person (governed path).
+  for (const cents of [42_00, 420_00]) {
+    await attempt(agentClient.proposeJournalEntry({
+      entry_date: ledger.clock.today(),
+      memo: "Office supplies",
+      lines: [{ account: "6070", debit_cents: cents }, { account: "1010", credit_cents: cents }]
+    }))
+  }
   await owner.listAuditEvents({ limit: 100 })
   return recorded
 }
