@@ -202,7 +202,8 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
       sourceKind: input.kind,
       sourceId: input.sourceId ?? null,
       softLockOverrideReason,
-      confidence: input.confidence ?? null
+      confidence: input.confidence ?? null,
+      heldPeriod: period
     })
     const value = yield* input.onPosted(entry)
     return {

@@ -4,7 +4,6 @@ import { ApiError, type Ledger, Limits } from "@ledger/api"
 import * as Events from "./Events.ts"
 import { RequestContext } from "../RequestContext.ts"
 import * as Row from "../Row.ts"
-import * as Balances from "./Balances.ts"
 import * as Chart from "./Chart.ts"
 import * as JournalEntry from "./JournalEntry.ts"
 import type { PeriodStatus } from "./PostingPolicy.ts"
@@ -93,11 +92,13 @@ export interface PostOptions {
   readonly proposalId?: number | null
   readonly confidence?: number | null
   readonly reversesEntryId?: number | null
+  /** The date's period as the caller already read it FOR SHARE in this transaction (saves a query). */
+  readonly heldPeriod?: PeriodOnDate | null
 }
 
 /**
- * Posts a prepared entry: checks (and holds) its period, writes the entry, its lines and the daily
- * totals, and emits `entry.posted`, all in the caller's transaction. No policy: callers decide
+ * Posts a prepared entry: checks (and holds) its period, writes the entry and its lines, and emits
+ * `entry.posted`, all in the caller's transaction; the database adds the daily totals at commit. No policy: callers decide
  * first (Governed.ts).
  */
 export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, options: PostOptions) {
@@ -105,7 +106,7 @@ export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, opti
   const request = yield* RequestContext
   const companyId = yield* requireCompany
   const softLockOverrideReason = options.softLockOverrideReason ?? null
-  const period = yield* periodOn(prepared.draft.date, "share")
+  const period = options.heldPeriod !== undefined ? options.heldPeriod : yield* periodOn(prepared.draft.date, "share")
   const check = PostingPolicy.periodCheck(period?.status ?? null, softLockOverrideReason)
   if (check.refusal !== null) {
     return yield* Effect.fail(ApiError.fail(check.refusal.type, check.refusal.message, {
@@ -145,7 +146,7 @@ export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, opti
     class_id: line.classId,
     contact_id: line.contactId
   }))))}`.pipe(Effect.orDie)
-  yield* Balances.add(companyId, prepared.draft.date, JournalEntry.byAccount(prepared.lines))
+  // The daily totals are added by the database when this transaction commits (migration 0002).
   const entry = toRecord(entryRow, prepared.lines, null)
   yield* Events.emit("entry.posted", {
     entry_id: entry.id,

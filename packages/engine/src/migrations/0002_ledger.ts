@@ -3,9 +3,10 @@
  * totals, and proposals.
  *
  * The money rules hold in the database as well as in the engine:
- * - every entry's lines sum to exactly zero (signed cents: debits positive, credits negative) and
- *   an entry has at least two lines: a DEFERRABLE INITIALLY DEFERRED constraint trigger checks it
- *   at commit, so an entry and its lines are inserted in any order within one transaction;
+ * - every entry's lines sum to exactly zero (signed cents: debits positive, credits negative), an
+ *   entry has at least two lines, and its stated total is its debits: DEFERRABLE INITIALLY
+ *   DEFERRED constraint triggers check it at commit (an entry and its lines are inserted within
+ *   one transaction, in any order), and refuse a line added to an entry of an earlier transaction;
  * - posted entries and lines are append-only (UPDATE and DELETE raise);
  * - an entry dated in a hard-locked period is refused, and the check holds the period row
  *   FOR SHARE, so a concurrent hard lock (which takes the row FOR UPDATE) waits for the posting to
@@ -13,8 +14,9 @@
  * - an account's code, type and control never change, and accounts are never deleted.
  *
  * Balances for reports come from `account_daily_totals` (company, account, day -> debits,
- * credits), upserted in the posting's transaction: a balance as of any date sums at most one row
- * per account and day, never the journal.
+ * credits), upserted by the database in the posting's transaction, at its commit, from the lines
+ * themselves (so they cannot drift from them): a balance as of any date sums at most one row per
+ * account and day, never the journal.
  */
 export const sql = `
 CREATE TABLE accounts (
@@ -125,24 +127,23 @@ CREATE TABLE journal_lines (
 );
 CREATE INDEX journal_lines_by_account ON journal_lines (company_id, account_id, entry_date);
 
--- Debits equal credits: checked at commit for every entry that gained lines or was created.
-CREATE FUNCTION ledger_check_entry_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
+-- At commit, for each entry created in the transaction: its lines must number at least two, sum to
+-- exactly zero and match its stated total; then its per-account sums are added to the daily
+-- totals. Writing the totals at commit keeps a busy account's total row locked only while the
+-- transaction commits, not for the rest of the request. ledger.checked_entry remembers the entry
+-- just checked, so that its own lines' triggers (queued after it) need not sum the lines again;
+-- a line added to an entry of an earlier transaction finds no such memo and is checked in full.
+CREATE FUNCTION ledger_entry_lines_check(target_company uuid, target_entry bigint) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-  target_entry bigint;
   line_count int;
   line_sum numeric;
   debit_sum numeric;
   stated_total bigint;
 BEGIN
-  IF TG_TABLE_NAME = 'journal_entries' THEN
-    target_entry := NEW.id;
-  ELSE
-    target_entry := NEW.entry_id;
-  END IF;
   SELECT count(*), coalesce(sum(amount_cents), 0), coalesce(sum(amount_cents) FILTER (WHERE amount_cents > 0), 0)
     INTO line_count, line_sum, debit_sum
-    FROM journal_lines WHERE company_id = NEW.company_id AND entry_id = target_entry;
-  SELECT total_cents INTO stated_total FROM journal_entries WHERE company_id = NEW.company_id AND id = target_entry;
+    FROM journal_lines WHERE company_id = target_company AND entry_id = target_entry;
+  SELECT total_cents INTO stated_total FROM journal_entries WHERE company_id = target_company AND id = target_entry;
   IF line_count < 2 THEN
     RAISE EXCEPTION 'journal entry % has % lines; an entry needs at least 2', target_entry, line_count
       USING ERRCODE = 'LD010';
@@ -155,12 +156,37 @@ BEGIN
     RAISE EXCEPTION 'journal entry % states a total of % cents but its debits are %', target_entry, stated_total, debit_sum
       USING ERRCODE = 'LD010';
   END IF;
+END $$;
+
+CREATE FUNCTION ledger_entry_committed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM ledger_entry_lines_check(NEW.company_id, NEW.id);
+  -- Account order: concurrent commits touching the same accounts lock their rows in one order.
+  INSERT INTO account_daily_totals (company_id, account_id, day, debit_cents, credit_cents)
+    SELECT NEW.company_id, account_id, NEW.entry_date,
+      sum(CASE WHEN amount_cents > 0 THEN amount_cents ELSE 0 END),
+      sum(CASE WHEN amount_cents < 0 THEN -amount_cents ELSE 0 END)
+    FROM journal_lines WHERE company_id = NEW.company_id AND entry_id = NEW.id
+    GROUP BY account_id ORDER BY account_id
+  ON CONFLICT (company_id, account_id, day) DO UPDATE SET
+    debit_cents = account_daily_totals.debit_cents + excluded.debit_cents,
+    credit_cents = account_daily_totals.credit_cents + excluded.credit_cents;
+  PERFORM set_config('ledger.checked_entry', NEW.company_id::text || ':' || NEW.id::text, true);
   RETURN NULL;
 END $$;
-CREATE CONSTRAINT TRIGGER journal_entries_balanced AFTER INSERT ON journal_entries
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_check_entry_balanced();
-CREATE CONSTRAINT TRIGGER journal_lines_balanced AFTER INSERT ON journal_lines
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_check_entry_balanced();
+
+CREATE FUNCTION ledger_line_committed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('ledger.checked_entry', true) IS DISTINCT FROM NEW.company_id::text || ':' || NEW.entry_id::text THEN
+    PERFORM ledger_entry_lines_check(NEW.company_id, NEW.entry_id);
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE CONSTRAINT TRIGGER journal_entries_committed AFTER INSERT ON journal_entries
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_entry_committed();
+CREATE CONSTRAINT TRIGGER journal_lines_committed AFTER INSERT ON journal_lines
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_line_committed();
 
 -- Posted entries and lines are immutable: a correction is a reversal.
 CREATE TRIGGER journal_entries_immutable BEFORE UPDATE OR DELETE ON journal_entries
@@ -188,7 +214,9 @@ END $$;
 CREATE TRIGGER journal_entries_period BEFORE INSERT ON journal_entries
   FOR EACH ROW EXECUTE FUNCTION ledger_check_entry_period();
 
--- Per-account daily totals: the source of every balance and report.
+-- Per-account daily totals: the source of every balance and report, written by
+-- ledger_entry_committed (above) when the posting commits. A table may be referenced by a function
+-- body before it exists; it is created before any entry can be.
 CREATE TABLE account_daily_totals (
   company_id uuid NOT NULL,
   account_id bigint NOT NULL,
