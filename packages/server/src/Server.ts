@@ -7,6 +7,7 @@ import { Dispatcher, Entropy, Idempotency, Ledger, Operator } from "@ledger/engi
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./Http.ts"
 import * as Storage from "./Storage.ts"
+import * as Workers from "./workers/Worker.ts"
 
 export interface AppOptions extends Storage.StorageOptions {
   readonly rateLimits?: boolean
@@ -146,6 +147,7 @@ export const inProcess = async (
 export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> = {}) =>
   HttpRouter.serve(Http.routes, { disableLogger: true }).pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.merge(Workers.fromEnvironment()),
     Layer.provide(engineLayer({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
