@@ -22,7 +22,15 @@ export interface AuditEntry {
 /** Appends one event to a company's audit log, in whatever transaction is current. */
 export const record = Effect.fn("Audit.record")(function*(entry: AuditEntry) {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`INSERT INTO audit_events ${sql.insert({
+  yield* insert(sql, entry)
+})
+
+/**
+ * The INSERT of one event, unrun: the Dispatcher runs it inside the statement that completes the
+ * idempotency record, saving a round trip on every keyed write.
+ */
+export const insert = (sql: SqlClient.SqlClient, entry: AuditEntry) =>
+  sql`INSERT INTO audit_events ${sql.insert({
     company_id: entry.companyId,
     occurred_at: entry.occurredAt,
     action: entry.action,
@@ -41,7 +49,6 @@ export const record = Effect.fn("Audit.record")(function*(entry: AuditEntry) {
     via: entry.via,
     details: JSON.stringify(entry.details ?? {})
   })}`
-})
 
 /** What a handler tells the pipeline to write into the audit event of its change. */
 export interface AuditNote {

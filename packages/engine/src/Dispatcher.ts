@@ -286,24 +286,27 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         const status = result.status ?? defaultStatus
         const auditCompany = result.audit?.companyId ?? companyId
         // A dry run writes nothing, not even its audit event.
-        if (auditCompany !== null && !dryRun) {
-          yield* Audit.record({
-            companyId: auditCompany,
-            occurredAt: now,
-            action: operation.id,
-            outcome: "ok",
-            status,
-            actor,
-            agentModel: invocation.agentModel,
-            agentRunId: invocation.agentRunId,
-            targetType: result.audit?.targetType ?? null,
-            targetId: result.audit?.targetId ?? null,
-            reason: result.audit?.reason ?? null,
-            via: invocation.via,
-            details: { ...result.audit?.details, ...(idempotencyKey === null ? {} : { idempotency_key: idempotencyKey }) }
-          }).pipe(Effect.orDie)
+        const auditEvent: Audit.AuditEntry | null = auditCompany === null || dryRun ? null : {
+          companyId: auditCompany,
+          occurredAt: now,
+          action: operation.id,
+          outcome: "ok",
+          status,
+          actor,
+          agentModel: invocation.agentModel,
+          agentRunId: invocation.agentRunId,
+          targetType: result.audit?.targetType ?? null,
+          targetId: result.audit?.targetId ?? null,
+          reason: result.audit?.reason ?? null,
+          via: invocation.via,
+          details: { ...result.audit?.details, ...(idempotencyKey === null ? {} : { idempotency_key: idempotencyKey }) }
         }
-        if (claim !== null) yield* Idempotency.complete(claim, status, result.body)
+        // With a key, the audit event goes in the statement that completes the key (one round trip).
+        if (claim !== null) {
+          yield* Idempotency.complete(claim, status, result.body, auditEvent === null ? undefined : Audit.insert(sql, auditEvent))
+        } else if (auditEvent !== null) {
+          yield* Audit.record(auditEvent).pipe(Effect.orDie)
+        }
         return { replay: false, status, body: result.body }
       })
       const exit = yield* Effect.exit(sql.withTransaction(transaction).pipe(Effect.provide(context)))
