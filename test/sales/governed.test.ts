@@ -70,6 +70,49 @@ describe("sales on the governed write path", () => {
     expect((await accountTotals(app, company.companyId)).get("1010")).toBe(9_000)
   })
 
+  it("a payment from a bank line takes its account, date and amount; the line follows the payment", async () => {
+    const company = await salesCompany(app, "Bank Line Co")
+    const bank = await company.post("/v1/bank-accounts", { name: "Checking", kind: "checking", ledger_account: "1010" })
+    expect(bank.status).toBe(201)
+    const csv = "Date,Description,Amount\n2026-08-11,Deposit Acme,120.00\n2026-08-12,Deposit Acme,80.00\n2026-08-13,Paper Supply,-45.00\n"
+    expect((await company.post(`/v1/bank-accounts/${bank.body.id}/imports`, { format: "csv", content: csv })).status).toBe(201)
+    const lines = (await company.get(`/v1/bank-lines?bank_account_id=${bank.body.id}`)).body.data
+    const deposit = lines.find((line: any) => line.amount_cents === 12_000)
+    const second = lines.find((line: any) => line.amount_cents === 8_000)
+    const withdrawal = lines.find((line: any) => line.amount_cents === -4_500)
+    const invoice = (await company.post("/v1/invoices", { contact_id: company.customerId, doc_date: "2026-08-01", lines: [{ amount_cents: 12_000 }] })).body
+
+    const wrongWay = await company.post("/v1/payments/received", { contact_id: company.customerId, bank_line_id: withdrawal.id })
+    expect(wrongWay.status).toBe(422)
+    const paid = await company.post("/v1/payments/received", {
+      contact_id: company.customerId,
+      bank_line_id: deposit.id,
+      applications: [{ document_id: invoice.id, amount_cents: 12_000 }]
+    })
+    expect(paid.status).toBe(201)
+    expect(paid.body).toMatchObject({ account: "1010", payment_date: "2026-08-11", amount_cents: 12_000, bank_line_id: deposit.id })
+    const categorized = (await company.get(`/v1/bank-lines?bank_account_id=${bank.body.id}&status=categorized`)).body.data
+    expect(categorized.map((line: any) => line.id)).toEqual([deposit.id])
+    const twice = await company.post("/v1/payments/received", { contact_id: company.customerId, bank_line_id: deposit.id })
+    expect(twice.status).toBe(409)
+
+    // An agent's payment over its threshold holds the line as proposed; rejection frees it.
+    const agent = await agentOf(company, { threshold: 1_000 })
+    const queued = await company.post("/v1/payments/received", { contact_id: company.customerId, bank_line_id: second.id }, agent.token, agent.headers)
+    expect(queued.status).toBe(202)
+    expect((await company.get(`/v1/bank-lines?bank_account_id=${bank.body.id}&status=proposed`)).body.data.map((line: any) => line.id)).toEqual([second.id])
+    const accountant = await accountantOf(company)
+    await company.post(`/v1/proposals/${queued.body.proposal.id}/reject`, { reason: "Wrong customer" }, accountant.token)
+    expect((await company.get(`/v1/bank-lines?bank_account_id=${bank.body.id}&status=unmatched`)).body.data.map((line: any) => line.id).sort())
+      .toEqual([second.id, withdrawal.id].sort())
+
+    // Voiding the payment returns its line to unmatched.
+    const voided = await company.post(`/v1/payments/${paid.body.id}/void`, { reason: "Deposit was for another invoice", void_date: "2026-08-20" })
+    expect(voided.status).toBe(200)
+    expect((await company.get(`/v1/bank-lines?bank_account_id=${bank.body.id}&status=unmatched`)).body.data.map((line: any) => line.id))
+      .toContain(deposit.id)
+  })
+
   it("works the same over MCP: the queued invoice posts only on a person's approval", async () => {
     const company = await salesCompany(app, "MCP Sales Co")
     const agent = await agentOf(company, { threshold: 10_000 })

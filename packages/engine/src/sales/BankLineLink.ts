@@ -1,25 +1,35 @@
 import { Effect } from "effect"
-import { ApiError } from "@ledger/api"
+import * as BankLineLinks from "../banking/BankLineLinks.ts"
+import * as BankLineStore from "../banking/BankLineStore.ts"
+import * as Row from "../Row.ts"
 import type { BankLineFacts } from "./Payments.ts"
 
 /**
- * A payment may name the bank line it explains (`bank_line_id`): the line's account, date and
- * amount then fill the payment, the line becomes `proposed` while an agent's payment waits, and
- * `categorized` (linked to the entry) once it posts. The banking area owns bank lines and exposes
- * the functions this module calls (packages/engine/src/banking/BankLineLinks.ts); until that
- * module exists a payment with a bank line is refused rather than silently left unlinked.
+ * A payment may name the bank line it explains (`bank_line_id`): the line's ledger account, date
+ * and amount fill what the payment leaves out and must agree with what it gives; the line becomes
+ * `proposed` while an agent's payment waits, `categorized` (linked to the entry) once it posts,
+ * `unmatched` again when the proposal is rejected or the payment voided. The banking area owns
+ * bank lines; this module is the sales side of packages/engine/src/banking/BankLineLinks.ts.
  */
-export const resolve = (_bankLineId: number, _direction: "received" | "made"): Effect.Effect<BankLineFacts, ApiError.LedgerError> =>
-  Effect.fail(ApiError.validationFailed("Linking a payment to a bank line is not available yet.", [{
-    path: ["body", "bank_line_id"],
-    message: "Not available yet"
-  }]))
+export const resolve = Effect.fn("BankLineLink.resolve")(function*(
+  bankLineId: number,
+  direction: "received" | "made",
+  amountCents: number | undefined
+) {
+  const line = yield* BankLineStore.lockLine(bankLineId)
+  const amount = amountCents ?? Math.abs(Row.int(line.amount_cents))
+  const claimed = yield* BankLineLinks.claim({ bankLineId, direction, amountCents: amount })
+  return { account: claimed.ledgerAccount, date: claimed.date, amountCents: amount } satisfies BankLineFacts
+})
 
 /** The payment posted: the line is categorized and linked to its entry. */
-export const linkPosted = (_bankLineId: number, _entryId: number): Effect.Effect<void, ApiError.LedgerError> => Effect.void
+export const linkPosted = (bankLineId: number, entryId: number) => Effect.asVoid(BankLineLinks.linkPosted(bankLineId, entryId))
 
 /** The payment is waiting for a person: the line is `proposed` until then. */
-export const hold = (_bankLineId: number, _proposalId: number): Effect.Effect<void, ApiError.LedgerError> => Effect.void
+export const hold = (bankLineId: number, proposalId: number) => BankLineLinks.markProposed(bankLineId, proposalId)
 
 /** The proposal was rejected: the line is `unmatched` again. */
-export const release = (_bankLineId: number): Effect.Effect<void, ApiError.LedgerError> => Effect.void
+export const release = (bankLineId: number, proposalId: number) => BankLineLinks.release(bankLineId, proposalId)
+
+/** The payment is being voided: its line is `unmatched` again (refused once reconciled). */
+export const releaseEntry = (entryId: number) => Effect.asVoid(BankLineLinks.releaseEntry(entryId))

@@ -25,7 +25,7 @@ const persistAndLoad = (payment: Payments.ResolvedPayment, entryId: number) =>
 const create = (direction: Payments.Direction) => ({ body }: { body: Sales.Payments.PaymentBody }) =>
   Effect.gen(function*() {
     const company = yield* companyId
-    const bankLine = body.bank_line_id === undefined ? null : yield* BankLineLink.resolve(body.bank_line_id, direction)
+    const bankLine = body.bank_line_id === undefined ? null : yield* BankLineLink.resolve(body.bank_line_id, direction, body.amount_cents)
     const payment = yield* Payments.resolve(company, direction, body, bankLine)
     return yield* Governed.write({
       kind: direction === "received" ? "payment_received" : "payment_made",
@@ -44,9 +44,9 @@ const create = (direction: Payments.Direction) => ({ body }: { body: Sales.Payme
 
 export const paymentProposalKind: Governed.ProposalKind = {
   approved: ({ entry, request }) => persistAndLoad((request as { payment: Payments.ResolvedPayment }).payment, entry.id),
-  rejected: ({ request }) => {
+  rejected: ({ proposal, request }) => {
     const { payment } = request as { payment: Payments.ResolvedPayment }
-    return payment.bankLineId === null ? Effect.void : BankLineLink.release(payment.bankLineId)
+    return payment.bankLineId === null ? Effect.void : BankLineLink.release(payment.bankLineId, proposal.id)
   }
 }
 
@@ -59,6 +59,8 @@ const markVoid = (paymentId: number, entryId: number, voidDate: string, reason: 
     const rows = yield* sql<{ voided: boolean }>`SELECT voided FROM payments WHERE company_id = ${company} AND id = ${paymentId} FOR UPDATE`
       .pipe(Effect.orDie)
     if (rows[0]?.voided === true) return yield* Effect.fail(ApiError.fail("already_void", "The payment is already void."))
+    const payment = yield* Payments.load(company, paymentId)
+    if (payment.bank_line_id !== null) yield* BankLineLink.releaseEntry(payment.entry_id!)
     yield* sql`UPDATE payments SET voided = true, void_entry_id = ${entryId}, void_reason = ${reason}, void_date = ${voidDate},
       voided_at = ${request.now} WHERE company_id = ${company} AND id = ${paymentId}`.pipe(Effect.orDie)
     yield* Applications.voidAll(company, { paymentId }, voidDate)
