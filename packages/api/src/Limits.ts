@@ -115,3 +115,6 @@ export const reconciliationChangeItemsMax = 5_000
 export const feedAccountsByPlan = { solo: 3, business: 15 } as const
 export const feedImportMonthsDefault = 24
 export const linkTokenMinutes = 30
+
+/** Reports: accounts one general ledger request may name in `account`. */
+export const generalLedgerAccountFilterCountMax = 100
