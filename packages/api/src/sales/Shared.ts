@@ -1,6 +1,7 @@
 import { Schema } from "effect"
-import { Cents, DateString, Id, Memo, PositiveCents, Timestamp } from "../Common.ts"
+import { Cents, DateString, Id, PositiveCents } from "../Common.ts"
 import * as Limits from "../Limits.ts"
+import * as Governed from "../ledger/Governed.ts"
 
 /** An account code, as the ledger names accounts on the wire. */
 export const AccountCode = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(40))
@@ -52,42 +53,6 @@ export const DocumentLines = Schema.Array(DocumentLineInput).check(
 export const Application = Schema.Struct({ document_id: Id, amount_cents: PositiveCents })
 export const Applications = Schema.Array(Application).check(Schema.isMaxLength(Limits.applicationsMax))
 
-/** A line of the exact entry a write posts or would post. */
-export const EntryLine = Schema.Struct({
-  account: Schema.String,
-  debit_cents: Schema.optionalKey(Schema.Int),
-  credit_cents: Schema.optionalKey(Schema.Int),
-  memo: Schema.optionalKey(Schema.String),
-  class: Schema.optionalKey(Schema.String),
-  contact_id: Schema.optionalKey(Schema.Int)
-})
-export const Entry = Schema.Struct({ date: DateString, memo: Schema.NullOr(Memo), lines: Schema.Array(EntryLine) })
-
-/** 200: a governed write's preview (DECISIONS.md, governed writes). Nothing is written. */
-export const DryRunResult = Schema.Struct({
-  dry_run: Schema.Literal(true),
-  verdict: Schema.Literals(["post", "propose", "refuse"]),
-  reasons: Schema.Array(Schema.Unknown),
-  entry: Schema.NullOr(Entry),
-  document: Schema.optionalKey(Schema.Unknown),
-  number: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  balances: Schema.Array(Schema.Unknown)
-}).annotate({ identifier: "GovernedDryRun" })
-
-/** 202: a governed write queued for a person's approval (DECISIONS.md). */
-export const QueuedResult = Schema.Struct({
-  status: Schema.Literal("pending_approval"),
-  proposal: Schema.Struct({
-    id: Id,
-    kind: Schema.String,
-    summary: Schema.String,
-    amount_cents: Schema.Int,
-    created_by: Schema.Unknown,
-    created_at: Timestamp,
-    reasons: Schema.Array(Schema.Unknown)
-  })
-}).annotate({ identifier: "GovernedQueued" })
-
 /** The fields every governed write takes. */
 export const governedFields = {
   dry_run: Schema.optionalKey(Schema.Boolean).annotate({ description: "Preview only: nothing is written, no number consumed." }),
@@ -95,8 +60,8 @@ export const governedFields = {
   soft_lock_override_reason: Schema.optionalKey(SoftLockOverrideReason)
 }
 
-/** The dry-run and queued responses beside a governed write's 201. */
-export const governedResponses = { 200: DryRunResult, 202: QueuedResult }
+/** The dry-run and queued responses beside a governed write's 201: the ledger's shapes (DECISIONS.md). */
+export const governedResponses = { 200: Governed.Preview, 202: Governed.Queued }
 
 export const IdPath = Schema.Struct({ id: Id })
 
