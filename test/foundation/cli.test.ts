@@ -40,14 +40,17 @@ const call = async (method: "GET" | "POST", route: string, options: { token?: st
 /** The harness's `call` shape over the network, for helpers written against it. */
 const remote = { call: (method: "GET" | "POST", route: string, options: any) => call(method, route, options) } as any
 
+/** Starting the server takes seconds, and much longer on a busy machine. */
+const slow = 300_000
+
 beforeAll(async () => {
   store = await freshStore()
   server = await startServer(store)
-})
+}, slow)
 afterAll(async () => {
   await server?.stop()
   await store?.remove()
-})
+}, slow)
 
 describe("ledger serve", () => {
   it("answers GET /health without a credential", async () => {
@@ -55,7 +58,7 @@ describe("ledger serve", () => {
     expect(health.status).toBe(200)
     expect(health.body).toMatchObject({ status: "ok", database: "ok", storage: store.kind, version: "0.1.0" })
     expect(Date.parse(health.body.time)).not.toBeNaN()
-  })
+  }, slow)
 
   it("prints a generated operator token once on first start, and it works", async () => {
     const tokens = server.output().match(operatorTokenPattern) ?? []
@@ -71,7 +74,7 @@ describe("ledger serve", () => {
     expect((await call("GET", "/v1/me", { token: ownerKey })).status).toBe(200)
     const wrong = await call("POST", "/v1/companies", { token: operatorToken.slice(0, -1) + "x", key: newKey(), body: { name: "X", owner_name: "Y" } })
     expect(wrong.status).toBe(401)
-  })
+  }, slow)
 
   it("publishes 4.1 and 4.2 completely, as spec-coverage counts them", async () => {
     expect(existsSync(specCoverage), `${specCoverage} (the shared spec tools beside the repository)`).toBe(true)
@@ -80,7 +83,7 @@ describe("ledger serve", () => {
     expect(line("4.1 Meta"), stdout).toMatch(/^ok\s+3\/3\s/)
     expect(line("4.2 Administration and keys"), stdout).toMatch(/^ok\s+18\/18\s/)
     expect(stdout).toMatch(/^openapi: 3\.1\.0/)
-  })
+  }, slow)
 
   it("serves MCP over real HTTP to the SDK's client", async () => {
     const client: Client = await connectMcp({ token: ownerKey, url: `${server.url}/mcp` })
@@ -105,7 +108,7 @@ describe("ledger serve", () => {
     // The endpoint is stateless: no session stream to open.
     const get = await fetch(`${server.url}/mcp`, { headers: { authorization: `Bearer ${ownerKey}` } })
     expect(get.status).toBe(405)
-  })
+  }, slow)
 
   it("prints no token on a second start over the same store, where the first still works", async () => {
     // A stop by signal is an interruption: the runtime closes storage and exits 130.
@@ -117,7 +120,7 @@ describe("ledger serve", () => {
     const created = await call("POST", "/v1/companies", { token: operatorToken, key: newKey(), body: { name: "Second Co", owner_name: "Sam" } })
     expect(created.status).toBe(201)
     expect((await call("GET", "/v1/me", { token: ownerKey })).status).toBe(200)
-  })
+  }, slow)
 
   it("loses nothing it committed when the process is killed", async () => {
     const created = await call("POST", "/v1/users", { token: ownerKey, key: newKey(), body: { name: "Durable Dee", role: "cpa" } })
@@ -126,7 +129,7 @@ describe("ledger serve", () => {
     server = await startServer(store)
     const users = await call("GET", "/v1/users", { token: ownerKey })
     expect(users.body.data.map((user: { name: string }) => user.name)).toContain("Durable Dee")
-  })
+  }, slow)
 
   it("stores only the operator token's hash, and no secret anywhere", async () => {
     await server.stop()
@@ -144,5 +147,5 @@ describe("ledger serve", () => {
       for (const secret of secrets) expect(file.bytes.includes(secret), file.name).toBe(false)
     }
     server = await startServer(store)
-  })
+  }, slow)
 })

@@ -118,7 +118,7 @@ export const startServer = async (store: Store, env: Record<string, string> = {}
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
   const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 60_000
+  const deadline = Date.now() + 240_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`ledger serve exited with ${child.exitCode}:\n${output}`)
     const healthy = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) })
@@ -126,7 +126,7 @@ export const startServer = async (store: Store, env: Record<string, string> = {}
     if (healthy) break
     if (Date.now() > deadline) {
       child.kill("SIGKILL")
-      throw new Error(`ledger serve did not answer /health within 60 s:\n${output}`)
+      throw new Error(`ledger serve did not answer /health within 240 s:\n${output}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

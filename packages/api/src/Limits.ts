@@ -118,3 +118,7 @@ export const linkTokenMinutes = 30
 
 /** Reports: accounts one general ledger request may name in `account`. */
 export const generalLedgerAccountFilterCountMax = 100
+
+/** Foundation: characters in X-Agent-Model and X-Agent-Run-Id (or their MCP _meta keys). */
+export const agentModelLengthMax = 200
+export const agentRunIdLengthMax = 200

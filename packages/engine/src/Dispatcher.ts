@@ -134,12 +134,16 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           details: refusalDetails(error)
         }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
-    const run = Effect.fn("Dispatcher.execute")(function*(invocation: Invocation): Effect.fn.Return<Outcome> {
-      const operation = Catalog.get(invocation.operationId)
+    const run = Effect.fn("Dispatcher.execute")(function*(received: Invocation): Effect.fn.Return<Outcome> {
+      const operation = Catalog.get(received.operationId)
       if (operation === undefined) return errorOutcome(ApiError.fail("not_found", "No such operation."))
 
       const nowMs = yield* Clock.currentTimeMillis
       const now = new Date(nowMs).toISOString()
+      // The agent's model and run id go into the audit log only when they fit in it; otherwise
+      // the request is refused below, and that refusal is recorded without them.
+      const identityIssues = RequestDecoding.agentIdentityIssues(received.agentModel, received.agentRunId)
+      const invocation = identityIssues.length === 0 ? received : { ...received, agentModel: null, agentRunId: null }
 
       // 1. Who is asking.
       const authenticated = yield* Effect.result(authenticate(operation, invocation, now)).pipe(
@@ -180,6 +184,8 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           return verdict.firstRefusal ? yield* refuse(error) : errorOutcome(error, headers)
         }
       }
+
+      if (identityIssues.length > 0) return yield* refuse(ApiError.invalidRequest(identityIssues))
 
       // 3. Scope, people-only, agent identity, kill switch.
       if (actor !== null && operation.credential === "company") {

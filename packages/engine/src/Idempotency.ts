@@ -18,16 +18,17 @@ export const canonicalJson = (value: unknown): string => {
   return JSON.stringify(value) ?? "null"
 }
 
-/** True when a key's length is within the spec's 8 to 200 characters. */
+/** True when a key is 8 to 200 characters (spec 8.2) with no control characters. */
 export const isValidKey = (key: string): boolean =>
-  key.length >= Limits.idempotencyKeyLengthMin && key.length <= Limits.idempotencyKeyLengthMax
+  key.length >= Limits.idempotencyKeyLengthMin && key.length <= Limits.idempotencyKeyLengthMax &&
+  !/[\u0000-\u001f\u007f]/u.test(key)
 
 export const checkKey = (key: string): Effect.Effect<string, ApiError.LedgerError> =>
   isValidKey(key)
     ? Effect.succeed(key)
     : Effect.fail(ApiError.fail(
       "invalid_idempotency_key",
-      `Idempotency-Key must be ${Limits.idempotencyKeyLengthMin} to ${Limits.idempotencyKeyLengthMax} characters.`,
+      `Idempotency-Key must be ${Limits.idempotencyKeyLengthMin} to ${Limits.idempotencyKeyLengthMax} characters, none of them control characters.`,
       { length_min: Limits.idempotencyKeyLengthMin, length_max: Limits.idempotencyKeyLengthMax }
     ))
 

@@ -1,5 +1,5 @@
 import { Result, Schema, SchemaIssue } from "effect"
-import type { ApiError } from "@ledger/api"
+import { type ApiError, Limits } from "@ledger/api"
 
 /**
  * Turns the path, query and body of a call into the values an operation's Schemas accept, or into
@@ -72,6 +72,32 @@ export const coerceStrings = (schema: Schema.Top, values: Record<string, unknown
 
 export type Part = "path" | "query" | "body"
 
+/** Issues found per part before its Schema runs; a few are enough to say what is wrong. */
+const unstorableIssuesMax = 10
+
+/**
+ * Text PostgreSQL cannot store: the NUL character, in any string or property name. Refused up
+ * front for every operation alike, so no handler meets it and fails deep in SQL.
+ */
+export const unstorableText = (part: Part, value: unknown): ReadonlyArray<ApiError.Issue> => {
+  const issues: Array<ApiError.Issue> = []
+  const visit = (node: unknown, path: ReadonlyArray<string | number>): void => {
+    if (issues.length >= unstorableIssuesMax) return
+    if (typeof node === "string") {
+      if (node.includes("\u0000")) issues.push({ path: [part, ...path], message: "Text may not contain the NUL character" })
+    } else if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, [...path, index]))
+    } else if (node !== null && typeof node === "object") {
+      for (const [key, item] of Object.entries(node)) {
+        if (key.includes("\u0000")) issues.push({ path: [part, ...path], message: "Property names may not contain the NUL character" })
+        visit(item, [...path, key])
+      }
+    }
+  }
+  visit(value, [])
+  return issues
+}
+
 /** Decodes one part of a call; issues carry the part as the first element of their path. */
 export const decodePart = (
   part: Part,
@@ -83,6 +109,8 @@ export const decodePart = (
       (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0)
     return empty ? Result.succeed({}) : Result.fail([{ path: [part], message: "Expected no parameters" }])
   }
+  const unstorable = unstorableText(part, value)
+  if (unstorable.length > 0) return Result.fail(unstorable)
   const result = decoderOf(schema)(value === undefined ? {} : value)
   if (Result.isSuccess(result)) return Result.succeed(result.success)
   const issues = formatter(result.failure.issue).issues.map((issue) => ({
@@ -100,3 +128,17 @@ export const decodePart = (
 export const isDryRun = (acceptsDryRun: boolean, body: unknown): boolean =>
   acceptsDryRun && typeof body === "object" && body !== null && !Array.isArray(body) &&
   (body as Record<string, unknown>).dry_run === true
+
+/** X-Agent-Model and X-Agent-Run-Id (or MCP's `_meta` keys): bounded, printable text. */
+export const agentIdentityIssues = (agentModel: string | null, agentRunId: string | null): ReadonlyArray<ApiError.Issue> => {
+  const issues: Array<ApiError.Issue> = []
+  for (const [name, value, max] of [
+    ["X-Agent-Model", agentModel, Limits.agentModelLengthMax],
+    ["X-Agent-Run-Id", agentRunId, Limits.agentRunIdLengthMax]
+  ] as const) {
+    if (value === null) continue
+    if (value.length > max) issues.push({ path: ["headers", name], message: `At most ${max} characters` })
+    else if (/[\u0000-\u001f\u007f]/u.test(value)) issues.push({ path: ["headers", name], message: "No control characters" })
+  }
+  return issues
+}

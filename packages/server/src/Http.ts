@@ -1,5 +1,5 @@
-import { Effect, Layer, Result } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Effect, Layer, Result, type Types } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError, Catalog, Limits, type Operation } from "@ledger/api"
 import { Dispatcher, type Outcome } from "@ledger/engine"
 import * as Docs from "./Docs.ts"
@@ -159,6 +159,21 @@ const mcpMethodNotAllowed = json(
   { Allow: "POST" }
 )
 
+const noSuchRoute = () => json(404, ApiError.fail("not_found", "No such route.").toBody())
+
+/**
+ * Requests the router cannot even place (a path with broken percent-encoding, a segment past the
+ * router's length limit) get the same JSON 404 as any unknown route, not an empty body.
+ */
+const unroutable = (
+  effect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled> =>
+  Effect.catchIf(
+    effect,
+    (error: unknown) => HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound",
+    () => Effect.succeed(noSuchRoute())
+  ) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
+
 /**
  * Every route: the catalog's operations, OpenAPI, MCP, and a JSON 404 for the rest. Handlers
  * close over the one `Dispatcher`, so HTTP and MCP share it and its pipeline.
@@ -166,6 +181,7 @@ const mcpMethodNotAllowed = json(
 export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatcher> = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const dispatcher = yield* Dispatcher
+    yield* router.addGlobalMiddleware(unroutable)
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
@@ -180,6 +196,6 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
         operationRoute(operation, dispatcher)
       )
     }
-    yield* router.add("*", "/*", Effect.succeed(json(404, ApiError.fail("not_found", "No such route.").toBody())))
+    yield* router.add("*", "/*", Effect.sync(noSuchRoute))
   })
 )
