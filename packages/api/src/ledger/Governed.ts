@@ -102,7 +102,8 @@ export const Proposal = Schema.Struct({
   decided_by: Schema.NullOr(Principal),
   decided_at: Schema.NullOr(Timestamp),
   decision_reason: Schema.NullOr(Schema.String),
-  entry_id: Schema.NullOr(Id).annotate({ description: "The entry approval posted." })
+  entry_id: Schema.NullOr(Id).annotate({ description: "The entry approval posted." }),
+  reverses_entry_id: Schema.NullOr(Id).annotate({ description: "Set when approval posts the exact reversal of this entry (a void)." })
 }).annotate({ identifier: "Proposal" })
 export type Proposal = typeof Proposal.Type
 

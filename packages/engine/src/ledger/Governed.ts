@@ -46,9 +46,12 @@ import * as ProposalStore from "./ProposalStore.ts"
  *    handler runs. Everything happens in the request's one transaction: a failure anywhere rolls
  *    back the entry, your rows, the proposal and the events together.
  *
+ * 6. A void is the exact reversal of a posted entry: pass `reverses: entryId` and Ledger takes the
+ *    lines from that entry, links the two, refuses a second reversal and emits `entry.reversed`.
+ *
  * Lower-level pieces for special cases: `Journal.post` (post without policy, e.g. an approval),
- * `Journal.reverse` (the exact reversal of an entry; sales voids use it with their own
- * `sourceKind`), `Journal.load`, `Journal.prepare`.
+ * `Journal.reverse` (the exact reversal with no policy; the journal endpoint uses it),
+ * `Journal.load`, `Journal.prepare`.
  */
 
 export type DraftEntry = JournalEntry.DraftEntry
@@ -77,6 +80,13 @@ export interface Write<A> {
   readonly softLockOverrideReason?: string | null | undefined
   /** An agent's confidence (0-1), recorded on the entry or proposal. */
   readonly confidence?: number | null | undefined
+  /**
+   * Set when this write is the exact reversal of a posted entry (a void): the lines are taken from
+   * that entry, each on the other side (`entry.lines` is ignored; accounts deactivated since are
+   * accepted), the two entries are linked (`reverses_entry_id`), a second reversal is refused
+   * (`entry_already_reversed`) and `entry.reversed` is emitted. `entry.date` and `entry.memo` apply.
+   */
+  readonly reverses?: number | undefined
   /** The owning record's id if allocated before posting (`SELECT nextval('ledger_ids')`): `source.id`. */
   readonly sourceId?: number | null | undefined
   /** For the dry run only: the document as it would be, and the number it would take. */
@@ -133,7 +143,9 @@ const balancesMoved = Effect.fn("Governed.balancesMoved")(function*(prepared: Jo
 export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.LedgerError, R> =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    const prepared = yield* Journal.prepare(input.entry, input.linesPath)
+    const prepared = input.reverses === undefined
+      ? yield* Journal.prepare(input.entry, input.linesPath)
+      : (yield* Journal.prepareReversal(input.reverses, { date: input.entry.date, memo: input.entry.memo })).prepared
     const softLockOverrideReason = input.softLockOverrideReason ?? null
     // A dry run only looks; a real write holds the period row until it commits.
     const period = yield* Journal.periodOn(input.entry.date, input.dryRun ? "none" : "share")
@@ -175,7 +187,8 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
         request: input.request,
         reasons: decision.reasons,
         softLockOverrideReason: period?.status === "soft_locked" ? softLockOverrideReason : null,
-        confidence: input.confidence ?? null
+        confidence: input.confidence ?? null,
+        reversesEntryId: input.reverses ?? null
       })
       yield* Events.emit("proposal.created", {
         proposal_id: proposal.id,
@@ -203,6 +216,7 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
       sourceId: input.sourceId ?? null,
       softLockOverrideReason,
       confidence: input.confidence ?? null,
+      reversesEntryId: input.reverses ?? null,
       heldPeriod: period
     })
     const value = yield* input.onPosted(entry)

@@ -156,6 +156,15 @@ export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, opti
     proposal_id: entry.proposal_id,
     reverses_entry_id: entry.reverses_entry_id
   })
+  if (entry.reverses_entry_id !== null) {
+    yield* Events.emit("entry.reversed", {
+      entry_id: entry.reverses_entry_id,
+      reversal_entry_id: entry.id,
+      entry_date: entry.entry_date,
+      total_cents: entry.total_cents,
+      source: entry.source
+    })
+  }
   return entry
 })
 
@@ -226,9 +235,41 @@ export const load = Effect.fn("Journal.load")(function*(entryId: number) {
 })
 
 /**
- * Posts the exact reversal of an entry (every line on the other side) dated `date`, and emits
- * `entry.reversed`. Sales voids use it with their own source kind; an entry is reversed at most
- * once (`entry_already_reversed`).
+ * The exact reversal of a posted entry (every line on the other side: same accounts, classes,
+ * contacts and memos), ready to post with `reversesEntryId`. Accounts deactivated since still
+ * take their reversal. Holds a per-entry lock until the transaction ends, so of two concurrent
+ * reversals the second waits, then finds the first (`entry_already_reversed`).
+ */
+export const prepareReversal = Effect.fn("Journal.prepareReversal")(function*(entryId: number, options: {
+  readonly date: string
+  readonly memo?: string | null | undefined
+}) {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompany
+  yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:reverse:${entryId}`}))`.pipe(Effect.orDie)
+  const original = yield* load(entryId)
+  if (original === undefined) return yield* Effect.fail(ApiError.notFound("journal entry"))
+  if (original.record.reversed_by_entry_id !== null) {
+    return yield* Effect.fail(ApiError.fail("entry_already_reversed", "This entry has already been reversed.", {
+      entry_id: entryId,
+      reversed_by_entry_id: original.record.reversed_by_entry_id
+    }))
+  }
+  const lines = JournalEntry.reversal(original.lines)
+  const memo = options.memo ??
+    `Reversal of entry ${entryId}${original.record.memo === null ? "" : `: ${original.record.memo}`}`.slice(0, Limits.memoLengthMax)
+  const prepared: Prepared = {
+    draft: { date: options.date, memo, lines: lines.map(JournalEntry.toDraftLine) },
+    lines,
+    totalCents: JournalEntry.total(lines)
+  }
+  return { original, prepared }
+})
+
+/**
+ * Posts the exact reversal of an entry dated `date` (`entry.posted` and `entry.reversed`). The
+ * journal endpoint uses it; other areas reversing through the governed path pass `reverses` to
+ * Governed.write instead. An entry is reversed at most once (`entry_already_reversed`).
  */
 export const reverse = Effect.fn("Journal.reverse")(function*(entryId: number, options: {
   readonly date: string
@@ -237,35 +278,12 @@ export const reverse = Effect.fn("Journal.reverse")(function*(entryId: number, o
   readonly sourceKind?: string
   readonly sourceId?: number | null
 }) {
-  const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompany
-  // Serializes two reversals of one entry: the second waits here, then finds the first.
-  yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:reverse:${entryId}`}))`.pipe(Effect.orDie)
-  const original = yield* load(entryId)
-  if (original === undefined) return yield* Effect.fail(ApiError.notFound("journal entry"))
-  if (original.record.reversed_by_entry_id !== null) {
-    return yield* Effect.fail(ApiError.fail("entry_already_reversed", "This entry has already been reversed.", {
-      reversed_by_entry_id: original.record.reversed_by_entry_id
-    }))
-  }
-  const lines = JournalEntry.reversal(original.lines)
-  const memo = options.memo ??
-    `Reversal of entry ${entryId}${original.record.memo === null ? "" : `: ${original.record.memo}`}`.slice(0, Limits.memoLengthMax)
-  const reversal = yield* post({
-    draft: { date: options.date, memo, lines: lines.map(JournalEntry.toDraftLine) },
-    lines,
-    totalCents: JournalEntry.total(lines)
-  }, {
+  const { original, prepared } = yield* prepareReversal(entryId, options)
+  const reversal = yield* post(prepared, {
     sourceKind: options.sourceKind ?? "reversal",
     sourceId: options.sourceId ?? null,
     softLockOverrideReason: options.softLockOverrideReason ?? null,
     reversesEntryId: entryId
-  })
-  yield* Events.emit("entry.reversed", {
-    entry_id: entryId,
-    reversal_entry_id: reversal.id,
-    entry_date: reversal.entry_date,
-    total_cents: reversal.total_cents
   })
   return { original: { ...original.record, reversed_by_entry_id: reversal.id }, reversal }
 })

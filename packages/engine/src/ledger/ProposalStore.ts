@@ -36,7 +36,8 @@ export const fromRow = (row: Record<string, unknown>): Proposal => ({
   decided_by: row.decided_by_type === null ? null : principal(row.decided_by_type, row.decided_by_id, row.decided_by_name),
   decided_at: Row.isoOrNull(row.decided_at),
   decision_reason: row.decision_reason === null ? null : String(row.decision_reason),
-  entry_id: Row.intOrNull(row.entry_id)
+  entry_id: Row.intOrNull(row.entry_id),
+  reverses_entry_id: Row.intOrNull(row.reverses_entry_id)
 })
 
 /** The 202 body's proposal (DECISIONS.md). */
@@ -71,6 +72,7 @@ export const insert = Effect.fn("ProposalStore.insert")(function*(input: {
   readonly reasons: ReadonlyArray<Reason>
   readonly softLockOverrideReason: string | null
   readonly confidence: number | null
+  readonly reversesEntryId: number | null
 }) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
@@ -91,7 +93,8 @@ export const insert = Effect.fn("ProposalStore.insert")(function*(input: {
     created_by_name: actor.name,
     agent_model: request.agentModel,
     agent_run_id: request.agentRunId,
-    created_at: request.now
+    created_at: request.now,
+    reverses_entry_id: input.reversesEntryId
   })} RETURNING *`.pipe(Effect.orDie)
   return fromRow(rows[0]!)
 })

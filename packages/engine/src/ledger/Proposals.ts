@@ -66,12 +66,17 @@ export const handlers = [
       yield* pendingOrRefuse(proposal)
       yield* notTheProposer(proposal)
       const kind = yield* kindOf(proposal)
-      const prepared = yield* Journal.prepare(ProposalStore.draftOf(proposal), ["proposal", "entry", "lines"])
+      // Exactly what was proposed: the stored entry, or again the exact reversal it was.
+      const prepared = proposal.reverses_entry_id === null
+        ? yield* Journal.prepare(ProposalStore.draftOf(proposal), ["proposal", "entry", "lines"])
+        : (yield* Journal.prepareReversal(proposal.reverses_entry_id, { date: proposal.entry.date, memo: proposal.entry.memo }))
+          .prepared
       const entry = yield* Journal.post(prepared, {
         sourceKind: proposal.kind,
         // The date may have been soft-locked since: the proposer's reason, else the approver's.
         softLockOverrideReason: proposal.soft_lock_override_reason ?? body.reason ?? null,
-        proposalId: proposal.id
+        proposalId: proposal.id,
+        reversesEntryId: proposal.reverses_entry_id
       })
       const result = yield* kind.approved({ proposal, request: proposal.request, entry })
       const decided = yield* ProposalStore.decide(proposal.id, { status: "approved", reason: body.reason ?? null, entryId: entry.id })

@@ -252,8 +252,10 @@ CREATE TABLE proposals (
   decided_at timestamptz,
   decision_reason text,
   entry_id bigint,
+  reverses_entry_id bigint,
   PRIMARY KEY (company_id, id),
   FOREIGN KEY (company_id, entry_id) REFERENCES journal_entries (company_id, id),
+  FOREIGN KEY (company_id, reverses_entry_id) REFERENCES journal_entries (company_id, id),
   CHECK ((status = 'pending') = (decided_at IS NULL)),
   CHECK (status <> 'approved' OR entry_id IS NOT NULL),
   CHECK (status <> 'rejected' OR decision_reason IS NOT NULL)
