@@ -141,5 +141,7 @@ describe("invoices, payments and credits", () => {
     const taken = await company.post("/v1/invoices", { contact_id: company.customerId, number: "INV-0002", doc_date: "2026-06-01", lines: [{ amount_cents: 1_000 }] })
     expect(taken.status).toBe(409)
     expect(taken.body.error.type).toBe("number_in_use")
+    const beyond = await company.post("/v1/invoices", { contact_id: company.customerId, doc_date: "9999-12-01", terms_days: 3650, lines: [{ amount_cents: 1_000 }] })
+    expect(beyond.status).toBe(422)
   })
 })

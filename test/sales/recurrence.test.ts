@@ -76,3 +76,13 @@ describe("recurrence dates", () => {
     expect(addMonthsClamped("2024-03-15", -3)).toBe("2023-12-15")
   })
 })
+
+describe("the edges of the calendar", () => {
+  it("stops at year 9999 instead of comparing five-digit years as text", () => {
+    const schedule: Schedule = { frequency: "yearly", intervalCount: 1, startDate: "9997-02-28", endDate: null }
+    expect(occurrencesThrough(schedule, "9999-12-31")).toEqual(["9997-02-28", "9998-02-28", "9999-02-28"])
+    expect(nextAfter(schedule, "9999-02-28")).toBeNull()
+    expect(occurrencesThrough({ ...schedule, frequency: "weekly", startDate: "9999-12-20" }, "9999-12-31")).toEqual(["9999-12-20", "9999-12-27"])
+    expect(addMonthsClamped("0001-01-31", 1)).toBe("0001-02-28")
+  })
+})

@@ -1,27 +1,50 @@
-/** Calendar arithmetic on `YYYY-MM-DD` strings, in UTC, with no time of day to go wrong. */
+/**
+ * Calendar arithmetic on `YYYY-MM-DD` strings, in UTC, with no time of day to go wrong. Years
+ * outside 0000-9999 come out with more or fewer than four digits: callers treat any result that
+ * is not ten characters long as "beyond the calendar" (`isCalendarDate`), since such strings do
+ * not compare correctly as text.
+ */
+const parts = (date: string) => date.split("-").map(Number) as [number, number, number]
+
 const toUtc = (date: string): number => {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number]
-  return Date.UTC(year, month - 1, day)
+  const [year, month, day] = parts(date)
+  const value = new Date(0)
+  // setUTCFullYear, unlike Date.UTC, does not read years 0-99 as 1900-1999.
+  value.setUTCFullYear(year, month - 1, day)
+  return value.getTime()
 }
-const fromUtc = (milliseconds: number): string => new Date(milliseconds).toISOString().slice(0, 10)
+
+const format = (year: number, month: number, day: number): string =>
+  `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`
+
+const fromUtc = (milliseconds: number): string => {
+  const value = new Date(milliseconds)
+  return format(value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate())
+}
 const dayMilliseconds = 86_400_000
+
+/** A date of years 0000 to 9999, the only ones that order correctly as text. */
+export const isCalendarDate = (date: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(date)
 
 export const addDays = (date: string, days: number): string => fromUtc(toUtc(date) + days * dayMilliseconds)
 
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
 export const daysBetween = (from: string, to: string): number => Math.round((toUtc(to) - toUtc(from)) / dayMilliseconds)
 
-export const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate()
+export const daysInMonth = (year: number, month: number): number => {
+  const value = new Date(0)
+  value.setUTCFullYear(year, month, 0)
+  return value.getUTCDate()
+}
 
 /**
  * The date `months` months after `start`'s month, on `start`'s day clamped to that month's end:
  * Jan 31 + 1 month is Feb 28 (or 29), + 2 months is Mar 31.
  */
 export const addMonthsClamped = (start: string, months: number): string => {
-  const [year, month, day] = start.split("-").map(Number) as [number, number, number]
+  const [year, month, day] = parts(start)
   const index = year * 12 + (month - 1) + months
   const targetYear = Math.floor(index / 12)
   const targetMonth = index - targetYear * 12 + 1
-  const targetDay = Math.min(day, daysInMonth(targetYear, targetMonth))
-  return `${String(targetYear).padStart(4, "0")}-${String(targetMonth).padStart(2, "0")}-${String(targetDay).padStart(2, "0")}`
+  return format(targetYear, targetMonth, Math.min(day, daysInMonth(targetYear, targetMonth)))
 }

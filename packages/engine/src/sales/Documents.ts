@@ -5,7 +5,7 @@ import * as Outbox from "../Outbox.ts"
 import { RequestContext } from "../RequestContext.ts"
 import * as Row from "../Row.ts"
 import * as Accounts from "./Accounts.ts"
-import { addDays } from "./Calendar.ts"
+import { addDays, isCalendarDate } from "./Calendar.ts"
 import { actorReference, type ContactRow, isUniqueViolation, loadContact, rowsToInsert } from "./Common.ts"
 import { controlIsDebited, documentEntry, type Entry, type PostingKind, side, subtotal, taxTotal } from "./DocumentPosting.ts"
 import { isCashDocument, isCredit, isOverdue, openBalance, status } from "./DocumentStatus.ts"
@@ -204,6 +204,9 @@ export const resolve = Effect.fn("Documents.resolve")(function*(
   const receivable = kind === "invoice" || kind === "bill"
   const termsDays = receivable ? request.terms_days ?? contact.terms_days ?? 0 : null
   const dueDate = receivable ? request.due_date ?? addDays(request.doc_date, termsDays ?? 0) : null
+  if (dueDate !== null && !isCalendarDate(dueDate)) {
+    return yield* Effect.fail(ApiError.validationFailed("The due date would fall after 9999-12-31.", [{ path: ["body", "terms_days"], message: "Too far" }]))
+  }
   if (dueDate !== null && dueDate < request.doc_date) {
     return yield* Effect.fail(ApiError.validationFailed("The due date is before the document date.", [{ path: ["body", "due_date"], message: "Before doc_date" }]))
   }

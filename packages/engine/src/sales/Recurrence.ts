@@ -1,4 +1,4 @@
-import { addDays, addMonthsClamped } from "./Calendar.ts"
+import { addDays, addMonthsClamped, isCalendarDate } from "./Calendar.ts"
 
 export type Frequency = "weekly" | "monthly" | "quarterly" | "yearly"
 
@@ -32,17 +32,17 @@ export const occurrencesThrough = (schedule: Schedule, through: string, max = Nu
   const dates: Array<string> = []
   for (let n = 0; dates.length < max; n++) {
     const date = occurrence(schedule, n)
-    if (date > last) break
+    if (!isCalendarDate(date) || date > last) break
     dates.push(date)
   }
   return dates
 }
 
-/** The first occurrence after `after` (or the start), or null once past the end date. */
+/** The first occurrence after `after` (or the start), or null once past the end date or year 9999. */
 export const nextAfter = (schedule: Schedule, after: string | null): string | null => {
   for (let n = 0; ; n++) {
     const date = occurrence(schedule, n)
-    if (schedule.endDate !== null && date > schedule.endDate) return null
+    if (!isCalendarDate(date) || (schedule.endDate !== null && date > schedule.endDate)) return null
     if (after === null || date > after) return date
   }
 }

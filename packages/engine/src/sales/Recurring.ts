@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Limits, type Sales } from "@ledger/api"
 import * as Row from "../Row.ts"
-import { nextAfter, type Schedule } from "./Recurrence.ts"
+import { isCalendarDate } from "./Calendar.ts"
+import { occurrence, type Schedule } from "./Recurrence.ts"
 
 /** Recurring templates (spec 4.9): a schedule and the invoice or bill each occurrence creates. */
 export const scheduleOf = (row: Record<string, unknown>): Schedule => ({
@@ -31,9 +32,16 @@ export const toWire = (row: Record<string, unknown>, occurrences: ReadonlyArray<
   const mine = occurrences.filter((occurrence) => Row.int(occurrence.template_id) === Row.int(row.id))
   const generated = new Set(mine.map((occurrence) => Row.date(occurrence.occurrence_date)))
   const schedule = scheduleOf(row)
-  // The next date with no occurrence yet (dates are generated in order, so the last one bounds it).
-  let next = nextAfter(schedule, null)
-  for (let guard = 0; next !== null && generated.has(next) && guard < 100_000; guard++) next = nextAfter(schedule, next)
+  // The first scheduled date with no occurrence yet, or null when the schedule has ended.
+  let next: string | null = null
+  for (let n = 0; ; n++) {
+    const date = occurrence(schedule, n)
+    if (!isCalendarDate(date) || (schedule.endDate !== null && date > schedule.endDate)) break
+    if (!generated.has(date)) {
+      next = date
+      break
+    }
+  }
   return {
     id: Row.int(row.id),
     name: String(row.name),

@@ -2,7 +2,7 @@ import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Row from "../Row.ts"
 import * as Balances from "./Balances.ts"
-import { addDays } from "./Calendar.ts"
+import { addDays, isCalendarDate } from "./Calendar.ts"
 import * as Emails from "./Emails.ts"
 import { money } from "./Pdf.ts"
 
@@ -38,7 +38,7 @@ export const scan = Effect.fn("Reminders.scan")(function*() {
       for (const offset of offsets) {
         const on = addDays(invoice.dueDate, offset)
         // Not yet due, too long ago to catch up on, or before the invoice existed.
-        if (on > today || on <= addDays(today, -catchUpDays) || on < invoice.docDate) continue
+        if (!isCalendarDate(on) || on > today || on <= addDays(today, -catchUpDays) || on < invoice.docDate) continue
         const overdue = invoice.dueDate < today
         const rows = yield* sql<{ id: unknown }>`INSERT INTO emails ${sql.insert({
           company_id: companyId,
