@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -24,15 +24,25 @@ export interface PackageBuild {
   /** Entries of the JavaScript bundle, relative to the package. */
   readonly entry: ReadonlyArray<string>
   readonly platform: "neutral" | "node"
-  /** The entry whose declarations are emitted (with everything it imports). */
-  readonly declarations?: string
+  /** The entries whose declarations are emitted (with everything they import); default the JavaScript entries. */
+  readonly declarations?: ReadonlyArray<string>
 }
 
-/** Compiles the declarations of `entry` into dist/, with sibling packages resolved to their dist. */
-export const emitDeclarations = (directory: string, entry: string) => {
+/** Compiles the declarations of `entries` into dist/, with sibling packages resolved to their dist. */
+export const emitDeclarations = (directory: string, entries: ReadonlyArray<string>) => {
   const packages = join(directory, "..")
   const siblings = ["api", "client", "engine", "server", "testkit"]
     .filter((name) => existsSync(join(packages, name, "dist", "index.d.ts")) && resolve(packages, name) !== resolve(directory))
+  // Each published entry point of a built sibling, as its tarball will expose it.
+  const paths: Record<string, Array<string>> = {}
+  for (const name of siblings) {
+    const manifest = JSON.parse(readFileSync(join(packages, name, "package.json"), "utf8")) as {
+      readonly publishConfig?: { readonly exports?: Record<string, { readonly types?: string }> }
+    }
+    for (const [subpath, target] of Object.entries(manifest.publishConfig?.exports ?? {})) {
+      if (target.types !== undefined) paths[`@ledger/${name}${subpath.slice(1)}`] = [join(packages, name, target.types)]
+    }
+  }
   const scratch = mkdtempSync(join(tmpdir(), "ledger-declarations-"))
   const config = join(scratch, "tsconfig.json")
   writeFileSync(
@@ -46,10 +56,10 @@ export const emitDeclarations = (directory: string, entry: string) => {
         declarationMap: false,
         outDir: join(directory, "dist"),
         rootDir: join(directory, "src"),
-        paths: Object.fromEntries(siblings.map((name) => [`@ledger/${name}`, [join(packages, name, "dist", "index.d.ts")]])),
+        paths,
         typeRoots: [join(workspaceRoot, "node_modules", "@types")]
       },
-      files: [join(directory, entry)]
+      files: entries.map((entry) => join(directory, entry))
     })
   )
   try {
@@ -72,5 +82,5 @@ export const packageBuild = (build: PackageBuild): Options => ({
   // Shared chunks keep one copy of each module when a package has several entries.
   splitting: true,
   treeshake: false,
-  onSuccess: async () => emitDeclarations(build.directory, build.declarations ?? "src/index.ts")
+  onSuccess: async () => emitDeclarations(build.directory, build.declarations ?? build.entry)
 })

@@ -9,6 +9,8 @@ import { packageBuild } from "../../tsup.shared.ts"
  */
 export default defineConfig(packageBuild({
   directory: dirname(fileURLToPath(import.meta.url)),
-  entry: ["src/index.ts", "src/bin.ts"],
+  // ./workers: the job runner, which the testkit drives by hand.
+  entry: ["src/index.ts", "src/bin.ts", "src/workers/Worker.ts"],
+  declarations: ["src/index.ts", "src/workers/Worker.ts"],
   platform: "node"
 }))

@@ -30,6 +30,8 @@ export interface TestAgent {
   readonly postingThresholdCents: number
   readonly keyId: number
   readonly secret: string
+  /** When the agent's key expires (agents' keys last 30 days unless asked otherwise, 90 at most). */
+  readonly keyExpiresAt: string
   /** The agent's client: its key, and X-Agent-Model (and X-Agent-Run-Id) on every call. */
   readonly client: PromiseClient
 }
@@ -108,6 +110,7 @@ export const makeTestCompany = async (ledger: TestLedger, options: NewCompany = 
       postingThresholdCents: made.posting_threshold_cents,
       keyId: key.key.id,
       secret: key.secret,
+      keyExpiresAt: key.key.expires_at,
       client: ledger.client({
         token: key.secret,
         agentModel: agent.model ?? "testkit-model/1",

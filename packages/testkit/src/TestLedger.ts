@@ -1,9 +1,12 @@
 import type { PGlite } from "@electric-sql/pglite"
 import type { Duration } from "effect"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { createClient, IdempotencyKey, type PromiseClient, type PromiseOptions } from "@ledger/client"
 import { Server } from "@ledger/server"
+import * as Worker from "@ledger/server/workers"
+import * as Providers from "./Providers.ts"
+import * as Scenario from "./Scenario.ts"
 import * as Template from "./Template.ts"
 import { makeTestCompany, type NewCompany, type TestCompany } from "./TestCompany.ts"
 
@@ -55,8 +58,17 @@ export interface TestLedger {
   readonly client: (options?: TestClientOptions) => PromiseClient
   /** The operator's client (POST /v1/companies, plans). */
   readonly operator: PromiseClient
+  /** Replays a scenario (e.g. `yearOfBusiness()`) in a new company and checks its closing balances. */
+  readonly runScenario: (scenario: Scenario.Scenario) => Promise<Scenario.ScenarioRun>
   /** Creates a company with its owner and the owner's key; see `TestCompany` for its helpers. */
   readonly createCompany: (options?: NewCompany) => Promise<TestCompany>
+  /** The fake outside providers: the bank-feed aggregator to script, the mailbox to read. */
+  readonly providers: Providers.TestProviders
+  /**
+   * Runs the background jobs that are due (email delivery, payment reminders) until none is left,
+   * as a server's workers would; answers how many ran. Nothing runs in the background by itself.
+   */
+  readonly runJobs: () => Promise<number>
   /** Runs SQL on the ledger's database, to inspect what a test cannot see through the API. */
   readonly query: <Row = Record<string, unknown>>(text: string, params?: ReadonlyArray<unknown>) => Promise<Array<Row>>
   readonly close: () => Promise<void>
@@ -80,13 +92,15 @@ export const makeTestLedger = async (options: TestLedgerOptions = {}): Promise<T
   const searchPath = databaseUrl === undefined
     ? undefined
     : `testkit_${process.pid}_${Date.now().toString(36)}_${(schemaCounter++).toString(36)}`
+  const providers = Providers.make(seed)
   let pglite: PGlite | undefined = databaseUrl === undefined ? await Template.clone() : undefined
   const app = await Server.inProcess({
     ...(databaseUrl === undefined ? { pglite } : { databaseUrl, searchPath, maxConnections: 5 }),
     operatorToken,
     seed,
     clock,
-    rateLimits: options.rateLimits ?? true
+    rateLimits: options.rateLimits ?? true,
+    providers: providers.layer
   }).catch(async (error: unknown) => {
     await pglite?.close()
     throw error
@@ -115,6 +129,15 @@ export const makeTestLedger = async (options: TestLedgerOptions = {}): Promise<T
       return (yield* sql.unsafe(text, params)) as never
     }))
 
+  // The runtime holds the providers (the mailbox among them) beside the engine; its type names
+  // only the engine's services. Jobs read the test clock, as requests do.
+  const runJobs = () =>
+    app.runtime.runPromise(
+      Worker.drain({ id: `testkit-${seed}`, ...Worker.defaults }).pipe(
+        Effect.provideService(Clock.Clock, clock)
+      ) as Effect.Effect<number, never, SqlClient.SqlClient>
+    )
+
   const testClock: TestClock = {
     now: () => new Date(clock.now()).toISOString(),
     today: () => new Date(clock.now()).toISOString().slice(0, 10),
@@ -142,6 +165,9 @@ export const makeTestLedger = async (options: TestLedgerOptions = {}): Promise<T
     client,
     operator,
     createCompany: (company) => makeTestCompany(ledger, company),
+    providers,
+    runJobs,
+    runScenario: (scenario) => Scenario.run(ledger, scenario),
     query,
     close
   }

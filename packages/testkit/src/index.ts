@@ -9,6 +9,11 @@
  */
 export * as Balances from "./Balances.ts"
 export { BalanceMismatch } from "./Balances.ts"
+export * as Providers from "./Providers.ts"
+export * as Scenario from "./Scenario.ts"
+export { ScenarioStepFailed } from "./Scenario.ts"
+export { yearOfBusiness, type YearOfBusinessOptions } from "./scenarios/YearOfBusiness.ts"
+export type { TestProviders } from "./Providers.ts"
 export type { NewAgent, NewCompany, NewUser, TestAgent, TestCompany, TestUser } from "./TestCompany.ts"
 export {
   baseUrl,
