@@ -143,5 +143,17 @@ describe("invoices, payments and credits", () => {
     expect(taken.body.error.type).toBe("number_in_use")
     const beyond = await company.post("/v1/invoices", { contact_id: company.customerId, doc_date: "9999-12-01", terms_days: 3650, lines: [{ amount_cents: 1_000 }] })
     expect(beyond.status).toBe(422)
+    const huge = await company.post("/v1/invoices", {
+      contact_id: company.customerId,
+      doc_date: "2026-06-02",
+      lines: [{ quantity: "999999999999", unit_price_cents: 1_000_000_000_000_000 }]
+    })
+    expect(huge.status).toBe(422)
+    const hugeTotal = await company.post("/v1/invoices", {
+      contact_id: company.customerId,
+      doc_date: "2026-06-02",
+      lines: Array.from({ length: 3 }, () => ({ amount_cents: 1_000_000_000_000_000 }))
+    })
+    expect(hugeTotal.status).toBe(422)
   })
 })

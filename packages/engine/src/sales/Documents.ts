@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, type Sales } from "@ledger/api"
+import { ApiError, Limits, type Sales } from "@ledger/api"
 import * as Outbox from "../Outbox.ts"
 import { RequestContext } from "../RequestContext.ts"
 import * as Row from "../Row.ts"
@@ -128,6 +128,10 @@ export const resolveLines = Effect.fn("Documents.resolveLines")(function*(
       issues.push(amount.issue)
       return
     }
+    if (Math.abs(amount.amountCents) > Limits.amountCentsMax) {
+      issues.push({ path: ["body", "lines", index], message: `A line is at most ${Limits.amountCentsMax} cents` })
+      return
+    }
     const unitPrice = line.unit_price_cents ?? (line.quantity !== undefined ? itemPrice : null)
     resolved.push({
       lineNo: index + 1,
@@ -198,6 +202,9 @@ export const resolve = Effect.fn("Documents.resolve")(function*(
   const subtotalCents = subtotal(lines)
   const taxCents = taxTotal(tax.taxLines)
   const totalCents = subtotalCents + taxCents
+  if (subtotalCents > Limits.amountCentsMax || totalCents > Limits.amountCentsMax) {
+    return yield* Effect.fail(ApiError.validationFailed(`A document's total is at most ${Limits.amountCentsMax} cents.`, [{ path: ["body", "lines"], message: "Too large" }]))
+  }
   if (totalCents <= 0) {
     return yield* Effect.fail(ApiError.validationFailed("A document's total must be positive.", [{ path: ["body", "lines"], message: `Total is ${totalCents}` }]))
   }

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, Sales } from "@ledger/api"
+import { ApiError, Limits, Sales } from "@ledger/api"
 import * as Handler from "../Handler.ts"
 import * as Pagination from "../Pagination.ts"
 import { RequestContext } from "../RequestContext.ts"
@@ -34,6 +34,9 @@ export const handlers = [
       const tax = yield* Documents.resolveTax(company, body.tax_rate_id, lines)
       const subtotalCents = subtotal(lines)
       const taxCents = taxTotal(tax.taxLines)
+      if (subtotalCents > Limits.amountCentsMax || subtotalCents + taxCents > Limits.amountCentsMax) {
+        return yield* Effect.fail(ApiError.validationFailed(`An estimate's total is at most ${Limits.amountCentsMax} cents.`, [{ path: ["body", "lines"], message: "Too large" }]))
+      }
       const dryRun = body.dry_run === true
       const number = body.number ?? (yield* Numbers.next(company, "estimate", !dryRun))
       const row = {
