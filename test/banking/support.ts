@@ -1,8 +1,8 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
+import { BankingPorts } from "@ledger/engine"
 import { Http, Server } from "@ledger/server"
-import * as BankingPorts from "../../packages/engine/src/banking/Ports.ts"
 
 /**
  * The banking tests' app: the real server app (routes, pipeline, engine, storage) like

@@ -103,7 +103,7 @@ export const csvColumnsMax = 200
 export const statementCharactersMax = 50_000_000
 export const statementLinesMax = 200_000
 /** Lines are checked for duplicates and inserted this many at a time. */
-export const importBatchLinesMax = 500
+export const importBatchLinesMax = 2_000
 /** A dry run shows at most this many parsed lines. */
 export const importPreviewLinesMax = 1_000
 export const bankRulesPerCompanyMax = 1_000

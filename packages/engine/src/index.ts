@@ -1,5 +1,6 @@
 export * as Actor from "./Actor.ts"
 export * as Audit from "./Audit.ts"
+export * as BankingPorts from "./banking/Ports.ts"
 export * as Authenticate from "./Authenticate.ts"
 export * as CompanySetup from "./CompanySetup.ts"
 export { Dispatcher, Handlers, type Invocation, type Outcome } from "./Dispatcher.ts"

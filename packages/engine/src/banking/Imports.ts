@@ -139,7 +139,8 @@ export const handlers = [
           }))
         }
         const keyed = yield* keyLines(lines, occurrences)
-        const existing = yield* existingKeys(path.id, keyed.map((item) => item.key))
+        // A dry run asks which keys exist; a real import lets the unique index answer as it inserts.
+        const existing = dryRun ? yield* existingKeys(path.id, keyed.map((item) => item.key)) : new Set<string>()
         const fresh: Array<Keyed> = []
         for (const item of keyed) {
           const duplicate = existing.has(item.key) || seenInFile.has(item.key)
@@ -160,10 +161,11 @@ export const handlers = [
             })
           }
         }
-        if (dryRun || fresh.length === 0) {
-          if (dryRun) imported += fresh.length
+        if (dryRun) {
+          imported += fresh.length
           continue
         }
+        if (fresh.length === 0) continue
         const rows = fresh.map(({ key, line }) => ({
           company_id: companyId,
           bank_account_id: path.id,

@@ -82,14 +82,14 @@ export const read = (text: string): StatementReader => {
   const start = bodyStart(text)
   if (start < 0) throw new UnreadableStatement("not an OFX or QFX file: there is no <OFX> element", 1)
 
+  // Lines are counted once over the whole file, as the tokens move forward through it.
   let line = 1
-  let counted = 0
+  let nextNewline = text.indexOf("\n")
   const lineAt = (index: number): number => {
-    for (let position = text.indexOf("\n", counted); position !== -1 && position < index; position = text.indexOf("\n", position + 1)) {
+    while (nextNewline !== -1 && nextNewline < index) {
       line++
-      counted = position + 1
+      nextNewline = text.indexOf("\n", nextNewline + 1)
     }
-    if (counted < index) counted = Math.max(counted, text.lastIndexOf("\n", index - 1) + 1)
     return line
   }
 
