@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Idempotency } from "@ledger/engine"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
@@ -11,6 +12,28 @@ beforeAll(async () => {
   company = await app.createCompany({ name: "Idempotent Co" })
 })
 afterAll(() => app.close())
+
+/**
+ * Claims `key` for the owner, as a first request would, in a transaction held open for
+ * `milliseconds` and then rolled back: what a duplicate meets while the first is still running.
+ */
+const holdClaim = (key: string, milliseconds: number) =>
+  app.runtime.runPromise(Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.withTransaction(Effect.gen(function*() {
+      yield* Idempotency.claim({
+        tenant: `company:${company.companyId}`,
+        principal: `user:${company.ownerId}`,
+        key,
+        operation: "createUser",
+        request: { path: {}, query: {}, body: { name: "Held", role: "staff" } },
+        now: new Date(app.clock!.now()).toISOString(),
+        credential: company.ownerKey
+      })
+      yield* Effect.sleep(milliseconds)
+      return yield* Effect.fail("roll back" as const)
+    }))
+  }).pipe(Effect.catch(() => Effect.void)))
 
 const usersNamed = async (companyId: string, name: string) =>
   Number((await app.query<{ count: unknown }>(
@@ -170,6 +193,35 @@ describe("Idempotency-Key", () => {
     expect(after.status).toBe(201)
     expect(after.body.name).toBe("Week Two")
   })
+
+  it("makes a duplicate wait for the first request, then run itself if the first rolled back", async () => {
+    const key = newKey()
+    const held = holdClaim(key, 1_500)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const started = Date.now()
+    const duplicate = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Patient Pat", role: "staff" } })
+    await held
+    expect(duplicate.status).toBe(201)
+    expect(duplicate.headers.get("idempotent-replayed")).toBeNull()
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000)
+    expect(await usersNamed(company.companyId, "Patient Pat")).toBe(1)
+  })
+
+  it("tells a duplicate that waited 10 s on PostgreSQL that the first is still in progress", async () => {
+    const key = newKey()
+    const held = holdClaim(key, Idempotency.inProgressWaitMilliseconds + 3_000)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const duplicate = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Hasty Hal", role: "staff" } })
+    await held
+    if (app.storage === "postgresql") {
+      expect(duplicate.status).toBe(409)
+      expectErrorBody(duplicate.body, "idempotency_in_progress")
+      expect(await usersNamed(company.companyId, "Hasty Hal")).toBe(0)
+    } else {
+      // PGlite runs one transaction at a time: the duplicate waits its turn, then runs.
+      expect(duplicate.status).toBe(201)
+    }
+  }, 60_000)
 
   it("purges records past retention", async () => {
     const key = newKey()

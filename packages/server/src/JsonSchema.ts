@@ -8,6 +8,11 @@ type Json = Record<string, unknown>
  * unknown properties, as the server does.
  */
 export const of = (schema: Schema.Top, options: { readonly closed: boolean }): Json => {
+  // An empty struct (a body of `{}`) comes out as "anything but null"; it is an empty object.
+  const fields = (schema as unknown as { fields?: Record<string, unknown> }).fields
+  if (fields !== undefined && Object.keys(fields).length === 0) {
+    return { type: "object", properties: {}, additionalProperties: !options.closed }
+  }
   const document = Schema.toJsonSchemaDocument(schema)
   const definitions = (document.definitions ?? {}) as Record<string, Json>
   const inline = (node: unknown, depth: number): unknown => {

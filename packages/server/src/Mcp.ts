@@ -30,11 +30,12 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
       required.push(...((json.required ?? []) as Array<string>))
     }
     if (operation.mode === "K") {
+      const dryRun = operation.governed || JsonSchema.fieldNames(operation.body).includes("dry_run")
       properties.idempotency_key = {
         type: "string",
         minLength: 8,
         maxLength: 200,
-        description: "Required unless dry_run is true. A retry with the same key replays the first result."
+        description: `${dryRun ? "Required unless dry_run is true" : "Required"}. A retry with the same key replays the first result.`
       }
     }
     const name = Operation.toolName(operation.id)

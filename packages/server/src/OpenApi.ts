@@ -24,11 +24,12 @@ const parameters = (operation: Operation.Any): Array<Json> => {
     }
   }
   if (operation.mode === "K") {
+    const dryRun = operation.governed || JsonSchema.fieldNames(operation.body).includes("dry_run")
     out.push({
       name: "Idempotency-Key",
       in: "header",
-      required: !operation.governed,
-      description: "8 to 200 characters. Required unless `dry_run` is true. A retry with the same key replays the first result.",
+      required: !dryRun,
+      description: `8 to 200 characters${dryRun ? "; required unless `dry_run` is true" : ""}. A retry with the same key replays the first result.`,
       schema: { type: "string", minLength: 8, maxLength: 200 }
     })
   }
