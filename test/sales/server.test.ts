@@ -11,6 +11,8 @@ import { freshStore, repositoryRoot, type RunningServer, startServer, type Store
  * OpenAPI document covers every sales operation of the spec.
  */
 const operatorToken = `operator-sales-${Date.now()}`
+/** A server process starts in seconds, or in a minute on a busy machine: its tests wait that long. */
+const startupTimeout = 180_000
 const inbox: Array<{ to: ReadonlyArray<string>; raw: string }> = []
 let smtp: SMTPServer
 let smtpPort = 0
@@ -97,7 +99,7 @@ describe("ledger serve with workers", () => {
     for (const area of ["4.7 Sales and purchases", "4.8 Estimates", "4.9 Recurring documents", "4.10 Email", "4.11 Sales tax"]) {
       expect(coverage.stdout).toMatch(new RegExp(`^ok .*endpoints-a ${area.replace(/\./g, "\\.")}$`, "m"))
     }
-  })
+  }, startupTimeout)
 
   it("leaves the queue alone on a replica with LEDGER_WORKERS=off", async () => {
     const server = await start({ LEDGER_WORKERS: "off" })
@@ -105,5 +107,5 @@ describe("ledger serve with workers", () => {
     await new Promise((resolve) => setTimeout(resolve, 5_000))
     expect(inbox.some((message) => message.to.includes("ap@initech.test"))).toBe(false)
     expect((await call(server, "GET", `/v1/email/outbox/${sent.emailId}`, sent.token)).body.status).toBe("queued")
-  })
+  }, startupTimeout)
 })

@@ -53,6 +53,10 @@ describe("estimates", () => {
     expect(text).toContain("Kitchen remodel")
     expect(text).toContain("8,500.00")
 
+    const emailed = await company.post(`/v1/estimates/${estimate.id}/email`, { cc: ["owner@acme.test"] })
+    expect(emailed.status).toBe(201)
+    expect(emailed.body).toMatchObject({ kind: "estimate", status: "queued", to: "ap@acme.test", attachment: { filename: "EST-0001.pdf" } })
+
     // An agent over its threshold: queued; the estimate converts only when the invoice posts.
     const agent = await agentOf(company, { threshold: 100_000 })
     const queued = await company.post(`/v1/estimates/${estimate.id}/convert`, { doc_date: "2026-02-10" }, agent.token, agent.headers)
