@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type BankingApp, type Company, makeBankingApp } from "./support.ts"
+import { type BankingApp, type Company, makeBankingApp, sharedFolder } from "./support.ts"
 
 /**
  * The bookkeeper's month over HTTP: import a statement, categorize by rules, match a payment,
  * reconcile to zero; an agent's categorization over its threshold waits for a person.
  */
 
-const fixture = (name: string) => readFileSync(`/work/shared/fixtures/ofx/${name}`, "utf8")
+const fixture = (name: string) => readFileSync(`${sharedFolder}fixtures/ofx/${name}`, "utf8")
 
 let app: BankingApp
 beforeAll(async () => {

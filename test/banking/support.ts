@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -108,3 +109,6 @@ export const makeBankingApp = async (options: { readonly clock?: Server.ManualCl
 }
 
 export type BankingApp = Awaited<ReturnType<typeof makeBankingApp>>
+
+/** The shared folder beside the repository (spec, fixtures, tools), wherever the clone is. */
+export const sharedFolder = fileURLToPath(new URL("../../../shared/", import.meta.url))
