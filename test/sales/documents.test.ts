@@ -156,4 +156,21 @@ describe("invoices, payments and credits", () => {
     })
     expect(hugeTotal.status).toBe(422)
   })
+
+  it("emits the bill and payment events, and the void events", async () => {
+    const company = await salesCompany(app, "Events Co")
+    const bill = (await company.post("/v1/bills", { contact_id: company.vendorId, doc_date: "2026-06-10", lines: [{ amount_cents: 3_000, account: "6070" }] })).body
+    expect(bill).toMatchObject({ number: "BILL-0001", due_date: "2026-06-25", control_account: "2000" })
+    const paid = await company.post("/v1/payments/made", { contact_id: company.vendorId, payment_date: "2026-06-11", account: "1010", applications: [{ document_id: bill.id, amount_cents: 3_000 }] })
+    expect(paid.status).toBe(201)
+    const other = (await company.post("/v1/bills", { contact_id: company.vendorId, doc_date: "2026-06-12", lines: [{ amount_cents: 700, account: "6070" }] })).body
+    await company.post(`/v1/documents/${other.id}/void`, { reason: "Duplicate bill" })
+    const invoice = (await company.post("/v1/invoices", { contact_id: company.customerId, doc_date: "2026-06-12", lines: [{ amount_cents: 700 }] })).body
+    await company.post(`/v1/documents/${invoice.id}/void`, { reason: "Wrong customer" })
+    const events = await app.query<{ event_type: string; payload: any }>(`SELECT event_type, payload FROM outbox_events WHERE company_id = $1 ORDER BY id`, [company.companyId])
+    const types = events.map((event) => event.event_type)
+    for (const type of ["bill.created", "payment.made", "bill.paid", "bill.voided", "invoice.created", "invoice.voided"]) expect(types).toContain(type)
+    const billPaid = events.find((event) => event.event_type === "bill.paid")!
+    expect(typeof billPaid.payload === "string" ? JSON.parse(billPaid.payload) : billPaid.payload).toMatchObject({ document_id: bill.id, payment_id: paid.body.id })
+  })
 })

@@ -109,6 +109,10 @@ describe("email outbox", () => {
     expect(selfApproval.status).toBe(403)
     expect((await company.get(`/v1/email/outbox?status=pending_approval`)).body.data.map((email: any) => email.id)).toEqual([elsewhere.body.id])
 
+    const lowAgent = await agentOf(company, { threshold: 5_000, name: "Cautious agent" })
+    const overThreshold = await company.post(`/v1/documents/${invoice.id}/email`, {}, lowAgent.token, lowAgent.headers)
+    expect(overThreshold.body).toMatchObject({ status: "pending_approval", policy: { reasons: ["over_threshold"] } })
+
     const accountant = await accountantOf(company)
     const approved = await company.post(`/v1/email/outbox/${elsewhere.body.id}/approve`, { reason: "Their new AP address" }, accountant.token)
     expect(approved.status).toBe(200)
