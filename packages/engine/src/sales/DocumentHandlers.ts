@@ -14,6 +14,7 @@ import { asOfOrToday, companyId } from "./Common.ts"
 import * as DocumentPdf from "./DocumentPdf.ts"
 import type { PostingKind } from "./DocumentPosting.ts"
 import * as Documents from "./Documents.ts"
+import * as DocumentStore from "./DocumentStore.ts"
 import { isCredit } from "./DocumentStatus.ts"
 
 type GovernedBody = {
@@ -55,8 +56,8 @@ export const postDocument = (
 export const persistAndLoad = (document: Documents.ResolvedDocument, entryId: number) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    const id = yield* Documents.persist(document, entryId)
-    return yield* Documents.load(request.companyId!, id, request.today)
+    const id = yield* DocumentStore.persist(document, entryId)
+    return yield* DocumentStore.load(request.companyId!, id, request.today)
   })
 
 /** A document kind's proposal callbacks (one line each in ledger/ProposalKinds.ts). */
@@ -108,7 +109,7 @@ const voidDocument = ({ path, body }: { path: { id: number }; body: Sales.Docume
   Effect.gen(function*() {
     const request = yield* RequestContext
     const company = yield* companyId
-    const document = yield* Documents.load(company, path.id, request.today)
+    const document = yield* DocumentStore.load(company, path.id, request.today)
     yield* refuseVoid(document)
     const voidDate = body.void_date ?? request.today
     if (voidDate < document.doc_date) {
@@ -155,7 +156,7 @@ const markVoid = (documentId: number, entryId: number, voidDate: string, reason:
     const company = request.companyId!
     // Checked again under lock: a proposal approved later may find the document changed.
     yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND id = ${documentId} FOR UPDATE`.pipe(Effect.orDie)
-    const document = yield* Documents.load(company, documentId, request.today)
+    const document = yield* DocumentStore.load(company, documentId, request.today)
     yield* refuseVoid(document)
     yield* sql`UPDATE documents SET voided = true, void_entry_id = ${entryId}, void_reason = ${reason}, void_date = ${voidDate},
       voided_at = ${request.now} WHERE company_id = ${company} AND id = ${documentId}`.pipe(Effect.orDie)
@@ -171,7 +172,7 @@ const markVoid = (documentId: number, entryId: number, voidDate: string, reason:
         void_entry_id: entryId
       }).pipe(Effect.orDie)
     }
-    return yield* Documents.load(company, documentId, request.today)
+    return yield* DocumentStore.load(company, documentId, request.today)
   })
 
 export const voidProposalKind: Governed.ProposalKind = {
@@ -212,14 +213,14 @@ export const handlers = [
           ${after === null ? sql`` : sql`AND d.id < ${after}`}
         ) listed WHERE true ${statusFilter(sql, query.status, asOf)}
         ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const documents = yield* Documents.loadMany(company, rows.slice(0, limit).map((row) => Row.int(row.id)), asOf)
+      const documents = yield* DocumentStore.loadMany(company, rows.slice(0, limit).map((row) => Row.int(row.id)), asOf)
       return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => documents.get(Row.int(row.id))!) }
     })),
 
   Handler.make(Sales.Documents.getDocument, ({ path, query }) =>
     Effect.gen(function*() {
       const company = yield* companyId
-      return { body: yield* Documents.load(company, path.id, yield* asOfOrToday(query.as_of)) }
+      return { body: yield* DocumentStore.load(company, path.id, yield* asOfOrToday(query.as_of)) }
     })),
 
   Handler.make(Sales.Documents.voidDocument, voidDocument),
@@ -231,7 +232,7 @@ export const handlers = [
       const company = yield* companyId
       const dryRun = body.dry_run === true
       if (!dryRun) yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND id = ${path.id} FOR UPDATE`.pipe(Effect.orDie)
-      const credit = yield* Documents.load(company, path.id, request.today)
+      const credit = yield* DocumentStore.load(company, path.id, request.today)
       if (!isCredit(credit.kind)) {
         return yield* Effect.fail(ApiError.validationFailed("Only credit memos and vendor credits are applied this way; payments use /v1/payments/{id}/apply.", [{
           path: ["path", "id"],
@@ -265,7 +266,7 @@ export const handlers = [
       }
       yield* Applications.apply(company, source, body.applications, appliedOn)
       return {
-        body: yield* Documents.load(company, credit.id, request.today),
+        body: yield* DocumentStore.load(company, credit.id, request.today),
         audit: { targetType: "document", targetId: credit.id, details: { applications: body.applications } }
       }
     })),
@@ -274,7 +275,7 @@ export const handlers = [
     Effect.gen(function*() {
       const request = yield* RequestContext
       const company = yield* companyId
-      const document = yield* Documents.load(company, path.id, request.today)
+      const document = yield* DocumentStore.load(company, path.id, request.today)
       return { body: DocumentPdf.toWire(yield* DocumentPdf.forDocument(company, document, request.now)) }
     }))
 ]

@@ -1,14 +1,12 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Limits, type Sales } from "@ledger/api"
-import * as Outbox from "../Outbox.ts"
-import { RequestContext } from "../RequestContext.ts"
 import * as Row from "../Row.ts"
 import * as Accounts from "./Accounts.ts"
 import { addDays, isCalendarDate } from "./Calendar.ts"
-import { actorReference, type ContactRow, isUniqueViolation, loadContact, rowsToInsert } from "./Common.ts"
-import { controlIsDebited, documentEntry, type Entry, type PostingKind, side, subtotal, taxTotal } from "./DocumentPosting.ts"
-import { isCashDocument, isCredit, isOverdue, openBalance, status } from "./DocumentStatus.ts"
+import { type ContactRow, loadContact } from "./Common.ts"
+import { documentEntry, type Entry, type PostingKind, side, subtotal, taxTotal } from "./DocumentPosting.ts"
+import { isCashDocument, openBalance, status } from "./DocumentStatus.ts"
 import { lineAmount } from "./LineAmounts.ts"
 import * as Numbers from "./Numbers.ts"
 import type { TaxLine } from "./TaxMath.ts"
@@ -16,9 +14,9 @@ import { taxLines } from "./TaxMath.ts"
 import * as TaxRates from "./TaxRates.ts"
 
 /**
- * Sales and purchase documents: resolving a request into the exact document (lines, accounts,
- * tax per jurisdiction, totals, due date), writing it once its entry has posted, and reading it
- * back with its applications and status.
+ * Sales and purchase documents before they exist: resolving a request into the exact document
+ * (lines, accounts, tax per jurisdiction, totals, due date), its entry, its summary for a person
+ * deciding a proposal, and its preview. Writing and reading them is DocumentStore.ts.
  */
 
 export interface ResolvedLine {
@@ -313,205 +311,3 @@ const taxLineToWire = (tax: TaxLine) => ({
 export const previewNumber = (company: string, document: ResolvedDocument) =>
   document.number === null ? Numbers.next(company, document.kind, false) : Effect.succeed(document.number)
 
-/**
- * Writes a document whose entry has just posted (from `onPosted`, or from a proposal's approval):
- * takes its number, stores it with its lines and tax lines linked to the entry, emits its event.
- */
-export const persist = Effect.fn("Documents.persist")(function*(document: ResolvedDocument, entryId: number) {
-  const sql = yield* SqlClient.SqlClient
-  const request = yield* RequestContext
-  const company = request.companyId!
-  const number = document.number ?? (yield* Numbers.next(company, document.kind, true))
-  const createdBy = yield* actorReference
-  const rows = yield* sql<{ id: unknown }>`INSERT INTO documents ${sql.insert({
-    company_id: company,
-    kind: document.kind,
-    side: side(document.kind),
-    contact_id: document.contactId,
-    number,
-    doc_date: document.docDate,
-    due_date: document.dueDate,
-    terms_days: document.termsDays,
-    reference: document.reference,
-    memo: document.memo,
-    control_account: document.controlAccount,
-    tax_rate_id: document.taxRateId,
-    subtotal_cents: document.subtotalCents,
-    tax_cents: document.taxCents,
-    total_cents: document.totalCents,
-    entry_id: entryId,
-    estimate_id: document.estimateId,
-    recurring_template_id: document.recurring?.templateId ?? null,
-    created_by: createdBy,
-    created_at: request.now
-  })} RETURNING id`.pipe(
-    Effect.catch((error) =>
-      isUniqueViolation(error)
-        ? Effect.fail(ApiError.fail("number_in_use", `Number ${number} is already used.`, { issues: [{ path: ["body", "number"], message: "Already used" }] }))
-        : Effect.die(error)
-    )
-  )
-  const id = Row.int(rows[0]!.id)
-  yield* sql`INSERT INTO document_lines ${sql.insert(rowsToInsert(document.lines.map((line) => ({
-    company_id: company,
-    document_id: id,
-    line_no: line.lineNo,
-    item_id: line.itemId,
-    description: line.description,
-    account: line.account,
-    quantity: line.quantity,
-    unit_price_cents: line.unitPriceCents,
-    amount_cents: line.amountCents,
-    class: line.class,
-    taxable: line.taxable
-  }))))}`.pipe(Effect.orDie)
-  if (document.taxLines.length > 0) {
-    yield* sql`INSERT INTO document_tax_lines ${sql.insert(rowsToInsert(document.taxLines.map((tax, index) => ({
-      company_id: company,
-      document_id: id,
-      position: index + 1,
-      tax_rate_id: tax.taxRateId,
-      name: tax.name,
-      agency_id: tax.agencyId,
-      rate_percent: tax.ratePercent,
-      payable_account: tax.payableAccount,
-      taxable_subtotal_cents: tax.taxableSubtotalCents,
-      tax_cents: tax.taxCents
-    }))))}`.pipe(Effect.orDie)
-  }
-  if (document.estimateId !== null) {
-    const converted = yield* sql`UPDATE estimates SET status = 'converted', invoice_id = ${id}, updated_at = ${request.now}
-      WHERE company_id = ${company} AND id = ${document.estimateId} AND status IN ('open', 'accepted') RETURNING id`.pipe(Effect.orDie)
-    if (converted.length === 0) {
-      return yield* Effect.fail(ApiError.fail("invalid_transition", "The estimate is no longer open or accepted."))
-    }
-  }
-  if (document.recurring !== null) {
-    // The occurrence row may already exist (waiting for approval); either way it now has its document.
-    yield* sql`INSERT INTO recurring_occurrences ${sql.insert({
-      company_id: company,
-      template_id: document.recurring.templateId,
-      occurrence_date: document.recurring.occurrenceDate,
-      status: "posted",
-      document_id: id,
-      created_at: request.now
-    })} ON CONFLICT (company_id, template_id, occurrence_date)
-      DO UPDATE SET status = 'posted', document_id = EXCLUDED.document_id, error = NULL`.pipe(Effect.orDie)
-  }
-  if (document.kind === "invoice" || document.kind === "bill") {
-    yield* Outbox.emit(document.kind === "invoice" ? "invoice.created" : "bill.created", {
-      document_id: id,
-      number,
-      contact_id: document.contactId,
-      doc_date: document.docDate,
-      due_date: document.dueDate,
-      total_cents: document.totalCents,
-      entry_id: entryId
-    }).pipe(Effect.orDie)
-  }
-  return id
-})
-
-/** Applications in force on `asOf` (or now), into or out of documents. */
-const applicationsOf = Effect.fn("Documents.applicationsOf")(function*(company: string, ids: ReadonlyArray<number>) {
-  const sql = yield* SqlClient.SqlClient
-  if (ids.length === 0) return []
-  return yield* sql<Record<string, unknown>>`SELECT * FROM applications WHERE company_id = ${company}
-    AND (document_id IN ${sql.in(ids)} OR credit_document_id IN ${sql.in(ids)}) ORDER BY id`.pipe(Effect.orDie)
-})
-
-const activeOn = (application: Record<string, unknown>, asOf: string): boolean =>
-  Row.date(application.applied_on) <= asOf && (application.voided_on === null || Row.date(application.voided_on) > asOf)
-
-/** Reads documents as the API shows them, balances as of `asOf`. */
-export const loadMany = Effect.fn("Documents.loadMany")(function*(company: string, ids: ReadonlyArray<number>, asOf: string) {
-  const sql = yield* SqlClient.SqlClient
-  if (ids.length === 0) return new Map<number, Sales.Documents.Document>()
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM documents WHERE company_id = ${company} AND id IN ${sql.in(ids)}`
-    .pipe(Effect.orDie)
-  const lines = yield* sql<Record<string, unknown>>`SELECT * FROM document_lines WHERE company_id = ${company}
-    AND document_id IN ${sql.in(ids)} ORDER BY document_id, line_no`.pipe(Effect.orDie)
-  const taxes = yield* sql<Record<string, unknown>>`SELECT * FROM document_tax_lines WHERE company_id = ${company}
-    AND document_id IN ${sql.in(ids)} ORDER BY document_id, position`.pipe(Effect.orDie)
-  const applications = yield* applicationsOf(company, ids)
-  const result = new Map<number, Sales.Documents.Document>()
-  for (const row of rows) {
-    const id = Row.int(row.id)
-    const kind = String(row.kind) as PostingKind
-    const voided = row.voided === true
-    const total = Row.int(row.total_cents)
-    const mine = applications.filter((application) =>
-      Row.intOrNull(application.document_id) === id || Row.intOrNull(application.credit_document_id) === id
-    )
-    const applied = mine.filter((application) => activeOn(application, asOf)).reduce((sum, application) => sum + Row.int(application.amount_cents), 0)
-    const open = openBalance(kind, total, applied, voided)
-    const dueDate = row.due_date === null ? null : Row.date(row.due_date)
-    result.set(id, {
-      id,
-      kind,
-      side: String(row.side) as "sales" | "purchases",
-      contact_id: Row.int(row.contact_id),
-      number: String(row.number),
-      doc_date: Row.date(row.doc_date),
-      due_date: dueDate,
-      terms_days: Row.intOrNull(row.terms_days),
-      reference: (row.reference as string | null) ?? null,
-      memo: (row.memo as string | null) ?? null,
-      control_account: isCashDocument(kind) ? null : String(row.control_account),
-      account: isCashDocument(kind) ? String(row.control_account) : null,
-      tax_rate_id: Row.intOrNull(row.tax_rate_id),
-      lines: lines.filter((line) => Row.int(line.document_id) === id).map((line) => ({
-        line_no: Row.int(line.line_no),
-        item_id: Row.intOrNull(line.item_id),
-        description: (line.description as string | null) ?? null,
-        account: String(line.account),
-        quantity: (line.quantity as string | null) ?? null,
-        unit_price_cents: Row.intOrNull(line.unit_price_cents),
-        amount_cents: Row.int(line.amount_cents),
-        class: (line.class as string | null) ?? null,
-        taxable: line.taxable === true
-      })),
-      tax_lines: taxes.filter((tax) => Row.int(tax.document_id) === id).map((tax) => ({
-        tax_rate_id: Row.int(tax.tax_rate_id),
-        name: String(tax.name),
-        agency_id: Row.int(tax.agency_id),
-        rate_percent: String(tax.rate_percent),
-        payable_account: String(tax.payable_account),
-        taxable_subtotal_cents: Row.int(tax.taxable_subtotal_cents),
-        tax_cents: Row.int(tax.tax_cents)
-      })),
-      subtotal_cents: Row.int(row.subtotal_cents),
-      tax_cents: Row.int(row.tax_cents),
-      total_cents: total,
-      applied_cents: applied,
-      open_balance_cents: open,
-      status: status(kind, total, applied, voided),
-      overdue: !voided && isOverdue(kind, dueDate, open, asOf),
-      entry_id: Row.intOrNull(row.entry_id),
-      void_entry_id: Row.intOrNull(row.void_entry_id),
-      void_reason: (row.void_reason as string | null) ?? null,
-      voided_at: Row.isoOrNull(row.voided_at),
-      estimate_id: Row.intOrNull(row.estimate_id),
-      recurring_template_id: Row.intOrNull(row.recurring_template_id),
-      applications: mine.filter((application) => application.voided_on === null).map((application) => ({
-        application_id: Row.int(application.id),
-        source: application.payment_id === null ? "credit" as const : "payment" as const,
-        payment_id: Row.intOrNull(application.payment_id),
-        credit_document_id: Row.intOrNull(application.credit_document_id),
-        document_id: Row.int(application.document_id),
-        amount_cents: Row.int(application.amount_cents),
-        applied_on: Row.date(application.applied_on)
-      })),
-      created_at: Row.iso(row.created_at)
-    })
-  }
-  return result
-})
-
-export const load = Effect.fn("Documents.load")(function*(company: string, id: number, asOf: string) {
-  const document = (yield* loadMany(company, [id], asOf)).get(id)
-  if (document === undefined) return yield* Effect.fail(ApiError.notFound("document"))
-  return document
-})
-
-export { controlIsDebited, isCredit }

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { Limits } from "@ledger/api"
 import * as Row from "../Row.ts"
 import * as DocumentPdf from "./DocumentPdf.ts"
-import * as Documents from "./Documents.ts"
+import * as DocumentStore from "./DocumentStore.ts"
 import * as Estimates from "./Estimates.ts"
 import { Mail, type OutgoingMessage } from "./Mail.ts"
 
@@ -25,7 +25,7 @@ const nowIso = Effect.map(Clock.currentTimeMillis, (milliseconds) => new Date(mi
 const attachmentOf = Effect.fn("EmailDelivery.attachment")(function*(company: string, row: Record<string, unknown>, now: string) {
   const today = now.slice(0, 10)
   if (row.document_id !== null) {
-    const document = yield* Effect.orDie(Documents.load(company, Row.int(row.document_id), today))
+    const document = yield* Effect.orDie(DocumentStore.load(company, Row.int(row.document_id), today))
     return yield* DocumentPdf.forDocument(company, document, now)
   }
   const estimate = Estimates.toWire(yield* Effect.orDie(Estimates.loadRow(company, Row.int(row.estimate_id))), today)

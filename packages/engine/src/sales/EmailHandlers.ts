@@ -10,6 +10,7 @@ import { companyId } from "./Common.ts"
 import * as EmailPolicy from "./EmailPolicy.ts"
 import * as Emails from "./Emails.ts"
 import * as Documents from "./Documents.ts"
+import * as DocumentStore from "./DocumentStore.ts"
 import * as Estimates from "./Estimates.ts"
 import type { PostingKind } from "./DocumentPosting.ts"
 import { money, toBase64 } from "./Pdf.ts"
@@ -140,7 +141,7 @@ export const handlers = [
     Effect.gen(function*() {
       const request = yield* RequestContext
       const company = yield* companyId
-      const document = yield* Documents.load(company, path.id, request.today)
+      const document = yield* DocumentStore.load(company, path.id, request.today)
       return yield* send({
         kind: "document",
         id: document.id,
