@@ -181,7 +181,10 @@ describe("a month end to end", () => {
     const report = await app.call("GET", `/v1/reconciliations/${start.body.id}/report`, { token })
     expect(report.body.tie_out).toMatchObject({ beginning_balance_cents: 0, cleared_deposits_cents: 35000, difference_cents: 0 })
     const csv = await app.call("GET", `/v1/reconciliations/${start.body.id}/report?format=csv`, { token })
-    expect(csv.body.content.split("\r\n")[0]).toBe("section,entry_id,date,amount_cents,memo,bank_line_id")
+    expect(csv.body.filename).toBe(`reconciliation-${start.body.id}-2007-03-31.csv`)
+    const rows = csv.body.content.split("\r\n")
+    expect(rows[0]).toBe("section,entry_id,date,amount,memo,bank_line_id")
+    expect(rows).toContain("tie_out,,2007-03-31,350.00,cleared_deposits,")
 
     // April starts where March ended; undo March and April's beginning follows.
     const bank = await app.call("GET", `/v1/bank-accounts/${bankAccountId}`, { token })

@@ -37,7 +37,8 @@ export const createBankAccount = Operation.make({
   scope: "admin",
   mode: "K",
   body: NewBankAccount,
-  success: BankAccount
+  success: BankAccount,
+  errors: ["unknown_account", "inactive_account"]
 })
 
 export const listBankAccounts = Operation.make({
@@ -127,7 +128,8 @@ export const autoMatchBankLines = Operation.make({
     transfers: Schema.optionalKey(Schema.Boolean),
     dry_run: DryRun
   }),
-  success: MatchResult
+  success: MatchResult,
+  errors: ["period_hard_locked", "soft_lock_reason_required"]
 })
 
 export const operations = [

@@ -84,7 +84,7 @@ export const linkBankFeedAccount = Operation.make({
     import_from: Schema.optionalKey(DateString)
   }),
   success: Schema.Struct({ bank_feed: BankFeed, bank_account: BankAccount }),
-  errors: [...feedErrors, "feed_account_limit"]
+  errors: [...feedErrors, "feed_account_limit", "conflict", "unknown_account", "inactive_account"]
 })
 
 export const unlinkBankFeedAccount = Operation.make({

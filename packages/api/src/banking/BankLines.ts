@@ -58,7 +58,7 @@ export const categorizeBankLine = Operation.make({
   }),
   success: BankLine,
   otherResponses: { 200: Governed.preview(CategorizationPreview), 202: Governed.Queued },
-  errors: ["bank_line_state", "unknown_account", "inactive_account", "period_hard_locked", "soft_lock_reason_required"]
+  errors: ["bank_line_state", "unknown_account", "inactive_account", "unknown_class", "period_hard_locked", "soft_lock_reason_required"]
 })
 
 export const matchBankLine = Operation.make({
@@ -89,7 +89,7 @@ export const unmatchBankLine = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({ reason: Reason }),
   success: BankLine,
-  errors: ["bank_line_state", "bank_line_reconciled"]
+  errors: ["bank_line_state", "bank_line_reconciled", "entry_already_reversed", "period_hard_locked", "soft_lock_reason_required"]
 })
 
 export const excludeBankLine = Operation.make({
@@ -172,7 +172,8 @@ export const deactivateBankRule = Operation.make({
   status: 200,
   pathParams: IdPath,
   body: Schema.Struct({ reason: Reason }),
-  success: BankRule
+  success: BankRule,
+  errors: ["conflict"]
 })
 
 export const operations = [

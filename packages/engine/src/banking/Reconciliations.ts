@@ -375,16 +375,24 @@ export const handlers = [
         })
       }
       if (query.format !== "csv") return { body: report }
-      return { body: { format: "csv" as const, filename: `reconciliation-${path.id}.csv`, content: reportCsv(report) } }
+      return { body: { format: "csv" as const, filename: `reconciliation-${path.id}-${statementDate}.csv`, content: reportCsv(report) } }
     }))
 ] as const
 
+/** RFC 4180 fields; text a spreadsheet would run as a formula gets an apostrophe (docs/decisions/0204). */
 const csvField = (value: string | number | null): string => {
-  const text = value === null ? "" : String(value)
+  let text = value === null ? "" : String(value)
+  if (typeof value === "string" && /^[=+\-@\t\r]/u.test(text)) text = `'${text}`
   return /[",\n\r]/u.test(text) ? `"${text.replace(/"/gu, "\"\"")}"` : text
 }
 
-/** The report as CSV: one row per item, then the tie-out. */
+/** Cents as a decimal string with two places, by integer arithmetic. */
+export const decimal = (cents: number): string => {
+  const size = Math.abs(cents)
+  return `${cents < 0 ? "-" : ""}${Math.floor(size / 100)}.${String(size % 100).padStart(2, "0")}`
+}
+
+/** The report as CSV: one row per item, then the tie-out (amounts as decimals, like every report's CSV). */
 export const reportCsv = (report: {
   readonly reconciliation: { readonly statement_date: string }
   readonly cleared_deposits: ReadonlyArray<Item>
@@ -392,14 +400,16 @@ export const reportCsv = (report: {
   readonly uncleared: ReadonlyArray<Item>
   readonly tie_out: Record<string, number>
 }): string => {
-  const rows: Array<Array<string | number | null>> = [["section", "entry_id", "date", "amount_cents", "memo", "bank_line_id"]]
+  const rows: Array<Array<string | number | null>> = [["section", "entry_id", "date", "amount", "memo", "bank_line_id"]]
   for (const [section, items] of [
     ["cleared_deposit", report.cleared_deposits],
     ["cleared_payment", report.cleared_payments],
     ["uncleared", report.uncleared]
   ] as const) {
-    for (const item of items) rows.push([section, item.entry_id, item.date, item.amount_cents, item.memo, item.bank_line_id])
+    for (const item of items) rows.push([section, item.entry_id, item.date, decimal(item.amount_cents), item.memo, item.bank_line_id])
   }
-  for (const [name, value] of Object.entries(report.tie_out)) rows.push(["tie_out", null, report.reconciliation.statement_date, value, name, null])
+  for (const [name, value] of Object.entries(report.tie_out)) {
+    rows.push(["tie_out", null, report.reconciliation.statement_date, decimal(value), name.replace(/_cents$/u, ""), null])
+  }
   return rows.map((row) => row.map(csvField).join(",")).join("\r\n") + "\r\n"
 }
