@@ -45,7 +45,6 @@ import * as ProposalStore from "./ProposalStore.ts"
  * 5. The kill switch and the agent's X-Agent-Model are enforced by the Dispatcher before your
  *    handler runs. Everything happens in the request's one transaction: a failure anywhere rolls
  *    back the entry, your rows, the proposal and the events together.
- *
  * 6. A void is the exact reversal of a posted entry: pass `reverses: entryId` and Ledger takes the
  *    lines from that entry, links the two, refuses a second reversal and emits `entry.reversed`.
  *
