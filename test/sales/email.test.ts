@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SMTPServer } from "smtp-server"
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Mail } from "@ledger/engine"
+import { Mail, Sales } from "@ledger/engine"
 import * as SmtpMail from "../../packages/server/src/mail/SmtpMail.ts"
 import * as Worker from "../../packages/server/src/workers/Worker.ts"
 import { makeTestApp, type TestApp } from "../support/app.ts"
@@ -177,5 +177,22 @@ describe("email outbox", () => {
     const reminders = memory.sent.filter((message) => message.subject.includes(invoice.number))
     expect(reminders).toHaveLength(1)
     expect(reminders[0]!.subject).toBe(`Reminder: invoice ${invoice.number} from Reminder Co`)
+  })
+
+  it("sends again an email whose worker died while sending", async () => {
+    const company = await salesCompany(app, "Crash Co")
+    const invoice = (await company.post("/v1/invoices", { contact_id: company.customerId, doc_date: "2026-07-04", lines: [{ amount_cents: 2_500 }] })).body
+    const queued = (await company.post(`/v1/documents/${invoice.id}/email`, {})).body
+    // A worker claimed the job and marked the email sending, then died before recording anything.
+    const claimed = await app.runtime.runPromise(Sales.Jobs.claim("dead-worker", 100, 60))
+    expect(claimed.some((job) => job.payload.email_id === queued.id)).toBe(true)
+    await app.query(`UPDATE emails SET status = 'sending', attempts = 1 WHERE company_id = $1 AND id = $2`, [company.companyId, queued.id])
+    const memory = Mail.memory()
+    await app.runtime.runPromise(Worker.drain(workerOptions).pipe(Effect.provide(memory.layer)))
+    expect((await company.get(`/v1/email/outbox/${queued.id}`)).body.status).toBe("sending")
+    await app.query(`UPDATE jobs SET locked_until = now() - interval '1 second' WHERE locked_by = 'dead-worker'`)
+    await app.runtime.runPromise(Worker.drain(workerOptions).pipe(Effect.provide(memory.layer)))
+    expect((await company.get(`/v1/email/outbox/${queued.id}`)).body).toMatchObject({ status: "sent", attempts: 2 })
+    expect(memory.sent.filter((message) => message.headers["X-Ledger-Email-Id"] === String(queued.id))).toHaveLength(1)
   })
 })
