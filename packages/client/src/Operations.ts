@@ -21,12 +21,17 @@ export type OperationOf<Id extends OperationId> = Extract<ClientOperation, { rea
 
 type Simplify<A> = { [K in keyof A]: A[K] } & {}
 
-/** The JSON fields of one part of a request; an operation without that part contributes none. */
-type FieldsOf<S> = S extends Schema.Top ? unknown extends S["Encoded"] ? {} : S["Encoded"] extends object ? S["Encoded"] : {} : {}
+/**
+ * The JSON fields of one part of a request; an operation without that part contributes none. Not
+ * distributive: for a union of operations (an id typed as any `OperationId`) it stays small instead
+ * of multiplying every operation's fields by every other's.
+ */
+type FieldsOf<S> = [S] extends [Schema.Top] ? unknown extends S["Encoded"] ? {} : S["Encoded"] extends object ? S["Encoded"] : {}
+  : {}
 
 /**
  * A method's input: path parameters, query parameters and body fields merged into one object,
- * exactly like the operation's MCP tool input (docs/decisions/0600-sdk-flat-input.md).
+ * exactly like the operation's MCP tool input (docs/decisions/0600-sdk-methods-and-flat-input.md).
  */
 export type Input<O extends Operation.Any> = Simplify<FieldsOf<O["pathParams"]> & FieldsOf<O["query"]> & FieldsOf<O["body"]>>
 

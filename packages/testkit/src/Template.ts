@@ -11,7 +11,7 @@ import { Storage } from "@ledger/server"
 /**
  * A migrated, empty database, made once and copied for every test ledger: starting PGlite and
  * running every migration takes seconds, loading a copy of its data folder a few hundred
- * milliseconds (docs/decisions/0602-testkit-template-database.md).
+ * milliseconds (docs/decisions/0602-testkit-template-and-determinism.md).
  *
  * The copy is kept in memory for the process and on disk for the next processes (each vitest
  * file is one), named by a hash of the migrations and the PGlite version so a changed migration
