@@ -235,4 +235,80 @@ describe("a month end to end", () => {
       .find((item: any) => item.id === large.id)
     expect(line.entry_id).toBeGreaterThan(0)
   })
+
+  it("pairs a transfer between two bank accounts through the governed path", async () => {
+    const { company, bankAccountId } = await setUp()
+    const savings = await app.write("/v1/bank-accounts", company.ownerKey, { name: "Savings", kind: "savings", ledger_account: "1020" })
+    const csv = (amount: string, date: string) => `Date,Description,Amount\n${date},Transfer,${amount}\n`
+    await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content: csv("-500.00", "2026-02-02") })
+    await app.write(`/v1/bank-accounts/${savings.body.id}/imports`, company.ownerKey, { format: "csv", content: csv("500.00", "2026-02-03") })
+    const preview = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, company.ownerKey, { transfers: true, dry_run: true })
+    expect(preview.body.transfers).toHaveLength(1)
+    expect(preview.body.transfers[0].entry_id).toBeNull()
+
+    const agent = await app.createAgent(company, 10_000)
+    const queued = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, agent.key, { transfers: true }, { "x-agent-model": "m" })
+    expect(queued.status).toBe(200)
+    const proposalId = queued.body.transfers[0].proposal_id
+    expect(proposalId).toBeGreaterThan(0)
+    expect((await app.call("GET", "/v1/bank-lines?status=proposed", { token: company.ownerKey })).body.data).toHaveLength(2)
+    const approved = await app.write(`/v1/proposals/${proposalId}/approve`, company.ownerKey, {})
+    expect(approved.status).toBe(201)
+    const lines = (await app.call("GET", "/v1/bank-lines?status=categorized", { token: company.ownerKey })).body.data
+    expect(lines).toHaveLength(2)
+    expect(new Set(lines.map((line: any) => line.entry_id)).size).toBe(1)
+    const entry = await app.call("GET", `/v1/journal-entries/${lines[0].entry_id}`, { token: company.ownerKey })
+    expect(entry.body.lines.map((line: any) => [line.account, line.debit_cents, line.credit_cents])).toEqual([
+      ["1020", 50000, 0],
+      ["1010", 0, 50000]
+    ])
+  })
+
+  it("imports a statement of several batches, dedupes across them, and writes nothing on a dry run", async () => {
+    const { company, bankAccountId } = await setUp()
+    const rows = ["Date,Description,Amount"]
+    for (let index = 0; index < 4_500; index++) {
+      // Every tenth line repeats the one before: identical lines are kept apart by their occurrence.
+      const seed = index % 10 === 9 ? index - 1 : index
+      rows.push(`2026-01-${String(1 + (seed % 28)).padStart(2, "0")},Payee ${seed % 97},-${1 + (seed % 500)}.${String(seed % 100).padStart(2, "0")}`)
+    }
+    const content = rows.join("\n")
+    const before = await app.query<{ n: number }>("SELECT count(*)::int AS n FROM statement_imports WHERE company_id = $1", [company.companyId])
+    const dry = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content, dry_run: true })
+    expect(dry.status).toBe(200)
+    expect(dry.body.lines_imported).toBe(4_500)
+    expect(dry.body.lines).toHaveLength(1_000)
+    const after = await app.query<{ n: number }>("SELECT count(*)::int AS n FROM statement_imports WHERE company_id = $1", [company.companyId])
+    expect(after[0]!.n).toBe(before[0]!.n)
+    const imported = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content })
+    expect(imported.body).toMatchObject({ lines_read: 4_500, lines_imported: 4_500, duplicates: 0 })
+    const again = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content })
+    expect(again.body).toMatchObject({ lines_imported: 0, duplicates: 4_500 })
+    const account = await app.call("GET", `/v1/bank-accounts/${bankAccountId}`, { token: company.ownerKey })
+    expect(account.body.line_counts.unmatched).toBe(4_500)
+  })
 })
+
+describe("bank rules", () => {
+  it("are listed in evaluation order, deactivated with a reason, and never edited", async () => {
+    const { company } = await setUp()
+    const late = await app.write("/v1/bank-rules", company.ownerKey, { name: "Late", priority: 5, account: "6070" })
+    const early = await app.write("/v1/bank-rules", company.ownerKey, { name: "Early", priority: 1, account: "6070" })
+    const same = await app.write("/v1/bank-rules", company.ownerKey, { name: "Same priority, younger", priority: 5, account: "6070" })
+    const list = await app.call("GET", "/v1/bank-rules", { token: company.ownerKey })
+    expect(list.body.data.map((rule: any) => rule.id)).toEqual([early.body.id, late.body.id, same.body.id])
+    const bad = await app.write("/v1/bank-rules", company.ownerKey, { name: "x", priority: 1, account: "6070", amount_min_cents: 10, amount_max_cents: 5 })
+    expect(bad.status).toBe(422)
+    const off = await app.write(`/v1/bank-rules/${late.body.id}/deactivate`, company.ownerKey, { reason: "replaced" })
+    expect(off.body).toMatchObject({ active: false, deactivated_reason: "replaced" })
+    expect((await app.call("GET", "/v1/bank-rules", { token: company.ownerKey })).body.data).toHaveLength(2)
+    expect((await app.call("GET", "/v1/bank-rules?include_inactive=true", { token: company.ownerKey })).body.data).toHaveLength(3)
+    // The database holds it too, whatever the driver makes of the trigger's message.
+    await expect(app.query("UPDATE bank_rules SET priority = 0 WHERE id = $1", [early.body.id])).rejects.toThrow()
+    await expect(app.query("UPDATE bank_rules SET active = true, deactivated_at = NULL WHERE id = $1", [late.body.id])).rejects.toThrow()
+    await expect(app.query("DELETE FROM bank_rules WHERE id = $1", [early.body.id])).rejects.toThrow()
+    const unchanged = await app.query<{ priority: number }>("SELECT priority FROM bank_rules WHERE id = $1", [early.body.id])
+    expect(unchanged[0]!.priority).toBe(1)
+  })
+})
+
