@@ -310,5 +310,33 @@ describe("bank rules", () => {
     const unchanged = await app.query<{ priority: number }>("SELECT priority FROM bank_rules WHERE id = $1", [early.body.id])
     expect(unchanged[0]!.priority).toBe(1)
   })
+
+  it("refuses to undo a reconciliation while a period on or after its statement date is locked", async () => {
+    const { company, bankAccountId } = await setUp()
+    const token = company.ownerKey
+    const periods = (await app.call("GET", "/v1/periods?limit=1000", { token })).body.data as Array<any>
+    const first = [...periods].sort((a, b) => a.start_date.localeCompare(b.start_date))[0]
+    const date = first.start_date
+    const entry = await app.write("/v1/journal-entries/propose", token, {
+      entry_date: date,
+      lines: [{ account: "1010", debit_cents: 12_345 }, { account: "3010", credit_cents: 12_345 }]
+    })
+    const started = await app.write(`/v1/bank-accounts/${bankAccountId}/reconciliations`, token, {
+      statement_date: first.end_date,
+      statement_ending_balance_cents: 12_345
+    })
+    await app.write(`/v1/reconciliations/${started.body.id}/update`, token, { clear: [entry.body.id] })
+    expect((await app.write(`/v1/reconciliations/${started.body.id}/finish`, token, {})).body.status).toBe("finished")
+    const later = periods.find((period) => period.start_date > first.end_date)
+    expect((await app.write(`/v1/periods/${later.id}/status`, token, { status: "soft_locked", reason: "closing" })).status).toBe(200)
+    const refused = await app.write(`/v1/reconciliations/${started.body.id}/undo`, token, { reason: "redo" })
+    expect(refused.status).toBe(422)
+    expect(refused.body.error).toMatchObject({ type: "period_locked", details: { period_id: later.id } })
+    await app.write(`/v1/periods/${later.id}/status`, token, { status: "open", reason: "reopen" })
+    const undone = await app.write(`/v1/reconciliations/${started.body.id}/undo`, token, { reason: "redo" })
+    expect(undone.body.status).toBe("undone")
+    const again = await app.write(`/v1/reconciliations/${started.body.id}/undo`, token, { reason: "twice" })
+    expect(again.body.error.type).toBe("reconciliation_closed")
+  })
 })
 
