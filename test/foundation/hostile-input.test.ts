@@ -48,7 +48,8 @@ const awkwardStrings = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
   fc.constantFrom("", " ", "null", "true", "0", "-1", "1e999", "NaN", "9007199254740993", "99999999999999999999", "\u0000", "\u202e",
-    "%", "%ZZ", "%E0%A4%A", "..%2F..%2F", "a,b,c", "ldg_" + "A".repeat(43), "2026-02-30", "0x10", " 12 ", "1.5", "-0", "[]", "{}")
+    "%", "%ZZ", "%E0%A4%A", "..%2F..%2F", "a,b,c", "ldg_" + "A".repeat(43), "2026-02-30", "0x10", " 12 ", "1.5", "-0", "[]", "{}",
+    "\ud800", "a\udc00b", "\ud83d\ude00")
 )
 const jsonLeaf = fc.oneof(awkwardStrings, fc.integer(), hugeIntegers, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null))
 const json = fc.letrec((tie) => ({
@@ -85,11 +86,16 @@ const bodyFor = (operation: Operation.Any) => {
   )
 }
 
+/** Percent-encoding that survives unpaired surrogates: they become bytes no UTF-8 decoder accepts. */
+const marker = "\u0001surrogate\u0001"
+const encode = (text: string): string =>
+  encodeURIComponent(text.replace(/[\ud800-\udfff]/gu, marker)).replaceAll(encodeURIComponent(marker), "%ED%A0%80")
+
 /** Built once the records exist: most segments name a real record, the rest anything. */
 const pathSegment = () => fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...ids).map(String) },
   { weight: 1, arbitrary: fc.integer().map(String) },
-  { weight: 1, arbitrary: awkwardStrings.map(encodeURIComponent) },
+  { weight: 1, arbitrary: awkwardStrings.map(encode) },
   { weight: 1, arbitrary: fc.constantFrom("%", "%ZZ", "%E0%A4%A", "9007199254740993", "1e3", "00001", "-5", "0", "%2F", "x".repeat(300)) }
 )
 
@@ -102,7 +108,7 @@ const queryFor = (operation: Operation.Any) =>
         fc.tuple(fc.constantFrom(...fieldsOf(operation.query), "limit", "cursor", "other"), fc.oneof(awkwardStrings, pathSegment())),
         { maxLength: 4 }
       ).map((pairs) =>
-        pairs.map(([name, value]) => `${encodeURIComponent(name)}=${value.includes("%") ? value : encodeURIComponent(value)}`).join("&")
+        pairs.map(([name, value]) => `${encode(name)}=${value.includes("%") ? value : encode(value)}`).join("&")
       )
     }
   )

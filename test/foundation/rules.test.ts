@@ -10,6 +10,16 @@ import * as SealedResult from "../../packages/engine/src/SealedResult.ts"
 
 const jsonValue = fc.jsonValue({ maxDepth: 4 })
 
+/** encodeURIComponent refuses exactly the strings that are not well-formed Unicode. */
+const wellFormed = (text: string): boolean => {
+  try {
+    encodeURIComponent(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
 describe("canonical JSON (idempotency fingerprints)", () => {
   it("is the same for the same value whatever the order of its keys, and reads back to it", () => {
     fc.assert(fc.property(fc.dictionary(fc.string(), jsonValue, { maxKeys: 6 }), (value) => {
@@ -31,9 +41,10 @@ describe("canonical JSON (idempotency fingerprints)", () => {
 
 describe("Idempotency-Key", () => {
   it("is valid exactly when it has 8 to 200 characters and no control character", () => {
-    fc.assert(fc.property(fc.string({ maxLength: 260, unit: "binary" }), (key) => {
+    const keys = fc.oneof(fc.string({ maxLength: 260, unit: "binary" }), fc.string({ maxLength: 260, unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) }))
+    fc.assert(fc.property(keys, (key) => {
       const expected = key.length >= Limits.idempotencyKeyLengthMin && key.length <= Limits.idempotencyKeyLengthMax &&
-        ![...key].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f)
+        ![...key].some((character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f) && wellFormed(key)
       expect(Idempotency.isValidKey(key)).toBe(expected)
     }))
   })
@@ -81,12 +92,13 @@ describe("sealed idempotent results", () => {
 })
 
 /** Reference: does any string or property name in the value hold a NUL? */
+const unstorable = (text: string) => text.includes("\u0000") || !wellFormed(text)
 const holdsNul = (value: unknown): boolean =>
   typeof value === "string"
-    ? value.includes("\u0000")
+    ? unstorable(value)
     : Array.isArray(value)
     ? value.some(holdsNul)
-    : value !== null && typeof value === "object" && Object.entries(value).some(([key, item]) => key.includes("\u0000") || holdsNul(item))
+    : value !== null && typeof value === "object" && Object.entries(value).some(([key, item]) => unstorable(key) || holdsNul(item))
 
 describe("request decoding", () => {
   const Query = Schema.Struct({
@@ -119,8 +131,10 @@ describe("request decoding", () => {
     expect(RequestDecoding.decodePart("body", undefined, {})).toEqual(Result.succeed({}))
   })
 
-  it("finds NUL characters at any depth, in values and property names", () => {
-    const withNul = fc.jsonValue({ maxDepth: 3 }).chain((value) => fc.oneof(fc.constant(value), fc.constant({ value, ["x\u0000"]: 1 }), fc.constant([value, "\u0000"])))
+  it("finds NUL characters and unpaired surrogates at any depth, in values and property names", () => {
+    const withNul = fc.jsonValue({ maxDepth: 3 }).chain((value) =>
+      fc.oneof(fc.constant(value), fc.constant({ value, ["x\u0000"]: 1 }), fc.constant([value, "\u0000"]), fc.constant({ value, text: "\ud800" }))
+    )
     fc.assert(fc.property(withNul, fc.array(fc.oneof(fc.string(), fc.nat({ max: 3 })), { maxLength: 4 }), (value, path) => {
       expect(RequestDecoding.unstorableText("body", value).length > 0).toBe(holdsNul(value))
       let planted: unknown = "a\u0000b"
@@ -130,6 +144,9 @@ describe("request decoding", () => {
       expect(issues[0]!.path[0]).toBe("body")
     }))
     expect(RequestDecoding.unstorableText("body", { "a\u0000": 1 })).toEqual([{ path: ["body"], message: "Property names may not contain the NUL character" }])
+    expect(RequestDecoding.unstorableText("body", { a: ["ok \ud83d\ude00", "bad \udc00"] })).toEqual([
+      { path: ["body", "a", 1], message: "Text must be valid Unicode (no unpaired surrogate)" }
+    ])
   })
 
   it("exempts from the key only `dry_run: true` of an operation that takes it", () => {
@@ -143,6 +160,7 @@ describe("request decoding", () => {
   it("bounds the agent's model and run id", () => {
     expect(RequestDecoding.agentIdentityIssues("claude-x 1.0", "run-1")).toEqual([])
     expect(RequestDecoding.agentIdentityIssues("m".repeat(Limits.agentModelLengthMax + 1), null)).toHaveLength(1)
-    expect(RequestDecoding.agentIdentityIssues(null, "a\nb")).toEqual([{ path: ["headers", "X-Agent-Run-Id"], message: "No control characters" }])
+    expect(RequestDecoding.agentIdentityIssues(null, "a\nb")).toEqual([{ path: ["headers", "X-Agent-Run-Id"], message: "No control characters or unpaired surrogates" }])
+    expect(RequestDecoding.agentIdentityIssues("m\ud800", null)).toHaveLength(1)
   })
 })

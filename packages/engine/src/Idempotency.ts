@@ -18,10 +18,13 @@ export const canonicalJson = (value: unknown): string => {
   return JSON.stringify(value) ?? "null"
 }
 
-/** True when a key is 8 to 200 characters (spec 8.2) with no control characters. */
+/**
+ * True when a key is 8 to 200 characters (spec 8.2), none of them a control character or an
+ * unpaired surrogate: it is stored as text and recorded in the audit event's jsonb.
+ */
 export const isValidKey = (key: string): boolean =>
   key.length >= Limits.idempotencyKeyLengthMin && key.length <= Limits.idempotencyKeyLengthMax &&
-  !/[\u0000-\u001f\u007f]/u.test(key)
+  !/[\u0000-\u001f\u007f\ud800-\udfff]/u.test(key)
 
 export const checkKey = (key: string): Effect.Effect<string, ApiError.LedgerError> =>
   isValidKey(key)

@@ -76,20 +76,37 @@ export type Part = "path" | "query" | "body"
 const unstorableIssuesMax = 10
 
 /**
- * Text PostgreSQL cannot store: the NUL character, in any string or property name. Refused up
- * front for every operation alike, so no handler meets it and fails deep in SQL.
+ * An unpaired UTF-16 surrogate: JSON can carry it, but it is no Unicode text. With the `u` flag a
+ * proper pair is one code point, so only an unpaired half matches.
+ */
+const unpairedSurrogate = /[\ud800-\udfff]/u
+
+/** Why PostgreSQL could not store this text (in a column or inside jsonb), or null when it can. */
+const unstorable = (text: string): string | null =>
+  text.includes("\u0000")
+    ? "may not contain the NUL character"
+    : unpairedSurrogate.test(text)
+    ? "must be valid Unicode (no unpaired surrogate)"
+    : null
+
+/**
+ * Text PostgreSQL cannot store: the NUL character, or an unpaired surrogate (which jsonb refuses),
+ * in any string or property name. Refused up front for every operation alike, so no handler meets
+ * it and fails deep in SQL.
  */
 export const unstorableText = (part: Part, value: unknown): ReadonlyArray<ApiError.Issue> => {
   const issues: Array<ApiError.Issue> = []
   const visit = (node: unknown, path: ReadonlyArray<string | number>): void => {
     if (issues.length >= unstorableIssuesMax) return
     if (typeof node === "string") {
-      if (node.includes("\u0000")) issues.push({ path: [part, ...path], message: "Text may not contain the NUL character" })
+      const why = unstorable(node)
+      if (why !== null) issues.push({ path: [part, ...path], message: `Text ${why}` })
     } else if (Array.isArray(node)) {
       node.forEach((item, index) => visit(item, [...path, index]))
     } else if (node !== null && typeof node === "object") {
       for (const [key, item] of Object.entries(node)) {
-        if (key.includes("\u0000")) issues.push({ path: [part, ...path], message: "Property names may not contain the NUL character" })
+        const why = unstorable(key)
+        if (why !== null) issues.push({ path: [part, ...path], message: `Property names ${why}` })
         visit(item, [...path, key])
       }
     }
@@ -138,7 +155,9 @@ export const agentIdentityIssues = (agentModel: string | null, agentRunId: strin
   ] as const) {
     if (value === null) continue
     if (value.length > max) issues.push({ path: ["headers", name], message: `At most ${max} characters` })
-    else if (/[\u0000-\u001f\u007f]/u.test(value)) issues.push({ path: ["headers", name], message: "No control characters" })
+    else if (/[\u0000-\u001f\u007f\ud800-\udfff]/u.test(value)) {
+      issues.push({ path: ["headers", name], message: "No control characters or unpaired surrogates" })
+    }
   }
   return issues
 }
