@@ -172,6 +172,6 @@ describe("aging", () => {
     const earlier = (await company.get("/v1/reports/ar-aging?as_of=2026-01-31")).body
     expect(earlier.totals.total_cents).toBe(2_400)
     const csv = (await company.get("/v1/reports/ar-aging?as_of=2026-03-31&format=csv")).body
-    expect(csv.content.split("\r\n")[1]).toBe(`${company.customerId},Acme Ltd,100,200,400,800,1600,3100,50`)
+    expect(csv.content.split("\r\n")[1]).toBe(`${company.customerId},Acme Ltd,1.00,2.00,4.00,8.00,16.00,31.00,0.50`)
   })
 })

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Sales } from "@ledger/api"
 import * as Handler from "../Handler.ts"
+import * as Csv from "../reports/Csv.ts"
 import * as Row from "../Row.ts"
 import * as AgingBuckets from "./AgingBuckets.ts"
 import * as Balances from "./Balances.ts"
@@ -67,28 +68,39 @@ const aging = (side: "sales" | "purchases", asOfQuery: string | undefined) =>
     return report
   })
 
-const csvCell = (value: string | number) => {
-  const text = String(value)
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
-}
-
-export const toCsv = (report: Aging): string => {
-  const header = ["contact_id", "name", "current", "1-30", "31-60", "61-90", "over 90", "total", "unapplied credit"]
-  const line = (cells: ReadonlyArray<string | number>) => cells.map(csvCell).join(",")
-  return [
-    line(header),
-    ...report.rows.map((row) =>
-      line([row.contact_id, row.name, row.current_cents, row.days_1_30_cents, row.days_31_60_cents, row.days_61_90_cents, row.over_90_cents, row.total_cents, row.unapplied_credit_cents])
-    ),
-    line(["", "Total", report.totals.current_cents, report.totals.days_1_30_cents, report.totals.days_31_60_cents, report.totals.days_61_90_cents, report.totals.over_90_cents, report.totals.total_cents, ""])
-  ].join("\r\n") + "\r\n"
-}
+/** The aging as CSV in the reports' format: amounts as decimals, names safe from formulas. */
+export const toCsv = (report: Aging): string =>
+  Csv.render(
+    ["contact_id", "name", "current", "1-30", "31-60", "61-90", "over 90", "total", "unapplied credit"],
+    [
+      ...report.rows.map((row) => [
+        row.contact_id,
+        row.name,
+        Csv.cents(row.current_cents),
+        Csv.cents(row.days_1_30_cents),
+        Csv.cents(row.days_31_60_cents),
+        Csv.cents(row.days_61_90_cents),
+        Csv.cents(row.over_90_cents),
+        Csv.cents(row.total_cents),
+        Csv.cents(row.unapplied_credit_cents)
+      ]),
+      [
+        null,
+        "Total",
+        Csv.cents(report.totals.current_cents),
+        Csv.cents(report.totals.days_1_30_cents),
+        Csv.cents(report.totals.days_31_60_cents),
+        Csv.cents(report.totals.days_61_90_cents),
+        Csv.cents(report.totals.over_90_cents),
+        Csv.cents(report.totals.total_cents),
+        null
+      ]
+    ]
+  )
 
 const respond = (side: "sales" | "purchases") => ({ query }: { query: { as_of?: string | undefined; format?: "json" | "csv" | undefined } }) =>
   Effect.map(aging(side, query.as_of), (report) => ({
-    body: query.format === "csv"
-      ? { format: "csv" as const, filename: `${side === "sales" ? "ar" : "ap"}-aging-${report.as_of}.csv`, content: toCsv(report) }
-      : report
+    body: query.format === "csv" ? Csv.file(`${side === "sales" ? "ar" : "ap"}-aging-${report.as_of}.csv`, toCsv(report)) : report
   }))
 
 export const handlers = [
