@@ -4,6 +4,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { BankingPorts } from "@ledger/engine"
 import { Http, Server } from "@ledger/server"
+import * as ServerBanking from "../../packages/server/src/banking/Ports.ts"
 
 /**
  * The banking tests' app: the real server app (routes, pipeline, engine, storage) like
@@ -32,8 +33,8 @@ export const makeBankingApp = async (options: { readonly clock?: Server.ManualCl
   const operatorToken = `operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
   const searchPath = databaseUrl === undefined ? undefined : `bank_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
   const aggregator = BankingPorts.FakeAggregator.make()
-  const masterKey = globalThis.crypto.getRandomValues(new Uint8Array(32))
-  const ports = Layer.mergeAll(aggregator.layer, BankingPorts.TokenSealer.layerFromKey(masterKey))
+  // The server's own banking ports (a master key for an in-memory data folder), plus the fake aggregator.
+  const ports = ServerBanking.layer({ dataDir: "memory", aggregator: aggregator.layer })
   const runtime = ManagedRuntime.make(
     Server.engineLayer({
       ...(databaseUrl === undefined ? { dataDir: "memory" } : { databaseUrl, searchPath, maxConnections: 10 }),
