@@ -63,6 +63,8 @@ const statement = (format: "ofx" | "csv", count: number): string => {
 const measureOne = async (storage: Options.StorageKind, format: "ofx" | "csv"): Promise<Measured> => {
   const operationId = Engine.available(...importPath)!
   const engine = await Engine.open(storage, { name: `import_${format}` })
+  // The parent drops the schema if this process is stopped before it can.
+  process.stdout.write(`LOCATION ${engine.location}\n`)
   try {
     const company = await Engine.createCompany(engine, { starter_chart: "general" })
     const accounts = await engine.call("listAccounts", { credential: company.ownerKey, query: { limit: 1000 } })
@@ -117,10 +119,16 @@ for (const storage of Options.storages) {
     const child = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--one", storage, format], {
       encoding: "utf8",
       env: process.env,
-      timeout: 600_000,
+      timeout: 300_000,
       maxBuffer: 64 * 1024 * 1024
     })
     const line = child.stdout.split("\n").find((text) => text.startsWith("RESULT "))
+    const location = child.stdout.split("\n").find((text) => text.startsWith("LOCATION schema "))
+    if (line === undefined && location !== undefined) {
+      spawnSync("psql", [Options.databaseUrl, "-qAtXc", `DROP SCHEMA IF EXISTS ${location.slice("LOCATION schema ".length)} CASCADE`], {
+        stdio: "ignore"
+      })
+    }
     if (line === undefined) {
       run.add({ figure, storage, value: `failed: ${(child.stderr || child.stdout).trim().split("\n").slice(-3).join(" ")}`, target, verdict: "missed" })
       continue

@@ -5,9 +5,11 @@
  * ledger's design implies (sum the per-account daily totals up to the date), and beside it the
  * same question over cumulative per-account balances, as the fix the figures point to.
  *
- * The load writes entries, lines and daily totals in set-based INSERTs with the row triggers off
- * (session_replication_role = replica) and then checks the invariants the triggers would have:
- * every entry has two or more lines summing to zero, and the daily totals equal the lines.
+ * The load writes entries and lines in set-based INSERTs with the row triggers off
+ * (session_replication_role = replica), then the daily totals those lines make with the triggers on
+ * (so tables derived from them, such as monthly roll-ups, are kept as usual), and then checks what
+ * the line triggers would have: every entry has two or more lines summing to zero, and the daily
+ * totals equal the lines.
  */
 import * as Engine from "./lib/Engine.ts"
 import * as Options from "./lib/Options.ts"
@@ -172,6 +174,9 @@ async function load(engine: Engine.BenchEngine, companyId: string) {
         SELECT '${companyId}'::uuid, e.id, 1, d.id, e.entry_date, e.amount FROM bench_entries e JOIN bench_accounts d ON d.slot = e.debit_slot
         UNION ALL
         SELECT '${companyId}'::uuid, e.id, 2, c.id, e.entry_date, -e.amount FROM bench_entries e JOIN bench_accounts c ON c.slot = e.credit_slot`,
+      // Daily totals with the triggers back on: whatever the schema derives from them (monthly
+      // roll-ups for reports) is kept by its own triggers, as for a real posting.
+      "SET LOCAL session_replication_role = origin",
       `INSERT INTO account_daily_totals (company_id, account_id, day, debit_cents, credit_cents)
         SELECT '${companyId}'::uuid, account_id, day, sum(debit), sum(credit) FROM (
           SELECT d.id AS account_id, e.entry_date AS day, e.amount AS debit, 0::bigint AS credit

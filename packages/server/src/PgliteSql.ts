@@ -1,4 +1,4 @@
-import { PGlite, type PGliteInterface, type PGliteOptions } from "@electric-sql/pglite"
+import { parse, PGlite, type PGliteInterface, type PGliteOptions, protocol } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Fiber, Layer, Scope, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
@@ -49,23 +49,121 @@ const classify = (cause: unknown, message: string, operation: string): SqlErrorR
 const fail = (operation: string) => (cause: unknown) =>
   new SqlError({ reason: classify(cause, `PGlite: ${operation} failed`, operation) })
 
+/** Parameters the fast path sends as text: their text form is unambiguous whatever the column type. */
+type TextParameter = string | number | bigint | boolean | null | undefined
+const isTextParameter = (value: unknown): value is TextParameter =>
+  value === null || value === undefined || typeof value === "string" || typeof value === "number" ||
+  typeof value === "bigint" || typeof value === "boolean"
+
+/** How many statement texts keep a prepared statement; past it, statements are parsed each time. */
+const preparedStatementsMax = 2_000
+
+interface PreparedStatements {
+  /** Statement text to the name it is prepared under. */
+  readonly names: Map<string, string>
+  counter: number
+}
+const preparedByInstance = new WeakMap<PGliteInterface, PreparedStatements>()
+
+const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  let length = 0
+  for (const part of parts) length += part.length
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.length
+  }
+  return out
+}
+
+/**
+ * Statements with parameters go to PGlite as one protocol message batch (Bind, Describe, Execute,
+ * Sync, plus Parse the first time a text is seen) against a named prepared statement, instead of
+ * `PGlite.query`, which makes six calls into the WebAssembly engine and parses and plans the text
+ * every time. Measured on the project machine, a statement takes about a third of the time
+ * (docs/performance.md, docs/decisions/0702). Parameters other than strings, numbers, bigints,
+ * booleans and null (dates, arrays, objects, bytes) keep going through `PGlite.query`, whose
+ * serializers know their column types. Like `PGlite.query`, the data folder is synced after a
+ * statement that leaves no transaction open.
+ */
 class PgliteConnection implements SqlConnection.Connection {
-  constructor(readonly pglite: PGliteInterface) {}
+  private readonly prepared: PreparedStatements
+
+  constructor(readonly pglite: PGliteInterface) {
+    // Prepared statements belong to the PGlite session, which several clients may share.
+    let prepared = preparedByInstance.get(pglite)
+    if (prepared === undefined) {
+      prepared = { names: new Map(), counter: 0 }
+      preparedByInstance.set(pglite, prepared)
+    }
+    this.prepared = prepared
+  }
+
+  private async run(sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array"): Promise<ReadonlyArray<any>> {
+    if (params.length === 0 || !params.every(isTextParameter)) {
+      const result = await this.pglite.query<any>(sql, params as Array<unknown>, rowMode === "array" ? { rowMode } : undefined)
+      return result.rows
+    }
+    const serialize = protocol.serialize
+    let name = this.prepared.names.get(sql)
+    const parts: Array<Uint8Array> = []
+    let parsing: string | null = null
+    if (name === undefined) {
+      if (this.prepared.names.size < preparedStatementsMax) {
+        name = `ledger_${++this.prepared.counter}`
+        parsing = name
+      } else {
+        name = ""
+      }
+      parts.push(serialize.parse({ name, text: sql, types: [] }))
+    }
+    const values = params.map((value) =>
+      value === null || value === undefined ? null : typeof value === "boolean" ? (value ? "t" : "f") : String(value)
+    )
+    parts.push(
+      serialize.bind({ statement: name, values }),
+      serialize.describe({ type: "P" }),
+      serialize.execute({}),
+      serialize.sync()
+    )
+    let result: Awaited<ReturnType<PGliteInterface["execProtocol"]>>
+    try {
+      result = await this.pglite.execProtocol(concat(parts), { syncToFs: false })
+    } catch (error) {
+      // A batch that failed after its Parse succeeded leaves the statement behind: close it so the
+      // name is not reused and nothing leaks.
+      if (parsing !== null) await this.close(parsing)
+      // A table changed under a prepared statement (DDL after it was prepared): prepare it afresh.
+      if (parsing === null && name !== "" && (error as { code?: string }).code === "0A000") {
+        this.prepared.names.delete(sql)
+        await this.close(name)
+        return this.run(sql, params, rowMode)
+      }
+      throw error
+    }
+    if (parsing !== null) this.prepared.names.set(sql, parsing)
+    const ready = result.messages[result.messages.length - 1] as { name?: string; status?: string } | undefined
+    if (ready?.name === "readyForQuery" && ready.status === "I") await this.pglite.syncToFs()
+    return parse.parseResults(result.messages, this.pglite.parsers, rowMode === "array" ? { rowMode } : undefined)[0]?.rows ?? []
+  }
+
+  private async close(name: string): Promise<void> {
+    const serialize = protocol.serialize
+    await this.pglite.execProtocol(concat([serialize.close({ type: "S", name }), serialize.sync()]), {
+      syncToFs: false,
+      throwOnError: false
+    }).catch(() => undefined)
+  }
 
   private rows(operation: string, sql: string, params: ReadonlyArray<unknown>) {
-    return Effect.map(
-      Effect.tryPromise({ try: () => this.pglite.query<any>(sql, params as Array<unknown>), catch: fail(operation) }),
-      (result) => result.rows as ReadonlyArray<any>
-    )
+    return Effect.tryPromise({ try: () => this.run(sql, params, "object"), catch: fail(operation) })
   }
   private values(operation: string, sql: string, params: ReadonlyArray<unknown>) {
-    return Effect.map(
-      Effect.tryPromise({
-        try: () => this.pglite.query<any>(sql, params as Array<unknown>, { rowMode: "array" }),
-        catch: fail(operation)
-      }),
-      (result) => result.rows as ReadonlyArray<ReadonlyArray<unknown>>
-    )
+    return Effect.tryPromise({ try: () => this.run(sql, params, "array"), catch: fail(operation) }) as Effect.Effect<
+      ReadonlyArray<ReadonlyArray<unknown>>,
+      SqlError
+    >
   }
   execute(
     sql: string,
