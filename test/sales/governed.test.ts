@@ -113,6 +113,21 @@ describe("sales on the governed write path", () => {
       .toContain(deposit.id)
   })
 
+  it("an agent's void over its threshold waits; approval voids the document", async () => {
+    const company = await salesCompany(app, "Void Proposal Co")
+    const agent = await agentOf(company, { threshold: 100, scopes: ["read", "propose", "approve"], name: "Closing agent" })
+    const invoice = (await company.post("/v1/invoices", { contact_id: company.customerId, doc_date: "2026-08-01", lines: [{ amount_cents: 5_000 }] })).body
+    const queued = await company.post(`/v1/documents/${invoice.id}/void`, { reason: "Customer cancelled" }, agent.token, agent.headers)
+    expect(queued.status).toBe(202)
+    expect(queued.body.proposal.kind).toBe("document_void")
+    expect((await company.get(`/v1/documents/${invoice.id}`)).body.status).toBe("open")
+    const accountant = await accountantOf(company)
+    expect((await company.post(`/v1/proposals/${queued.body.proposal.id}/approve`, {}, accountant.token)).status).toBe(201)
+    const voided = (await company.get(`/v1/documents/${invoice.id}`)).body
+    expect(voided).toMatchObject({ status: "void", void_reason: "Customer cancelled" })
+    expect((await accountTotals(app, company.companyId)).get("1100")).toBe(0)
+  })
+
   it("works the same over MCP: the queued invoice posts only on a person's approval", async () => {
     const company = await salesCompany(app, "MCP Sales Co")
     const agent = await agentOf(company, { threshold: 10_000 })
