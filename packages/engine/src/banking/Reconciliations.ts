@@ -35,7 +35,11 @@ const requireInProgress = (row: Record<string, unknown>) =>
     : Effect.fail(ApiError.fail("reconciliation_closed", `The reconciliation is ${String(row.status)}.`, { status: row.status }))
 
 /** Net effect of entries on the ledger account up to a date, per entry, for those not cleared for this bank account. */
-const unclearedItems = Effect.fn("Reconciliations.unclearedItems")(function*(bank: Record<string, unknown>, through: string) {
+const unclearedItems = Effect.fn("Reconciliations.unclearedItems")(function*(
+  bank: Record<string, unknown>,
+  through: string,
+  options: { readonly entryIds?: ReadonlyArray<number>; readonly limit?: number } = {}
+) {
   const sql = yield* SqlClient.SqlClient
   const companyId = yield* requireCompanyId
   const sign = BankAccounts.naturalSign(String(bank.account_type))
@@ -45,8 +49,10 @@ const unclearedItems = Effect.fn("Reconciliations.unclearedItems")(function*(ban
     WHERE l.company_id = ${companyId} AND l.account_id = ${bank.account_id} AND e.entry_date <= ${through}
       AND NOT EXISTS (SELECT 1 FROM reconciliation_items i WHERE i.company_id = l.company_id
         AND i.bank_account_id = ${bank.id} AND i.entry_id = l.entry_id)
+      ${options.entryIds === undefined ? sql`` : sql`AND l.entry_id IN ${sql.in(options.entryIds)}`}
     GROUP BY l.company_id, l.entry_id, e.entry_date, e.memo HAVING sum(l.amount_cents) <> 0
-    ORDER BY e.entry_date, l.entry_id`.pipe(Effect.orDie)
+    ORDER BY e.entry_date, l.entry_id
+    ${options.limit === undefined ? sql`` : sql`LIMIT ${options.limit}`}`.pipe(Effect.orDie)
   return rows.map((row): Item => ({
     entry_id: Row.int(row.entry_id),
     date: Row.date(row.entry_date),
@@ -99,7 +105,9 @@ const detail = Effect.fn("Reconciliations.detail")(function*(row: Record<string,
   const bankAccountId = Row.int(row.bank_account_id)
   const cleared = yield* clearedItems(Row.int(row.id), bankAccountId)
   const candidates = row.status === "in_progress"
-    ? (yield* unclearedItems(yield* BankAccounts.load(bankAccountId), Row.date(row.statement_date))).slice(0, Limits.reconciliationChangeItemsMax)
+    ? yield* unclearedItems(yield* BankAccounts.load(bankAccountId), Row.date(row.statement_date), {
+      limit: Limits.reconciliationChangeItemsMax
+    })
     : []
   return { ...summary(row, cleared), cleared, candidates }
 })
@@ -124,7 +132,7 @@ const clear = Effect.fn("Reconciliations.clear")(function*(
   const companyId = yield* requireCompanyId
   const wanted = Array.from(new Set(entryIds))
   if (wanted.length === 0) return
-  const candidates = new Map((yield* unclearedItems(bank, "9999-12-31")).map((item) => [item.entry_id, item]))
+  const candidates = new Map((yield* unclearedItems(bank, "9999-12-31", { entryIds: wanted })).map((item) => [item.entry_id, item]))
   const issues: Array<{ path: Array<string | number>; message: string }> = []
   const items: Array<Record<string, unknown>> = []
   wanted.forEach((entryId, index) => {
