@@ -1,5 +1,6 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Limits } from "@ledger/api"
 import { fullBucket, refill, take, type Bucket } from "../../packages/engine/src/RateLimiter.ts"
 import { makeTestApp, newKey, type TestApp } from "../support/app.ts"
 import { auditEvents, createKey, expectErrorBody } from "./support.ts"
@@ -105,6 +106,24 @@ describe("rate limits over HTTP", () => {
     })
     expect(rotated.body.key.rate_limit_rpm).toBeNull()
     expect(await burst(rotated.body.secret, 5)).toEqual([200, 200, 200, 200, 200])
+  })
+
+  it("audits an ended key's refusals at a bounded rate, without spending the company's budget", async () => {
+    const company = await app.createCompany({ name: "Leaked Key Co", plan: "solo" })
+    const leaked = await createKey(app, company.ownerKey, { principal_type: "user", user_id: company.ownerId, scopes: ["read"] })
+    await app.call("POST", `/v1/keys/${leaked.id}/revoke`, { token: company.ownerKey, key: newKey(), body: { reason: "leaked" } })
+    const statuses = await burst(leaked.secret, Limits.endedKeyAuditsPerMinute + 20)
+    expect(new Set(statuses)).toEqual(new Set([401]))
+    const audited = async () =>
+      (await app.query("SELECT 1 FROM audit_events WHERE company_id = $1 AND key_id = $2 AND outcome = 'refused'", [company.companyId, leaked.id])).length
+    expect(await audited()).toBe(Limits.endedKeyAuditsPerMinute)
+    // The company's own budget is untouched (two requests so far: creating and revoking the key).
+    const me = await app.call("GET", "/v1/me", { token: company.ownerKey })
+    expect(me.status).toBe(200)
+    expect(Number(me.headers.get("ratelimit-remaining"))).toBe(60 - 3)
+    app.clock!.advance("60 seconds")
+    await burst(leaked.secret, 5)
+    expect(await audited()).toBe(Limits.endedKeyAuditsPerMinute + 5)
   })
 
   it("keeps companies apart", async () => {

@@ -122,3 +122,6 @@ export const generalLedgerAccountFilterCountMax = 100
 /** Foundation: characters in X-Agent-Model and X-Agent-Run-Id (or their MCP _meta keys). */
 export const agentModelLengthMax = 200
 export const agentRunIdLengthMax = 200
+
+/** Foundation: refusals of one revoked, expired or rotated-out key written to the audit log a minute. */
+export const endedKeyAuditsPerMinute = 30

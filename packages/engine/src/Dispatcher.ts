@@ -1,6 +1,6 @@
 import { Cause, Clock, Context, Effect, Exit, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, Catalog, type Operation, Scope } from "@ledger/api"
+import { ApiError, Catalog, Limits, type Operation, Scope } from "@ledger/api"
 import { type Actor, isAgent, reference } from "./Actor.ts"
 import * as Audit from "./Audit.ts"
 import * as Authenticate from "./Authenticate.ts"
@@ -152,7 +152,12 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       if (Result.isFailure(authenticated)) {
         const refused = authenticated.failure
         if (refused.known !== null) {
-          yield* auditRefusal(refused.known.actor, refused.known.company?.companyId ?? null, operation, invocation, now, refused.error)
+          // An ended key is refused before any rate limit, so its refusals are audited at a
+          // bounded rate of their own: a leaked revoked key cannot flood the company's log.
+          const budget = yield* rateLimiter.take(`ended-key:${refused.known.actor.keyId}`, Limits.endedKeyAuditsPerMinute)
+          if (budget.allowed) {
+            yield* auditRefusal(refused.known.actor, refused.known.company?.companyId ?? null, operation, invocation, now, refused.error)
+          }
         }
         return errorOutcome(refused.error)
       }

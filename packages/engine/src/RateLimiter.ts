@@ -17,6 +17,8 @@ export interface Verdict {
   readonly firstRefusal: boolean
 }
 
+const unlimited: Verdict = { allowed: true, limitPerMinute: Infinity, remaining: Infinity, retryAfterSeconds: 0, firstRefusal: false }
+
 /** Requests a minute a company's plan allows (spec 8.1). */
 export const planLimit = (company: CompanyState): number =>
   company.plan === "owned"
@@ -96,6 +98,11 @@ export const take = (buckets: ReadonlyArray<Bucket>): { readonly verdict: Verdic
  */
 export class RateLimiter extends Context.Service<RateLimiter, {
   readonly check: (actor: Actor, company: CompanyState) => Effect.Effect<Verdict>
+  /**
+   * One request against a bucket of its own name and limit, apart from any company's budget: for
+   * bounding work that is not a company's request, such as auditing an ended key's refusals.
+   */
+  readonly take: (bucket: string, limitPerMinute: number) => Effect.Effect<Verdict>
 }>()("@ledger/engine/RateLimiter") {
   static readonly layer = Layer.sync(RateLimiter)(() => {
     const buckets = new Map<string, Bucket>()
@@ -111,6 +118,12 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       }
       if (buckets.size >= bucketsCountMax) buckets.clear()
     }
+    const takeAll = (names: ReadonlyArray<string>, limits: ReadonlyArray<number>, nowMs: number): Verdict => {
+      const result = take(names.map((name, index) => current(name, limits[index]!, nowMs)))
+      if (buckets.size >= bucketsCountMax) forgetFullBuckets(nowMs)
+      result.buckets.forEach((bucket, index) => buckets.set(names[index]!, bucket))
+      return result.verdict
+    }
     return RateLimiter.of({
       check: (actor, company) =>
         Effect.map(Clock.currentTimeMillis, (nowMs) => {
@@ -120,17 +133,15 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             names.push(`key:${actor.keyId}`)
             limits.push(actor.rateLimitRpm)
           }
-          const result = take(names.map((name, index) => current(name, limits[index]!, nowMs)))
-          if (buckets.size >= bucketsCountMax) forgetFullBuckets(nowMs)
-          result.buckets.forEach((bucket, index) => buckets.set(names[index]!, bucket))
-          return result.verdict
-        })
+          return takeAll(names, limits, nowMs)
+        }),
+      take: (bucket, limitPerMinute) => Effect.map(Clock.currentTimeMillis, (nowMs) => takeAll([bucket], [limitPerMinute], nowMs))
     })
   })
 
   /** No limits: for embedding and benchmarks that measure the engine, not the limiter. */
   static readonly layerUnlimited = Layer.succeed(RateLimiter)(RateLimiter.of({
-    check: () =>
-      Effect.succeed({ allowed: true, limitPerMinute: Infinity, remaining: Infinity, retryAfterSeconds: 0, firstRefusal: false })
+    check: () => Effect.succeed(unlimited),
+    take: () => Effect.succeed(unlimited)
   }))
 }
