@@ -101,9 +101,10 @@ describe("YearEndClose.close", () => {
       const before = accounts.reduce((sum, item) => sum + net(toDate.get(item.id)!), 0)
       const after = Array.from(closed.nets.values()).reduce((sum, value) => sum + value, 0)
       // The close moves amounts between accounts; with no retained earnings account they sit apart.
-      expect(after - (hasRetained ? 0 : closed.earlierYearsEarnings)).toBe(before)
-      expect(closed.earlierYearsEarnings).toBe(-(net(beforeYear.get(3)!) + net(beforeYear.get(4)!)))
-      expect(closed.currentYearEarnings).toBe(-(closed.nets.get(3)! + closed.nets.get(4)!))
+      expect(after - (hasRetained ? 0 : closed.earlierYearsEarnings) + 0).toBe(before + 0)
+      // `+ 0` turns a negative zero into zero, which toBe would tell apart.
+      expect(closed.earlierYearsEarnings + 0).toBe(-(net(beforeYear.get(3)!) + net(beforeYear.get(4)!)) + 0)
+      expect(closed.currentYearEarnings + 0).toBe(-(closed.nets.get(3)! + closed.nets.get(4)!) + 0)
     }))
   })
 })

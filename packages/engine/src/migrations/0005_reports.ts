@@ -8,9 +8,14 @@
  * and day (about 550,000 rows for 1,000 accounts over two years), too many for a trial balance in
  * tens of milliseconds (docs/decisions/0201-monthly-totals-for-report-balances.md).
  *
- * The trigger adds each daily row's change to its month row. Daily rows are upserted in account
- * order (Balances.add), so month rows are locked in the same order and concurrent postings cannot
- * deadlock on them. Existing daily totals are rolled up once when this migration runs.
+ * The trigger adds each daily row's change to its month row. The ledger upserts an entry's daily
+ * rows at commit, in account order (ledger_entry_committed, migration 0002), so month rows are
+ * locked in the same order, for the same short time, and concurrent postings cannot deadlock on
+ * them. Existing daily totals are rolled up once when this migration runs.
+ *
+ * The loose days at the ends of a range (the days of as_of's month, for a balance) are read for
+ * the whole chart at once by (company, day): one index range of about 15,000 rows for 1,000
+ * accounts and half a month, rather than 1,000 probes of the primary key.
  */
 export const sql = `
 CREATE TABLE account_monthly_totals (
@@ -22,6 +27,8 @@ CREATE TABLE account_monthly_totals (
   PRIMARY KEY (company_id, account_id, month),
   FOREIGN KEY (company_id, account_id) REFERENCES accounts (company_id, id)
 );
+
+CREATE INDEX account_daily_totals_by_day ON account_daily_totals (company_id, day);
 
 CREATE FUNCTION reports_roll_up_daily_totals() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

@@ -55,7 +55,7 @@ export const report = Effect.fn("GeneralLedgerReport.report")(function*(query: Q
     const retainedId = ReportChart.retainedEarnings(chart)?.id ?? null
     const fiscalYearStart = ReportDates.fiscalYearStart(span.from, startMonth)
     // Every account's sums, not only the scope's: retained earnings opens with all of earlier years' income.
-    const sums = yield* Totals.rangeSums(companyId, chart.accounts.map((account) => account.id), [
+    const sums = yield* Totals.rangeSums(companyId, "every", [
       ...YearEndClose.ranges(ReportDates.dayBefore(span.from), fiscalYearStart, ReportDates.dayBefore),
       { from: span.from, to: span.to }
     ], selection)

@@ -108,8 +108,10 @@ export const report = Effect.fn("ProfitAndLoss.report")(function*(query: typeof 
   return yield* Snapshot.consistent(Effect.gen(function*() {
     const chart = yield* ReportChart.load(companyId)
     const selection = yield* ReportChart.selection(chart, query)
-    const accountIds = chart.accounts.filter(ReportChart.isProfitAndLoss).map((account) => account.id)
-    const read = yield* Totals.rangeSums(companyId, accountIds, [{ from: range.from, to: range.to }], selection)
+    // Every account's sums from the totals (no id list to send: the balance sheet's are ignored);
+    // only income and expense accounts' lines when the sums come from the journal.
+    const accounts = selection._tag === "All" ? "every" : chart.accounts.filter(ReportChart.isProfitAndLoss).map((account) => account.id)
+    const read = yield* Totals.rangeSums(companyId, accounts, [{ from: range.from, to: range.to }], selection)
     const { columns, sums } = Columns.of(chart, selection, read, 1)
     const body = build(chart, range, columns, sums, Columns.header(columns, selection, chart))
     return query.format === "csv" ? Csv.file(`profit-and-loss-${range.from}-to-${range.to}.csv`, csv(body)) : body

@@ -7,8 +7,9 @@ import * as ReportDates from "./ReportDates.ts"
  * The sums every report is built from: an account's debits and credits over ranges of dates.
  *
  * Whole-company figures come from the monthly totals (migration 0005) for whole months and from
- * the ledger's daily totals for the loose days at the ends of a range, read through the daily
- * table's primary key (company, account, day): one indexed range per account, never the journal.
+ * the ledger's daily totals for the loose days at the ends of a range: never the journal. Loose
+ * days are read by (company, day) for a whole chart (one index range, about 15,000 rows for 1,000
+ * accounts and half a month) and by the primary key (company, account, day) for a few accounts.
  * One class (or a column per class) cannot come from totals, which do not keep classes: those sums
  * read journal lines through their (company, account, date) index.
  *
@@ -51,6 +52,9 @@ export const allColumn: ColumnKey = "all"
 export const noClassColumn: ColumnKey = "none"
 export const classColumn = (classId: number | null): ColumnKey => classId === null ? noClassColumn : String(classId)
 
+/** The accounts a sum covers: some, by id, or every account of the company (no id list to send). */
+export type Accounts = ReadonlyArray<number> | "every"
+
 /** Per column, per account id: one Totals per requested range, in the order asked. */
 export type Sums = ReadonlyMap<ColumnKey, ReadonlyMap<number, ReadonlyArray<Totals>>>
 
@@ -63,19 +67,22 @@ const totalsOf = (row: Record<string, unknown>, count: number): ReadonlyArray<To
 /** The debits and credits of each account over each range, for the selected lines. */
 export const rangeSums = Effect.fn("Totals.rangeSums")(function*(
   companyId: string,
-  accountIds: ReadonlyArray<number>,
+  accounts: Accounts,
   ranges: ReadonlyArray<Range>,
   selection: Selection
 ) {
-  if (accountIds.length === 0 || ranges.length === 0) return new Map() as Sums
+  if ((accounts !== "every" && accounts.length === 0) || ranges.length === 0) return new Map() as Sums
   return selection._tag === "All"
-    ? yield* fromTotals(companyId, accountIds, ranges)
-    : yield* fromLines(companyId, accountIds, ranges, selection)
+    ? yield* fromTotals(companyId, accounts, ranges)
+    : yield* fromLines(companyId, accounts, ranges, selection)
 })
+
+const accountCondition = (sql: SqlClient.SqlClient, accounts: Accounts) =>
+  accounts === "every" ? sql`` : sql`AND account_id IN ${sql.in(accounts)}`
 
 const fromTotals = Effect.fn("Totals.fromTotals")(function*(
   companyId: string,
-  accountIds: ReadonlyArray<number>,
+  accounts: Accounts,
   ranges: ReadonlyArray<Range>
 ) {
   const sql = yield* SqlClient.SqlClient
@@ -105,13 +112,12 @@ const fromTotals = Effect.fn("Totals.fromTotals")(function*(
         : monthRanges.reduce((min, range) => range.from! < min ? range.from! : min, monthRanges[0]!.from!)
       return sql`SELECT account_id, true AS monthly, month AS at, debit_cents, credit_cents
         FROM account_monthly_totals
-        WHERE company_id = ${companyId} AND account_id IN ${sql.in(accountIds)}
+        WHERE company_id = ${companyId} ${accountCondition(sql, accounts)}
           AND month <= ${latest} ${earliest === null ? sql`` : sql`AND month >= ${earliest}`}`
     })()]),
-    // The loose days are read per account through the primary key (company, account, day).
     ...(dayRanges.length === 0 ? [] : [sql`SELECT account_id, false AS monthly, day AS at, debit_cents, credit_cents
         FROM account_daily_totals
-        WHERE company_id = ${companyId} AND account_id IN ${sql.in(accountIds)}
+        WHERE company_id = ${companyId} ${accountCondition(sql, accounts)}
           AND ${sql.or(dayRanges.map((days) => sql`day BETWEEN ${days.from} AND ${days.to}`))}`])
   ]
   if (parts.length === 0) return new Map() as Sums
@@ -128,7 +134,7 @@ const classCondition = (sql: SqlClient.SqlClient, selection: Selection) =>
 
 const fromLines = Effect.fn("Totals.fromLines")(function*(
   companyId: string,
-  accountIds: ReadonlyArray<number>,
+  accounts: Accounts,
   ranges: ReadonlyArray<Range>,
   selection: Selection
 ) {
@@ -148,7 +154,7 @@ const fromLines = Effect.fn("Totals.fromLines")(function*(
   const rows = yield* sql<Record<string, unknown>>`SELECT account_id, ${byClass ? sql`class_id` : sql`NULL AS class_id`},
       ${sql.csv(columns)}
     FROM journal_lines
-    WHERE company_id = ${companyId} AND account_id IN ${sql.in(accountIds)}
+    WHERE company_id = ${companyId} ${accountCondition(sql, accounts)}
       AND entry_date <= ${latest} ${earliest === null ? sql`` : sql`AND entry_date >= ${earliest}`}
       ${classCondition(sql, selection)}
     GROUP BY account_id${byClass ? sql`, class_id` : sql``}`.pipe(Effect.orDie)

@@ -111,7 +111,7 @@ export const report = Effect.fn("TrialBalance.report")(function*(query: typeof R
     const chart = yield* ReportChart.load(companyId)
     const selection = yield* ReportChart.selection(chart, query)
     const ranges = YearEndClose.ranges(asOf, ReportDates.fiscalYearStart(asOf, startMonth), ReportDates.dayBefore)
-    const read = yield* Totals.rangeSums(companyId, chart.accounts.map((account) => account.id), ranges, selection)
+    const read = yield* Totals.rangeSums(companyId, "every", ranges, selection)
     const { columns, sums } = Columns.of(chart, selection, read, ranges.length)
     const retainedId = ReportChart.retainedEarnings(chart)?.id ?? null
     const closed = new Map(Columns.keys(columns).map((key) => [key, YearEndClose.closeColumn(chart.accounts, retainedId, sums.get(key))]))
