@@ -20,7 +20,6 @@ import type { StatementLine, StatementReader } from "./statement/Statement.ts"
  */
 
 type ParsedLine = typeof Banking.Records.ParsedLine.Type
-type Rows = readonly [Record<string, unknown>, ...Array<Record<string, unknown>>]
 
 const textLimit = (text: string | null): string | null => (text === null ? null : text.slice(0, Limits.memoLengthMax))
 
@@ -166,22 +165,23 @@ export const handlers = [
           continue
         }
         if (fresh.length === 0) continue
-        const rows = fresh.map(({ key, line }) => ({
-          company_id: companyId,
-          bank_account_id: path.id,
+        // The batch travels as one JSON parameter rather than one parameter per value: one short
+        // statement to parse and plan whatever the batch's size, and no driver has to guess types.
+        const batch = JSON.stringify(fresh.map(({ key, line }) => ({
           line_date: line.date,
           amount_cents: line.amountCents,
           payee: textLimit(line.payee),
           memo: textLimit(line.memo),
           check_number: textLimit(line.checkNumber),
           statement_id: textLimit(line.statementId),
-          dedupe_key: key,
-          source: "file",
-          import_id: importId,
-          created_at: request.now,
-          updated_at: request.now
-        }))
-        const inserted = yield* sql<{ id: unknown }>`INSERT INTO bank_lines ${sql.insert(rows as unknown as Rows)}
+          dedupe_key: key
+        })))
+        const inserted = yield* sql<{ id: unknown }>`INSERT INTO bank_lines (company_id, bank_account_id, line_date, amount_cents,
+            payee, memo, check_number, statement_id, dedupe_key, source, import_id, created_at, updated_at)
+          SELECT ${companyId}, ${path.id}, line_date, amount_cents, payee, memo, check_number, statement_id, dedupe_key,
+            'file', ${importId}, ${request.now}, ${request.now}
+          FROM json_to_recordset(${batch}::json) AS batch (line_date date, amount_cents bigint, payee text, memo text,
+            check_number text, statement_id text, dedupe_key text)
           ON CONFLICT (company_id, bank_account_id, dedupe_key) DO NOTHING RETURNING id`.pipe(Effect.orDie)
         imported += inserted.length
         duplicates += fresh.length - inserted.length
