@@ -1,6 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Sales } from "@ledger/engine"
+import { Mail, Sales } from "@ledger/engine"
+import * as Worker from "../../packages/server/src/workers/Worker.ts"
 import { makeTestApp, type TestApp } from "../support/app.ts"
 
 let app: TestApp
@@ -58,5 +59,20 @@ describe("the job queue", () => {
     expect(Sales.Jobs.retryDelaySeconds(1)).toBe(30)
     expect(Sales.Jobs.retryDelaySeconds(3)).toBe(480)
     expect(Sales.Jobs.retryDelaySeconds(20)).toBe(6 * 3600)
+  })
+
+  it("fails an email whose delivery job keeps faulting, instead of leaving it queued", async () => {
+    const company = await app.createCompany({ name: "Faulty Co" })
+    const key = () => `faulty-${Date.now()}-${Math.random()}`
+    const customer = await app.call("POST", "/v1/contacts", { token: company.ownerKey, key: key(), body: { kind: "customer", name: "C", email: "c@c.test" } })
+    const invoice = await app.call("POST", "/v1/invoices", { token: company.ownerKey, key: key(), body: { contact_id: customer.body.id, doc_date: "2026-01-05", lines: [{ amount_cents: 100 }] } })
+    const email = await app.call("POST", `/v1/documents/${invoice.body.id}/email`, { token: company.ownerKey, key: key(), body: {} })
+    await app.query(`UPDATE jobs SET max_attempts = 1 WHERE payload->>'email_id' = $1`, [String(email.body.id)])
+    // A mail port that faults (a defect, not an SMTP refusal).
+    const faulty = Layer.succeed(Mail)(Mail.of({ send: () => Effect.die(new Error("template exploded")) }))
+    await app.runtime.runPromise(Worker.drain({ id: "w", ...Worker.defaults }).pipe(Effect.provide(faulty)))
+    const after = await app.call("GET", `/v1/email/outbox/${email.body.id}`, { token: company.ownerKey })
+    expect(after.body.status).toBe("failed")
+    expect(after.body.last_error).toContain("template exploded")
   })
 })

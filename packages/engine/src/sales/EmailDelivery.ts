@@ -92,3 +92,15 @@ export const deliver = Effect.fn("EmailDelivery.deliver")(function*(company: str
   })).pipe(Effect.orDie)
   return (giveUp ? { _tag: "Failed", error: error.message } : { _tag: "Retry", error: error.message }) satisfies Delivery
 })
+
+/**
+ * The delivery job itself failed for good (not an SMTP refusal: a fault while preparing the
+ * message): the email must not stay `queued` or `sending` forever, so it is `failed` with the
+ * reason, and an admin may retry it.
+ */
+export const giveUp = Effect.fn("EmailDelivery.giveUp")(function*(company: string, emailId: number, error: string) {
+  const sql = yield* SqlClient.SqlClient
+  const now = yield* nowIso
+  yield* sql`UPDATE emails SET status = 'failed', last_error = ${error.slice(0, 2000)}, updated_at = ${now}
+    WHERE company_id = ${company} AND id = ${emailId} AND status IN ('queued', 'sending')`.pipe(Effect.orDie)
+})

@@ -60,7 +60,12 @@ export const runOnce = (options: WorkerOptions) =>
         yield* Sales.Jobs.complete(job, options.id)
       } else {
         const finalAttempt = yield* Sales.Jobs.fail(outcome._tag === "GiveUp" ? { ...job, attempts: job.maxAttempts } : job, options.id, outcome.error)
-        if (finalAttempt) yield* Effect.logWarning(`Job ${job.id} (${job.kind}) failed for good: ${outcome.error}`)
+        if (finalAttempt) {
+          yield* Effect.logWarning(`Job ${job.id} (${job.kind}) failed for good: ${outcome.error}`)
+          if (job.kind === "email.send" && job.companyId !== null) {
+            yield* Sales.EmailDelivery.giveUp(job.companyId, Number(job.payload.email_id), outcome.error)
+          }
+        }
       }
       // The next scan is enqueued once this one is done: its unique key is free again only now.
       if (job.kind === reminderScanKey) yield* scheduleReminderScan(options.reminderScanSeconds)
