@@ -62,7 +62,8 @@ for (const storage of Options.storages) {
     run.add({
       figure: "hot account postings, 16 callers, per s; drift",
       storage,
-      value: `${Results.formatNumber(result.rate_per_s)}/s (p50 ${result.latency.p50_ms} ms, p99 ${result.latency.p99_ms} ms, failed ${result.failed}); ` +
+      value: `${Results.formatNumber(result.rate_per_s)}/s (p50 ${result.latency.p50_ms} ms, p99 ${result.latency.p99_ms} ms, failed ${result.failed}, ` +
+        `${result.node_cpu_us_per_call} µs of Node CPU each); ` +
         `drift ${drift} (API ${apiBalance}, daily totals ${totals}, lines ${lines})`,
       target: ">= 1,500/s, zero drift",
       verdict: met ? "met" : "missed",

@@ -69,6 +69,11 @@ export interface CallersResult {
   readonly failures: Record<string, number>
   readonly rate_per_s: number
   readonly latency: LatencySummary
+  /**
+   * This process's CPU (user + system) per successful call, in microseconds: what a call costs the
+   * Node side whatever else the machine is doing, so a shared machine's figures can still be compared.
+   */
+  readonly node_cpu_us_per_call: number
 }
 
 /**
@@ -88,6 +93,7 @@ export const runCallers = async (options: {
   let succeeded = 0
   let failed = 0
   const started = now()
+  const cpuBefore = process.cpuUsage()
   const deadline = started + options.durationSeconds * 1000
   const caller = async (callerIndex: number) => {
     let index = 0
@@ -107,5 +113,13 @@ export const runCallers = async (options: {
   }
   await Promise.all(Array.from({ length: options.concurrency }, (_, index) => caller(index)))
   const elapsed = (now() - started) / 1000
-  return { succeeded, failed, failures, rate_per_s: round(succeeded / elapsed), latency: samples.summary() }
+  const cpu = process.cpuUsage(cpuBefore)
+  return {
+    succeeded,
+    failed,
+    failures,
+    rate_per_s: round(succeeded / elapsed),
+    latency: samples.summary(),
+    node_cpu_us_per_call: Math.round((cpu.user + cpu.system) / Math.max(1, succeeded))
+  }
 }
