@@ -82,10 +82,19 @@ describe("the order sync against a server on embedded storage", () => {
     })
     server.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()))
     server.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    // The SDK's own retries wait for the server to come up: connection refused is a network failure.
-    const health = await createClient({ baseUrl, retry: { retriesMax: 60, delayMsBase: 250, delayMsMax: 1_000 } }).getHealth()
+    const exited = new Promise<never>((_, reject) =>
+      server!.once("exit", (code) => reject(new Error(`the server exited (${code}) before answering:\n${output}`)))
+    )
+    // Stopping the server in afterAll settles this too; only the race below needs the failure.
+    exited.catch(() => undefined)
+    // The SDK's own retries wait for the server to come up (connection refused is a network
+    // failure), for as long as a loaded CI machine may need to start it.
+    const health = await Promise.race([
+      createClient({ baseUrl, retry: { retriesMax: 600, delayMsBase: 250, delayMsMax: 500 } }).getHealth(),
+      exited
+    ])
     expect(health.status).toBe("ok")
-  }, 120_000)
+  }, 360_000)
 
   afterAll(async () => {
     if (server?.pid !== undefined && server.exitCode === null) {
