@@ -4,6 +4,9 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { run } from "../src/Bookkeeping.ts"
 
+/** Each run opens PGlite and migrates a new store, which a busy CI machine can take minutes over. */
+const timeout = 300_000
+
 const folders: Array<string> = []
 afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true })
@@ -17,7 +20,7 @@ describe("embedding the engine without a server", () => {
     // Natural directions: the bank (asset) and rent (expense) grow with debits, equity with credits.
     expect(summary.balances).toEqual({ "1010": 25_000_00 - 1_800_00, "3010": 25_000_00, "6080": 1_800_00 })
     expect(summary.auditActions.filter((action) => action === "proposeJournalEntry")).toHaveLength(2)
-  })
+  }, timeout)
 
   it("keeps books in a folder: a second run replays the first instead of writing twice", async () => {
     const folder = mkdtempSync(join(tmpdir(), "ledger-embed-"))
@@ -27,5 +30,5 @@ describe("embedding the engine without a server", () => {
     expect(second.companyId).toBe(first.companyId)
     expect(second.entryIds).toEqual(first.entryIds)
     expect(second.balances).toEqual(first.balances)
-  })
+  }, timeout)
 })
