@@ -78,7 +78,7 @@ describe("the same seed gives the same ledger", () => {
       await first.close()
       await second.close()
     }
-  })
+  }, 300_000)
 
   it("another seed gives other company ids and secrets", async () => {
     const first = await testLedger({ seed: 1 })
