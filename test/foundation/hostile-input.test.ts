@@ -221,6 +221,25 @@ describe("hostile input", () => {
     })
     expect(justUnder.status).toBe(400)
     expect(justUnder.body.error.details.issues).toEqual([expect.objectContaining({ path: ["body", "name"] })])
+    // Sent in chunks without a Content-Length: read up to the limit, then refused.
+    let sent = 0
+    const chunk = new TextEncoder().encode(`"${"y".repeat(65_536)}",`)
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode("["))
+        sent += chunk.length
+        controller.enqueue(chunk)
+        if (sent > 64 * Limits.requestBodyBytesMax) controller.close()
+      }
+    })
+    const chunked = await app.fetch(new Request("http://ledger.test/v1/users", {
+      method: "POST",
+      headers: { authorization: `Bearer ${company.ownerKey}`, "content-type": "application/json", "idempotency-key": "chunked-body-1" },
+      body: endless,
+      duplex: "half"
+    } as RequestInit))
+    expect(chunked.status).toBe(413)
+    expect(sent).toBeLessThan(4 * Limits.requestBodyBytesMax)
     const mcp = await app.fetch(new Request("http://ledger.test/mcp", {
       method: "POST",
       headers: { authorization: `Bearer ${company.ownerKey}`, "content-type": "application/json" },
@@ -280,6 +299,11 @@ describe("hostile input", () => {
     expect(nul.body.error.details.issues).toEqual([{ path: ["body", "name"], message: "Text may not contain the NUL character" }])
     const nulQuery = await app.call("GET", "/v1/audit/events?cursor=%00", { token: company.ownerKey })
     expect(nulQuery.status).toBe(400)
+    for (const rawBody of ['{"a\\u0000": "b\\u0000"}', '{"\\ud800": {"x": "\\u0000"}}', '{"name": "x", "role": "staff", "\\udc00\\u0000": 1}']) {
+      const refused = await app.call("POST", "/v1/users", { token: company.ownerKey, key: `unstorable-${rawBody.length}`, rawBody })
+      expect(refused.status, rawBody).toBe(400)
+      expectErrorBody(refused.body, "invalid_request")
+    }
     const client = await connectMcp({ token: company.ownerKey, fetch: app.fetch })
     try {
       for (const [meta, args, type] of [

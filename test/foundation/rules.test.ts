@@ -3,6 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Limits } from "@ledger/api"
 import { Entropy, Idempotency } from "@ledger/engine"
+import * as Audit from "../../packages/engine/src/Audit.ts"
 import * as RequestDecoding from "../../packages/engine/src/RequestDecoding.ts"
 import * as SealedResult from "../../packages/engine/src/SealedResult.ts"
 
@@ -99,6 +100,19 @@ const holdsNul = (value: unknown): boolean =>
     : Array.isArray(value)
     ? value.some(holdsNul)
     : value !== null && typeof value === "object" && Object.entries(value).some(([key, item]) => unstorable(key) || holdsNul(item))
+
+describe("audit details", () => {
+  it("always fit in jsonb, and are untouched when they already did", () => {
+    const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 12 })
+    const details = fc.dictionary(anyText, fc.oneof(anyText, fc.integer(), fc.array(anyText, { maxLength: 3 })), { maxKeys: 5 })
+    fc.assert(fc.property(details, (value) => {
+      const stored = Audit.storable(value)
+      const text = JSON.stringify(stored)
+      expect(text).not.toMatch(/\\u0000|\\ud[89a-f][0-9a-f]{2}/)
+      if (!holdsNul(value)) expect(stored).toEqual(value)
+    }))
+  })
+})
 
 describe("request decoding", () => {
   const Query = Schema.Struct({

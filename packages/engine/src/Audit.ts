@@ -47,8 +47,22 @@ export const insert = (sql: SqlClient.SqlClient, entry: AuditEntry) =>
     target_id: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
     reason: entry.reason ?? null,
     via: entry.via,
-    details: JSON.stringify(entry.details ?? {})
+    details: JSON.stringify(storable(entry.details ?? {}))
   })}`
+
+/** A character PostgreSQL's jsonb refuses: NUL, or half of a surrogate pair. */
+const unstorableCharacter = /[\u0000\ud800-\udfff]/gu
+
+/**
+ * The details as jsonb can hold them: a refusal's details may quote what a caller sent (a property
+ * name in an issue's path), and recording a refusal must never fail because of it.
+ */
+export const storable = (value: unknown): unknown => {
+  if (typeof value === "string") return value.replace(unstorableCharacter, "\ufffd")
+  if (Array.isArray(value)) return value.map(storable)
+  if (value === null || typeof value !== "object") return value
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [storable(key) as string, storable(item)]))
+}
 
 /** What a handler tells the pipeline to write into the audit event of its change. */
 export interface AuditNote {

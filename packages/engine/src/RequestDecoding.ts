@@ -106,8 +106,9 @@ export const unstorableText = (part: Part, value: unknown): ReadonlyArray<ApiErr
     } else if (node !== null && typeof node === "object") {
       for (const [key, item] of Object.entries(node)) {
         const why = unstorable(key)
+        // Under a bad name nothing more is looked at: an issue's path must itself be storable.
         if (why !== null) issues.push({ path: [part, ...path], message: `Property names ${why}` })
-        visit(item, [...path, key])
+        else visit(item, [...path, key])
       }
     }
   }

@@ -1,5 +1,5 @@
-import { Effect, Layer, Result, type Types } from "effect"
-import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Effect, Layer, Result, type Types } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError, Catalog, Limits, type Operation } from "@ledger/api"
 import { Dispatcher, type Outcome } from "@ledger/engine"
 import * as Docs from "./Docs.ts"
@@ -60,7 +60,9 @@ const readJsonBody = (request: HttpServerRequest.HttpServerRequest, bytesMax: nu
     if (declared > bytesMax) {
       return yield* Effect.fail(ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
     }
+    // A body without a Content-Length (chunked) is read only up to the limit, never whole.
     const text = yield* request.text.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bytesMax)),
       Effect.mapError(() => ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
     )
     if (new TextEncoder().encode(text).byteLength > bytesMax) {
