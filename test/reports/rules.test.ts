@@ -11,19 +11,23 @@ import * as YearEndClose from "../../packages/engine/src/reports/YearEndClose.ts
 
 const day = fc.integer({ min: 0, max: 3 * 366 }).map((offset) => ReportDates.addDays("2023-11-15", offset))
 
-/** Every day of a split, expanded: whole months to their days, loose days as they are. */
+/** Every day a split sums, expanded: whole months to their days, plus loose days, less the days taken out. */
 const daysOf = (split: ReportDates.Split, floor: string): Array<string> => {
-  const out: Array<string> = []
-  const spread = (from: string, to: string) => {
-    for (let current = from; current <= to; current = ReportDates.addDays(current, 1)) out.push(current)
+  const counts = new Map<string, number>()
+  const spread = (from: string, to: string, by: number) => {
+    for (let current = from; current <= to; current = ReportDates.addDays(current, 1)) counts.set(current, (counts.get(current) ?? 0) + by)
   }
-  if (split.months !== null) spread(split.months.from ?? floor, ReportDates.monthEnd(split.months.to))
-  for (const days of split.days) spread(days.from, days.to)
-  return out.sort()
+  if (split.months !== null) spread(split.months.from ?? floor, ReportDates.monthEnd(split.months.to), 1)
+  for (const days of split.days) spread(days.from, days.to, 1)
+  for (const days of split.daysOut) spread(days.from, days.to, -1)
+  for (const count of counts.values()) expect(count === 0 || count === 1).toBe(true)
+  return Array.from(counts).filter(([, count]) => count === 1).map(([date]) => date).sort()
 }
 
+const lengthOf = (days: ReportDates.Span) => Math.round((Date.parse(days.to) - Date.parse(days.from)) / 86_400_000) + 1
+
 describe("ReportDates.split", () => {
-  it("covers every day of a range exactly once, with whole months and at most two loose stretches", () => {
+  it("sums every day of a range exactly once, from whole months and at most half a month of loose days at each end", () => {
     fc.assert(fc.property(day, day, fc.boolean(), (left, right, open) => {
       const [from, to] = left <= right ? [left, right] : [right, left]
       const floor = "2023-01-01"
@@ -31,7 +35,8 @@ describe("ReportDates.split", () => {
       const expected: Array<string> = []
       for (let current = open ? floor : from; current <= to; current = ReportDates.addDays(current, 1)) expected.push(current)
       expect(daysOf(split, floor)).toEqual(expected)
-      expect(split.days.length).toBeLessThanOrEqual(2)
+      expect(split.days.length + split.daysOut.length).toBeLessThanOrEqual(2)
+      for (const days of [...split.days, ...split.daysOut]) expect(lengthOf(days)).toBeLessThanOrEqual(16)
       if (split.months !== null) {
         expect(split.months.to.endsWith("-01")).toBe(true)
         if (split.months.from !== null) expect(split.months.from.endsWith("-01")).toBe(true)
@@ -39,12 +44,19 @@ describe("ReportDates.split", () => {
     }))
   })
 
-  it("reads a month that ends on its last day from the monthly totals alone", () => {
-    expect(ReportDates.split({ from: null, to: "2025-02-28" })).toEqual({ months: { from: null, to: "2025-02-01" }, days: [] })
-    expect(ReportDates.split({ from: "2025-01-10", to: "2025-03-05" })).toEqual({
-      months: { from: "2025-02-01", to: "2025-02-01" },
-      days: [{ from: "2025-01-10", to: "2025-01-31" }, { from: "2025-03-01", to: "2025-03-05" }]
+  it("reads a month's row alone at its end, less the days after a late date, plus the days up to an early one", () => {
+    expect(ReportDates.split({ from: null, to: "2025-02-28" })).toEqual({ months: { from: null, to: "2025-02-01" }, days: [], daysOut: [] })
+    expect(ReportDates.split({ from: null, to: "2025-12-20" })).toEqual({
+      months: { from: null, to: "2025-12-01" },
+      days: [],
+      daysOut: [{ from: "2025-12-21", to: "2025-12-31" }]
     })
+    expect(ReportDates.split({ from: "2025-01-10", to: "2025-03-05" })).toEqual({
+      months: { from: "2025-01-01", to: "2025-02-01" },
+      days: [{ from: "2025-03-01", to: "2025-03-05" }],
+      daysOut: [{ from: "2025-01-01", to: "2025-01-09" }]
+    })
+    expect(ReportDates.split({ from: "2025-08-05", to: "2025-08-05" })).toEqual({ months: null, days: [{ from: "2025-08-05", to: "2025-08-05" }], daysOut: [] })
   })
 })
 

@@ -13,9 +13,9 @@
  * locked in the same order, for the same short time, and concurrent postings cannot deadlock on
  * them. Existing daily totals are rolled up once when this migration runs.
  *
- * The loose days at the ends of a range (the days of as_of's month, for a balance) are read for
- * the whole chart at once by (company, day): one index range of about 15,000 rows for 1,000
- * accounts and half a month, rather than 1,000 probes of the primary key.
+ * The loose days at the ends of a range (for a balance, the days of as_of's month up to it, or
+ * after it when fewer) are read for the whole chart at once by (company, day): one index range of
+ * at most about 15,000 rows for 1,000 accounts, rather than 1,000 probes of the primary key.
  */
 export const sql = `
 CREATE TABLE account_monthly_totals (

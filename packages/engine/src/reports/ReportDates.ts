@@ -67,36 +67,58 @@ export const span = (
 }
 
 /**
- * A range of days as whole months plus the loose days at either end, so that its sum reads at most
- * one monthly row per month and 62 daily rows per account. `from` null means since the beginning.
- * Months are named by their first day.
+ * A range of days as whole months plus loose days, so that its sum reads at most one monthly row
+ * per month and a few daily rows per account. At each end, a partial month is read as its days
+ * or, when most of the month is wanted, as the whole month less the days not wanted: whichever
+ * reads fewer days. A balance as of a date late in its month thus reads the month's row less the
+ * days after the date, usually none (nothing is posted in the future). `from` null means since
+ * the beginning. Months are named by their first day.
  */
 export interface Split {
   readonly months: { readonly from: string | null; readonly to: string } | null
+  /** Days added to the months. */
   readonly days: ReadonlyArray<Span>
+  /** Days taken from the months: the unwanted part of a month read whole. */
+  readonly daysOut: ReadonlyArray<Span>
 }
+
+const dayOfMonth = (date: string): number => Number(date.slice(8, 10))
+const monthLength = (date: string): number => dayOfMonth(monthEnd(date))
 
 export const split = (range: { readonly from: string | null; readonly to: string }): Split => {
   const { from, to } = range
-  if (from !== null && from > to) return { months: null, days: [] }
+  if (from !== null && from > to) return { months: null, days: [], daysOut: [] }
   const days: Array<Span> = []
-  // The first whole month: the month of `from` when it starts on its first day, else the next one.
+  const daysOut: Array<Span> = []
+  if (from !== null && monthStart(from) === monthStart(to)) {
+    const wanted = dayOfMonth(to) - dayOfMonth(from) + 1
+    if (monthLength(to) - wanted >= wanted) return { months: null, days: [{ from, to }], daysOut: [] }
+    if (from !== monthStart(from)) daysOut.push({ from: monthStart(from), to: dayBefore(from) })
+    if (to !== monthEnd(to)) daysOut.push({ from: addDays(to, 1), to: monthEnd(to) })
+    return { months: { from: monthStart(from), to: monthStart(to) }, days, daysOut }
+  }
   let firstMonth: string | null = null
   if (from !== null) {
     if (from === monthStart(from)) {
       firstMonth = from
+    } else if (dayOfMonth(from) - 1 < monthLength(from) - dayOfMonth(from) + 1) {
+      firstMonth = monthStart(from)
+      daysOut.push({ from: monthStart(from), to: dayBefore(from) })
     } else {
-      const head = { from, to: monthEnd(from) < to ? monthEnd(from) : to }
-      days.push(head)
-      if (head.to === to) return { months: null, days }
+      days.push({ from, to: monthEnd(from) })
       firstMonth = addMonths(from, 1)
     }
   }
-  // The last whole month: the month of `to` when it ends on its last day, else the one before.
-  const lastMonth = to === monthEnd(to) ? monthStart(to) : addMonths(to, -1)
-  if (to !== monthEnd(to)) {
+  let lastMonth: string
+  if (to === monthEnd(to)) {
+    lastMonth = monthStart(to)
+  } else if (monthLength(to) - dayOfMonth(to) < dayOfMonth(to)) {
+    lastMonth = monthStart(to)
+    daysOut.push({ from: addDays(to, 1), to: monthEnd(to) })
+  } else {
     days.push({ from: monthStart(to), to })
+    lastMonth = addMonths(to, -1)
   }
   const months = firstMonth === null || firstMonth <= lastMonth ? { from: firstMonth, to: lastMonth } : null
-  return { months, days }
+  return { months, days, daysOut }
 }

@@ -88,7 +88,7 @@ const fromTotals = Effect.fn("Totals.fromTotals")(function*(
   const sql = yield* SqlClient.SqlClient
   const splits = ranges.map(ReportDates.split)
   const falseFragment = sql.literal("false")
-  const condition = (split: ReportDates.Split) => {
+  const added = (split: ReportDates.Split) => {
     const clauses = [
       ...(split.months === null ? [] : [split.months.from === null
         ? sql`(monthly AND at <= ${split.months.to})`
@@ -97,13 +97,20 @@ const fromTotals = Effect.fn("Totals.fromTotals")(function*(
     ]
     return clauses.length === 0 ? falseFragment : sql.or(clauses)
   }
+  const taken = (split: ReportDates.Split) =>
+    split.daysOut.length === 0
+      ? falseFragment
+      : sql.or(split.daysOut.map((days) => sql`(NOT monthly AND at BETWEEN ${days.from} AND ${days.to})`))
   const columns = splits.map((split, index) => {
-    const where = condition(split)
-    return sql`coalesce(sum(debit_cents) FILTER (WHERE ${where}), 0) AS ${sql(`d${index}`)},
-      coalesce(sum(credit_cents) FILTER (WHERE ${where}), 0) AS ${sql(`c${index}`)}`
+    const plus = added(split)
+    const minus = taken(split)
+    return sql`coalesce(sum(debit_cents) FILTER (WHERE ${plus}), 0) - coalesce(sum(debit_cents) FILTER (WHERE ${minus}), 0)
+        AS ${sql(`d${index}`)},
+      coalesce(sum(credit_cents) FILTER (WHERE ${plus}), 0) - coalesce(sum(credit_cents) FILTER (WHERE ${minus}), 0)
+        AS ${sql(`c${index}`)}`
   })
   const monthRanges = splits.flatMap((split) => split.months === null ? [] : [split.months])
-  const dayRanges = splits.flatMap((split) => split.days)
+  const dayRanges = splits.flatMap((split) => [...split.days, ...split.daysOut])
   const parts = [
     ...(monthRanges.length === 0 ? [] : [(() => {
       const latest = monthRanges.reduce((max, range) => range.to > max ? range.to : max, monthRanges[0]!.to)
