@@ -20,7 +20,8 @@ const today = new Date().toISOString().slice(0, 10)
 const accountCount = 1_000
 
 const describeOpenLoop = (result: OpenLoop.Result): string =>
-  `p50 ${result.latency.p50_ms} ms, p99 ${result.latency.p99_ms} ms, errors ${result.failed}/${result.scheduled}, late ${result.late}, ` +
+  `${result.latency.count === 0 ? "no request answered in time" : `p50 ${result.latency.p50_ms} ms, p99 ${result.latency.p99_ms} ms`}, ` +
+  `errors ${result.failed}/${result.scheduled}, late ${result.late}, ` +
   `achieved ${Results.formatNumber(result.achieved_rate_per_s)}/s${result.overloaded ? ", OVERLOADED: stopped early" : ""}`
 
 for (const storage of Options.storages) {

@@ -72,7 +72,7 @@ export const open = async (
       const sql = yield* SqlClient.SqlClient
       yield* sql.withTransaction(Effect.forEach(statements, (statement) =>
         sql.unsafe(statement).pipe(
-          Effect.mapError((error) => new Error(`${String(error.cause ?? error)}\n in: ${statement.slice(0, 300)}`))
+          Effect.mapError((error) => new Error(`${deepestMessage(error)}\n in: ${statement.slice(0, 300)}`))
         ), { discard: true }))
     }))
   return {
@@ -92,6 +92,13 @@ export const open = async (
       cleanup()
     }
   }
+}
+
+/** The database's own message, under the SQL client's wrappers. */
+const deepestMessage = (error: unknown): string => {
+  let current: unknown = error
+  while (typeof current === "object" && current !== null && "cause" in current && current.cause !== undefined) current = current.cause
+  return current instanceof Error ? `${current.message}${"code" in current ? ` (${String(current.code)})` : ""}` : String(current)
 }
 
 let keyCounter = 0

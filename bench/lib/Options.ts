@@ -42,6 +42,9 @@ export const databaseUrl = process.env.DATABASE_URL !== undefined && process.env
 export const loopback = "127.0.0.1"
 
 let schemaCounter = 0
-/** A fresh PostgreSQL schema name for one run, dropped when the run ends. */
+/**
+ * A fresh PostgreSQL schema name for one run, dropped when the run ends. It carries the process id,
+ * so a leftover schema can be told from one a running benchmark (anyone's) still uses.
+ */
 export const freshSchema = (name: string): string =>
-  `bench_${name.replace(/[^a-z0-9]/g, "_")}_${Date.now().toString(36)}_${(schemaCounter++).toString(36)}`
+  `bench_${name.replace(/[^a-z0-9]/g, "_")}_${process.pid}_${Date.now().toString(36)}_${(schemaCounter++).toString(36)}`
