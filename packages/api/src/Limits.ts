@@ -125,3 +125,6 @@ export const agentRunIdLengthMax = 200
 
 /** Foundation: refusals of one revoked, expired or rotated-out key written to the audit log a minute. */
 export const endedKeyAuditsPerMinute = 30
+
+/** A statement import's JSON body: a 100,000-line statement is 5 to 15 MB, base64 adds a third. */
+export const statementBodyBytesMax = 67_108_864

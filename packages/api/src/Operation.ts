@@ -42,6 +42,8 @@ export interface Operation<
   readonly mcpTool: boolean
   /** Part of the governed write path: `dry_run` and 200/201/202 results. */
   readonly governed: boolean
+  /** The largest JSON body this operation reads, when it is not `Limits.requestBodyBytesMax`. */
+  readonly bodyBytesMax?: number
   readonly pathParams: PathParams
   readonly query: Query
   readonly body: Body
@@ -74,6 +76,8 @@ export interface Options<
   readonly browserSessionOnly?: boolean
   readonly mcpTool?: boolean
   readonly governed?: boolean
+  /** Raise the body size limit for an operation that carries a file (a bank statement). */
+  readonly bodyBytesMax?: number
   readonly pathParams?: PathParams
   readonly query?: Query
   readonly body?: Body
@@ -124,6 +128,7 @@ export const make = <
     browserSessionOnly: options.browserSessionOnly ?? false,
     mcpTool: options.mcpTool ?? true,
     governed: options.governed ?? false,
+    ...(options.bodyBytesMax === undefined ? {} : { bodyBytesMax: options.bodyBytesMax }),
     pathParams: options.pathParams as PathParams,
     query: options.query as Query,
     body: options.body as Body,

@@ -104,7 +104,7 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
     // A body that cannot be read is refused by the pipeline, after authentication, so that a
     // known credential's refusal is audited like any other.
     const read = operation.method === "POST"
-      ? yield* Effect.result(readJsonBody(request, Limits.requestBodyBytesMax))
+      ? yield* Effect.result(readJsonBody(request, operation.bodyBytesMax ?? Limits.requestBodyBytesMax))
       : Result.succeed(undefined)
     const outcome = yield* dispatcher.execute({
       operationId: operation.id,

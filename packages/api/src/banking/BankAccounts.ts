@@ -95,6 +95,7 @@ export const importStatement = Operation.make({
     "the file's bytes, so its character set can be read from the file (docs/decisions/0402).",
   scope: "propose",
   mode: "K",
+  bodyBytesMax: Limits.statementBodyBytesMax,
   pathParams: IdPath,
   body: Schema.Struct({
     format: ImportFormat,
