@@ -97,17 +97,16 @@ const fromTotals = Effect.fn("Totals.fromTotals")(function*(
     ]
     return clauses.length === 0 ? falseFragment : sql.or(clauses)
   }
-  const taken = (split: ReportDates.Split) =>
-    split.daysOut.length === 0
-      ? falseFragment
-      : sql.or(split.daysOut.map((days) => sql`(NOT monthly AND at BETWEEN ${days.from} AND ${days.to})`))
+  // The days taken out of a month read whole, when there are any (most ranges have none).
+  const less = (split: ReportDates.Split, column: "debit_cents" | "credit_cents") => {
+    if (split.daysOut.length === 0) return sql``
+    const taken = sql.or(split.daysOut.map((days) => sql`(NOT monthly AND at BETWEEN ${days.from} AND ${days.to})`))
+    return sql`- coalesce(sum(${sql(column)}) FILTER (WHERE ${taken}), 0)`
+  }
   const columns = splits.map((split, index) => {
     const plus = added(split)
-    const minus = taken(split)
-    return sql`coalesce(sum(debit_cents) FILTER (WHERE ${plus}), 0) - coalesce(sum(debit_cents) FILTER (WHERE ${minus}), 0)
-        AS ${sql(`d${index}`)},
-      coalesce(sum(credit_cents) FILTER (WHERE ${plus}), 0) - coalesce(sum(credit_cents) FILTER (WHERE ${minus}), 0)
-        AS ${sql(`c${index}`)}`
+    return sql`coalesce(sum(debit_cents) FILTER (WHERE ${plus}), 0) ${less(split, "debit_cents")} AS ${sql(`d${index}`)},
+      coalesce(sum(credit_cents) FILTER (WHERE ${plus}), 0) ${less(split, "credit_cents")} AS ${sql(`c${index}`)}`
   })
   const monthRanges = splits.flatMap((split) => split.months === null ? [] : [split.months])
   const dayRanges = splits.flatMap((split) => [...split.days, ...split.daysOut])
