@@ -473,3 +473,23 @@ describe("the example company's general ledger", () => {
     }
   })
 })
+
+describe("the example company's reports agree with each other", () => {
+  it("on several dates: equal trial balance totals, a balanced balance sheet, net income, general ledger closings", async () => {
+    for (const asOf of ["2024-12-31", "2025-06-30", "2025-07-01", "2025-11-17", "2026-03-15"]) {
+      const trialBalance = await report(app, company.ownerKey, "trial-balance", { as_of: asOf })
+      expect(trialBalance.total_debit_cents).toBe(trialBalance.total_credit_cents)
+      const balanceSheet = await report(app, company.ownerKey, "balance-sheet", { as_of: asOf })
+      expect(balanceSheet.assets.total_cents).toBe(balanceSheet.total_liabilities_and_equity_cents)
+      const profitAndLoss = await report(app, company.ownerKey, "profit-and-loss", { to: asOf })
+      expect(profitAndLoss.from).toBe(balanceSheet.fiscal_year_start)
+      expect(profitAndLoss.net_income_cents).toBe(balanceSheet.current_year_earnings_cents)
+      const ledger = await report(app, company.ownerKey, "general-ledger", { from: "2024-07-01", to: asOf, limit: 1000 })
+      expect(ledger.has_more).toBe(false)
+      const closings = Object.fromEntries(ledger.accounts
+        .map((account: any) => [account.code, (["asset", "expense"].includes(account.type) ? 1 : -1) * account.closing_balance_cents])
+        .filter(([, net]: [string, number]) => net !== 0))
+      expect(closings).toEqual(Object.fromEntries(trialBalance.rows.map((row: any) => [row.code, row.debit_cents - row.credit_cents])))
+    }
+  })
+})
