@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { Fragment as SqlFragment } from "effect/sql/Statement"
 import * as Row from "../Row.ts"
 import * as ReportDates from "./ReportDates.ts"
 
@@ -80,6 +81,11 @@ export const rangeSums = Effect.fn("Totals.rangeSums")(function*(
 const accountCondition = (sql: SqlClient.SqlClient, accounts: Accounts) =>
   accounts === "every" ? sql`` : sql`AND account_id IN ${sql.in(accounts)}`
 
+/**
+ * Each table is summed per account first (one pass over the month rows, one over the day rows,
+ * with a FILTER per range), then the two partial sums are added: cheaper than filtering the union
+ * of both tables row by row.
+ */
 const fromTotals = Effect.fn("Totals.fromTotals")(function*(
   companyId: string,
   accounts: Accounts,
@@ -87,48 +93,50 @@ const fromTotals = Effect.fn("Totals.fromTotals")(function*(
 ) {
   const sql = yield* SqlClient.SqlClient
   const splits = ranges.map(ReportDates.split)
-  const falseFragment = sql.literal("false")
-  const added = (split: ReportDates.Split) => {
-    const clauses = [
-      ...(split.months === null ? [] : [split.months.from === null
-        ? sql`(monthly AND at <= ${split.months.to})`
-        : sql`(monthly AND at BETWEEN ${split.months.from} AND ${split.months.to})`]),
-      ...split.days.map((days) => sql`(NOT monthly AND at BETWEEN ${days.from} AND ${days.to})`)
-    ]
-    return clauses.length === 0 ? falseFragment : sql.or(clauses)
-  }
-  // The days taken out of a month read whole, when there are any (most ranges have none).
-  const less = (split: ReportDates.Split, column: "debit_cents" | "credit_cents") => {
-    if (split.daysOut.length === 0) return sql``
-    const taken = sql.or(split.daysOut.map((days) => sql`(NOT monthly AND at BETWEEN ${days.from} AND ${days.to})`))
-    return sql`- coalesce(sum(${sql(column)}) FILTER (WHERE ${taken}), 0)`
-  }
-  const columns = splits.map((split, index) => {
-    const plus = added(split)
-    return sql`coalesce(sum(debit_cents) FILTER (WHERE ${plus}), 0) ${less(split, "debit_cents")} AS ${sql(`d${index}`)},
-      coalesce(sum(credit_cents) FILTER (WHERE ${plus}), 0) ${less(split, "credit_cents")} AS ${sql(`c${index}`)}`
-  })
+  const names = ranges.map((_, index) => ({ debit: sql(`d${index}`), credit: sql(`c${index}`) }))
+  const filtered = (column: "debit_cents" | "credit_cents", where: SqlFragment) =>
+    sql`coalesce(sum(${sql(column)}) FILTER (WHERE ${where}), 0)`
+  const within = (column: "month" | "day", spans: ReadonlyArray<{ readonly from: string | null; readonly to: string }>) =>
+    sql.or(spans.map((span) => span.from === null
+      ? sql`${sql(column)} <= ${span.to}`
+      : sql`${sql(column)} BETWEEN ${span.from} AND ${span.to}`))
+
   const monthRanges = splits.flatMap((split) => split.months === null ? [] : [split.months])
+  const monthColumns = splits.map((split, index) => split.months === null
+    ? sql`0 AS ${names[index]!.debit}, 0 AS ${names[index]!.credit}`
+    : sql`${filtered("debit_cents", within("month", [split.months]))} AS ${names[index]!.debit},
+        ${filtered("credit_cents", within("month", [split.months]))} AS ${names[index]!.credit}`)
+
   const dayRanges = splits.flatMap((split) => [...split.days, ...split.daysOut])
+  // Loose days add to the months; days taken out of a month read whole subtract from them.
+  const dayColumn = (split: ReportDates.Split, column: "debit_cents" | "credit_cents") => {
+    const added = split.days.length === 0 ? sql`0` : filtered(column, within("day", split.days))
+    return split.daysOut.length === 0 ? added : sql`${added} - ${filtered(column, within("day", split.daysOut))}`
+  }
+  const dayColumns = splits.map((split, index) =>
+    sql`${dayColumn(split, "debit_cents")} AS ${names[index]!.debit}, ${dayColumn(split, "credit_cents")} AS ${names[index]!.credit}`)
+
   const parts = [
     ...(monthRanges.length === 0 ? [] : [(() => {
       const latest = monthRanges.reduce((max, range) => range.to > max ? range.to : max, monthRanges[0]!.to)
       const earliest = monthRanges.some((range) => range.from === null)
         ? null
         : monthRanges.reduce((min, range) => range.from! < min ? range.from! : min, monthRanges[0]!.from!)
-      return sql`SELECT account_id, true AS monthly, month AS at, debit_cents, credit_cents
+      return sql`SELECT account_id, ${sql.csv(monthColumns)}
         FROM account_monthly_totals
         WHERE company_id = ${companyId} ${accountCondition(sql, accounts)}
-          AND month <= ${latest} ${earliest === null ? sql`` : sql`AND month >= ${earliest}`}`
+          AND month <= ${latest} ${earliest === null ? sql`` : sql`AND month >= ${earliest}`}
+        GROUP BY account_id`
     })()]),
-    ...(dayRanges.length === 0 ? [] : [sql`SELECT account_id, false AS monthly, day AS at, debit_cents, credit_cents
+    ...(dayRanges.length === 0 ? [] : [sql`SELECT account_id, ${sql.csv(dayColumns)}
         FROM account_daily_totals
-        WHERE company_id = ${companyId} ${accountCondition(sql, accounts)}
-          AND ${sql.or(dayRanges.map((days) => sql`day BETWEEN ${days.from} AND ${days.to}`))}`])
+        WHERE company_id = ${companyId} ${accountCondition(sql, accounts)} AND ${within("day", dayRanges)}
+        GROUP BY account_id`])
   ]
   if (parts.length === 0) return new Map() as Sums
-  const rows = yield* sql<Record<string, unknown>>`SELECT account_id, ${sql.csv(columns)}
-    FROM (${sql.join(" UNION ALL ", false)(parts)}) AS totals
+  const sums = names.map((name) => sql`sum(${name.debit}) AS ${name.debit}, sum(${name.credit}) AS ${name.credit}`)
+  const rows = yield* sql<Record<string, unknown>>`SELECT account_id, ${sql.csv(sums)}
+    FROM (${sql.join(" UNION ALL ", false)(parts.map((part) => sql`(${part})`))}) AS totals
     GROUP BY account_id`.pipe(Effect.orDie)
   const byAccount = new Map<number, ReadonlyArray<Totals>>()
   for (const row of rows) byAccount.set(Row.int(row.account_id), totalsOf(row, ranges.length))
