@@ -12,7 +12,7 @@ const storage = Options.storages[0] ?? "pglite"
 const operation = process.env.PROFILE_OPERATION ?? "createUser"
 const engine = await Engine.open(storage, { name: "profile", pgliteMode: "memory" })
 try {
-  const company = await Engine.createCompany(engine, { starter_chart: "empty" })
+  const company = await Engine.createCompany(engine, { starter_chart: "empty", ...(process.env.PROFILE_NO_PERIODS ? { periods: false } : {}) })
   let next: (caller: number, index: number) => { operationId: string; input: Engine.Input }
   if (operation === "propose") {
     const propose = Engine.available(...Postings.paths.propose)

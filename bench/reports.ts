@@ -174,8 +174,7 @@ async function load(engine: Engine.BenchEngine, companyId: string) {
         SELECT '${companyId}'::uuid, e.id, 1, d.id, e.entry_date, e.amount FROM bench_entries e JOIN bench_accounts d ON d.slot = e.debit_slot
         UNION ALL
         SELECT '${companyId}'::uuid, e.id, 2, c.id, e.entry_date, -e.amount FROM bench_entries e JOIN bench_accounts c ON c.slot = e.credit_slot`,
-      // Daily totals with the triggers back on: whatever the schema derives from them (monthly
-      // roll-ups for reports) is kept by its own triggers, as for a real posting.
+      // Daily and monthly totals as the commit trigger writes them for a real posting.
       "SET LOCAL session_replication_role = origin",
       `INSERT INTO account_daily_totals (company_id, account_id, day, debit_cents, credit_cents)
         SELECT '${companyId}'::uuid, account_id, day, sum(debit), sum(credit) FROM (
@@ -187,6 +186,18 @@ async function load(engine: Engine.BenchEngine, companyId: string) {
         ON CONFLICT (company_id, account_id, day) DO UPDATE SET
           debit_cents = account_daily_totals.debit_cents + excluded.debit_cents,
           credit_cents = account_daily_totals.credit_cents + excluded.credit_cents`,
+      // The monthly totals, as the commit trigger keeps them for a real posting (migration 0006).
+      `INSERT INTO account_monthly_totals (company_id, account_id, month, debit_cents, credit_cents)
+        SELECT '${companyId}'::uuid, account_id, month, sum(debit), sum(credit) FROM (
+          SELECT d.id AS account_id, date_trunc('month', e.entry_date::timestamp)::date AS month, e.amount AS debit, 0::bigint AS credit
+          FROM bench_entries e JOIN bench_accounts d ON d.slot = e.debit_slot
+          UNION ALL
+          SELECT c.id, date_trunc('month', e.entry_date::timestamp)::date, 0::bigint, e.amount
+          FROM bench_entries e JOIN bench_accounts c ON c.slot = e.credit_slot) moves
+        GROUP BY account_id, month
+        ON CONFLICT (company_id, account_id, month) DO UPDATE SET
+          debit_cents = account_monthly_totals.debit_cents + excluded.debit_cents,
+          credit_cents = account_monthly_totals.credit_cents + excluded.credit_cents`,
       "DROP TABLE bench_entries"
     ])
   }

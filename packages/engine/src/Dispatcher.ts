@@ -2,12 +2,14 @@ import { Cause, Clock, Context, Effect, Exit, Layer, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Catalog, Limits, type Operation, Scope } from "@ledger/api"
 import { type Actor, isAgent, reference } from "./Actor.ts"
+import * as Alongside from "./Alongside.ts"
 import * as Audit from "./Audit.ts"
 import * as Authenticate from "./Authenticate.ts"
 import type { Entropy } from "./Entropy.ts"
 import type { EngineInfo } from "./EngineInfo.ts"
 import type { Handler } from "./Handler.ts"
 import * as Idempotency from "./Idempotency.ts"
+import * as Outbox from "./Outbox.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { RequestContext, type RequestInfo } from "./RequestContext.ts"
 import * as RequestDecoding from "./RequestDecoding.ts"
@@ -293,7 +295,8 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           const claimed = yield* Idempotency.claim(claim)
           if (claimed._tag === "Replay") return { replay: true, status: claimed.status, body: claimed.body }
         }
-        const result = yield* handled
+        const events: Array<Outbox.PendingEvent> = []
+        const result = yield* Effect.provideService(handled, Outbox.Pending, events)
         const status = result.status ?? defaultStatus
         const auditCompany = result.audit?.companyId ?? companyId
         // A dry run writes nothing, not even its audit event.
@@ -312,11 +315,17 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           via: invocation.via,
           details: { ...result.audit?.details, ...(idempotencyKey === null ? {} : { idempotency_key: idempotencyKey }) }
         }
-        // With a key, the audit event goes in the statement that completes the key (one round trip).
+        // The audit event and the outbox events go in the statement that completes the key: one
+        // round trip for all the request's closing writes.
+        const closing = [
+          auditEvent === null ? null : Audit.insert(sql, auditEvent),
+          Outbox.insertPending(sql, events)
+        ].filter((fragment) => fragment !== null)
         if (claim !== null) {
-          yield* Idempotency.complete(claim, status, result.body, auditEvent === null ? undefined : Audit.insert(sql, auditEvent))
-        } else if (auditEvent !== null) {
-          yield* Audit.record(auditEvent).pipe(Effect.orDie)
+          yield* Idempotency.complete(claim, status, result.body, closing)
+        } else if (closing.length > 0) {
+          const [first, ...rest] = closing
+          yield* Alongside.statement(sql, rest, first!).pipe(Effect.orDie)
         }
         return { replay: false, status, body: result.body }
       })

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { ApiError, Limits } from "@ledger/api"
+import * as Alongside from "./Alongside.ts"
 import type { Entropy } from "./Entropy.ts"
 import * as Row from "./Row.ts"
 import * as Secret from "./Secret.ts"
@@ -116,21 +117,21 @@ export const claim: (input: Claim) => Effect.Effect<ClaimResult, ApiError.Ledger
 })
 
 /**
- * Stores the result under the claimed key, in the same transaction as the change. `alongside`, an
- * INSERT (the change's audit event), runs in the same statement: one round trip instead of two.
+ * Stores the result under the claimed key, in the same transaction as the change. `alongside`
+ * (the change's audit event and outbox events) runs in the same statement: one round trip.
  */
 export const complete: (
   input: Claim,
   status: number,
   body: unknown,
-  alongside?: Statement.Fragment
+  alongside?: ReadonlyArray<Statement.Fragment>
 ) => Effect.Effect<void, never, SqlClient.SqlClient | Entropy> = Effect.fn("Idempotency.complete")(
-  function*(input: Claim, status: number, body: unknown, alongside?: Statement.Fragment) {
+  function*(input: Claim, status: number, body: unknown, alongside: ReadonlyArray<Statement.Fragment> = []) {
     const sql = yield* SqlClient.SqlClient
     const stored = yield* SealedResult.seal(body, input.credential, input.key)
     const update = sql`UPDATE idempotency_records SET status = ${status}, body = ${JSON.stringify(stored)}::jsonb
       WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`
-    yield* (alongside === undefined ? update : sql`WITH alongside AS (${alongside}) ${update}`).pipe(Effect.orDie)
+    yield* Alongside.statement(sql, alongside, update).pipe(Effect.orDie)
   }
 )
 

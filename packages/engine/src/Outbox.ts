@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { RequestContext } from "./RequestContext.ts"
 
@@ -23,14 +23,43 @@ export type EventType =
   | "period.status_changed"
   | "integration.error"
 
+/** An event as it is stored; waiting in a request's `Pending` list until the request's last statement. */
+export type PendingEvent = {
+  readonly company_id: string
+  readonly event_type: EventType
+  readonly payload: string
+  readonly occurred_at: string
+}
+
+/**
+ * The events of the request being served, when the Dispatcher runs it: they are inserted by the
+ * statement that completes the request (with its audit event and idempotency result), not one
+ * round trip each. Nothing reads the outbox inside the request that writes it, and a failed
+ * request rolls back whatever it emitted either way. Outside a request (workers), `emit` inserts
+ * at once.
+ */
+export class Pending extends Context.Service<Pending, Array<PendingEvent>>()("@ledger/engine/Outbox/Pending") {}
+
 export const emit = Effect.fn("Outbox.emit")(function*(eventType: EventType, payload: Record<string, unknown>) {
-  const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   if (request.companyId === null) return yield* Effect.die(new Error("Outbox.emit needs a company"))
-  yield* sql`INSERT INTO outbox_events ${sql.insert({
+  const event: PendingEvent = {
     company_id: request.companyId,
     event_type: eventType,
     payload: JSON.stringify(payload),
     occurred_at: request.now
-  })}`
+  }
+  const pending = yield* Effect.serviceOption(Pending)
+  if (pending._tag === "Some") {
+    pending.value.push(event)
+    return
+  }
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO outbox_events ${sql.insert(event)}`
 })
+
+/** The INSERT of a request's pending events, in the order they were emitted; null when there are none. */
+export const insertPending = (sql: SqlClient.SqlClient, events: ReadonlyArray<PendingEvent>) =>
+  events.length === 0
+    ? null
+    : sql`INSERT INTO outbox_events ${sql.insert(events as unknown as readonly [PendingEvent, ...Array<PendingEvent>])}`

@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
 import { Entropy } from "./Entropy.ts"
 
@@ -25,11 +27,18 @@ export const generate = Effect.fn("Secret.generate")(function*(prefix: Prefix) {
   return `${prefix}${base64Url(bytes)}`
 })
 
+const encoder = new TextEncoder()
+
+/**
+ * SHA-256 of a text, hex, computed in place: every request hashes its credential and every write
+ * its request, and Web Crypto's digest is a promise answered from a thread pool, a round trip
+ * that cost more than the hashing (docs/performance.md). @noble/hashes is audited, pure
+ * JavaScript, and runs wherever the engine does.
+ */
+export const sha256Hex = (text: string): string => bytesToHex(sha256(encoder.encode(text)))
+
 /** The stored form of a secret: SHA-256, hex. */
-export const hash = (secret: string): Effect.Effect<string> =>
-  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret))).pipe(
-    Effect.map((digest) => hex(new Uint8Array(digest)))
-  )
+export const hash = (secret: string): Effect.Effect<string> => Effect.sync(() => sha256Hex(secret))
 
 /** What a key is recognised by in lists: its prefix and first characters, never enough to use. */
 export const displayPrefix = (secret: string): string => secret.slice(0, secret.indexOf("_") + 5)

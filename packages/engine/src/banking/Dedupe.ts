@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import * as Secret from "../Secret.ts"
 
 /**
  * Which statement lines are the same transaction (spec 3.5): the statement's own transaction id
@@ -29,13 +30,9 @@ export const usableStatementId = (id: string | null): string | null => {
 
 export const statementKey = (id: string): string => `id:${id}`
 
-const hex = (bytes: ArrayBuffer): string =>
-  Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("")
-
-/** `hash:<sha-256 of content and occurrence>`; Web Crypto, so it runs wherever the engine runs. */
+/** `hash:<sha-256 of content and occurrence>`, computed in place (Secret.sha256Hex). */
 export const contentKey = (line: Content, occurrence: number): Effect.Effect<string> =>
-  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${contentText(line)}\u001f${occurrence}`)))
-    .pipe(Effect.map((digest) => `hash:${hex(digest)}`))
+  Effect.sync(() => `hash:${Secret.sha256Hex(`${contentText(line)}\u001f${occurrence}`)}`)
 
 /**
  * Counts identical lines within one file as they are read: the first gets occurrence 1, the next

@@ -142,12 +142,15 @@ const balancesMoved = Effect.fn("Governed.balancesMoved")(function*(prepared: Jo
 export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.LedgerError, R> =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    const prepared = input.reverses === undefined
-      ? yield* Journal.prepare(input.entry, input.linesPath)
-      : (yield* Journal.prepareReversal(input.reverses, { date: input.entry.date, memo: input.entry.memo })).prepared
-    const softLockOverrideReason = input.softLockOverrideReason ?? null
     // A dry run only looks; a real write holds the period row until it commits.
-    const period = yield* Journal.periodOn(input.entry.date, input.dryRun ? "none" : "share")
+    const periodLock = input.dryRun ? "none" : "share"
+    const { prepared, period } = input.reverses === undefined
+      ? yield* Journal.prepareOn(input.entry, input.linesPath ?? ["body", "lines"], periodLock)
+      : {
+        prepared: (yield* Journal.prepareReversal(input.reverses, { date: input.entry.date, memo: input.entry.memo })).prepared,
+        period: yield* Journal.periodOn(input.entry.date, periodLock)
+      }
+    const softLockOverrideReason = input.softLockOverrideReason ?? null
     const decision = PostingPolicy.decide({
       actor: request.actor,
       totalCents: prepared.totalCents,

@@ -36,6 +36,48 @@ export const prepare = Effect.fn("Journal.prepare")(function*(
   const shape = JournalEntry.checkShape(draft, linesPath)
   if (shape !== null) return yield* Effect.fail(shape)
   const accounts = yield* Chart.accountsByCode(companyId, draft.lines.map((line) => line.account))
+  return yield* resolveDraft(companyId, draft, accounts, linesPath)
+})
+
+/**
+ * `prepare` and `periodOn` in one: the accounts and the period of the entry's date are read by one
+ * statement, since every posting needs both (one round trip fewer on the posting path).
+ */
+export const prepareOn = Effect.fn("Journal.prepareOn")(function*(
+  draft: JournalEntry.DraftEntry,
+  linesPath: JournalEntry.Path,
+  lock: "share" | "none"
+) {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompany
+  const shape = JournalEntry.checkShape(draft, linesPath)
+  if (shape !== null) return yield* Effect.fail(shape)
+  const codes = Array.from(new Set(draft.lines.map((line) => line.account)))
+  // The period's subquery holds its own lock clause: FOR SHARE of the period row only.
+  const rows = yield* sql<Record<string, unknown>>`
+    SELECT 'account' AS row_kind, id, code, name, type, active, NULL::text AS status, NULL::date AS start_date, NULL::date AS end_date
+      FROM accounts WHERE company_id = ${companyId} AND code IN ${sql.in(codes)}
+    UNION ALL
+    SELECT 'period', id, NULL, NULL, NULL, NULL, status, start_date, end_date FROM (
+      SELECT id, status, start_date, end_date FROM periods
+      WHERE company_id = ${companyId} AND start_date <= ${draft.date} AND end_date >= ${draft.date}
+      ${lock === "share" ? sql`FOR SHARE` : sql``}) AS period`.pipe(Effect.orDie)
+  const accounts = new Map<string, JournalEntry.AccountRef>()
+  let period: PeriodOnDate | null = null
+  for (const row of rows) {
+    if (row.row_kind === "period") period = periodOf(row)
+    else accounts.set(String(row.code), Chart.accountRef(row))
+  }
+  const prepared = yield* resolveDraft(companyId, draft, accounts, linesPath)
+  return { prepared, period }
+})
+
+const resolveDraft = Effect.fn("Journal.resolveDraft")(function*(
+  companyId: string,
+  draft: JournalEntry.DraftEntry,
+  accounts: ReadonlyMap<string, JournalEntry.AccountRef>,
+  linesPath: JournalEntry.Path
+) {
   const classNames = draft.lines.flatMap((line) => line.class === undefined || line.class === null ? [] : [line.class])
   const classes = yield* Chart.classesByName(companyId, classNames)
   const resolved = JournalEntry.resolve(draft, accounts, classes, linesPath)
@@ -74,13 +116,14 @@ export const periodOn = Effect.fn("Journal.periodOn")(function*(date: string, lo
     WHERE company_id = ${companyId} AND start_date <= ${date} AND end_date >= ${date}
     ${lock === "share" ? sql`FOR SHARE` : sql``}`.pipe(Effect.orDie)
   const row = rows[0]
-  if (row === undefined) return null
-  return {
-    id: Row.int(row.id),
-    status: row.status as PeriodStatus,
-    startDate: Row.date(row.start_date),
-    endDate: Row.date(row.end_date)
-  } satisfies PeriodOnDate
+  return row === undefined ? null : periodOf(row)
+})
+
+const periodOf = (row: Record<string, unknown>): PeriodOnDate => ({
+  id: Row.int(row.id),
+  status: row.status as PeriodStatus,
+  startDate: Row.date(row.start_date),
+  endDate: Row.date(row.end_date)
 })
 
 export interface PostOptions {
@@ -115,7 +158,17 @@ export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, opti
     }))
   }
   const actor = request.actor
-  const rows = yield* sql<Record<string, unknown>>`INSERT INTO journal_entries ${sql.insert({
+  const lines = prepared.lines.map((line) => ({
+    line_no: line.lineNo,
+    account_id: line.accountId,
+    amount_cents: line.amountCents,
+    memo: line.memo,
+    class_id: line.classId,
+    contact_id: line.contactId
+  }))
+  // The entry and its lines in one statement (one round trip): the lines take the entry's id from
+  // its RETURNING row. The balance and account checks run at commit (migrations 0002, 0006).
+  const rows = yield* sql<Record<string, unknown>>`WITH entry AS (INSERT INTO journal_entries ${sql.insert({
     company_id: companyId,
     entry_date: prepared.draft.date,
     memo: prepared.draft.memo ?? null,
@@ -132,20 +185,14 @@ export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, opti
     posted_by_name: actor.name,
     agent_model: request.agentModel,
     posted_at: request.now
-  })} RETURNING *`.pipe(Effect.orDie)
+  })} RETURNING *), lines AS (
+    INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents, memo, class_id, contact_id)
+    SELECT entry.company_id, entry.id, line.line_no, line.account_id, entry.entry_date, line.amount_cents, line.memo,
+      line.class_id, line.contact_id
+    FROM entry, jsonb_to_recordset(${JSON.stringify(lines)}::jsonb)
+      AS line(line_no int, account_id bigint, amount_cents bigint, memo text, class_id bigint, contact_id bigint)
+  ) SELECT * FROM entry`.pipe(Effect.orDie)
   const entryRow = rows[0]!
-  const entryId = Row.int(entryRow.id)
-  yield* sql`INSERT INTO journal_lines ${sql.insert(Chart.rows(prepared.lines.map((line) => ({
-    company_id: companyId,
-    entry_id: entryId,
-    line_no: line.lineNo,
-    account_id: line.accountId,
-    entry_date: prepared.draft.date,
-    amount_cents: line.amountCents,
-    memo: line.memo,
-    class_id: line.classId,
-    contact_id: line.contactId
-  }))))}`.pipe(Effect.orDie)
   // The daily totals are added by the database when this transaction commits (migration 0002).
   const entry = toRecord(entryRow, prepared.lines, null)
   yield* Events.emit("entry.posted", {
