@@ -16,6 +16,20 @@ export interface CompanyState {
 export interface Authenticated {
   readonly actor: Actor
   readonly company: CompanyState | null
+  /**
+   * The idempotency record this principal already holds under the request's Idempotency-Key, read
+   * by the same statement: a replay is then answered with no transaction at all.
+   */
+  readonly stored?: StoredResult | null
+}
+
+/** An idempotency record as stored (Idempotency.ts decides what it means for the request). */
+export interface StoredResult {
+  readonly operation: string
+  readonly requestHash: string
+  readonly status: number
+  readonly body: unknown
+  readonly expiresAt: string
 }
 
 /** A credential that was recognised but may not be used, so the refusal can be audited. */
@@ -27,19 +41,28 @@ export interface Refused {
 const unauthorized = (message: string) => ApiError.fail("unauthorized", message)
 
 /** Resolves a company API key (`ldg_`) to its actor, or explains why it may not act now. */
-export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, now: string) {
+export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, now: string, idempotencyKey: string | null = null) {
   const sql = yield* SqlClient.SqlClient
   const hash = yield* Secret.hash(token)
+  // With an Idempotency-Key, the record this key's principal holds under it comes along: tenant and
+  // principal are written as Dispatcher writes them (`company:<id>`, Actor.reference).
+  const stored = idempotencyKey === null ? sql`` : sql`, r.operation AS stored_operation, r.request_hash AS stored_request_hash,
+      r.status AS stored_status, r.body AS stored_body, r.expires_at AS stored_expires_at`
+  const storedJoin = idempotencyKey === null ? sql`` : sql`LEFT JOIN idempotency_records r
+      ON r.tenant = 'company:' || k.company_id::text
+      AND r.principal = CASE WHEN k.principal_type = 'agent' THEN 'agent:' || k.agent_id ELSE 'user:' || k.user_id END
+      AND r.idempotency_key = ${idempotencyKey}`
   const rows = yield* sql<Record<string, unknown>>`
     SELECT k.company_id, k.id, k.principal_type, k.user_id, k.agent_id, k.scopes, k.expires_at, k.revoked_at,
       k.overlap_ends_at, k.rate_limit_rpm, k.last_used_at,
       c.plan, c.rate_limit_rpm AS company_rate_limit_rpm, c.kill_switch_suspended,
       u.name AS user_name, u.role AS user_role,
-      a.name AS agent_name, a.status AS agent_status, a.posting_threshold_cents, a.scopes AS agent_scopes
+      a.name AS agent_name, a.status AS agent_status, a.posting_threshold_cents, a.scopes AS agent_scopes ${stored}
     FROM api_keys k
     JOIN companies c ON c.company_id = k.company_id
     LEFT JOIN users u ON u.company_id = k.company_id AND u.id = k.user_id
     LEFT JOIN agents a ON a.company_id = k.company_id AND a.id = k.agent_id
+    ${storedJoin}
     WHERE k.secret_hash = ${hash}`.pipe(Effect.orDie)
   const row = rows[0]
   if (row === undefined) return yield* Effect.fail<Refused>({ error: unauthorized("The API key is not valid."), known: null })
@@ -69,7 +92,17 @@ export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, 
     rateLimitRpm: Row.intOrNull(row.company_rate_limit_rpm),
     killSwitchSuspended: Boolean(row.kill_switch_suspended)
   }
-  const known: Authenticated = { actor, company }
+  const known: Authenticated = {
+    actor,
+    company,
+    stored: row.stored_status === undefined || row.stored_status === null ? null : {
+      operation: String(row.stored_operation),
+      requestHash: String(row.stored_request_hash),
+      status: Number(row.stored_status),
+      body: row.stored_body,
+      expiresAt: Row.iso(row.stored_expires_at)
+    }
+  }
   const nowMs = Date.parse(now)
   if (row.revoked_at !== null) {
     return yield* Effect.fail<Refused>({ error: unauthorized("The API key has been revoked."), known })

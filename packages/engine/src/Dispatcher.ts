@@ -6,7 +6,7 @@ import * as Alongside from "./Alongside.ts"
 import * as Audit from "./Audit.ts"
 import * as Authenticate from "./Authenticate.ts"
 import type { Entropy } from "./Entropy.ts"
-import type { EngineInfo } from "./EngineInfo.ts"
+import { EngineInfo } from "./EngineInfo.ts"
 import type { Handler } from "./Handler.ts"
 import * as Idempotency from "./Idempotency.ts"
 import * as Outbox from "./Outbox.ts"
@@ -92,6 +92,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
     const rateLimiter = yield* RateLimiter
     const clock = yield* Clock.Clock
     const context = yield* Effect.context<SqlClient.SqlClient | Entropy | EngineInfo>()
+    const tracing = Context.get(context, EngineInfo).tracing
 
     const authenticate = (operation: Operation.Any, invocation: Invocation, now: string) => {
       const token = invocation.credential
@@ -104,7 +105,13 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           return token === null ? refused("The operator token is required.") : Authenticate.operatorToken(token)
         case "company":
           if (token === null) return refused("A Bearer credential is required.")
-          if (token.startsWith("ldg_")) return Authenticate.apiKey(token, now)
+          // A keyed write's stored result is read with the credential, so a replay costs one statement.
+          if (token.startsWith("ldg_")) {
+            const key = operation.mode === "K" && invocation.idempotencyKey !== null && Idempotency.isValidKey(invocation.idempotencyKey)
+              ? invocation.idempotencyKey
+              : null
+            return Authenticate.apiKey(token, now, key)
+          }
           return refused("The credential is not valid.")
         default:
           return refused("This credential kind is not accepted here yet.")
@@ -290,6 +297,13 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         now,
         credential: invocation.credential
       }
+      if (claim !== null) {
+        const replayed = yield* Effect.result(Idempotency.replayOf(authenticated.success?.stored, claim))
+        if (Result.isFailure(replayed)) return yield* refuse(replayed.failure)
+        if (replayed.success?._tag === "Replay") {
+          return { status: replayed.success.status, body: replayed.success.body, headers: { ...headers, "Idempotent-Replayed": "true" } }
+        }
+      }
       const transaction = Effect.gen(function*() {
         if (claim !== null) {
           const claimed = yield* Idempotency.claim(claim)
@@ -348,7 +362,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
     })
 
     const execute = (invocation: Invocation): Effect.Effect<Outcome> =>
-      run(invocation).pipe(Effect.provideService(Clock.Clock, clock))
+      run(invocation).pipe(Effect.provideService(Clock.Clock, clock), Effect.withTracerEnabled(tracing))
 
     return Dispatcher.of({ execute })
   }))

@@ -4,6 +4,12 @@ import { Context } from "effect"
 export class EngineInfo extends Context.Service<EngineInfo, {
   readonly storage: "postgresql" | "pglite"
   readonly version: string
+  /**
+   * Whether requests record Effect spans (for an OpenTelemetry exporter the embedder provides).
+   * Off unless asked for: a span per request, per function and per statement was a tenth of a
+   * request's CPU with nothing reading them (docs/performance.md).
+   */
+  readonly tracing: boolean
 }>()("@ledger/engine/EngineInfo") {}
 
 export const version = "0.1.0"

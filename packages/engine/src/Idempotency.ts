@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { ApiError, Limits } from "@ledger/api"
 import * as Alongside from "./Alongside.ts"
+import type * as Authenticate from "./Authenticate.ts"
 import type { Entropy } from "./Entropy.ts"
 import * as Row from "./Row.ts"
 import * as Secret from "./Secret.ts"
@@ -55,6 +56,31 @@ export type ClaimResult =
   | { readonly _tag: "Claimed"; readonly requestHash: string }
   | { readonly _tag: "Replay"; readonly status: number; readonly body: unknown }
 
+/** The request's fingerprint: SHA-256 of its operation and its canonical JSON. */
+export const requestHashOf = (input: Pick<Claim, "operation" | "request">): string =>
+  Secret.sha256Hex(`${input.operation}\n${canonicalJson(input.request)}`)
+
+/**
+ * The replay of a finished answer to this very request, from the record read along with the
+ * credential (Authenticate.apiKey): no transaction, no claim. Null whenever the record is anything
+ * else (absent, still running, expired, another request's): the claim in the transaction then
+ * decides, as it always did.
+ */
+export const replayOf = (
+  stored: Authenticate.StoredResult | null | undefined,
+  input: Claim
+): Effect.Effect<ClaimResult | null, ApiError.LedgerError> => {
+  if (
+    stored === null || stored === undefined || stored.status === 0 ||
+    Date.parse(stored.expiresAt) <= Date.parse(input.now) ||
+    stored.operation !== input.operation || stored.requestHash !== requestHashOf(input)
+  ) return Effect.succeed(null)
+  return Effect.map(
+    SealedResult.open(Row.json(stored.body), input.credential, input.key),
+    (body): ClaimResult => ({ _tag: "Replay", status: stored.status, body })
+  )
+}
+
 /** How long a duplicate waits for the first request to finish before it is told it is in progress. */
 export const inProgressWaitMilliseconds = 10_000
 
@@ -70,7 +96,7 @@ export const claim: (input: Claim) => Effect.Effect<ClaimResult, ApiError.Ledger
   "Idempotency.claim"
 )(function*(input: Claim) {
   const sql = yield* SqlClient.SqlClient
-  const requestHash: string = yield* Secret.digest(`${input.operation}\n${canonicalJson(input.request)}`)
+  const requestHash = requestHashOf(input)
   const expiresAt = new Date(Date.parse(input.now) + Limits.idempotencyRetentionDays * 86_400_000).toISOString()
   // One round trip instead of three (SET LOCAL, INSERT, SET LOCAL): the subquery sets the wait
   // bound before the row is inserted, so a duplicate's wait on an uncommitted claim gives up after

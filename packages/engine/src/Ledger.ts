@@ -18,6 +18,8 @@ export interface Options {
    * they move.
    */
   readonly clock?: Clock.Clock
+  /** Record spans for each request (default off: see EngineInfo.tracing). */
+  readonly tracing?: boolean
 }
 
 /**
@@ -31,7 +33,7 @@ export const layer = (options: Options): Layer.Layer<Dispatcher, never, SqlClien
       options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock)(options.clock),
       options.rateLimits === false ? RateLimiter.layerUnlimited : RateLimiter.layer,
       options.seed === undefined ? Entropy.layer : Entropy.layerSeeded(options.seed),
-      Layer.succeed(EngineInfo)(EngineInfo.of({ storage: options.storage, version }))
+      Layer.succeed(EngineInfo)(EngineInfo.of({ storage: options.storage, version, tracing: options.tracing ?? false }))
     ))
   )
 

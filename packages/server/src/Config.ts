@@ -11,6 +11,8 @@ export interface ServerConfig {
   readonly operatorToken: string | undefined
   readonly baseUrl: string
   readonly rateLimits: boolean
+  /** LEDGER_TRACING=on records Effect spans per request (off by default: they cost CPU). */
+  readonly tracing: boolean
 }
 
 export const fromEnvironment = (environment: Record<string, string | undefined> = process.env): ServerConfig => {
@@ -24,6 +26,7 @@ export const fromEnvironment = (environment: Record<string, string | undefined> 
     dataDir: environment.LEDGER_DATA_DIR ?? "./.ledger",
     operatorToken: environment.LEDGER_OPERATOR_TOKEN,
     baseUrl: environment.LEDGER_BASE_URL ?? `http://${host}:${port}`,
-    rateLimits: environment.LEDGER_RATE_LIMITS !== "off"
+    rateLimits: environment.LEDGER_RATE_LIMITS !== "off",
+    tracing: environment.LEDGER_TRACING === "on"
   }
 }

@@ -11,6 +11,8 @@ import * as Workers from "./workers/Worker.ts"
 
 export interface AppOptions extends Storage.StorageOptions {
   readonly rateLimits?: boolean
+  /** Effect spans per request, for an OpenTelemetry exporter (LEDGER_TRACING=on); default off. */
+  readonly tracing?: boolean
   readonly seed?: number
   readonly operatorToken?: string | undefined
   /** Told the operator token when one is generated (printed once by the CLI). */
@@ -88,6 +90,7 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlCl
     Ledger.layer({
       storage: Storage.kind(options),
       rateLimits: options.rateLimits ?? true,
+      tracing: options.tracing ?? false,
       clock,
       ...(options.seed === undefined ? {} : { seed: options.seed })
     }),
@@ -153,6 +156,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       dataDir: config.dataDir,
       operatorToken: config.operatorToken,
       rateLimits: config.rateLimits,
+      tracing: config.tracing,
       ...options
     }))
   )

@@ -9,7 +9,7 @@ const usage = `ledger — the Ledger server
   ledger migrate    apply migrations and exit
 
 Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR, default ./.ledger;
-"memory" for none), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off.`
+"memory" for none), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on.`
 
 const command = process.argv[2] ?? "serve"
 const config = Config.fromEnvironment()
