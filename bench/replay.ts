@@ -67,7 +67,7 @@ for (const storage of Options.storages) {
       details: { ...summary, wrong, reordered }
     })
     if (reordered > 0) {
-      run.note(`${storage}: replayed bodies equal the first but not byte for byte (object keys reordered: stored as jsonb)`)
+      run.note(`${storage}: replayed bodies equal the first but not byte for byte (object keys reordered)`)
     }
   } finally {
     await server.stop()

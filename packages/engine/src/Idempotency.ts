@@ -107,7 +107,7 @@ export const claim: (input: Claim) => Effect.Effect<ClaimResult, ApiError.Ledger
   const inserted = yield* sql<{ inserted: number }>`
     INSERT INTO idempotency_records
       (tenant, principal, idempotency_key, operation, request_hash, status, body, created_at, expires_at)
-    SELECT ${input.tenant}, ${input.principal}, ${input.key}, ${input.operation}, ${requestHash}, 0, 'null'::jsonb,
+    SELECT ${input.tenant}, ${input.principal}, ${input.key}, ${input.operation}, ${requestHash}, 0, 'null'::json,
       ${input.now}::timestamptz, ${expiresAt}::timestamptz
     FROM (SELECT set_config('lock_timeout', ${`${inProgressWaitMilliseconds}ms`}, true)) AS wait_bound
     ON CONFLICT (tenant, principal, idempotency_key) DO NOTHING
@@ -155,7 +155,7 @@ export const complete: (
   function*(input: Claim, status: number, body: unknown, alongside: ReadonlyArray<Statement.Fragment> = []) {
     const sql = yield* SqlClient.SqlClient
     const stored = yield* SealedResult.seal(body, input.credential, input.key)
-    const update = sql`UPDATE idempotency_records SET status = ${status}, body = ${JSON.stringify(stored)}::jsonb
+    const update = sql`UPDATE idempotency_records SET status = ${status}, body = ${JSON.stringify(stored)}::json
       WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`
     yield* Alongside.statement(sql, alongside, update).pipe(Effect.orDie)
   }
