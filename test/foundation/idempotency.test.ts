@@ -42,6 +42,26 @@ const usersNamed = async (companyId: string, name: string) =>
   ))[0]!.count)
 
 describe("Idempotency-Key", () => {
+  it("replays the first answer byte for byte, from the record read with the API key", async () => {
+    const key = newKey()
+    const send = () =>
+      app.fetch(new Request("http://ledger.test/v1/users", {
+        method: "POST",
+        headers: { authorization: `Bearer ${company.ownerKey}`, "idempotency-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Byte Bea", role: "staff" })
+      }))
+    const first = await send()
+    const firstText = await first.text()
+    expect(first.status).toBe(201)
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const replay = await send()
+      expect(replay.status).toBe(201)
+      expect(replay.headers.get("idempotent-replayed")).toBe("true")
+      expect(await replay.text()).toBe(firstText)
+    }
+    expect(await usersNamed(company.companyId, "Byte Bea")).toBe(1)
+  })
+
   it("makes one change for 50 concurrent identical requests, and answers each with the same status and body", async () => {
     const key = newKey()
     const results = await Promise.all(Array.from({ length: 50 }, () =>

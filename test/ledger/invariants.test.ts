@@ -67,6 +67,26 @@ describe("database invariants", () => {
     expect(await entryCount()).toBe(before + 1)
   })
 
+  it("refuse at commit a line on an account of another company, or on no account at all", async () => {
+    const other = await app.createCompany({ name: "Other Invariants Co" })
+    const [foreign] = await app.query<{ id: string }>(`SELECT id FROM accounts WHERE company_id = $1 LIMIT 1`, [other.companyId])
+    const before = await entryCount()
+    const withAccount = (accountId: number) =>
+      app.query(
+        `WITH entry AS (
+           INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
+           VALUES ($1, $2, 100, 'journal_entry', 'user', now()) RETURNING id
+         )
+         INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
+         SELECT $1, entry.id, line.line_no, line.account_id, $2, line.amount_cents
+         FROM entry, (VALUES (1, $3::bigint, 100::bigint), (2, $4::bigint, -100::bigint)) AS line(line_no, account_id, amount_cents)`,
+        [company.companyId, today(), accountId, Number(accountIds["1010"])]
+      )
+    expect(await refusal(withAccount(Number(foreign!.id)))).toMatch(/not its company's/)
+    expect(await refusal(withAccount(987_654_321))).toMatch(/not its company's/)
+    expect(await entryCount()).toBe(before)
+  })
+
   it("refuse a line added later to a posted entry", async () => {
     const posted = await propose(app, company.ownerKey, { entry_date: today(), lines: simpleLines("6070", "1010", 500) })
     expect(posted.status).toBe(201)
