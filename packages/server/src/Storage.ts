@@ -30,6 +30,10 @@ export const client = (options: StorageOptions): Layer.Layer<SqlClient.SqlClient
       url: Redacted.make(options.databaseUrl),
       maxConnections: options.maxConnections ?? 20,
       applicationName: "ledger",
+      // Statements outside a transaction (authentication, reads) from concurrent requests share a
+      // connection and travel pipelined, several to one socket write; transactions still hold a
+      // connection of their own. Twice the reads a second on 2 cores (docs/performance.md).
+      multiplex: true,
       ...(options.searchPath === undefined ? {} : { startupParameters: { search_path: options.searchPath } })
     })
   }
