@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Idempotency } from "@ledger/engine"
+import { Entropy, Idempotency } from "@ledger/engine"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
 import { createKey, createUser, expectErrorBody } from "./support.ts"
 
@@ -14,14 +14,15 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 /**
- * Claims `key` for the owner, as a first request would, in a transaction held open for
- * `milliseconds` and then rolled back: what a duplicate meets while the first is still running.
+ * Records an answer under `key` for the owner, as a first request does at the end of its work, in
+ * a transaction then held open for `milliseconds` and rolled back: what a duplicate meets while
+ * the first is committing, or is stuck before its commit.
  */
 const holdClaim = (key: string, milliseconds: number) =>
   app.runtime.runPromise(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql.withTransaction(Effect.gen(function*() {
-      yield* Idempotency.claim({
+      yield* Idempotency.record({
         tenant: `company:${company.companyId}`,
         principal: `user:${company.ownerId}`,
         key,
@@ -29,11 +30,11 @@ const holdClaim = (key: string, milliseconds: number) =>
         request: { path: {}, query: {}, body: { name: "Held", role: "staff" } },
         now: new Date(app.clock!.now()).toISOString(),
         credential: company.ownerKey
-      })
+      }, 201, { held: true })
       yield* Effect.sleep(milliseconds)
       return yield* Effect.fail("roll back" as const)
     }))
-  }).pipe(Effect.catch(() => Effect.void)))
+  }).pipe(Effect.provide(Entropy.layer), Effect.catch(() => Effect.void)))
 
 const usersNamed = async (companyId: string, name: string) =>
   Number((await app.query<{ count: unknown }>(
@@ -212,6 +213,27 @@ describe("Idempotency-Key", () => {
     const after = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Week Two", role: "staff" } })
     expect(after.status).toBe(201)
     expect(after.body.name).toBe("Week Two")
+  })
+
+  it("answers concurrent duplicates with the first's answer even when their own work fails because of it", async () => {
+    const posted = await app.call("POST", "/v1/journal-entries/propose", {
+      token: company.ownerKey,
+      key: newKey(),
+      body: { entry_date: "2026-03-01", lines: [{ account: "6070", debit_cents: 900 }, { account: "1010", credit_cents: 900 }] }
+    })
+    expect(posted.status).toBe(201)
+    // Every duplicate reverses the same entry: all but the first find it reversed already.
+    const key = newKey()
+    const results = await Promise.all(Array.from({ length: 12 }, () =>
+      app.call("POST", `/v1/journal-entries/${posted.body.id}/reverse`, { token: company.ownerKey, key, body: {} })))
+    expect(new Set(results.map((result) => result.status))).toEqual(new Set([201]))
+    expect(new Set(results.map((result) => JSON.stringify(result.body))).size).toBe(1)
+    expect(results.filter((result) => result.headers.get("idempotent-replayed") === "true")).toHaveLength(11)
+    const reversals = await app.query("SELECT 1 FROM journal_entries WHERE company_id = $1 AND reverses_entry_id = $2", [
+      company.companyId,
+      posted.body.id
+    ])
+    expect(reversals).toHaveLength(1)
   })
 
   it("makes a duplicate wait for the first request, then run itself if the first rolled back", async () => {

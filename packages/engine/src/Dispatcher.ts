@@ -288,7 +288,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         return yield* failure(exit.cause)
       }
 
-      const claim: Idempotency.Claim | null = idempotencyKey === null ? null : {
+      const claim: Idempotency.KeyedRequest | null = idempotencyKey === null ? null : {
         tenant: companyId === null ? actor.type : `company:${companyId}`,
         principal: reference(actor),
         key: idempotencyKey,
@@ -297,18 +297,22 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         now,
         credential: invocation.credential
       }
+      const replayed = (replay: Idempotency.Replay): Outcome => ({
+        status: replay.status,
+        body: replay.body,
+        headers: { ...headers, "Idempotent-Replayed": "true" }
+      })
+      // The key's record came with the credential: a finished answer to this request is replayed,
+      // another request's is a conflict, both without a transaction.
       if (claim !== null) {
-        const replayed = yield* Effect.result(Idempotency.replayOf(authenticated.success?.stored, claim))
-        if (Result.isFailure(replayed)) return yield* refuse(replayed.failure)
-        if (replayed.success?._tag === "Replay") {
-          return { status: replayed.success.status, body: replayed.success.body, headers: { ...headers, "Idempotent-Replayed": "true" } }
-        }
+        const stored = authenticated.success?.stored
+        const replay = yield* Effect.result(Idempotency.replayOf(stored, claim))
+        if (Result.isFailure(replay)) return yield* refuse(replay.failure)
+        if (replay.success !== null) return replayed(replay.success)
+        const conflict = Idempotency.conflictOf(stored, claim)
+        if (conflict !== null) return yield* refuse(conflict)
       }
       const transaction = Effect.gen(function*() {
-        if (claim !== null) {
-          const claimed = yield* Idempotency.claim(claim)
-          if (claimed._tag === "Replay") return { replay: true, status: claimed.status, body: claimed.body }
-        }
         const events: Array<Outbox.PendingEvent> = []
         const result = yield* Effect.provideService(handled, Outbox.Pending, events)
         const status = result.status ?? defaultStatus
@@ -336,20 +340,22 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           Outbox.insertPending(sql, events)
         ].filter((fragment) => fragment !== null)
         if (claim !== null) {
-          yield* Idempotency.complete(claim, status, result.body, closing)
+          yield* Idempotency.record(claim, status, result.body, closing)
         } else if (closing.length > 0) {
           const [first, ...rest] = closing
           yield* Alongside.statement(sql, rest, first!).pipe(Effect.orDie)
         }
-        return { replay: false, status, body: result.body }
+        return { status, body: result.body }
       })
       const exit = yield* Effect.exit(sql.withTransaction(transaction).pipe(Effect.provide(context)))
-      if (Exit.isSuccess(exit)) {
-        return {
-          status: exit.value.status,
-          body: exit.value.body,
-          headers: exit.value.replay ? { ...headers, "Idempotent-Replayed": "true" } : headers
-        }
+      if (Exit.isSuccess(exit)) return { status: exit.value.status, body: exit.value.body, headers }
+      if (claim !== null) {
+        // Rolled back. A concurrent duplicate that recorded its answer first answered this request.
+        const settled = yield* Effect.result(Idempotency.settledElsewhere(claim).pipe(Effect.provide(context)))
+        if (Result.isFailure(settled)) return yield* refuse(settled.failure)
+        if (settled.success !== null) return replayed(settled.success)
+        const taken = Cause.findErrorOption(exit.cause)
+        if (taken._tag === "Some" && taken.value instanceof Idempotency.KeyTaken) return yield* refuse(Idempotency.inProgress())
       }
       return yield* failure(exit.cause)
 

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { ApiError, Limits } from "@ledger/api"
 import * as Alongside from "./Alongside.ts"
@@ -37,7 +37,7 @@ export const checkKey = (key: string): Effect.Effect<string, ApiError.LedgerErro
       { length_min: Limits.idempotencyKeyLengthMin, length_max: Limits.idempotencyKeyLengthMax }
     ))
 
-export interface Claim {
+export interface KeyedRequest {
   /** `company:<uuid>`, `firm:<id>` or `operator`: keys are scoped to it and to the principal. */
   readonly tenant: string
   readonly principal: string
@@ -52,114 +52,118 @@ export interface Claim {
   readonly credential: string | null
 }
 
-export type ClaimResult =
-  | { readonly _tag: "Claimed"; readonly requestHash: string }
-  | { readonly _tag: "Replay"; readonly status: number; readonly body: unknown }
+export interface Replay {
+  readonly _tag: "Replay"
+  readonly status: number
+  readonly body: unknown
+}
 
 /** The request's fingerprint: SHA-256 of its operation and its canonical JSON. */
-export const requestHashOf = (input: Pick<Claim, "operation" | "request">): string =>
+export const requestHashOf = (input: Pick<KeyedRequest, "operation" | "request">): string =>
   Secret.sha256Hex(`${input.operation}\n${canonicalJson(input.request)}`)
 
 /**
- * The replay of a finished answer to this very request, from the record read along with the
- * credential (Authenticate.apiKey): no transaction, no claim. Null whenever the record is anything
- * else (absent, still running, expired, another request's): the claim in the transaction then
- * decides, as it always did.
+ * The replay of a finished answer to this very request, from a record as stored (read along with
+ * the credential by Authenticate.apiKey, or after a failed write by `settledElsewhere`). Null
+ * whenever the record is anything else: absent, unfinished, expired, or another request's.
  */
 export const replayOf = (
   stored: Authenticate.StoredResult | null | undefined,
-  input: Claim
-): Effect.Effect<ClaimResult | null, ApiError.LedgerError> => {
-  if (
-    stored === null || stored === undefined || stored.status === 0 ||
-    Date.parse(stored.expiresAt) <= Date.parse(input.now) ||
-    stored.operation !== input.operation || stored.requestHash !== requestHashOf(input)
-  ) return Effect.succeed(null)
+  input: KeyedRequest
+): Effect.Effect<Replay | null, ApiError.LedgerError> => {
+  if (!isLive(stored, input) || stored.operation !== input.operation || stored.requestHash !== requestHashOf(input)) {
+    return Effect.succeed(null)
+  }
   return Effect.map(
     SealedResult.open(Row.json(stored.body), input.credential, input.key),
-    (body): ClaimResult => ({ _tag: "Replay", status: stored.status, body })
+    (body): Replay => ({ _tag: "Replay", status: stored.status, body })
   )
 }
+
+/** `idempotency_conflict` when the key holds the finished answer to a different request. */
+export const conflictOf = (stored: Authenticate.StoredResult | null | undefined, input: KeyedRequest): ApiError.LedgerError | null =>
+  isLive(stored, input) && (stored.operation !== input.operation || stored.requestHash !== requestHashOf(input))
+    ? ApiError.fail("idempotency_conflict", "This Idempotency-Key was used for a different request.")
+    : null
+
+const isLive = (stored: Authenticate.StoredResult | null | undefined, input: KeyedRequest): stored is Authenticate.StoredResult =>
+  stored !== null && stored !== undefined && stored.status !== 0 && Date.parse(stored.expiresAt) > Date.parse(input.now)
 
 /** How long a duplicate waits for the first request to finish before it is told it is in progress. */
 export const inProgressWaitMilliseconds = 10_000
 
-const inProgress = () =>
+export const inProgress = () =>
   ApiError.fail("idempotency_in_progress", "A request with this Idempotency-Key is still running; retry shortly.")
 
 /**
- * Claims a key inside the current transaction. The claim is an uncommitted row: a concurrent
- * duplicate's insert waits on it, then either replays the committed result or, if the first
- * request failed and rolled back, takes the key itself. Must run inside a transaction.
+ * A concurrent duplicate recorded its answer under the key first. Not a refusal: the Dispatcher
+ * rolls this request back and answers with the first's answer (`settledElsewhere`).
  */
-export const claim: (input: Claim) => Effect.Effect<ClaimResult, ApiError.LedgerError, SqlClient.SqlClient> = Effect.fn(
-  "Idempotency.claim"
-)(function*(input: Claim) {
-  const sql = yield* SqlClient.SqlClient
-  const requestHash = requestHashOf(input)
-  const expiresAt = new Date(Date.parse(input.now) + Limits.idempotencyRetentionDays * 86_400_000).toISOString()
-  // One round trip instead of three (SET LOCAL, INSERT, SET LOCAL): the subquery sets the wait
-  // bound before the row is inserted, so a duplicate's wait on an uncommitted claim gives up after
-  // it; RETURNING clears it once the row is in, so the handler's own lock waits stay unbounded.
-  // When the key exists no row returns and the bound stays for the rest of this transaction,
-  // which then only reads the record, or clears the bound itself before deleting an expired one.
-  // (docs/performance.md: the pipeline's round trips are most of a write's cost.)
-  const inserted = yield* sql<{ inserted: number }>`
-    INSERT INTO idempotency_records
-      (tenant, principal, idempotency_key, operation, request_hash, status, body, created_at, expires_at)
-    SELECT ${input.tenant}, ${input.principal}, ${input.key}, ${input.operation}, ${requestHash}, 0, 'null'::json,
-      ${input.now}::timestamptz, ${expiresAt}::timestamptz
-    FROM (SELECT set_config('lock_timeout', ${`${inProgressWaitMilliseconds}ms`}, true)) AS wait_bound
-    ON CONFLICT (tenant, principal, idempotency_key) DO NOTHING
-    RETURNING 1 AS inserted, set_config('lock_timeout', '0', true) AS wait_unbounded`.pipe(
-    Effect.catchTag("SqlError", (error) =>
-      error.reason._tag === "LockTimeoutError" ? Effect.fail(inProgress()) : Effect.die(error))
-  )
-  if (inserted.length > 0) return { _tag: "Claimed", requestHash } as ClaimResult
-  const rows = yield* sql<{ operation: string; request_hash: string; status: number; body: unknown; expires_at: unknown }>`
-    SELECT operation, request_hash, status, body, expires_at FROM idempotency_records
-    WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
-  const existing = rows[0]
-  // Deleted between the insert and the read (a purge of expired keys): the key is free again.
-  if (existing === undefined) return yield* claim(input)
-  if (Date.parse(Row.iso(existing.expires_at)) <= Date.parse(input.now)) {
-    // Past retention the key is free again: the old result is forgotten.
-    yield* sql.unsafe(`SET LOCAL lock_timeout = 0`).pipe(Effect.orDie)
-    yield* sql`DELETE FROM idempotency_records
-      WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
-    return yield* claim(input)
-  }
-  if (existing.request_hash !== requestHash || existing.operation !== input.operation) {
-    return yield* Effect.fail(ApiError.fail(
-      "idempotency_conflict",
-      "This Idempotency-Key was used for a different request."
-    ))
-  }
-  // Only PGlite, whose one connection runs transactions one after another, can see a claim that
-  // is not finished: it is this very request's own, which cannot happen. Kept for safety.
-  if (Number(existing.status) === 0) return yield* Effect.fail(inProgress())
-  const body = yield* SealedResult.open(Row.json(existing.body), input.credential, input.key)
-  return { _tag: "Replay", status: Number(existing.status), body } as ClaimResult
-})
+export class KeyTaken extends Data.TaggedError("KeyTaken")<{}> {}
 
 /**
- * Stores the result under the claimed key, in the same transaction as the change. `alongside`
- * (the change's audit event and outbox events) runs in the same statement: one round trip.
+ * Records the answer under the key, in the transaction of the change, as the change's last
+ * statement (ADR 0005, ADR 0703): the key is taken when the work is done, not before it. A
+ * concurrent duplicate's insert waits on this uncommitted row, for at most 10 s
+ * (`idempotency_in_progress`), then finds it committed (`KeyTaken`: it rolls back and replays
+ * this answer) or gone with a rollback (it records its own). An expired record is replaced.
+ * `alongside` (the audit event and outbox events of the change) runs in the same statement.
  */
-export const complete: (
-  input: Claim,
+export const record: (
+  input: KeyedRequest,
   status: number,
   body: unknown,
   alongside?: ReadonlyArray<Statement.Fragment>
-) => Effect.Effect<void, never, SqlClient.SqlClient | Entropy> = Effect.fn("Idempotency.complete")(
-  function*(input: Claim, status: number, body: unknown, alongside: ReadonlyArray<Statement.Fragment> = []) {
+) => Effect.Effect<void, ApiError.LedgerError | KeyTaken, SqlClient.SqlClient | Entropy> = Effect.fn("Idempotency.record")(
+  function*(input: KeyedRequest, status: number, body: unknown, alongside: ReadonlyArray<Statement.Fragment> = []) {
     const sql = yield* SqlClient.SqlClient
     const stored = yield* SealedResult.seal(body, input.credential, input.key)
-    const update = sql`UPDATE idempotency_records SET status = ${status}, body = ${JSON.stringify(stored)}::json
-      WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`
-    yield* Alongside.statement(sql, alongside, update).pipe(Effect.orDie)
+    const expiresAt = new Date(Date.parse(input.now) + Limits.idempotencyRetentionDays * 86_400_000).toISOString()
+    // The subquery bounds the wait on a concurrent duplicate's uncommitted row before the insert
+    // meets it (no SET LOCAL round trip); the transaction ends right after this statement.
+    const insert = sql<{ recorded: number }>`INSERT INTO idempotency_records
+        (tenant, principal, idempotency_key, operation, request_hash, status, body, created_at, expires_at)
+      SELECT ${input.tenant}, ${input.principal}, ${input.key}, ${input.operation}, ${requestHashOf(input)}, ${status},
+        ${JSON.stringify(stored)}::json, ${input.now}::timestamptz, ${expiresAt}::timestamptz
+      FROM (SELECT set_config('lock_timeout', ${`${inProgressWaitMilliseconds}ms`}, true)) AS wait_bound
+      ON CONFLICT (tenant, principal, idempotency_key) DO UPDATE SET operation = excluded.operation,
+        request_hash = excluded.request_hash, status = excluded.status, body = excluded.body,
+        created_at = excluded.created_at, expires_at = excluded.expires_at
+      WHERE idempotency_records.expires_at <= excluded.created_at
+      RETURNING 1 AS recorded`
+    const rows = yield* Alongside.statement(sql, alongside, insert).pipe(
+      Effect.catchTag("SqlError", (error) =>
+        error.reason._tag === "LockTimeoutError" ? Effect.fail(inProgress()) : Effect.die(error))
+    )
+    if (rows.length === 0) return yield* Effect.fail(new KeyTaken())
   }
 )
+
+/**
+ * After a keyed write failed and rolled back: the answer a concurrent duplicate recorded first,
+ * when it answered this very request (a replay), or `idempotency_conflict` when the key now holds
+ * another request's answer; null when the key holds nothing finished. A duplicate's own work can
+ * fail because the first's is committed (the entry it reverses is reversed already): its answer
+ * is still the first's.
+ */
+export const settledElsewhere = Effect.fn("Idempotency.settledElsewhere")(function*(input: KeyedRequest) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`SELECT operation, request_hash, status, body, expires_at
+    FROM idempotency_records
+    WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
+  const row = rows[0]
+  if (row === undefined) return null
+  const stored: Authenticate.StoredResult = {
+    operation: String(row.operation),
+    requestHash: String(row.request_hash),
+    status: Number(row.status),
+    body: row.body,
+    expiresAt: Row.iso(row.expires_at)
+  }
+  const conflict = conflictOf(stored, input)
+  if (conflict !== null) return yield* Effect.fail(conflict)
+  return yield* replayOf(stored, input)
+})
 
 /**
  * Forgets records past their retention, a batch at a time (the server runs it periodically);
