@@ -61,23 +61,11 @@ for (const storage of Options.storages) {
       continue
     }
     const codes = await Postings.createAccounts(engine, company, createAccount, accountCount)
-    const draw = Postings.random(7)
     const result = await Postings.runCallers({
       engine,
       concurrency,
       durationSeconds: Options.seconds(60, 5),
-      next: (caller) => {
-        const debit = draw(codes.length)
-        const credit = (debit + 1 + draw(codes.length - 1)) % codes.length
-        return {
-          operationId: propose,
-          input: {
-            credential: company.ownerKey,
-            idempotencyKey: Engine.newKey(`p${caller}`),
-            body: Postings.twoLineEntry(codes[debit]!, codes[credit]!, 1 + draw(100_000), today)
-          }
-        }
-      }
+      next: Postings.randomPostings({ propose, credential: company.ownerKey, codes, seed: 7, entryDate: today })
     })
     const rows: Array<Results.Row> = [{
       figure: `engine postings, ${concurrency} callers, ${accountCount} accounts, per s`,

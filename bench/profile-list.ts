@@ -17,24 +17,12 @@ try {
   // Seconds of postings before the reads (PROFILE_POSTING_SECONDS).
   const postings = Number(process.env.PROFILE_POSTING_SECONDS ?? 0)
   if (propose !== null && postings > 0) {
-    const draw = Postings.random(3)
     const today = new Date().toISOString().slice(0, 10)
     await Postings.runCallers({
       engine,
       concurrency: 16,
       durationSeconds: postings,
-      next: (caller) => {
-        const debit = draw(codes.length)
-        const credit = (debit + 1 + draw(codes.length - 1)) % codes.length
-        return {
-          operationId: propose,
-          input: {
-            credential: company.ownerKey,
-            idempotencyKey: Engine.newKey(`p${caller}`),
-            body: Postings.twoLineEntry(codes[debit]!, codes[credit]!, 1 + draw(100_000), today)
-          }
-        }
-      }
+      next: Postings.randomPostings({ propose, credential: company.ownerKey, codes, seed: 3, entryDate: today })
     })
   }
   if (process.env.PROFILE_VACUUM === "1") await engine.query("VACUUM ANALYZE")

@@ -19,20 +19,8 @@ try {
     const createAccount = Engine.available(...Postings.paths.createAccount)
     if (propose === null || createAccount === null) throw new Error("the ledger is not available")
     const codes = await Postings.createAccounts(engine, company, createAccount, 100)
-    const draw = Postings.random(1)
     const today = new Date().toISOString().slice(0, 10)
-    next = (caller) => {
-      const debit = draw(codes.length)
-      const credit = (debit + 1 + draw(codes.length - 1)) % codes.length
-      return {
-        operationId: propose,
-        input: {
-          credential: company.ownerKey,
-          idempotencyKey: Engine.newKey(`p${caller}`),
-          body: Postings.twoLineEntry(codes[debit]!, codes[credit]!, 1 + draw(100_000), today)
-        }
-      }
-    }
+    next = Postings.randomPostings({ propose, credential: company.ownerKey, codes, seed: 1, entryDate: today })
   } else if (operation === "getMe") {
     next = () => ({ operationId: "getMe", input: { credential: company.ownerKey } })
   } else {

@@ -33,19 +33,7 @@ for (const storage of Options.storages) {
     if (propose !== null && createAccount !== null) {
       what = "two-line posting"
       const codes = await Postings.createAccounts(engine, company, createAccount, 100)
-      const draw = Postings.random(3)
-      next = (caller) => {
-        const debit = draw(codes.length)
-        const credit = (debit + 1 + draw(codes.length - 1)) % codes.length
-        return {
-          operationId: propose,
-          input: {
-            credential: company.ownerKey,
-            idempotencyKey: Engine.newKey(`s${caller}`),
-            body: Postings.twoLineEntry(codes[debit]!, codes[credit]!, 1 + draw(100_000), today)
-          }
-        }
-      }
+      next = Postings.randomPostings({ propose, credential: company.ownerKey, codes, seed: 3, entryDate: today, keyPrefix: "s" })
     } else {
       run.skip("bytes per two-line posting", storage, "POST /v1/journal-entries/propose", "<= 1 KB")
       what = "POST /v1/users (stand-in write)"

@@ -63,6 +63,34 @@ export const random = (seed: number) => {
   }
 }
 
+/**
+ * The next call of a caller that posts balanced two-line entries between two different accounts
+ * drawn at random (seeded) from `codes`, each with a fresh Idempotency-Key.
+ */
+export const randomPostings = (options: {
+  readonly propose: string
+  readonly credential: string
+  readonly codes: ReadonlyArray<string>
+  readonly seed: number
+  readonly entryDate: string
+  readonly keyPrefix?: string
+}) => {
+  const draw = random(options.seed)
+  const { codes } = options
+  return (caller: number): { operationId: string; input: Engine.Input } => {
+    const debit = draw(codes.length)
+    const credit = (debit + 1 + draw(codes.length - 1)) % codes.length
+    return {
+      operationId: options.propose,
+      input: {
+        credential: options.credential,
+        idempotencyKey: Engine.newKey(`${options.keyPrefix ?? "p"}${caller}`),
+        body: twoLineEntry(codes[debit]!, codes[credit]!, 1 + draw(100_000), options.entryDate)
+      }
+    }
+  }
+}
+
 export interface CallersResult {
   readonly succeeded: number
   readonly failed: number

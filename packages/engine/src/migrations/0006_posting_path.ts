@@ -40,23 +40,12 @@ ALTER TABLE idempotency_records ALTER COLUMN body TYPE json USING body::json;
 DROP TRIGGER account_daily_totals_roll_up ON account_daily_totals;
 DROP FUNCTION reports_roll_up_daily_totals();
 
--- One pass over an entry's lines: how many, their sum, their debits, and how many name an account
--- that is not one of the entry's company. stated_total is the entry's own total_cents, or NULL when
--- the entry does not exist (a line added on its own for an entry id nobody wrote).
-CREATE OR REPLACE FUNCTION ledger_entry_lines_check(target_company uuid, target_entry bigint, stated_total bigint)
-RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  line_count int;
-  line_sum numeric;
-  debit_sum numeric;
-  foreign_accounts int;
+-- The money rules of one entry, from the figures of its lines: at least two lines, summing to
+-- zero, debits equal to the stated total (NULL when the entry does not exist), every line on an
+-- account of the entry's company. Raises the first rule broken.
+CREATE FUNCTION ledger_entry_refuse_unsound(target_entry bigint, line_count bigint, line_sum numeric, debit_sum numeric,
+  stated_total bigint, foreign_accounts bigint) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  SELECT count(*), coalesce(sum(l.amount_cents), 0), coalesce(sum(l.amount_cents) FILTER (WHERE l.amount_cents > 0), 0),
-      count(*) FILTER (WHERE a.id IS NULL)
-    INTO line_count, line_sum, debit_sum, foreign_accounts
-    FROM journal_lines l
-    LEFT JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id
-    WHERE l.company_id = target_company AND l.entry_id = target_entry;
   IF line_count < 2 THEN
     RAISE EXCEPTION 'journal entry % has % lines; an entry needs at least 2', target_entry, line_count
       USING ERRCODE = 'LD010';
@@ -75,12 +64,17 @@ BEGIN
   END IF;
 END $$;
 
--- The two-argument form, for lines added to an entry of an earlier transaction: the stated total
--- is read from the entry (NULL when there is none, which fails the check).
+-- For lines added to an entry of an earlier transaction (ledger_line_committed, migration 0002):
+-- the entry's lines as they now are, and its stated total read from the entry.
 CREATE OR REPLACE FUNCTION ledger_entry_lines_check(target_company uuid, target_entry bigint) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM ledger_entry_lines_check(target_company, target_entry,
-    (SELECT total_cents FROM journal_entries WHERE company_id = target_company AND id = target_entry));
+  PERFORM ledger_entry_refuse_unsound(target_entry, count(*), coalesce(sum(l.amount_cents), 0),
+      coalesce(sum(l.amount_cents) FILTER (WHERE l.amount_cents > 0), 0),
+      (SELECT total_cents FROM journal_entries WHERE company_id = target_company AND id = target_entry),
+      count(*) FILTER (WHERE a.id IS NULL))
+    FROM journal_lines l
+    LEFT JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id
+    WHERE l.company_id = target_company AND l.entry_id = target_entry;
 END $$;
 
 -- At commit, for each entry of the transaction, one statement reads its lines once (with their
@@ -90,10 +84,10 @@ END $$;
 -- commits touching the same accounts lock their rows in one order and cannot deadlock.
 CREATE OR REPLACE FUNCTION ledger_entry_committed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  line_count int;
+  line_count bigint;
   line_sum numeric;
   debit_sum numeric;
-  foreign_accounts int;
+  foreign_accounts bigint;
 BEGIN
   WITH lines AS MATERIALIZED (
     SELECT l.account_id, l.amount_cents, a.id IS NULL AS foreign_account
@@ -124,23 +118,9 @@ BEGIN
       count(*) FILTER (WHERE foreign_account)
     INTO line_count, line_sum, debit_sum, foreign_accounts
     FROM lines;
-  IF line_count < 2 THEN
-    RAISE EXCEPTION 'journal entry % has % lines; an entry needs at least 2', NEW.id, line_count
-      USING ERRCODE = 'LD010';
-  END IF;
-  IF line_sum <> 0 THEN
-    RAISE EXCEPTION 'journal entry % does not balance: its lines sum to % cents', NEW.id, line_sum
-      USING ERRCODE = 'LD010';
-  END IF;
-  IF NEW.total_cents IS DISTINCT FROM debit_sum THEN
-    RAISE EXCEPTION 'journal entry % states a total of % cents but its debits are %', NEW.id, NEW.total_cents, debit_sum
-      USING ERRCODE = 'LD010';
-  END IF;
-  IF foreign_accounts > 0 THEN
-    RAISE EXCEPTION 'journal entry % has % lines on accounts that are not its company''s', NEW.id, foreign_accounts
-      USING ERRCODE = 'LD010';
-  END IF;
-  PERFORM set_config('ledger.checked_entry', NEW.company_id::text || ':' || NEW.id::text, true);
+  -- The checks, then the memo that this entry's own line triggers need not check it again.
+  PERFORM ledger_entry_refuse_unsound(NEW.id, line_count, line_sum, debit_sum, NEW.total_cents, foreign_accounts),
+    set_config('ledger.checked_entry', NEW.company_id::text || ':' || NEW.id::text, true);
   RETURN NULL;
 END $$;
 `
