@@ -45,6 +45,12 @@ const isSealed = (value: unknown): value is { readonly $sealed: string } | { rea
   typeof value === "object" && value !== null && !Array.isArray(value) &&
   (typeof (value as Record<string, unknown>).$sealed === "string" || (value as Record<string, unknown>).$withheld === true)
 
+const hasSealed = (value: unknown): boolean => {
+  if (Array.isArray(value)) return value.some(hasSealed)
+  if (value === null || typeof value !== "object") return false
+  return Object.entries(value).some(([name, item]) => (name === "secret" && isSealed(item)) || hasSealed(item))
+}
+
 const hasSecret = (value: unknown): boolean => {
   if (Array.isArray(value)) return value.some(hasSecret)
   if (value === null || typeof value !== "object") return false
@@ -94,6 +100,8 @@ const unreadable = () =>
 
 /** The stored body as first returned, its secrets opened; refused when this credential cannot open them. */
 export const open = Effect.fn("SealedResult.open")(function*(stored: unknown, credential: string | null, idempotencyKey: string) {
+  // Most answers hold no secret: a replay then returns them untouched, without rebuilding them.
+  if (!hasSealed(stored)) return stored
   let key: CryptoKey | null = null
   return yield* mapSecrets(stored, (sealed) =>
     Effect.gen(function*() {
