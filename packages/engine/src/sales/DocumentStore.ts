@@ -6,7 +6,7 @@ import { RequestContext } from "../RequestContext.ts"
 import * as Row from "../Row.ts"
 import { actorReference, isUniqueViolation, rowsToInsert } from "./Common.ts"
 import { type PostingKind, side } from "./DocumentPosting.ts"
-import type { ResolvedDocument } from "./Documents.ts"
+import { lineToWire, type ResolvedDocument, taxLineToWire } from "./Documents.ts"
 import { isCashDocument, isOverdue, openBalance, status } from "./DocumentStatus.ts"
 import * as Numbers from "./Numbers.ts"
 
@@ -58,28 +58,14 @@ export const persist = Effect.fn("Documents.persist")(function*(document: Resolv
   yield* sql`INSERT INTO document_lines ${sql.insert(rowsToInsert(document.lines.map((line) => ({
     company_id: company,
     document_id: id,
-    line_no: line.lineNo,
-    item_id: line.itemId,
-    description: line.description,
-    account: line.account,
-    quantity: line.quantity,
-    unit_price_cents: line.unitPriceCents,
-    amount_cents: line.amountCents,
-    class: line.class,
-    taxable: line.taxable
+    ...lineToWire(line)
   }))))}`.pipe(Effect.orDie)
   if (document.taxLines.length > 0) {
     yield* sql`INSERT INTO document_tax_lines ${sql.insert(rowsToInsert(document.taxLines.map((tax, index) => ({
       company_id: company,
       document_id: id,
       position: index + 1,
-      tax_rate_id: tax.taxRateId,
-      name: tax.name,
-      agency_id: tax.agencyId,
-      rate_percent: tax.ratePercent,
-      payable_account: tax.payableAccount,
-      taxable_subtotal_cents: tax.taxableSubtotalCents,
-      tax_cents: tax.taxCents
+      ...taxLineToWire(tax)
     }))))}`.pipe(Effect.orDie)
   }
   if (document.estimateId !== null) {

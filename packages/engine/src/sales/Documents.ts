@@ -285,7 +285,8 @@ export const preview = (document: ResolvedDocument, number: string): Record<stri
   open_balance_cents: openBalance(document.kind, document.totalCents, 0, false)
 })
 
-const lineToWire = (line: ResolvedLine) => ({
+/** A resolved line as the API shows it (and as `document_lines` and estimates store it). */
+export const lineToWire = (line: ResolvedLine) => ({
   line_no: line.lineNo,
   item_id: line.itemId,
   description: line.description,
@@ -297,7 +298,8 @@ const lineToWire = (line: ResolvedLine) => ({
   taxable: line.taxable
 })
 
-const taxLineToWire = (tax: TaxLine) => ({
+/** A tax line as the API shows it (and as `document_tax_lines` and estimates store it). */
+export const taxLineToWire = (tax: TaxLine) => ({
   tax_rate_id: tax.taxRateId,
   name: tax.name,
   agency_id: tax.agencyId,

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Sales } from "@ledger/api"
 import * as Row from "../Row.ts"
-import type { ResolvedLine } from "./Documents.ts"
+import { lineToWire, type ResolvedLine, taxLineToWire } from "./Documents.ts"
 import type { TaxLine } from "./TaxMath.ts"
 
 /**
@@ -38,26 +38,8 @@ export const toWire = (row: Record<string, unknown>, asOf: string): Sales.Estima
     reference: (row.reference as string | null) ?? null,
     memo: (row.memo as string | null) ?? null,
     tax_rate_id: Row.intOrNull(row.tax_rate_id),
-    lines: lines.map((line) => ({
-      line_no: line.lineNo,
-      item_id: line.itemId,
-      description: line.description,
-      account: line.account,
-      quantity: line.quantity,
-      unit_price_cents: line.unitPriceCents,
-      amount_cents: line.amountCents,
-      class: line.class,
-      taxable: line.taxable
-    })),
-    tax_lines: taxLines.map((tax) => ({
-      tax_rate_id: tax.taxRateId,
-      name: tax.name,
-      agency_id: tax.agencyId,
-      rate_percent: tax.ratePercent,
-      payable_account: tax.payableAccount,
-      taxable_subtotal_cents: tax.taxableSubtotalCents,
-      tax_cents: tax.taxCents
-    })),
+    lines: lines.map(lineToWire),
+    tax_lines: taxLines.map(taxLineToWire),
     subtotal_cents: Row.int(row.subtotal_cents),
     tax_cents: Row.int(row.tax_cents),
     total_cents: Row.int(row.total_cents),
