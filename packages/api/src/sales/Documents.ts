@@ -288,6 +288,9 @@ export const PdfFile = Schema.Struct({
   content_base64: Schema.String
 }).annotate({ identifier: "PdfFile" })
 
+/** `?format=`: the PDF of a document or an estimate (`base64` inside JSON, ADR 0306). */
+export const PdfQuery = Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["pdf", "base64"])) })
+
 export const getDocumentPdf = Operation.make({
   id: "getDocumentPdf",
   method: "GET",
@@ -297,7 +300,7 @@ export const getDocumentPdf = Operation.make({
   scope: "read",
   mode: "R",
   pathParams: IdPath,
-  query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["pdf", "base64"])) }),
+  query: PdfQuery,
   success: PdfFile
 })
 

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { DateString, Id, Memo, PageQuery, Page, Reason, Timestamp } from "../Common.ts"
 import * as Operation from "../Operation.ts"
-import { Document, PdfFile, TaxLine } from "./Documents.ts"
+import { Document, PdfFile, PdfQuery, TaxLine } from "./Documents.ts"
 import {
   AsOfQuery,
   DocumentLines,
@@ -164,7 +164,7 @@ export const getEstimatePdf = Operation.make({
   scope: "read",
   mode: "R",
   pathParams: IdPath,
-  query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["pdf", "base64"])) }),
+  query: PdfQuery,
   success: PdfFile
 })
 
