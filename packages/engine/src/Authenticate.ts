@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, type Scope } from "@ledger/api"
+import { ApiError, type Operation, type Scope } from "@ledger/api"
 import { type Actor, operator, roleScopes } from "./Actor.ts"
 import * as Row from "./Row.ts"
 import * as Secret from "./Secret.ts"
@@ -124,6 +124,31 @@ export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, 
   }
   return known
 })
+
+/**
+ * Who is asking, by the kind of credential the operation takes: null for an operation that takes
+ * none. `idempotencyKey` is a keyed write's valid key: the API key's statement also reads the
+ * record its principal holds under it (`Authenticated.stored`).
+ */
+export const forOperation = (
+  kind: Operation.Credential,
+  token: string | null,
+  now: string,
+  idempotencyKey: string | null
+): Effect.Effect<Authenticated | null, Refused, SqlClient.SqlClient> => {
+  const refused = (message: string) => Effect.fail<Refused>({ error: unauthorized(message), known: null })
+  switch (kind) {
+    case "none":
+      return Effect.succeed(null)
+    case "operator":
+      return token === null ? refused("The operator token is required.") : operatorToken(token)
+    case "company":
+      if (token === null) return refused("A Bearer credential is required.")
+      return token.startsWith("ldg_") ? apiKey(token, now, idempotencyKey) : refused("The credential is not valid.")
+    default:
+      return refused("This credential kind is not accepted here yet.")
+  }
+}
 
 /** Checks the operator bootstrap token. */
 export const operatorToken = Effect.fn("Authenticate.operatorToken")(function*(token: string) {

@@ -94,30 +94,6 @@ export class Dispatcher extends Context.Service<Dispatcher, {
     const context = yield* Effect.context<SqlClient.SqlClient | Entropy | EngineInfo>()
     const tracing = Context.get(context, EngineInfo).tracing
 
-    const authenticate = (operation: Operation.Any, invocation: Invocation, now: string) => {
-      const token = invocation.credential
-      const refused = (message: string) =>
-        Effect.fail<Authenticate.Refused>({ error: ApiError.fail("unauthorized", message), known: null })
-      switch (operation.credential) {
-        case "none":
-          return Effect.succeed<Authenticate.Authenticated | null>(null)
-        case "operator":
-          return token === null ? refused("The operator token is required.") : Authenticate.operatorToken(token)
-        case "company":
-          if (token === null) return refused("A Bearer credential is required.")
-          // A keyed write's stored result is read with the credential, so a replay costs one statement.
-          if (token.startsWith("ldg_")) {
-            const key = operation.mode === "K" && invocation.idempotencyKey !== null && Idempotency.isValidKey(invocation.idempotencyKey)
-              ? invocation.idempotencyKey
-              : null
-            return Authenticate.apiKey(token, now, key)
-          }
-          return refused("The credential is not valid.")
-        default:
-          return refused("This credential kind is not accepted here yet.")
-      }
-    }
-
     /** Refusals by a known credential go into the company's log (spec 5.7), in their own transaction. */
     const auditRefusal = (
       actor: Actor,
@@ -155,7 +131,14 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       const invocation = identityIssues.length === 0 ? received : { ...received, agentModel: null, agentRunId: null }
 
       // 1. Who is asking.
-      const authenticated = yield* Effect.result(authenticate(operation, invocation, now)).pipe(
+      // A keyed write's record under its key is read with the API key: a replay is one statement.
+      const replayKey = operation.mode === "K" && invocation.idempotencyKey !== null &&
+          Idempotency.isValidKey(invocation.idempotencyKey)
+        ? invocation.idempotencyKey
+        : null
+      const authenticated = yield* Effect.result(
+        Authenticate.forOperation(operation.credential, invocation.credential, now, replayKey)
+      ).pipe(
         Effect.provideService(SqlClient.SqlClient, sql)
       )
       if (Result.isFailure(authenticated)) {
