@@ -181,6 +181,25 @@ describe("accounts", () => {
   })
 })
 
+describe("balances as of a date", () => {
+  it("equal the lines up to that date, on the first, last and middle days of months", async () => {
+    const company = await app.createCompany({ name: "As Of Co", periods: false })
+    const postings: ReadonlyArray<readonly [string, number]> = [
+      ["2025-12-31", 700], ["2026-01-01", 1_000], ["2026-01-10", 2_500], ["2026-01-31", 300],
+      ["2026-02-01", 4_000], ["2026-02-15", 50], ["2026-03-03", 9_100]
+    ]
+    for (const [date, cents] of postings) {
+      expect((await propose(app, company.ownerKey, { entry_date: date, lines: simpleLines("6070", "1010", cents) })).status).toBe(201)
+    }
+    for (const asOf of ["2025-12-30", "2025-12-31", "2026-01-09", "2026-01-10", "2026-01-31", "2026-02-01", "2026-02-14", "2026-02-28", "2026-03-02", "2026-03-31"]) {
+      const expected = postings.filter(([date]) => date <= asOf).reduce((sum, [, cents]) => sum + cents, 0)
+      const shown = await balances(app, company.ownerKey, asOf)
+      expect(shown["6070"], asOf).toBe(expected)
+      expect(shown["1010"]! + expected, asOf).toBe(0)
+    }
+  })
+})
+
 describe("classes", () => {
   it("creates, refuses duplicates, lists by name", async () => {
     const company = await app.createCompany({ name: "Classes Co" })

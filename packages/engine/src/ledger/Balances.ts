@@ -4,10 +4,12 @@ import * as Row from "../Row.ts"
 import { type AccountRef, naturalSign } from "./JournalEntry.ts"
 
 /**
- * Balances come from `account_daily_totals`, never from the journal: one row per account and day
- * with that day's debits and credits, upserted by the database when a posting commits (migration
- * 0002). A balance as of a date sums an account's rows up to that date. The reports area reads the
- * same table.
+ * Balances come from the totals the database keeps at every commit, never from the journal: one
+ * row per account and month (`account_monthly_totals`) and per account and day
+ * (`account_daily_totals`), each with its debits and credits (migrations 0002, 0005, 0006). A
+ * balance as of a date is the account's whole months before that date's month plus the days of
+ * its month up to the date: at most one row a month and 31 daily rows per account, however long
+ * the company has been posting. The reports area reads the same tables.
  */
 
 export interface Totals {
@@ -23,9 +25,17 @@ export const totalsAsOf = Effect.fn("Balances.totalsAsOf")(function*(
 ) {
   const sql = yield* SqlClient.SqlClient
   if (accountIds !== undefined && accountIds.length === 0) return new Map<number, Totals>()
+  const ids = accountIds === undefined ? null : Array.from(new Set(accountIds))
+  const onlyThese = ids === null ? sql`` : sql`AND account_id IN ${sql.in(ids)}`
+  const monthStart = `${asOf.slice(0, 7)}-01`
   const rows = yield* sql<Record<string, unknown>>`SELECT account_id, sum(debit_cents) AS debit_cents, sum(credit_cents) AS credit_cents
-    FROM account_daily_totals WHERE company_id = ${companyId} AND day <= ${asOf}
-    ${accountIds === undefined ? sql`` : sql`AND account_id IN ${sql.in(Array.from(new Set(accountIds)))}`}
+    FROM (
+      SELECT account_id, debit_cents, credit_cents FROM account_monthly_totals
+      WHERE company_id = ${companyId} AND month < ${monthStart} ${onlyThese}
+      UNION ALL
+      SELECT account_id, debit_cents, credit_cents FROM account_daily_totals
+      WHERE company_id = ${companyId} AND day >= ${monthStart} AND day <= ${asOf} ${onlyThese}
+    ) AS totals
     GROUP BY account_id`.pipe(Effect.orDie)
   return new Map(rows.map((row) => [Row.int(row.account_id), {
     debitCents: Row.int(row.debit_cents),
