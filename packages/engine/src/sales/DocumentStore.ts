@@ -5,8 +5,8 @@ import * as Outbox from "../Outbox.ts"
 import { RequestContext } from "../RequestContext.ts"
 import * as Row from "../Row.ts"
 import { actorReference, isUniqueViolation, rowsToInsert } from "./Common.ts"
-import { type PostingKind, side } from "./DocumentPosting.ts"
-import { lineToWire, type ResolvedDocument, taxLineToWire } from "./Documents.ts"
+import type { PostingKind } from "./DocumentPosting.ts"
+import { headingFields, lineToWire, type ResolvedDocument, taxLineToWire } from "./Documents.ts"
 import { isCashDocument, isOverdue, openBalance, status } from "./DocumentStatus.ts"
 import * as Numbers from "./Numbers.ts"
 
@@ -28,15 +28,7 @@ export const persist = Effect.fn("Documents.persist")(function*(document: Resolv
   const createdBy = yield* actorReference
   const rows = yield* sql<{ id: unknown }>`INSERT INTO documents ${sql.insert({
     company_id: company,
-    kind: document.kind,
-    side: side(document.kind),
-    contact_id: document.contactId,
-    number,
-    doc_date: document.docDate,
-    due_date: document.dueDate,
-    terms_days: document.termsDays,
-    reference: document.reference,
-    memo: document.memo,
+    ...headingFields(document, number),
     control_account: document.controlAccount,
     tax_rate_id: document.taxRateId,
     subtotal_cents: document.subtotalCents,

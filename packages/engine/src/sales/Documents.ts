@@ -262,8 +262,8 @@ export const summaryOf = (document: ResolvedDocument): string =>
   `${titles[document.kind]}${document.number === null ? "" : ` ${document.number}`} ${side(document.kind) === "sales" ? "to" : "from"} ${document.contactName}, ` +
   `${document.lines.length} line${document.lines.length === 1 ? "" : "s"}, ${document.totalCents} cents`
 
-/** The document as the API shows it, before it exists (a dry run's preview). */
-export const preview = (document: ResolvedDocument, number: string): Record<string, unknown> => ({
+/** A document's heading, as the API shows it and as `documents` stores it. */
+export const headingFields = (document: ResolvedDocument, number: string) => ({
   kind: document.kind,
   side: side(document.kind),
   contact_id: document.contactId,
@@ -272,7 +272,12 @@ export const preview = (document: ResolvedDocument, number: string): Record<stri
   due_date: document.dueDate,
   terms_days: document.termsDays,
   reference: document.reference,
-  memo: document.memo,
+  memo: document.memo
+})
+
+/** The document as the API shows it, before it exists (a dry run's preview). */
+export const preview = (document: ResolvedDocument, number: string): Record<string, unknown> => ({
+  ...headingFields(document, number),
   control_account: isCashDocument(document.kind) ? null : document.controlAccount,
   account: isCashDocument(document.kind) ? document.controlAccount : null,
   tax_rate_id: document.taxRateId,
