@@ -27,7 +27,7 @@ const holdClaim = (key: string, milliseconds: number) =>
         principal: `user:${company.ownerId}`,
         key,
         operation: "createUser",
-        request: { path: {}, query: {}, body: { name: "Held", role: "staff" } },
+        requestHash: Idempotency.requestHashOf("createUser", { path: {}, query: {}, body: { name: "Held", role: "staff" } }),
         now: new Date(app.clock!.now()).toISOString(),
         credential: company.ownerKey
       }, 201, { held: true })
@@ -234,6 +234,13 @@ describe("Idempotency-Key", () => {
       posted.body.id
     ])
     expect(reversals).toHaveLength(1)
+    // The duplicates' events went with their rolled-back work: one reversal, one of each event.
+    const events = await app.query<{ event_type: string }>(
+      `SELECT event_type FROM outbox_events WHERE company_id = $1 AND event_type IN ('entry.posted', 'entry.reversed')
+         AND (payload->>'entry_id')::bigint IN ($2, $3) ORDER BY id`,
+      [company.companyId, posted.body.id, results[0]!.body.id]
+    )
+    expect(events.map((event) => event.event_type)).toEqual(["entry.posted", "entry.posted", "entry.reversed"])
   })
 
   it("makes a duplicate wait for the first request, then run itself if the first rolled back", async () => {

@@ -276,7 +276,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         principal: reference(actor),
         key: idempotencyKey,
         operation: operation.id,
-        request: { path: decoded.path, query: decoded.query, body: decoded.body },
+        requestHash: Idempotency.requestHashOf(operation.id, { path: decoded.path, query: decoded.query, body: decoded.body }),
         now,
         credential: invocation.credential
       }
@@ -288,12 +288,9 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       // The key's record came with the credential: a finished answer to this request is replayed,
       // another request's is a conflict, both without a transaction.
       if (claim !== null) {
-        const stored = authenticated.success?.stored
-        const replay = yield* Effect.result(Idempotency.replayOf(stored, claim))
-        if (Result.isFailure(replay)) return yield* refuse(replay.failure)
-        if (replay.success !== null) return replayed(replay.success)
-        const conflict = Idempotency.conflictOf(stored, claim)
-        if (conflict !== null) return yield* refuse(conflict)
+        const answer = yield* Effect.result(Idempotency.answerOf(authenticated.success?.stored, claim))
+        if (Result.isFailure(answer)) return yield* refuse(answer.failure)
+        if (answer.success !== null) return replayed(answer.success)
       }
       const transaction = Effect.gen(function*() {
         const events: Array<Outbox.PendingEvent> = []

@@ -43,7 +43,8 @@ export interface KeyedRequest {
   readonly principal: string
   readonly key: string
   readonly operation: string
-  readonly request: unknown
+  /** The request's fingerprint (`requestHashOf`), computed once per request. */
+  readonly requestHash: string
   readonly now: string
   /**
    * The Bearer credential of the request. Never stored: secrets in the result are sealed with a
@@ -58,33 +59,29 @@ export interface Replay {
   readonly body: unknown
 }
 
-/** The request's fingerprint: SHA-256 of its operation and its canonical JSON. */
-export const requestHashOf = (input: Pick<KeyedRequest, "operation" | "request">): string =>
-  Secret.sha256Hex(`${input.operation}\n${canonicalJson(input.request)}`)
+/** The request's fingerprint: SHA-256 of its operation and the canonical JSON of its path, query and body. */
+export const requestHashOf = (operation: string, request: unknown): string =>
+  Secret.sha256Hex(`${operation}\n${canonicalJson(request)}`)
 
 /**
- * The replay of a finished answer to this very request, from a record as stored (read along with
- * the credential by Authenticate.apiKey, or after a failed write by `settledElsewhere`). Null
- * whenever the record is anything else: absent, unfinished, expired, or another request's.
+ * What a record as stored (read along with the credential by Authenticate.apiKey, or after a
+ * failed write by `settledElsewhere`) answers for this request: the replay of its finished answer
+ * to this very request, `idempotency_conflict` when it is another request's finished answer, and
+ * null when it is anything else (absent, unfinished, expired): the request then runs.
  */
-export const replayOf = (
+export const answerOf = (
   stored: Authenticate.StoredResult | null | undefined,
   input: KeyedRequest
 ): Effect.Effect<Replay | null, ApiError.LedgerError> => {
-  if (!isLive(stored, input) || stored.operation !== input.operation || stored.requestHash !== requestHashOf(input)) {
-    return Effect.succeed(null)
+  if (!isLive(stored, input)) return Effect.succeed(null)
+  if (stored.operation !== input.operation || stored.requestHash !== input.requestHash) {
+    return Effect.fail(ApiError.fail("idempotency_conflict", "This Idempotency-Key was used for a different request."))
   }
   return Effect.map(
     SealedResult.open(Row.json(stored.body), input.credential, input.key),
     (body): Replay => ({ _tag: "Replay", status: stored.status, body })
   )
 }
-
-/** `idempotency_conflict` when the key holds the finished answer to a different request. */
-export const conflictOf = (stored: Authenticate.StoredResult | null | undefined, input: KeyedRequest): ApiError.LedgerError | null =>
-  isLive(stored, input) && (stored.operation !== input.operation || stored.requestHash !== requestHashOf(input))
-    ? ApiError.fail("idempotency_conflict", "This Idempotency-Key was used for a different request.")
-    : null
 
 const isLive = (stored: Authenticate.StoredResult | null | undefined, input: KeyedRequest): stored is Authenticate.StoredResult =>
   stored !== null && stored !== undefined && stored.status !== 0 && Date.parse(stored.expiresAt) > Date.parse(input.now)
@@ -123,7 +120,7 @@ export const record: (
     // meets it (no SET LOCAL round trip); the transaction ends right after this statement.
     const insert = sql<{ recorded: number }>`INSERT INTO idempotency_records
         (tenant, principal, idempotency_key, operation, request_hash, status, body, created_at, expires_at)
-      SELECT ${input.tenant}, ${input.principal}, ${input.key}, ${input.operation}, ${requestHashOf(input)}, ${status},
+      SELECT ${input.tenant}, ${input.principal}, ${input.key}, ${input.operation}, ${input.requestHash}, ${status},
         ${JSON.stringify(stored)}::json, ${input.now}::timestamptz, ${expiresAt}::timestamptz
       FROM (SELECT set_config('lock_timeout', ${`${inProgressWaitMilliseconds}ms`}, true)) AS wait_bound
       ON CONFLICT (tenant, principal, idempotency_key) DO UPDATE SET operation = excluded.operation,
@@ -160,9 +157,7 @@ export const settledElsewhere = Effect.fn("Idempotency.settledElsewhere")(functi
     body: row.body,
     expiresAt: Row.iso(row.expires_at)
   }
-  const conflict = conflictOf(stored, input)
-  if (conflict !== null) return yield* Effect.fail(conflict)
-  return yield* replayOf(stored, input)
+  return yield* answerOf(stored, input)
 })
 
 /**

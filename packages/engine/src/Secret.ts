@@ -52,6 +52,3 @@ export const uuid = Effect.fn("Secret.uuid")(function*() {
   const text = hex(bytes)
   return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`
 })
-
-/** SHA-256 hex of any text: request fingerprints for idempotency. */
-export const digest = hash
