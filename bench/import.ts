@@ -60,9 +60,9 @@ const statement = (format: "ofx" | "csv", count: number): string => {
 }
 
 /** One import in this process: the child's side. */
-const measureOne = async (storage: Options.StorageKind, format: "ofx" | "csv"): Promise<Measured> => {
+const measureOne = async (storage: Options.StorageKind, format: "ofx" | "csv", wasm: Wasm): Promise<Measured> => {
   const operationId = Engine.available(...importPath)!
-  const engine = await Engine.open(storage, { name: `import_${format}` })
+  const engine = await Engine.open(storage, { name: `import_${format}`, pgliteOptimizedWasm: wasm === "optimizing" })
   // The parent drops the schema if this process is stopped before it can.
   process.stdout.write(`LOCATION ${engine.location}\n`)
   try {
@@ -101,22 +101,29 @@ const measureOne = async (storage: Options.StorageKind, format: "ofx" | "csv"): 
   }
 }
 
+/** PGlite's WebAssembly on V8's optimizing tier (the default) or its baseline compiler (ADR 0704). */
+type Wasm = "optimizing" | "baseline"
+
 if (process.argv[2] === "--one") {
-  const measured = await measureOne(process.argv[3] as Options.StorageKind, process.argv[4] as "ofx" | "csv")
+  const measured = await measureOne(process.argv[3] as Options.StorageKind, process.argv[4] as "ofx" | "csv", process.argv[5] as Wasm)
   process.stdout.write(`RESULT ${JSON.stringify(measured)}\n`)
   process.exit(0)
 }
 
 const run = Results.start("import")
-for (const storage of Options.storages) {
+const variants: ReadonlyArray<{ readonly storage: Options.StorageKind; readonly wasm: Wasm }> = Options.storages.flatMap((storage) =>
+  (storage === "pglite" ? ["optimizing", "baseline"] as const : ["optimizing"] as const).map((wasm) => ({ storage, wasm }))
+)
+for (const { storage, wasm } of variants) {
   for (const format of ["ofx", "csv"] as const) {
-    const figure = `${lineCount.toLocaleString("en-US")}-line ${format.toUpperCase()} import: seconds, peak RSS`
+    const figure = `${lineCount.toLocaleString("en-US")}-line ${format.toUpperCase()} import: seconds, peak RSS` +
+      (storage === "pglite" ? ` (WebAssembly ${wasm === "baseline" ? "baseline compiler, LEDGER_PGLITE_WASM=baseline" : "optimizing, the default"})` : "")
     const target = `<= ${targets[storage]} s, < ${memoryTargetMb} MB`
     if (Engine.available(...importPath) === null) {
       run.skip(figure, storage, "POST /v1/bank-accounts/{id}/imports", target)
       continue
     }
-    const child = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--one", storage, format], {
+    const child = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--one", storage, format, wasm], {
       encoding: "utf8",
       env: process.env,
       timeout: 300_000,

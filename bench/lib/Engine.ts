@@ -34,7 +34,13 @@ export interface BenchEngine {
  */
 export const open = async (
   storage: Options.StorageKind,
-  options: { readonly name: string; readonly maxConnections?: number; readonly pgliteMode?: "file" | "memory" }
+  options: {
+    readonly name: string
+    readonly maxConnections?: number
+    readonly pgliteMode?: "file" | "memory"
+    /** PGlite's WebAssembly on V8's optimizing tier (default) or its baseline compiler (ADR 0704). */
+    readonly pgliteOptimizedWasm?: boolean
+  }
 ): Promise<BenchEngine> => {
   const operatorToken = `bench-operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
   let location: string
@@ -59,7 +65,10 @@ export const open = async (
     cleanup = () => rmSync(folder, { recursive: true, force: true })
     appOptions = { dataDir: folder, operatorToken, rateLimits: false }
   }
-  const runtime = ManagedRuntime.make(Server.engineLayer(appOptions))
+  const runtime = ManagedRuntime.make(Server.engineLayer({
+    ...appOptions,
+    ...(options.pgliteOptimizedWasm === undefined ? {} : { pgliteOptimizedWasm: options.pgliteOptimizedWasm })
+  }))
   await runtime.context()
   const callEffect = (operationId: string, input: Input) => Ledger.call(operationId, input)
   const query: BenchEngine["query"] = (text, params = []) =>

@@ -13,6 +13,11 @@ export interface ServerConfig {
   readonly rateLimits: boolean
   /** LEDGER_TRACING=on records Effect spans per request (off by default: they cost CPU). */
   readonly tracing: boolean
+  /**
+   * LEDGER_PGLITE_WASM=baseline keeps embedded PGlite's WebAssembly on V8's baseline compiler:
+   * about 0.6 GB less at peak, about a third slower (docs/decisions/0704-pglite-memory.md).
+   */
+  readonly pgliteOptimizedWasm: boolean
 }
 
 export const fromEnvironment = (environment: Record<string, string | undefined> = process.env): ServerConfig => {
@@ -27,6 +32,7 @@ export const fromEnvironment = (environment: Record<string, string | undefined> 
     operatorToken: environment.LEDGER_OPERATOR_TOKEN,
     baseUrl: environment.LEDGER_BASE_URL ?? `http://${host}:${port}`,
     rateLimits: environment.LEDGER_RATE_LIMITS !== "off",
-    tracing: environment.LEDGER_TRACING === "on"
+    tracing: environment.LEDGER_TRACING === "on",
+    pgliteOptimizedWasm: environment.LEDGER_PGLITE_WASM !== "baseline"
   }
 }

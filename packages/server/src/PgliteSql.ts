@@ -1,3 +1,9 @@
+import { spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+import { setFlagsFromString } from "node:v8"
 import { parse, PGlite, type PGliteInterface, type PGliteOptions, protocol } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Fiber, Layer, Scope, Semaphore, Stream } from "effect"
@@ -230,18 +236,119 @@ export const fromPglite = (
     }).pipe(Effect.orDie)
   })
 
+/**
+ * PostgreSQL's start settings for the embedded store: PGlite's own, with a 16 MB buffer pool
+ * instead of the 128 MB that initdb writes into postgresql.conf. PGlite allocates the pool in its
+ * WebAssembly memory and touches all of it at start, so it is resident for the life of the process
+ * although a single connection's working set is far smaller; a data file not in the pool is one
+ * read from the operating system's file cache away (docs/decisions/0704-pglite-memory.md). Only
+ * memory settings change: durability is untouched.
+ */
+export const startParams: ReadonlyArray<string> = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"]
+
+/**
+ * V8 flags that keep WebAssembly at its baseline compiler (Liftoff), without the optimizing tier.
+ * V8 compiles a hot function again with TurboFan; PostgreSQL's SQL grammar (`raw_parser`, 105 KB
+ * of WebAssembly) becomes hot after a few hundred statements are parsed (the migrations parse
+ * more) and its compilation alone takes about 640 MB of compiler memory for a second, which is
+ * most of a PGlite process's peak. The flags are process-wide: they apply to every WebAssembly
+ * module compiled after them.
+ */
+const baselineWasmFlags = ["--no-wasm-tier-up", "--no-wasm-dynamic-tiering"] as const
+
+let baselineWasmSet = false
+/** Sets `baselineWasmFlags` for this process, before PGlite's module is compiled. */
+export const useBaselineWasm = (): void => {
+  if (baselineWasmSet) return
+  baselineWasmSet = true
+  for (const flag of baselineWasmFlags) setFlagsFromString(flag)
+}
+
+const pgliteEntry = (): string | null => {
+  try {
+    return pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href
+  } catch {
+    return null
+  }
+}
+
+/** Runs in the child: a new cluster in the folder given, or in memory and written to stdout as a tar. */
+const initdbScript = `
+const { PGlite } = await import(process.argv[1])
+const folder = process.argv[2]
+const pglite = new PGlite(folder === "" ? {} : { dataDir: folder })
+await pglite.waitReady
+if (folder === "") {
+  const tar = new Uint8Array(await (await pglite.dumpDataDir("none")).arrayBuffer())
+  await new Promise((resolve, reject) => process.stdout.write(tar, (error) => error ? reject(error) : resolve()))
+}
+await pglite.close()
+`
+
+/**
+ * A new database cluster made by a short-lived child process: PGlite runs PostgreSQL's initdb in a
+ * second WebAssembly instance beside the first, and at its peak that takes about 0.6 GB more than
+ * the database it leaves (1 GB with the optimizing compiler), memory the process then keeps. For a
+ * folder the child writes the cluster in place and the result is null; for memory (no folder) the
+ * result is the cluster as a tar to load. Undefined when the child could not do it: PGlite then
+ * runs initdb in this process, as it always did.
+ */
+const initdbInChild = (dataDir: string | undefined): Promise<Blob | null | undefined> => {
+  // Only a Node executable runs the child (not Electron's, whose execPath is the application).
+  const entry = process.release.name === "node" && process.versions.electron === undefined ? pgliteEntry() : null
+  if (entry === null) return Promise.resolve(undefined)
+  return new Promise((resolve) => {
+    const chunks: Array<Buffer> = []
+    const child = spawn(
+      process.execPath,
+      [...baselineWasmFlags, "--input-type=module", "-e", initdbScript, entry, dataDir ?? ""],
+      { stdio: ["ignore", dataDir === undefined ? "pipe" : "ignore", "ignore"], windowsHide: true }
+    )
+    child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk))
+    child.on("error", () => resolve(undefined))
+    child.on("close", (code) => {
+      if (code !== 0) return resolve(undefined)
+      if (dataDir !== undefined) return resolve(existsSync(join(dataDir, "PG_VERSION")) ? null : undefined)
+      resolve(chunks.length === 0 ? undefined : new Blob([Buffer.concat(chunks)]))
+    })
+  })
+}
+
+/**
+ * Opens PGlite the way the embedded store runs it: with `startParams`, the WebAssembly baseline
+ * compiler when `optimizeWasm` is false (a lower peak, a slower store; the default keeps V8's
+ * optimizing tier and the process's flags as they are), and a new cluster made by a child process (above) when the
+ * folder holds none or the database is in memory. Everything else, durability included, is
+ * PGlite's default: a folder is written through on every commit (docs/decisions/0002-storage.md).
+ */
+export const open = async (options: PGliteOptions & { readonly optimizeWasm?: boolean } = {}): Promise<PGlite> => {
+  const { optimizeWasm = true, ...pgliteOptions } = options
+  if (!optimizeWasm) useBaselineWasm()
+  let loadDataDir = pgliteOptions.loadDataDir
+  const custom = loadDataDir !== undefined || pgliteOptions.fs !== undefined || pgliteOptions.noInitDb === true
+  const dataDir = pgliteOptions.dataDir
+  const memory = dataDir === undefined || dataDir === "" || dataDir.startsWith("memory://")
+  if (!custom && (memory || (!dataDir.includes("://") && !existsSync(join(dataDir, "PG_VERSION"))))) {
+    const made = await initdbInChild(memory ? undefined : dataDir)
+    if (made instanceof Blob) loadDataDir = made
+  }
+  const instance = new PGlite({
+    ...pgliteOptions,
+    startParams: pgliteOptions.startParams ?? [...startParams],
+    ...(loadDataDir === undefined ? {} : { loadDataDir })
+  })
+  await instance.waitReady
+  return instance
+}
+
 /** A layer that opens PGlite (a folder, or memory when none), and closes it with the layer. */
-export const layer = (options: PGliteOptions & { readonly pglite?: PGliteInterface }): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+export const layer = (
+  options: PGliteOptions & { readonly pglite?: PGliteInterface; readonly optimizeWasm?: boolean }
+): Layer.Layer<SqlClient.SqlClient, SqlError> =>
   Layer.effect(SqlClient.SqlClient)(Effect.gen(function*() {
-    const pglite = options.pglite ?? (yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: async () => {
-          const instance = new PGlite(options)
-          await instance.waitReady
-          return instance
-        },
-        catch: fail("open")
-      }),
+    const { pglite: given, ...openOptions } = options
+    const pglite = given ?? (yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => open(openOptions), catch: fail("open") }),
       (instance) => Effect.promise(() => instance.close()).pipe(Effect.timeoutOption(5_000))
     ))
     return yield* fromPglite(pglite)

@@ -157,6 +157,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       operatorToken: config.operatorToken,
       rateLimits: config.rateLimits,
       tracing: config.tracing,
+      pgliteOptimizedWasm: config.pgliteOptimizedWasm,
       ...options
     }))
   )

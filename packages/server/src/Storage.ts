@@ -14,7 +14,18 @@ export interface StorageOptions {
   /** PostgreSQL: the schema to work in (tests use a fresh one each). */
   readonly searchPath?: string | undefined
   readonly maxConnections?: number | undefined
+  /**
+   * PGlite: let V8 optimize PostgreSQL's WebAssembly as it gets hot (the default). About a third
+   * more throughput on PGlite, at the price of a peak about 0.6 GB higher once the SQL grammar is
+   * optimized (docs/decisions/0704-pglite-memory.md). False keeps PostgreSQL on V8's baseline
+   * compiler, for a small machine (`LEDGER_PGLITE_WASM=baseline`); that flag is the process's and
+   * applies to every WebAssembly module compiled after the store opens.
+   */
+  readonly pgliteOptimizedWasm?: boolean | undefined
 }
+
+/** PostgreSQL's start settings for embedded PGlite (a smaller buffer pool; see PgliteSql). */
+export const pgliteStartParams: ReadonlyArray<string> = PgliteSql.startParams
 
 export const kind = (options: StorageOptions): "postgresql" | "pglite" =>
   options.databaseUrl === undefined ? "pglite" : "postgresql"
@@ -22,7 +33,9 @@ export const kind = (options: StorageOptions): "postgresql" | "pglite" =>
 /**
  * The SQL client: PostgreSQL when a URL is given, else embedded PGlite. PGlite on a folder writes
  * through to the file system on every commit, so a crashed process loses nothing it committed;
- * it does not fsync, so a crashed machine may (docs/decisions/0002-storage.md).
+ * it does not fsync, so a crashed machine may (docs/decisions/0002-storage.md). PGlite opens with
+ * a 16 MB buffer pool (on V8's baseline WebAssembly compiler when `pgliteOptimizedWasm` is false), and a
+ * new folder (or memory) is initialized by a child process (docs/decisions/0704-pglite-memory.md).
  */
 export const client = (options: StorageOptions): Layer.Layer<SqlClient.SqlClient, unknown> => {
   if (options.databaseUrl !== undefined) {
@@ -39,7 +52,8 @@ export const client = (options: StorageOptions): Layer.Layer<SqlClient.SqlClient
   }
   if (options.pglite !== undefined) return PgliteSql.layer({ pglite: options.pglite })
   const dataDir = options.dataDir ?? "./.ledger"
-  return PgliteSql.layer(dataDir === "memory" ? {} : { dataDir })
+  const optimizeWasm = options.pgliteOptimizedWasm !== false
+  return PgliteSql.layer(dataDir === "memory" ? { optimizeWasm } : { dataDir, optimizeWasm })
 }
 
 /** The SQL client with every migration applied before anything uses it. */
