@@ -37,6 +37,8 @@ export interface TestAppOptions {
    * `app.clock.advance("61 minutes")` or `app.clock.set("2026-01-31T23:59:59Z")`.
    */
   readonly clock?: boolean | string | Date | Server.ManualClock
+  /** Group commit of journal-entry postings (on by default, as in a server). */
+  readonly groupCommit?: boolean
 }
 
 export interface CallOptions {
@@ -79,6 +81,7 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
     ...(databaseUrl === undefined ? { dataDir: "memory" } : { databaseUrl, searchPath, maxConnections: 10 }),
     operatorToken,
     rateLimits: options.rateLimits ?? false,
+    ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
     ...(clock === undefined ? {} : { clock })
   })
 

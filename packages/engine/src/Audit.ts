@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Actor } from "./Actor.ts"
+import type { RequestInfo } from "./RequestContext.ts"
 
 export interface AuditEntry {
   readonly companyId: string
@@ -26,29 +27,56 @@ export const record = Effect.fn("Audit.record")(function*(entry: AuditEntry) {
 })
 
 /**
+ * The event of a request's change that succeeded: who, through what, with what the handler noted
+ * and the key it came with. The Dispatcher writes it with the change; a group commit, with each of
+ * its changes.
+ */
+export const ofWrite = (request: RequestInfo, status: number, note: AuditNote | undefined): AuditEntry | null => {
+  const companyId = note?.companyId ?? request.companyId
+  if (companyId === null) return null
+  return {
+    companyId,
+    occurredAt: request.now,
+    action: request.operationId,
+    outcome: "ok",
+    status,
+    actor: request.actor,
+    agentModel: request.agentModel,
+    agentRunId: request.agentRunId,
+    targetType: note?.targetType ?? null,
+    targetId: note?.targetId ?? null,
+    reason: note?.reason ?? null,
+    via: request.via,
+    details: { ...note?.details, ...(request.idempotencyKey === null ? {} : { idempotency_key: request.idempotencyKey }) }
+  }
+}
+
+/**
  * The INSERT of one event, unrun: the Dispatcher runs it inside the statement that completes the
  * idempotency record, saving a round trip on every keyed write.
  */
-export const insert = (sql: SqlClient.SqlClient, entry: AuditEntry) =>
-  sql`INSERT INTO audit_events ${sql.insert({
-    company_id: entry.companyId,
-    occurred_at: entry.occurredAt,
-    action: entry.action,
-    outcome: entry.outcome,
-    status: entry.status,
-    error_type: entry.errorType ?? null,
-    principal_type: entry.actor.type,
-    principal_id: entry.actor.id === null ? null : String(entry.actor.id),
-    principal_name: entry.actor.name,
-    key_id: entry.actor.keyId,
-    agent_model: entry.agentModel ?? null,
-    agent_run_id: entry.agentRunId ?? null,
-    target_type: entry.targetType ?? null,
-    target_id: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
-    reason: entry.reason ?? null,
-    via: entry.via,
-    details: JSON.stringify(storable(entry.details ?? {}))
-  })}`
+export const insert = (sql: SqlClient.SqlClient, entry: AuditEntry) => sql`INSERT INTO audit_events ${sql.insert(row(entry))}`
+
+/** The `audit_events` row of an event (its id is the table's default). */
+export const row = (entry: AuditEntry) => ({
+  company_id: entry.companyId,
+  occurred_at: entry.occurredAt,
+  action: entry.action,
+  outcome: entry.outcome,
+  status: entry.status,
+  error_type: entry.errorType ?? null,
+  principal_type: entry.actor.type,
+  principal_id: entry.actor.id === null ? null : String(entry.actor.id),
+  principal_name: entry.actor.name,
+  key_id: entry.actor.keyId,
+  agent_model: entry.agentModel ?? null,
+  agent_run_id: entry.agentRunId ?? null,
+  target_type: entry.targetType ?? null,
+  target_id: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
+  reason: entry.reason ?? null,
+  via: entry.via,
+  details: JSON.stringify(storable(entry.details ?? {}))
+})
 
 /** A character PostgreSQL's jsonb refuses: NUL, or half of a surrogate pair. */
 const unstorableCharacter = /[\u0000\ud800-\udfff]/gu

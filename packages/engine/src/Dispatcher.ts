@@ -8,6 +8,7 @@ import * as Authenticate from "./Authenticate.ts"
 import type { Entropy } from "./Entropy.ts"
 import { EngineInfo } from "./EngineInfo.ts"
 import type { Handler } from "./Handler.ts"
+import { Arrival, GroupCommit } from "./GroupCommit.ts"
 import * as Idempotency from "./Idempotency.ts"
 import * as Outbox from "./Outbox.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -90,6 +91,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
     const sql = yield* SqlClient.SqlClient
     const handlers = yield* Handlers
     const rateLimiter = yield* RateLimiter
+    const groupCommit = yield* GroupCommit
     const clock = yield* Clock.Clock
     const context = yield* Effect.context<SqlClient.SqlClient | Entropy | EngineInfo>()
     const tracing = Context.get(context, EngineInfo).tracing
@@ -119,7 +121,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           details: refusalDetails(error)
         }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
-    const run = Effect.fn("Dispatcher.execute")(function*(received: Invocation): Effect.fn.Return<Outcome> {
+    const run = Effect.fn("Dispatcher.execute")(function*(received: Invocation, arrival: Arrival): Effect.fn.Return<Outcome> {
       const operation = Catalog.get(received.operationId)
       if (operation === undefined) return errorOutcome(ApiError.fail("not_found", "No such operation."))
 
@@ -292,27 +294,19 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         if (Result.isFailure(answer)) return yield* refuse(answer.failure)
         if (answer.success !== null) return replayed(answer.success)
       }
+      // A write that can commit with others waiting for the same operation does (GroupCommit.ts);
+      // what its batch does not write runs alone below, as any other write.
+      if (claim !== null && !dryRun && groupCommit.accepts(operation.id, decoded.body, request)) {
+        const answer = yield* groupCommit.submit(operation.id, { request, claim, body: decoded.body }, arrival)
+        if (answer !== null) return { status: answer.status, body: answer.body, headers }
+      }
+      yield* arrival.leave
       const transaction = Effect.gen(function*() {
         const events: Array<Outbox.PendingEvent> = []
         const result = yield* Effect.provideService(handled, Outbox.Pending, events)
         const status = result.status ?? defaultStatus
-        const auditCompany = result.audit?.companyId ?? companyId
         // A dry run writes nothing, not even its audit event.
-        const auditEvent: Audit.AuditEntry | null = auditCompany === null || dryRun ? null : {
-          companyId: auditCompany,
-          occurredAt: now,
-          action: operation.id,
-          outcome: "ok",
-          status,
-          actor,
-          agentModel: invocation.agentModel,
-          agentRunId: invocation.agentRunId,
-          targetType: result.audit?.targetType ?? null,
-          targetId: result.audit?.targetId ?? null,
-          reason: result.audit?.reason ?? null,
-          via: invocation.via,
-          details: { ...result.audit?.details, ...(idempotencyKey === null ? {} : { idempotency_key: idempotencyKey }) }
-        }
+        const auditEvent = dryRun ? null : Audit.ofWrite(request, status, result.audit)
         // The audit event and the outbox events go in the statement that completes the key: one
         // round trip for all the request's closing writes.
         const closing = [
@@ -347,8 +341,16 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       }
     })
 
-    const execute = (invocation: Invocation): Effect.Effect<Outcome> =>
-      run(invocation).pipe(Effect.provideService(Clock.Clock, clock), Effect.withTracerEnabled(tracing))
+    const execute = (invocation: Invocation): Effect.Effect<Outcome> => {
+      // A keyed request of an operation that commits in groups is expected by its batch from now
+      // until it submits or turns away (GroupCommit.Arrival).
+      const arrival = invocation.idempotencyKey === null ? Arrival.none : groupCommit.arrive(invocation.operationId)
+      return run(invocation, arrival).pipe(
+        Effect.ensuring(arrival.leave),
+        Effect.provideService(Clock.Clock, clock),
+        Effect.withTracerEnabled(tracing)
+      )
+    }
 
     return Dispatcher.of({ execute })
   }))

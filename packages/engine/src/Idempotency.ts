@@ -99,6 +99,37 @@ export const inProgress = () =>
 export class KeyTaken extends Data.TaggedError("KeyTaken")<{}> {}
 
 /**
+ * The `idempotency_records` row of an answer: the body as stored (secrets sealed, as `json` text,
+ * so a replay is byte for byte the first answer) and its expiry.
+ */
+export const storedRow = Effect.fn("Idempotency.storedRow")(function*(input: KeyedRequest, status: number, body: unknown) {
+  const stored = yield* SealedResult.seal(body, input.credential, input.key)
+  return {
+    tenant: input.tenant,
+    principal: input.principal,
+    idempotency_key: input.key,
+    operation: input.operation,
+    request_hash: input.requestHash,
+    status,
+    body: JSON.stringify(stored),
+    created_at: input.now,
+    expires_at: new Date(Date.parse(input.now) + Limits.idempotencyRetentionDays * 86_400_000).toISOString()
+  }
+})
+
+/** The `lock_timeout` that bounds a write's wait on a concurrent duplicate's uncommitted record. */
+export const waitBound = `${inProgressWaitMilliseconds}ms`
+
+/**
+ * What an insert of records does on a key already taken: an expired record is replaced; a live one
+ * is left, and the insert returns no row for it (the key is taken).
+ */
+export const replacingExpired = `ON CONFLICT (tenant, principal, idempotency_key) DO UPDATE SET operation = excluded.operation,
+        request_hash = excluded.request_hash, status = excluded.status, body = excluded.body,
+        created_at = excluded.created_at, expires_at = excluded.expires_at
+      WHERE idempotency_records.expires_at <= excluded.created_at`
+
+/**
  * Records the answer under the key, in the transaction of the change, as the change's last
  * statement (ADR 0005, ADR 0703): the key is taken when the work is done, not before it. A
  * concurrent duplicate's insert waits on this uncommitted row, for at most 10 s
@@ -114,19 +145,15 @@ export const record: (
 ) => Effect.Effect<void, ApiError.LedgerError | KeyTaken, SqlClient.SqlClient | Entropy> = Effect.fn("Idempotency.record")(
   function*(input: KeyedRequest, status: number, body: unknown, alongside: ReadonlyArray<Statement.Fragment> = []) {
     const sql = yield* SqlClient.SqlClient
-    const stored = yield* SealedResult.seal(body, input.credential, input.key)
-    const expiresAt = new Date(Date.parse(input.now) + Limits.idempotencyRetentionDays * 86_400_000).toISOString()
+    const row = yield* storedRow(input, status, body)
     // The subquery bounds the wait on a concurrent duplicate's uncommitted row before the insert
     // meets it (no SET LOCAL round trip); the transaction ends right after this statement.
     const insert = sql<{ recorded: number }>`INSERT INTO idempotency_records
         (tenant, principal, idempotency_key, operation, request_hash, status, body, created_at, expires_at)
-      SELECT ${input.tenant}, ${input.principal}, ${input.key}, ${input.operation}, ${input.requestHash}, ${status},
-        ${JSON.stringify(stored)}::json, ${input.now}::timestamptz, ${expiresAt}::timestamptz
-      FROM (SELECT set_config('lock_timeout', ${`${inProgressWaitMilliseconds}ms`}, true)) AS wait_bound
-      ON CONFLICT (tenant, principal, idempotency_key) DO UPDATE SET operation = excluded.operation,
-        request_hash = excluded.request_hash, status = excluded.status, body = excluded.body,
-        created_at = excluded.created_at, expires_at = excluded.expires_at
-      WHERE idempotency_records.expires_at <= excluded.created_at
+      SELECT ${row.tenant}, ${row.principal}, ${row.idempotency_key}, ${row.operation}, ${row.request_hash}, ${row.status},
+        ${row.body}::json, ${row.created_at}::timestamptz, ${row.expires_at}::timestamptz
+      FROM (SELECT set_config('lock_timeout', ${waitBound}, true)) AS wait_bound
+      ${sql.literal(replacingExpired)}
       RETURNING 1 AS recorded`
     const rows = yield* Alongside.statement(sql, alongside, insert).pipe(
       Effect.catchTag("SqlError", (error) =>

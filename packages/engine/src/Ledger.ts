@@ -3,7 +3,9 @@ import type { SqlClient } from "effect/sql"
 import { Dispatcher, Handlers, type Invocation } from "./Dispatcher.ts"
 import { EngineInfo, version } from "./EngineInfo.ts"
 import { Entropy } from "./Entropy.ts"
+import { type BatchWriter, GroupCommit } from "./GroupCommit.ts"
 import * as handlers from "./handlers/index.ts"
+import * as JournalBatch from "./ledger/JournalBatch.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 
 export interface Options {
@@ -20,22 +22,32 @@ export interface Options {
   readonly clock?: Clock.Clock
   /** Record spans for each request (default off: see EngineInfo.tracing). */
   readonly tracing?: boolean
+  /**
+   * Commit concurrent journal-entry postings together (default on: GroupCommit.ts). Off makes
+   * every write its own transaction (the equivalence test runs both).
+   */
+  readonly groupCommit?: boolean
 }
+
+/** The operations whose writes commit in groups, with their batch writers. */
+const batchWriters: ReadonlyMap<string, BatchWriter> = new Map([["proposeJournalEntry", JournalBatch.writer]])
 
 /**
  * The engine: every operation behind one `Dispatcher`, over whatever `SqlClient` is provided.
  * Servers put HTTP and MCP in front of it; embedders call it directly.
  */
-export const layer = (options: Options): Layer.Layer<Dispatcher, never, SqlClient.SqlClient> =>
-  Dispatcher.layer.pipe(
+export const layer = (options: Options): Layer.Layer<Dispatcher, never, SqlClient.SqlClient> => {
+  const entropy = options.seed === undefined ? Entropy.layer : Entropy.layerSeeded(options.seed)
+  return Dispatcher.layer.pipe(
     Layer.provide(Layer.mergeAll(
       Layer.succeed(Handlers)(handlers.all),
       options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock)(options.clock),
       options.rateLimits === false ? RateLimiter.layerUnlimited : RateLimiter.layer,
-      options.seed === undefined ? Entropy.layer : Entropy.layerSeeded(options.seed),
-      Layer.succeed(EngineInfo)(EngineInfo.of({ storage: options.storage, version, tracing: options.tracing ?? false }))
-    ))
+      Layer.succeed(EngineInfo)(EngineInfo.of({ storage: options.storage, version, tracing: options.tracing ?? false })),
+      options.groupCommit === false ? GroupCommit.layerOff : GroupCommit.layer(batchWriters)
+    ).pipe(Layer.provideMerge(entropy)))
   )
+}
 
 /** Calls one operation as an embedding program would: no HTTP, the same rules. */
 export const call = (

@@ -6,6 +6,7 @@ import * as SalesTables from "./migrations/0003_sales.ts"
 import * as BankingTables from "./migrations/0004_banking.ts"
 import * as ReportsTables from "./migrations/0005_reports.ts"
 import * as PostingPath from "./migrations/0006_posting_path.ts"
+import * as GroupCommit from "./migrations/0007_group_commit.ts"
 
 /** Numbered migrations, applied in order at start. A migration is never edited once released. */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly sql: string }> = [
@@ -14,7 +15,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 3, name: "sales", sql: SalesTables.sql },
   { id: 4, name: "banking", sql: BankingTables.sql },
   { id: 5, name: "reports", sql: ReportsTables.sql },
-  { id: 6, name: "posting_path", sql: PostingPath.sql }
+  { id: 6, name: "posting_path", sql: PostingPath.sql },
+  { id: 7, name: "group_commit", sql: GroupCommit.sql }
 ]
 
 /**

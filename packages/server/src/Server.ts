@@ -14,6 +14,11 @@ export interface AppOptions extends Storage.StorageOptions {
   /** Effect spans per request, for an OpenTelemetry exporter (LEDGER_TRACING=on); default off. */
   readonly tracing?: boolean
   readonly seed?: number
+  /**
+   * Commit concurrent journal-entry postings together (default on; docs/decisions/0705-group-commit.md).
+   * Off makes every write its own transaction (the equivalence test runs both).
+   */
+  readonly groupCommit?: boolean
   readonly operatorToken?: string | undefined
   /** Told the operator token when one is generated (printed once by the CLI). */
   readonly onOperatorToken?: (token: string) => void
@@ -91,6 +96,7 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlCl
       storage: Storage.kind(options),
       rateLimits: options.rateLimits ?? true,
       tracing: options.tracing ?? false,
+      groupCommit: options.groupCommit ?? true,
       clock,
       ...(options.seed === undefined ? {} : { seed: options.seed })
     }),

@@ -4,9 +4,9 @@ import * as Row from "../Row.ts"
 import { type AccountRef, naturalSign } from "./JournalEntry.ts"
 
 /**
- * Balances come from the totals the database keeps at every commit, never from the journal: one
+ * Balances come from the totals the database keeps as lines are posted, never from the journal: one
  * row per account and month (`account_monthly_totals`) and per account and day
- * (`account_daily_totals`), each with its debits and credits (migrations 0002, 0005, 0006). A
+ * (`account_daily_totals`), each with its debits and credits (migrations 0002, 0005, 0007). A
  * balance as of a date is the account's whole months before that date's month plus the days of
  * its month up to the date: at most one row a month and 31 daily rows per account, however long
  * the company has been posting. The reports area reads the same tables.

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { ApiError, type Ledger } from "@ledger/api"
+import type { AuditNote } from "../Audit.ts"
 import type * as Handler from "../Handler.ts"
 import * as Events from "./Events.ts"
 import { RequestContext } from "../RequestContext.ts"
@@ -138,6 +139,14 @@ const balancesMoved = Effect.fn("Governed.balancesMoved")(function*(prepared: Jo
   })
 })
 
+/** What the audit event of a governed write that posted says of it. */
+export const postedAudit = (kind: string, entry: PostedEntry): AuditNote => ({
+  targetType: "journal_entry",
+  targetId: entry.id,
+  reason: entry.soft_lock_override_reason,
+  details: { kind, total_cents: entry.total_cents, verdict: "post" }
+})
+
 /** Decides and carries out one governed write. See the contract at the top of this module. */
 export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.LedgerError, R> =>
   Effect.gen(function*() {
@@ -225,12 +234,7 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
     return {
       status: 201,
       body: value,
-      audit: {
-        targetType: "journal_entry",
-        targetId: entry.id,
-        reason: entry.soft_lock_override_reason,
-        details: { kind: input.kind, total_cents: entry.total_cents, verdict: "post" }
-      },
+      audit: postedAudit(input.kind, entry),
       outcome: { _tag: "Posted", entry, value }
     } satisfies Written<A>
   })

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Ledger, Limits } from "@ledger/api"
 import * as Events from "./Events.ts"
-import { RequestContext } from "../RequestContext.ts"
+import { RequestContext, type RequestInfo } from "../RequestContext.ts"
 import * as Row from "../Row.ts"
 import * as Chart from "./Chart.ts"
 import * as JournalEntry from "./JournalEntry.ts"
@@ -119,7 +119,8 @@ export const periodOn = Effect.fn("Journal.periodOn")(function*(date: string, lo
   return row === undefined ? null : periodOf(row)
 })
 
-const periodOf = (row: Record<string, unknown>): PeriodOnDate => ({
+/** A `periods` row as the period of a date. */
+export const periodOf = (row: Record<string, unknown>): PeriodOnDate => ({
   id: Row.int(row.id),
   status: row.status as PeriodStatus,
   startDate: Row.date(row.start_date),
@@ -141,7 +142,8 @@ export interface PostOptions {
 
 /**
  * Posts a prepared entry: checks (and holds) its period, writes the entry and its lines, and emits
- * `entry.posted`, all in the caller's transaction; the database adds the daily totals at commit. No policy: callers decide
+ * `entry.posted`, all in the caller's transaction; the database adds the daily and monthly totals
+ * as the lines are inserted (migration 0007) and checks the entry at commit. No policy: callers decide
  * first (Governed.ts).
  */
 export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, options: PostOptions) {
@@ -157,52 +159,20 @@ export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, opti
       ...(period === null ? {} : { period_id: period.id, period_status: period.status })
     }))
   }
-  const actor = request.actor
-  const lines = prepared.lines.map((line) => ({
-    line_no: line.lineNo,
-    account_id: line.accountId,
-    amount_cents: line.amountCents,
-    memo: line.memo,
-    class_id: line.classId,
-    contact_id: line.contactId
-  }))
   // The entry and its lines in one statement (one round trip): the lines take the entry's id from
   // its RETURNING row. The balance and account checks run at commit (migrations 0002, 0006).
-  const rows = yield* sql<Record<string, unknown>>`WITH entry AS (INSERT INTO journal_entries ${sql.insert({
-    company_id: companyId,
-    entry_date: prepared.draft.date,
-    memo: prepared.draft.memo ?? null,
-    total_cents: prepared.totalCents,
-    source_kind: options.sourceKind,
-    source_id: options.sourceId ?? null,
-    reverses_entry_id: options.reversesEntryId ?? null,
-    proposal_id: options.proposalId ?? null,
-    // Recorded only where it mattered: a soft-locked period.
-    soft_lock_override_reason: period?.status === "soft_locked" ? softLockOverrideReason : null,
-    confidence: options.confidence ?? null,
-    posted_by_type: actor.type,
-    posted_by_id: actor.id,
-    posted_by_name: actor.name,
-    agent_model: request.agentModel,
-    posted_at: request.now
-  })} RETURNING *), lines AS (
+  const rows = yield* sql<Record<string, unknown>>`WITH entry AS (INSERT INTO journal_entries ${
+    sql.insert(entryRow(prepared, options, request, companyId, period))
+  } RETURNING *), lines AS (
     INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents, memo, class_id, contact_id)
     SELECT entry.company_id, entry.id, line.line_no, line.account_id, entry.entry_date, line.amount_cents, line.memo,
       line.class_id, line.contact_id
-    FROM entry, jsonb_to_recordset(${JSON.stringify(lines)}::jsonb)
+    FROM entry, jsonb_to_recordset(${JSON.stringify(lineRows(prepared))}::jsonb)
       AS line(line_no int, account_id bigint, amount_cents bigint, memo text, class_id bigint, contact_id bigint)
   ) SELECT * FROM entry`.pipe(Effect.orDie)
-  const entryRow = rows[0]!
-  // The daily totals are added by the database when this transaction commits (migration 0002).
-  const entry = toRecord(entryRow, prepared.lines, null)
-  yield* Events.emit("entry.posted", {
-    entry_id: entry.id,
-    entry_date: entry.entry_date,
-    total_cents: entry.total_cents,
-    source: entry.source,
-    proposal_id: entry.proposal_id,
-    reverses_entry_id: entry.reverses_entry_id
-  })
+  // The daily and monthly totals are added by the lines' statement trigger (migration 0007).
+  const entry = recordOf(rows[0]!, prepared.lines, null)
+  yield* Events.emit("entry.posted", postedEvent(entry))
   if (entry.reverses_entry_id !== null) {
     yield* Events.emit("entry.reversed", {
       entry_id: entry.reverses_entry_id,
@@ -215,7 +185,55 @@ export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, opti
   return entry
 })
 
-const toRecord = (
+/** The `journal_entries` row of a prepared entry, as `post` inserts it (and a group commit, with its id). */
+export const entryRow = (
+  prepared: Prepared,
+  options: PostOptions,
+  request: RequestInfo,
+  companyId: string,
+  period: PeriodOnDate | null
+) => ({
+  company_id: companyId,
+  entry_date: prepared.draft.date,
+  memo: prepared.draft.memo ?? null,
+  total_cents: prepared.totalCents,
+  source_kind: options.sourceKind,
+  source_id: options.sourceId ?? null,
+  reverses_entry_id: options.reversesEntryId ?? null,
+  proposal_id: options.proposalId ?? null,
+  // Recorded only where it mattered: a soft-locked period.
+  soft_lock_override_reason: period?.status === "soft_locked" ? options.softLockOverrideReason ?? null : null,
+  confidence: options.confidence ?? null,
+  posted_by_type: request.actor.type,
+  posted_by_id: request.actor.id,
+  posted_by_name: request.actor.name,
+  agent_model: request.agentModel,
+  posted_at: request.now
+})
+
+/** The `journal_lines` columns of a prepared entry's lines that are not the entry's own. */
+export const lineRows = (prepared: Prepared) =>
+  prepared.lines.map((line) => ({
+    line_no: line.lineNo,
+    account_id: line.accountId,
+    amount_cents: line.amountCents,
+    memo: line.memo,
+    class_id: line.classId,
+    contact_id: line.contactId
+  }))
+
+/** The payload of `entry.posted` (spec 6.1). */
+export const postedEvent = (entry: Ledger.Records.JournalEntry): Record<string, unknown> => ({
+  entry_id: entry.id,
+  entry_date: entry.entry_date,
+  total_cents: entry.total_cents,
+  source: entry.source,
+  proposal_id: entry.proposal_id,
+  reverses_entry_id: entry.reverses_entry_id
+})
+
+/** A posted entry as the API shows it, from its row as stored (or as about to be) and its lines. */
+export const recordOf = (
   row: Record<string, unknown>,
   lines: ReadonlyArray<JournalEntry.ResolvedLine>,
   reversedBy: number | null
@@ -278,7 +296,7 @@ export const load = Effect.fn("Journal.load")(function*(entryId: number) {
   const row = rows[0]
   if (row === undefined) return undefined
   const lines = yield* loadLines(companyId, entryId)
-  return { record: toRecord(row, lines, Row.intOrNull(row.reversed_by)), lines, sourceKind: String(row.source_kind) }
+  return { record: recordOf(row, lines, Row.intOrNull(row.reversed_by)), lines, sourceKind: String(row.source_kind) }
 })
 
 /**

@@ -1,0 +1,262 @@
+import { Data, Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, type Ledger } from "@ledger/api"
+import * as Audit from "../Audit.ts"
+import type * as GroupCommit from "../GroupCommit.ts"
+import * as Idempotency from "../Idempotency.ts"
+import type { RequestInfo } from "../RequestContext.ts"
+import * as Row from "../Row.ts"
+import * as Chart from "./Chart.ts"
+import * as Governed from "./Governed.ts"
+import * as Journal from "./Journal.ts"
+import * as JournalEntry from "./JournalEntry.ts"
+import * as PostingPolicy from "./PostingPolicy.ts"
+
+/**
+ * `POST /v1/journal-entries/propose` in a group commit (GroupCommit.ts): the entries of many
+ * requests posted by two statements (read the charts and periods and draw the entries' ids, then
+ * write everything in one statement, its own transaction) instead of five statements each.
+ *
+ * Only the plain case is written here: a posting that the governed path would post at once (a
+ * person, or an agent within its threshold), on an open or unperiodised date, with no class or
+ * contact on its lines. Every other request (a refusal, a proposal, a soft-locked date, a dry run)
+ * is answered null and runs alone on the governed path (Governed.ts), which stays the one
+ * definition of what a posting does: this module reuses its pure rules (`JournalEntry`,
+ * `PostingPolicy`) and its row and record builders (`Journal`, `Audit`, `Idempotency`), so a
+ * batched posting is stored and answered exactly as the governed path stores and answers it
+ * (test/ledger/group-commit.test.ts compares the two).
+ */
+
+type Body = (typeof Ledger.JournalEntries.proposeJournalEntry.body)["Type"]
+
+const linesPath: JournalEntry.Path = ["body", "lines"]
+const kind = "journal_entry"
+const noClasses: ReadonlyMap<string, JournalEntry.ClassRef> = new Map()
+const noAccounts: ReadonlyMap<string, JournalEntry.AccountRef> = new Map()
+
+const accepts = (body: unknown, request: RequestInfo): boolean => {
+  const proposed = body as Body
+  return proposed.dry_run !== true && request.companyId !== null &&
+    proposed.lines.every((line) => (line.class ?? null) === null && (line.contact_id ?? null) === null)
+}
+
+interface Candidate {
+  readonly index: number
+  readonly item: GroupCommit.Item
+  readonly companyId: string
+  readonly body: Body
+  readonly draft: JournalEntry.DraftEntry
+}
+
+interface Posting extends Candidate {
+  readonly prepared: Journal.Prepared
+  readonly period: Journal.PeriodOnDate | null
+}
+
+/**
+ * The charts' accounts and the periods that the candidates name, and an entry id for each
+ * candidate, in one statement (a candidate that does not post leaves a gap in the ids, as a
+ * rolled-back posting does). Nothing is locked: the write's own statement re-checks the period of
+ * every entry (the database refuses an entry into a period locked since, migration 0002), and the
+ * governed path reads accounts unlocked too.
+ */
+const readCharts = Effect.fn("JournalBatch.readCharts")(function*(candidates: ReadonlyArray<Candidate>) {
+  const sql = yield* SqlClient.SqlClient
+  const accountKeys = new Map<string, { company_id: string; code: string }>()
+  const periodKeys = new Map<string, { company_id: string; day: string }>()
+  for (const candidate of candidates) {
+    periodKeys.set(`${candidate.companyId} ${candidate.draft.date}`, { company_id: candidate.companyId, day: candidate.draft.date })
+    for (const line of candidate.draft.lines) {
+      accountKeys.set(`${candidate.companyId} ${line.account}`, { company_id: candidate.companyId, code: line.account })
+    }
+  }
+  const rows = yield* sql<Record<string, unknown>>`
+    SELECT 'account' AS row_kind, a.company_id, a.id, a.code, a.name, a.type, a.active,
+        NULL::text AS status, NULL::date AS start_date, NULL::date AS end_date
+      FROM json_to_recordset(${JSON.stringify([...accountKeys.values()])}::json) AS wanted(company_id uuid, code text)
+      JOIN accounts a ON a.company_id = wanted.company_id AND a.code = wanted.code
+    UNION ALL
+    SELECT 'period', p.company_id, p.id, NULL, NULL, NULL, NULL, p.status, p.start_date, p.end_date
+      FROM periods p WHERE (p.company_id, p.id) IN (
+        SELECT held.company_id, held.id
+        FROM json_to_recordset(${JSON.stringify([...periodKeys.values()])}::json) AS wanted(company_id uuid, day date)
+        JOIN periods held ON held.company_id = wanted.company_id AND held.start_date <= wanted.day AND held.end_date >= wanted.day)
+    UNION ALL
+    SELECT 'id', NULL, nextval('ledger_ids'), NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM generate_series(1, ${candidates.length})`
+    .pipe(Effect.orDie)
+  const accounts = new Map<string, Map<string, JournalEntry.AccountRef>>()
+  const periods = new Map<string, Array<Journal.PeriodOnDate>>()
+  const ids: Array<number> = []
+  for (const row of rows) {
+    const companyId = String(row.company_id)
+    if (row.row_kind === "id") {
+      ids.push(Row.int(row.id))
+    } else if (row.row_kind === "period") {
+      periods.set(companyId, [...periods.get(companyId) ?? [], Journal.periodOf(row)])
+    } else {
+      const chart = accounts.get(companyId) ?? new Map<string, JournalEntry.AccountRef>()
+      chart.set(String(row.code), Chart.accountRef(row))
+      accounts.set(companyId, chart)
+    }
+  }
+  // In request order, as the governed path would draw them one request after another.
+  ids.sort((a, b) => a - b)
+  return { accounts, periods, ids }
+})
+
+/** The candidates the governed path would post at once, resolved against their charts; the others run alone. */
+const postable = (
+  candidates: ReadonlyArray<Candidate>,
+  charts: {
+    readonly accounts: ReadonlyMap<string, ReadonlyMap<string, JournalEntry.AccountRef>>
+    readonly periods: ReadonlyMap<string, ReadonlyArray<Journal.PeriodOnDate>>
+  }
+): ReadonlyArray<Posting> =>
+  candidates.flatMap((candidate): Array<Posting> => {
+    const resolved = JournalEntry.resolve(candidate.draft, charts.accounts.get(candidate.companyId) ?? noAccounts, noClasses, linesPath)
+    if (resolved instanceof ApiError.LedgerError) return []
+    const date = candidate.draft.date
+    const period = (charts.periods.get(candidate.companyId) ?? []).find((held) => held.startDate <= date && held.endDate >= date) ?? null
+    if (period !== null && period.status !== "open") return []
+    const prepared: Journal.Prepared = { draft: candidate.draft, lines: resolved, totalCents: JournalEntry.total(resolved) }
+    const decision = PostingPolicy.decide({
+      actor: candidate.item.request.actor,
+      totalCents: prepared.totalCents,
+      periodStatus: period?.status ?? null,
+      softLockOverrideReason: candidate.body.soft_lock_override_reason ?? null,
+      alwaysProposeForAgents: null
+    })
+    return decision.verdict === "post" ? [{ ...candidate, prepared, period }] : []
+  })
+
+const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<GroupCommit.Item>) {
+  const sql = yield* SqlClient.SqlClient
+  const answers: Array<GroupCommit.Answer | null> = items.map(() => null)
+
+  // A key used twice in one batch: the first is written here, the second runs alone after this
+  // batch commits, and replays the first's answer.
+  const keys = new Set<string>()
+  const candidates: Array<Candidate> = []
+  items.forEach((item, index) => {
+    const key = `${item.claim.tenant}\n${item.claim.principal}\n${item.claim.key}`
+    if (keys.has(key) || item.request.companyId === null) return
+    keys.add(key)
+    const body = item.body as Body
+    const draft: JournalEntry.DraftEntry = { date: body.entry_date, memo: body.memo ?? null, lines: body.lines }
+    if (JournalEntry.checkShape(draft, linesPath) !== null) return
+    candidates.push({ index, item, companyId: item.request.companyId, body, draft })
+  })
+  if (candidates.length === 0) return answers
+
+  const charts = yield* readCharts(candidates)
+  const postings = postable(candidates, charts)
+  if (postings.length === 0) return answers
+
+  const entries: Array<Record<string, unknown>> = []
+  const lines: Array<Record<string, unknown>> = []
+  const events: Array<Record<string, unknown>> = []
+  const auditEvents: Array<Record<string, unknown>> = []
+  const records: Array<Record<string, unknown>> = []
+  for (const [position, posting] of postings.entries()) {
+    const request = posting.item.request
+    const entryRow = {
+      ...Journal.entryRow(posting.prepared, {
+        sourceKind: kind,
+        softLockOverrideReason: posting.body.soft_lock_override_reason ?? null,
+        confidence: posting.body.confidence ?? null
+      }, request, posting.companyId, posting.period),
+      id: charts.ids[position]!
+    }
+    const entry = Journal.recordOf(entryRow, posting.prepared.lines, null)
+    entries.push(entryRow)
+    for (const line of Journal.lineRows(posting.prepared)) {
+      lines.push({ company_id: posting.companyId, entry_id: entry.id, entry_date: entry.entry_date, ...line })
+    }
+    events.push({
+      company_id: posting.companyId,
+      event_type: "entry.posted",
+      payload: JSON.stringify(Journal.postedEvent(entry)),
+      occurred_at: request.now
+    })
+    auditEvents.push(Audit.row(Audit.ofWrite(request, 201, Governed.postedAudit(kind, entry))!))
+    records.push(yield* Idempotency.storedRow(posting.item.claim, 201, entry))
+    answers[posting.index] = { status: 201, body: entry }
+  }
+
+  // Everything in ONE statement, which PostgreSQL runs as one transaction: the records, the
+  // entries and their lines (their totals added by the lines' trigger), the audit and outbox
+  // events, and at its end the commit checks of every entry. A key that a concurrent duplicate
+  // recorded first returns no row, and ledger_batch_recorded then refuses the whole statement:
+  // nothing is written, and each of its requests runs alone (that one replays).
+  yield* sql`WITH wait_bound AS (
+      SELECT set_config('lock_timeout', ${Idempotency.waitBound}, true)
+    ), records AS (
+      INSERT INTO idempotency_records
+        (tenant, principal, idempotency_key, operation, request_hash, status, body, created_at, expires_at)
+      SELECT r.tenant, r.principal, r.idempotency_key, r.operation, r.request_hash, r.status, r.body::json, r.created_at, r.expires_at
+      FROM wait_bound, json_to_recordset(${JSON.stringify(records)}::json) AS r(tenant text, principal text,
+        idempotency_key text, operation text, request_hash text, status int, body text, created_at timestamptz,
+        expires_at timestamptz)
+      ${sql.literal(Idempotency.replacingExpired)}
+      RETURNING 1
+    ), entries AS (
+      INSERT INTO journal_entries (company_id, id, entry_date, memo, total_cents, source_kind, source_id, reverses_entry_id,
+        proposal_id, soft_lock_override_reason, confidence, posted_by_type, posted_by_id, posted_by_name, agent_model, posted_at)
+      SELECT e.company_id, e.id, e.entry_date, e.memo, e.total_cents, e.source_kind, e.source_id, e.reverses_entry_id,
+        e.proposal_id, e.soft_lock_override_reason, e.confidence, e.posted_by_type, e.posted_by_id, e.posted_by_name,
+        e.agent_model, e.posted_at
+      FROM json_to_recordset(${JSON.stringify(entries)}::json) AS e(company_id uuid, id bigint, entry_date date, memo text,
+        total_cents bigint, source_kind text, source_id bigint, reverses_entry_id bigint, proposal_id bigint,
+        soft_lock_override_reason text, confidence double precision, posted_by_type text, posted_by_id bigint,
+        posted_by_name text, agent_model text, posted_at timestamptz)
+      RETURNING id
+    ), lines AS (
+      INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents, memo, class_id, contact_id)
+      SELECT l.company_id, l.entry_id, l.line_no, l.account_id, l.entry_date, l.amount_cents, l.memo, l.class_id, l.contact_id
+      FROM json_to_recordset(${JSON.stringify(lines)}::json) AS l(company_id uuid, entry_id bigint, line_no int,
+        account_id bigint, entry_date date, amount_cents bigint, memo text, class_id bigint, contact_id bigint)
+      -- Each line after its entry: the entry's commit check then runs before its lines' own
+      -- triggers, which find it checked (migration 0007) instead of checking it again.
+      WHERE l.entry_id IN (SELECT id FROM entries)
+    ), audit AS (
+      INSERT INTO audit_events (company_id, occurred_at, action, outcome, status, error_type, principal_type, principal_id,
+        principal_name, key_id, agent_model, agent_run_id, target_type, target_id, reason, via, details)
+      SELECT a.company_id, a.occurred_at, a.action, a.outcome, a.status, a.error_type, a.principal_type, a.principal_id,
+        a.principal_name, a.key_id, a.agent_model, a.agent_run_id, a.target_type, a.target_id, a.reason, a.via, a.details::jsonb
+      FROM json_to_recordset(${JSON.stringify(auditEvents)}::json) AS a(company_id uuid, occurred_at timestamptz, action text,
+        outcome text, status int, error_type text, principal_type text, principal_id text, principal_name text, key_id bigint,
+        agent_model text, agent_run_id text, target_type text, target_id text, reason text, via text, details text)
+    ), outbox AS (
+      INSERT INTO outbox_events (company_id, event_type, payload, occurred_at)
+      SELECT o.company_id, o.event_type, o.payload::jsonb, o.occurred_at
+      FROM json_to_recordset(${JSON.stringify(events)}::json) AS o(company_id uuid, event_type text, payload text,
+        occurred_at timestamptz)
+    )
+    SELECT ledger_batch_recorded(count(*), ${postings.length}) AS recorded FROM records`.pipe(
+    Effect.catchTag("SqlError", (error) =>
+      // A key taken, or a wait too long on a concurrent duplicate's record, is expected; so is a
+      // period locked since it was read. Anything else is a defect (logged by GroupCommit).
+      expectedStates.has(sqlState(error)) || error.reason._tag === "LockTimeoutError"
+        ? Effect.fail(new BatchAbandoned({ state: sqlState(error) }))
+        : Effect.die(error))
+  )
+  return answers
+})
+
+/**
+ * The batch's statement was refused as a whole for a reason its requests' own paths answer: a key
+ * a concurrent duplicate recorded first (LD020, or the wait on it timed out), a period locked since
+ * it was read (LD011). Nothing of it was written; its writes run alone.
+ */
+class BatchAbandoned extends Data.TaggedError("BatchAbandoned")<{ readonly state: string | undefined }> {}
+
+const expectedStates = new Set<string | undefined>(["LD020", "LD011"])
+
+/** The SQLSTATE of a failed statement, as both drivers keep it on the error's cause. */
+const sqlState = (error: { readonly reason: { readonly cause?: unknown } }): string | undefined => {
+  const cause = error.reason.cause
+  return typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined
+}
+
+/** The group-commit writer of `proposeJournalEntry`. */
+export const writer: GroupCommit.BatchWriter = { accepts, write }
