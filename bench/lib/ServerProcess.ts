@@ -25,6 +25,8 @@ export interface RunningServer {
   readonly baseUrl: string
   readonly port: number
   readonly pid: number
+  /** What the server printed so far (stdout and stderr). */
+  readonly output: () => string
   readonly storage: Options.StorageKind
   readonly operatorToken: string
   readonly stop: () => Promise<void>
@@ -73,6 +75,11 @@ export const start = async (
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
 
   const stop = async () => {
+    // BENCH_TRACE_PAUSES=1 (lib/serve.ts): what the server saw of its own pauses during the run.
+    if (process.env.BENCH_TRACE_PAUSES === "1") {
+      const pauses = output.split("\n").filter((line) => line.startsWith("PAUSE "))
+      process.stderr.write(`server ${storage}: ${pauses.length} pauses over 5 ms\n${pauses.join("\n")}\n`)
+    }
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM")
       const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000).unref())
@@ -107,5 +114,5 @@ export const start = async (
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
-  return { baseUrl, port, pid: child.pid!, storage, operatorToken, stop }
+  return { baseUrl, port, pid: child.pid!, storage, operatorToken, stop, output: () => output }
 }

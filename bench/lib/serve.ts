@@ -7,6 +7,23 @@ import { Effect, Fiber, Layer } from "effect"
 import { Config, Server } from "@ledger/server"
 
 const config = Config.fromEnvironment()
+
+// BENCH_TRACE_PAUSES=1 prints every garbage collection and event-loop stall over 5 ms, to explain a
+// latency tail.
+if (process.env.BENCH_TRACE_PAUSES === "1") {
+  const { monitorEventLoopDelay, PerformanceObserver } = await import("node:perf_hooks")
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.duration > 5) process.stdout.write(`PAUSE gc ${entry.duration.toFixed(1)} ms kind ${(entry as { detail?: { kind?: number } }).detail?.kind}\n`)
+    }
+  }).observe({ entryTypes: ["gc"] })
+  const delay = monitorEventLoopDelay({ resolution: 5 })
+  delay.enable()
+  setInterval(() => {
+    if (delay.max / 1e6 > 20) process.stdout.write(`PAUSE loop max ${(delay.max / 1e6).toFixed(1)} ms p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms\n`)
+    delay.reset()
+  }, 1_000).unref()
+}
 const searchPath = process.env.BENCH_SEARCH_PATH
 const maxConnections = process.env.BENCH_MAX_CONNECTIONS === undefined ? undefined : Number(process.env.BENCH_MAX_CONNECTIONS)
 
