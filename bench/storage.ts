@@ -90,6 +90,6 @@ async function writeCount(
   if (failed > 0) throw new Error(`${failed} of ${count} writes failed`)
 }
 
-run.note("sizes are what PostgreSQL allocated: 8 KB pages, fill factor, and the dead version the idempotency record's completing UPDATE leaves until vacuum")
+run.note("sizes are what PostgreSQL allocated (8 KB pages, fill factor); the idempotency record is purged after 7 days, so what a posting keeps for good is its entry, lines and audit event (and its outbox event, which nothing prunes yet)")
 run.finish()
 process.exit(0)

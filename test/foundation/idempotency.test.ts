@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Entropy, Idempotency } from "@ledger/engine"
+import { Entropy, Idempotency, Row, StoredAnswer } from "@ledger/engine"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
 import { createKey, createUser, expectErrorBody } from "./support.ts"
 
@@ -42,15 +42,17 @@ const usersNamed = async (companyId: string, name: string) =>
     [companyId, name]
   ))[0]!.count)
 
+/** The same keyed POST each call, as raw HTTP: the answer's text is compared byte for byte. */
+const rawSender = (path: string, body: unknown, key = newKey()) => () =>
+  app.fetch(new Request(`http://ledger.test${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${company.ownerKey}`, "idempotency-key": key, "content-type": "application/json" },
+    body: JSON.stringify(body)
+  }))
+
 describe("Idempotency-Key", () => {
   it("replays the first answer byte for byte, from the record read with the API key", async () => {
-    const key = newKey()
-    const send = () =>
-      app.fetch(new Request("http://ledger.test/v1/users", {
-        method: "POST",
-        headers: { authorization: `Bearer ${company.ownerKey}`, "idempotency-key": key, "content-type": "application/json" },
-        body: JSON.stringify({ name: "Byte Bea", role: "staff" })
-      }))
+    const send = rawSender("/v1/users", { name: "Byte Bea", role: "staff" })
     const first = await send()
     const firstText = await first.text()
     expect(first.status).toBe(201)
@@ -61,6 +63,45 @@ describe("Idempotency-Key", () => {
       expect(await replay.text()).toBe(firstText)
     }
     expect(await usersNamed(company.companyId, "Byte Bea")).toBe(1)
+  })
+
+  it("keeps the answer packed, and still replays a record written before it was", async () => {
+    const key = newKey()
+    const send = rawSender("/v1/journal-entries/propose", {
+      entry_date: "2026-02-27",
+      memo: "Packed answer",
+      lines: [{ account: "6100", debit_cents: 12_345 }, { account: "1010", credit_cents: 12_345 }]
+    }, key)
+    const first = await send()
+    expect(first.status).toBe(201)
+    const firstText = await first.text()
+    const [row] = await app.query<{ answer: unknown; body: unknown }>(
+      "SELECT answer, body FROM idempotency_records WHERE idempotency_key = $1",
+      [key]
+    )
+    const packed = Row.bytesOrNull(row!.answer)!
+    expect(row!.body).toBeNull()
+    expect(StoredAnswer.unpack(packed)).toBe(firstText)
+    // What packing is for: a posting's answer in a fraction of its text.
+    expect(packed.length * 3).toBeLessThan(firstText.length)
+
+    // The form of records written before migration 0008: the answer as json, no packed answer.
+    await app.query(
+      "UPDATE idempotency_records SET body = $2::json, answer = NULL WHERE idempotency_key = $1",
+      [key, firstText]
+    )
+    const replay = await send()
+    expect(replay.status).toBe(201)
+    expect(replay.headers.get("idempotent-replayed")).toBe("true")
+    expect(await replay.text()).toBe(firstText)
+    // A record holds its answer one way, never both or neither.
+    await expect(app.query("UPDATE idempotency_records SET answer = '\\x01'::bytea WHERE idempotency_key = $1", [key])).rejects.toThrow()
+    await expect(app.query("UPDATE idempotency_records SET body = NULL WHERE idempotency_key = $1", [key])).rejects.toThrow()
+    const [kept] = await app.query<{ answer: unknown; body: unknown }>(
+      "SELECT answer, body::text AS body FROM idempotency_records WHERE idempotency_key = $1",
+      [key]
+    )
+    expect(kept).toEqual({ answer: null, body: firstText })
   })
 
   it("makes one change for 50 concurrent identical requests, and answers each with the same status and body", async () => {
@@ -91,12 +132,10 @@ describe("Idempotency-Key", () => {
     expect(secret).toMatch(/^ldg_[A-Za-z0-9_-]{43}$/)
     const keys = await app.query("SELECT id FROM api_keys WHERE company_id = $1 AND user_id = $2", [company.companyId, user.id])
     expect(keys).toHaveLength(1)
-    const stored = await app.query<{ body: unknown }>(
-      "SELECT body::text AS body FROM idempotency_records WHERE idempotency_key = $1",
-      [key]
-    )
-    expect(String(stored[0]!.body)).not.toContain(secret)
-    expect(String(stored[0]!.body)).toContain("$sealed")
+    const stored = await app.query<{ answer: unknown }>("SELECT answer FROM idempotency_records WHERE idempotency_key = $1", [key])
+    const text = StoredAnswer.unpack(Row.bytesOrNull(stored[0]!.answer)!)
+    expect(text).not.toContain(secret)
+    expect(text).toContain("$sealed")
     // The replayed secret is the live key.
     expect((await app.call("GET", "/v1/me", { token: secret })).status).toBe(200)
   })

@@ -6,6 +6,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
+import { Row, StoredAnswer } from "@ledger/engine"
 import { Storage } from "@ledger/server"
 
 /**
@@ -158,6 +159,11 @@ export const everyStoredValue = (sql: SqlClient.SqlClient) =>
         `SELECT "${column_name}"::text AS value FROM "${table_name}"`
       )
       for (const row of rows) if (row.value !== null) values.push({ table: table_name, column: column_name, value: row.value })
+    }
+    // Stored answers are packed (StoredAnswer.ts): their text is looked at too, not only their bytes.
+    const answers = yield* sql<{ answer: unknown }>`SELECT answer FROM idempotency_records WHERE answer IS NOT NULL`
+    for (const row of answers) {
+      values.push({ table: "idempotency_records", column: "answer (unpacked)", value: StoredAnswer.unpack(Row.bytesOrNull(row.answer)!) })
     }
     return { tables: new Set(columns.map((column) => column.table_name)), values }
   })

@@ -28,7 +28,10 @@ export interface StoredResult {
   readonly operation: string
   readonly requestHash: string
   readonly status: number
+  /** The answer of a record written before migration 0008, as `json`; null once `answer` holds it. */
   readonly body: unknown
+  /** The answer packed (StoredAnswer.ts); null for a record written before migration 0008. */
+  readonly answer: Uint8Array | null
   readonly expiresAt: string
 }
 
@@ -47,7 +50,7 @@ export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, 
   // With an Idempotency-Key, the record this key's principal holds under it comes along: tenant and
   // principal are written as Dispatcher writes them (`company:<id>`, Actor.reference).
   const stored = idempotencyKey === null ? sql`` : sql`, r.operation AS stored_operation, r.request_hash AS stored_request_hash,
-      r.status AS stored_status, r.body AS stored_body, r.expires_at AS stored_expires_at`
+      r.status AS stored_status, r.body AS stored_body, r.answer AS stored_answer, r.expires_at AS stored_expires_at`
   const storedJoin = idempotencyKey === null ? sql`` : sql`LEFT JOIN idempotency_records r
       ON r.tenant = 'company:' || k.company_id::text
       AND r.principal = CASE WHEN k.principal_type = 'agent' THEN 'agent:' || k.agent_id ELSE 'user:' || k.user_id END
@@ -100,6 +103,7 @@ export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, 
       requestHash: String(row.stored_request_hash),
       status: Number(row.stored_status),
       body: row.stored_body,
+      answer: Row.bytesOrNull(row.stored_answer),
       expiresAt: Row.iso(row.stored_expires_at)
     }
   }

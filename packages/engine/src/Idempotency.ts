@@ -7,6 +7,7 @@ import type { Entropy } from "./Entropy.ts"
 import * as Row from "./Row.ts"
 import * as Secret from "./Secret.ts"
 import * as SealedResult from "./SealedResult.ts"
+import * as StoredAnswer from "./StoredAnswer.ts"
 
 /** Canonical JSON (sorted keys) so that the same request always has the same fingerprint. */
 export const canonicalJson = (value: unknown): string => {
@@ -78,10 +79,17 @@ export const answerOf = (
     return Effect.fail(ApiError.fail("idempotency_conflict", "This Idempotency-Key was used for a different request."))
   }
   return Effect.map(
-    SealedResult.open(Row.json(stored.body), input.credential, input.key),
+    SealedResult.open(storedBody(stored), input.credential, input.key),
     (body): Replay => ({ _tag: "Replay", status: stored.status, body })
   )
 }
+
+/**
+ * The answer a record holds, as first returned but for its sealed secrets: its packed text
+ * (StoredAnswer.ts), or, for a record written before migration 0008, its `json`.
+ */
+const storedBody = (stored: Authenticate.StoredResult): unknown =>
+  stored.answer === null ? Row.json(stored.body) : JSON.parse(StoredAnswer.unpack(stored.answer))
 
 const isLive = (stored: Authenticate.StoredResult | null | undefined, input: KeyedRequest): stored is Authenticate.StoredResult =>
   stored !== null && stored !== undefined && stored.status !== 0 && Date.parse(stored.expiresAt) > Date.parse(input.now)
@@ -99,8 +107,9 @@ export const inProgress = () =>
 export class KeyTaken extends Data.TaggedError("KeyTaken")<{}> {}
 
 /**
- * The `idempotency_records` row of an answer: the body as stored (secrets sealed, as `json` text,
- * so a replay is byte for byte the first answer) and its expiry.
+ * The `idempotency_records` row of an answer: the answer as first returned, secrets sealed, its
+ * JSON text packed (StoredAnswer.ts) and in base64 for SQL to decode (`decode(…, 'base64')`), so a
+ * replay is byte for byte the first answer; and its expiry.
  */
 export const storedRow = Effect.fn("Idempotency.storedRow")(function*(input: KeyedRequest, status: number, body: unknown) {
   const stored = yield* SealedResult.seal(body, input.credential, input.key)
@@ -111,7 +120,7 @@ export const storedRow = Effect.fn("Idempotency.storedRow")(function*(input: Key
     operation: input.operation,
     request_hash: input.requestHash,
     status,
-    body: JSON.stringify(stored),
+    answer_base64: StoredAnswer.toBase64(StoredAnswer.pack(JSON.stringify(stored))),
     created_at: input.now,
     expires_at: new Date(Date.parse(input.now) + Limits.idempotencyRetentionDays * 86_400_000).toISOString()
   }
@@ -125,7 +134,7 @@ export const waitBound = `${inProgressWaitMilliseconds}ms`
  * is left, and the insert returns no row for it (the key is taken).
  */
 export const replacingExpired = `ON CONFLICT (tenant, principal, idempotency_key) DO UPDATE SET operation = excluded.operation,
-        request_hash = excluded.request_hash, status = excluded.status, body = excluded.body,
+        request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, answer = excluded.answer,
         created_at = excluded.created_at, expires_at = excluded.expires_at
       WHERE idempotency_records.expires_at <= excluded.created_at`
 
@@ -149,9 +158,9 @@ export const record: (
     // The subquery bounds the wait on a concurrent duplicate's uncommitted row before the insert
     // meets it (no SET LOCAL round trip); the transaction ends right after this statement.
     const insert = sql<{ recorded: number }>`INSERT INTO idempotency_records
-        (tenant, principal, idempotency_key, operation, request_hash, status, body, created_at, expires_at)
-      SELECT ${row.tenant}, ${row.principal}, ${row.idempotency_key}, ${row.operation}, ${row.request_hash}, ${row.status},
-        ${row.body}::json, ${row.created_at}::timestamptz, ${row.expires_at}::timestamptz
+        (tenant, principal, idempotency_key, operation, request_hash, status, answer, created_at, expires_at)
+      SELECT ${row.tenant}, ${row.principal}, ${row.idempotency_key}, ${row.operation}, ${row.request_hash},
+        ${row.status}, decode(${row.answer_base64}, 'base64'), ${row.created_at}::timestamptz, ${row.expires_at}::timestamptz
       FROM (SELECT set_config('lock_timeout', ${waitBound}, true)) AS wait_bound
       ${sql.literal(replacingExpired)}
       RETURNING 1 AS recorded`
@@ -172,7 +181,7 @@ export const record: (
  */
 export const settledElsewhere = Effect.fn("Idempotency.settledElsewhere")(function*(input: KeyedRequest) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, unknown>>`SELECT operation, request_hash, status, body, expires_at
+  const rows = yield* sql<Record<string, unknown>>`SELECT operation, request_hash, status, body, answer, expires_at
     FROM idempotency_records
     WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
   const row = rows[0]
@@ -182,6 +191,7 @@ export const settledElsewhere = Effect.fn("Idempotency.settledElsewhere")(functi
     requestHash: String(row.request_hash),
     status: Number(row.status),
     body: row.body,
+    answer: Row.bytesOrNull(row.answer),
     expiresAt: Row.iso(row.expires_at)
   }
   return yield* answerOf(stored, input)

@@ -31,3 +31,19 @@ export const textArray = <T extends string>(value: unknown): Array<T> => {
 }
 
 export const json = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T
+
+/**
+ * A `bytea` column as bytes: a Buffer (node-postgres, postgres.js) or a Uint8Array (PGlite), or
+ * PostgreSQL's hexadecimal text (`\x…`) from a driver that leaves the type unparsed.
+ */
+export const bytesOrNull = (value: unknown): Uint8Array | null => {
+  if (value === null || value === undefined) return null
+  if (value instanceof Uint8Array) return value
+  if (typeof value === "string" && value.startsWith("\\x")) {
+    const hex = value.slice(2)
+    const bytes = new Uint8Array(hex.length / 2)
+    for (let index = 0; index < bytes.length; index++) bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16)
+    return bytes
+  }
+  throw new Error(`expected bytea, got ${typeof value}`)
+}
