@@ -39,6 +39,8 @@ export interface TestAppOptions {
   readonly clock?: boolean | string | Date | Server.ManualClock
   /** Group commit of journal-entry postings (on by default, as in a server). */
   readonly groupCommit?: boolean
+  /** The server's upkeep of planner statistics (on by default, as in a server). */
+  readonly analyzeGrownTables?: boolean
 }
 
 export interface CallOptions {
@@ -82,6 +84,7 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
     operatorToken,
     rateLimits: options.rateLimits ?? false,
     ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
+    ...(options.analyzeGrownTables === undefined ? {} : { analyzeGrownTables: options.analyzeGrownTables }),
     ...(clock === undefined ? {} : { clock })
   })
 

@@ -3,7 +3,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Clock, Duration, Effect, Layer, ManagedRuntime, Schedule } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { Dispatcher, Entropy, Idempotency, Ledger, Operator } from "@ledger/engine"
+import { Dispatcher, Entropy, Idempotency, Ledger, Operator, Statistics } from "@ledger/engine"
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./Http.ts"
 import * as Storage from "./Storage.ts"
@@ -19,6 +19,12 @@ export interface AppOptions extends Storage.StorageOptions {
    * Off makes every write its own transaction (the equivalence test runs both).
    */
   readonly groupCommit?: boolean
+  /**
+   * Analyze tables that outgrew their planner statistics every few seconds (default on;
+   * docs/decisions/0707-planner-statistics.md). Off only where something else analyzes them, such
+   * as PostgreSQL's autovacuum.
+   */
+  readonly analyzeGrownTables?: boolean
   readonly operatorToken?: string | undefined
   /** Told the operator token when one is generated (printed once by the CLI). */
   readonly onOperatorToken?: (token: string) => void
@@ -82,6 +88,18 @@ const idempotencyPurge = (clock: Clock.Clock) =>
     Effect.repeat(Schedule.spaced(idempotencyPurgeEvery))
   )))
 
+/**
+ * How often a server looks for tables that have outgrown their planner statistics (Statistics.ts).
+ * A look is one catalog query; an ANALYZE only when a table grew by a fifth.
+ */
+const statisticsEvery = Duration.seconds(5)
+
+/** Keeps planner statistics up with the tables' growth, for as long as the layer lives (PGlite has no autovacuum). */
+const statisticsUpkeep = Layer.effectDiscard(Effect.forkScoped(Statistics.analyzeGrown().pipe(
+  Effect.catchCause((cause) => Effect.logWarning("Analyzing grown tables failed; it will run again", cause)),
+  Effect.repeat(Schedule.spaced(statisticsEvery))
+)))
+
 /** The engine over migrated storage, with the operator token in place. */
 export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlClient.SqlClient, unknown> => {
   const storage = Storage.layer(options)
@@ -101,7 +119,8 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlCl
       ...(options.seed === undefined ? {} : { seed: options.seed })
     }),
     operator,
-    idempotencyPurge(clock)
+    idempotencyPurge(clock),
+    options.analyzeGrownTables === false ? Layer.empty : statisticsUpkeep
   ).pipe(Layer.provideMerge(storage))
 }
 
