@@ -49,10 +49,12 @@ describe("planner statistics", () => {
     // Nothing grew since: nothing to do.
     expect(await analyzeGrown()).not.toContain("statistics_probe")
 
-    // A little growth is within the margin; past it, analyzed again.
-    await grow(3_011, 200)
+    // Growth within the margin (doubling) is left alone; past it, analyzed again.
+    await grow(3_011, 1_000)
+    expect((await probe()).pages).toBeLessThan(grown.pages * Statistics.growthFactor + Statistics.growthPagesMin)
     expect(await analyzeGrown()).not.toContain("statistics_probe")
-    await grow(3_211, 2_000)
+    await grow(4_011, 6_000)
+    expect((await probe()).pages).toBeGreaterThan(grown.pages * Statistics.growthFactor + Statistics.growthPagesMin)
     expect(await analyzeGrown()).toContain("statistics_probe")
     const after = await probe()
     expect(after.relpages).toBe(after.pages)

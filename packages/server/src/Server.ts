@@ -90,7 +90,7 @@ const idempotencyPurge = (clock: Clock.Clock) =>
 
 /**
  * How often a server looks for tables that have outgrown their planner statistics (Statistics.ts).
- * A look is one catalog query; an ANALYZE only when a table grew by a fifth.
+ * A look is one catalog query; an ANALYZE only when a table doubled.
  */
 const statisticsEvery = Duration.seconds(5)
 
