@@ -60,6 +60,23 @@ describe("planner statistics", () => {
     expect(after.relpages).toBe(after.pages)
   })
 
+  it("are kept by a running server without being asked", async () => {
+    const server = await makeTestApp()
+    try {
+      await server.query("CREATE TABLE statistics_server_probe AS SELECT n, repeat('z', 200) AS filler FROM generate_series(1, 3000) AS n")
+      const relpages = async () =>
+        Number((await server.query<{ relpages: unknown }>(
+          "SELECT relpages FROM pg_class WHERE relname = 'statistics_server_probe'"
+        ))[0]!.relpages)
+      // The server looks every 5 s; give it three looks.
+      const deadline = Date.now() + 15_000
+      while ((await relpages()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250))
+      expect(await relpages()).toBeGreaterThan(Statistics.growthPagesMin)
+    } finally {
+      await server.close()
+    }
+  }, 30_000)
+
   it("analyze at most a bounded number of tables in one pass", async () => {
     for (let index = 0; index < Statistics.tablesPerPassMax + 2; index++) {
       await app.query(`CREATE TABLE statistics_many_${index} AS SELECT n, repeat('y', 200) AS filler FROM generate_series(1, 600) AS n`)

@@ -4,11 +4,11 @@
  *
  * The encoder writes one block of the fixed Huffman codes, with greedy matches found through hash
  * chains; any inflater given the same dictionary reads it (the tests read it with zlib). It keeps
- * its tables and buffers from call to call (calls are synchronous, so they never overlap) and
- * allocates only its result: zlib's encoder, which builds a compressor per call, cost a posting
- * about 30 µs more of Node time and 5 % of the postings a second (ADR 0706). For a text of a few
- * hundred bytes that mostly matches the dictionary, fixed codes lose little to dynamic ones (102
- * bytes against zlib's 100 for a two-line posting's answer).
+ * its tables and buffers from call to call (calls are synchronous, so they never overlap) and, for
+ * texts up to 64 KiB, allocates only its result: zlib's encoder, which builds a compressor per
+ * call, cost a posting about 30 µs more of Node time and 5 % of the postings a second (ADR 0706).
+ * For a text of a few hundred bytes that mostly matches the dictionary, fixed codes lose little to
+ * dynamic ones (102 bytes against zlib's 100 for a two-line posting's answer).
  *
  * The decoder reads any DEFLATE stream (stored, fixed and dynamic blocks), as RFC 1951 and zlib's
  * `puff` describe it. It is pure JavaScript, as the engine is (it builds for any platform): fflate's
@@ -23,6 +23,11 @@ const matchLengthMax = 258
 const chainDepthMax = 16
 const hashBits = 13
 const hashSize = 1 << hashBits
+/** The largest data whose buffers an encoder keeps between calls: most answers are far smaller. */
+const scratchBytesMax = 64 * 1024
+
+/** The most an encoding of `dataBytes` can take: 9 bits a byte (fixed codes), plus the block's header and end. */
+const outputBytesMaxOf = (dataBytes: number) => Math.ceil(dataBytes * 9 / 8) + 8
 
 // RFC 1951 3.2.5: the lengths and distances each code stands for.
 const lengthBases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
@@ -94,45 +99,53 @@ export const encoder = (dictionary: Uint8Array): Encoder => {
     dictionaryChain[position] = dictionaryHeads[hash]!
     dictionaryHeads[hash] = position + 1
   }
-  // Kept from call to call: the dictionary followed by the data, the hash heads and chain, the output.
-  let window = new Uint8Array(dictionaryLength + 4_096)
-  window.set(dictionary)
+  // Kept from call to call: the hash heads and chain, and for data up to `scratchBytesMax` the
+  // window (the dictionary followed by the data) and the output. Larger data gets buffers of its
+  // own for that call, so one large answer does not stay in memory for the life of the process.
   const heads = new Int32Array(hashSize)
   const chain = new Int32Array(distanceMax)
-  let output = new Uint8Array(4_096)
+  const scratchWindow = new Uint8Array(dictionaryLength + scratchBytesMax)
+  scratchWindow.set(dictionary)
+  const scratchOutput = new Uint8Array(outputBytesMaxOf(scratchBytesMax))
+
+  // The state of the call under way (calls are synchronous: one at a time).
+  let window = scratchWindow
+  let output = scratchOutput
+  let outputLength = 0
+  let bitBuffer = 0
+  let bitCount = 0
+  const writeBits = (value: number, count: number) => {
+    bitBuffer |= value << bitCount
+    bitCount += count
+    while (bitCount >= 8) {
+      output[outputLength++] = bitBuffer & 0xff
+      bitBuffer >>>= 8
+      bitCount -= 8
+    }
+  }
+  const writeSymbol = (symbol: number) => writeBits(symbolCodes[symbol]!, symbolBitCounts[symbol]!)
+  const insert = (position: number) => {
+    const hash = hashAt(window, position)
+    chain[position & (distanceMax - 1)] = heads[hash]!
+    heads[hash] = position + 1
+  }
 
   const deflate = (data: Uint8Array): Uint8Array => {
     const end = dictionaryLength + data.length
-    if (window.length < end) {
-      const larger = new Uint8Array(end)
-      larger.set(dictionary)
-      window = larger
+    if (data.length <= scratchBytesMax) {
+      window = scratchWindow
+      output = scratchOutput
+    } else {
+      window = new Uint8Array(end)
+      window.set(dictionary)
+      output = new Uint8Array(outputBytesMaxOf(data.length))
     }
     window.set(data, dictionaryLength)
-    // At most 9 bits a byte, plus the block's header and end.
-    const outputBytesMax = Math.ceil(data.length * 9 / 8) + 8
-    if (output.length < outputBytesMax) output = new Uint8Array(outputBytesMax)
     heads.set(dictionaryHeads)
-    for (let position = 0; position < dictionaryLength; position++) chain[position] = dictionaryChain[position]!
-
-    let outputLength = 0
-    let bitBuffer = 0
-    let bitCount = 0
-    const writeBits = (value: number, count: number) => {
-      bitBuffer |= value << bitCount
-      bitCount += count
-      while (bitCount >= 8) {
-        output[outputLength++] = bitBuffer & 0xff
-        bitBuffer >>>= 8
-        bitCount -= 8
-      }
-    }
-    const writeSymbol = (symbol: number) => writeBits(symbolCodes[symbol]!, symbolBitCounts[symbol]!)
-    const insert = (position: number) => {
-      const hash = hashAt(window, position)
-      chain[position & (distanceMax - 1)] = heads[hash]!
-      heads[hash] = position + 1
-    }
+    chain.set(dictionaryChain)
+    outputLength = 0
+    bitBuffer = 0
+    bitCount = 0
 
     // The last block (BFINAL 1), of fixed codes (BTYPE 01).
     writeBits(1, 1)

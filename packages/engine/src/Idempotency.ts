@@ -2,6 +2,7 @@ import { Data, Effect } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { ApiError, Limits } from "@ledger/api"
 import * as Alongside from "./Alongside.ts"
+import * as Base64 from "./Base64.ts"
 import type * as Authenticate from "./Authenticate.ts"
 import type { Entropy } from "./Entropy.ts"
 import * as Row from "./Row.ts"
@@ -120,7 +121,8 @@ export const storedRow = Effect.fn("Idempotency.storedRow")(function*(input: Key
     operation: input.operation,
     request_hash: input.requestHash,
     status,
-    answer_base64: StoredAnswer.toBase64(StoredAnswer.pack(JSON.stringify(stored))),
+    // As base64, the same way to SQL on every driver (`decode(…, 'base64')`).
+    answer_base64: Base64.encode(StoredAnswer.pack(JSON.stringify(stored))),
     created_at: input.now,
     expires_at: new Date(Date.parse(input.now) + Limits.idempotencyRetentionDays * 86_400_000).toISOString()
   }

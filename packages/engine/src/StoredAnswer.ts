@@ -77,13 +77,3 @@ export const unpack = (packed: Uint8Array): string => {
   if (dictionary === undefined) throw new Error(`StoredAnswer.unpack: unknown format ${packed[0]}`)
   return textDecoder.decode(Deflate.inflate(packed.subarray(1), dictionary, answerBytesMax))
 }
-
-/** The packed answer as base64 text: how it travels to SQL (`decode(…, 'base64')`), the same way on every driver. */
-export const toBase64 = (bytes: Uint8Array): string => {
-  // btoa takes a binary string; built 32 KiB at a time, within what a spread of arguments may hold.
-  let binary = ""
-  for (let start = 0; start < bytes.length; start += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000))
-  }
-  return btoa(binary)
-}

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Sales } from "@ledger/api"
+import * as Base64 from "../Base64.ts"
 import { titles } from "./Documents.ts"
 import { isCashDocument } from "./DocumentStatus.ts"
 import * as Pdf from "./Pdf.ts"
@@ -81,5 +82,5 @@ export const toWire = (file: { readonly filename: string; readonly bytes: Uint8A
   filename: file.filename,
   content_type: "application/pdf" as const,
   size_bytes: file.bytes.byteLength,
-  content_base64: Pdf.toBase64(file.bytes)
+  content_base64: Base64.encode(file.bytes)
 })

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Scope, Sales } from "@ledger/api"
 import { reference } from "../Actor.ts"
+import * as Base64 from "../Base64.ts"
 import * as Handler from "../Handler.ts"
 import * as Pagination from "../Pagination.ts"
 import { RequestContext } from "../RequestContext.ts"
@@ -13,7 +14,7 @@ import * as Documents from "./Documents.ts"
 import * as DocumentStore from "./DocumentStore.ts"
 import * as Estimates from "./Estimates.ts"
 import type { PostingKind } from "./DocumentPosting.ts"
-import { money, toBase64 } from "./Pdf.ts"
+import { money } from "./Pdf.ts"
 
 interface Subject {
   readonly kind: "document" | "estimate"
@@ -117,7 +118,7 @@ const notRequester = (row: Record<string, unknown>) =>
     }
   })
 
-const encodeCursor = (address: string) => toBase64(new TextEncoder().encode(address)).replace(/\+/g, "-").replace(/\//g, "_")
+const encodeCursor = (address: string) => Base64.encode(new TextEncoder().encode(address)).replace(/\+/g, "-").replace(/\//g, "_")
 const decodeCursor = (cursor: string): string | null => {
   try {
     const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"))

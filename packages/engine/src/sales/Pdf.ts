@@ -137,11 +137,3 @@ export const render = (input: PdfInput): Effect.Effect<Uint8Array> =>
     return pdf.save()
   })
 
-/** Base64 without Node's Buffer, so the engine stays portable. */
-export const toBase64 = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (let index = 0; index < bytes.length; index += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000))
-  }
-  return btoa(binary)
-}
