@@ -1,7 +1,7 @@
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Entropy, Idempotency, Row, StoredAnswer } from "@ledger/engine"
+import { Entropy, Idempotency, Migrations, Row, Secret, StoredAnswer } from "@ledger/engine"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
 import { createKey, createUser, expectErrorBody } from "./support.ts"
 
@@ -35,6 +35,15 @@ const holdClaim = (key: string, milliseconds: number) =>
       return yield* Effect.fail("roll back" as const)
     }))
   }).pipe(Effect.provide(Entropy.layer), Effect.catch(() => Effect.void)))
+
+/** What a test's transaction saw before it rolled itself back. */
+class RolledBack extends Data.TaggedError("RolledBack")<{
+  readonly rows: ReadonlyArray<{ scope: string; status: number; request_hash: string; answer: unknown; body: unknown }>
+  readonly fullHash: string
+}> {}
+
+/** The tenant and principal of the owner's keys: with a key, the parts of its record's scope (migration 0009). */
+const ownerScope = () => [`company:${company.companyId}`, `user:${company.ownerId}`]
 
 const usersNamed = async (companyId: string, name: string) =>
   Number((await app.query<{ count: unknown }>(
@@ -76,8 +85,8 @@ describe("Idempotency-Key", () => {
     expect(first.status).toBe(201)
     const firstText = await first.text()
     const [row] = await app.query<{ answer: unknown; body: unknown }>(
-      "SELECT answer, body FROM idempotency_records WHERE idempotency_key = $1",
-      [key]
+      "SELECT answer, body FROM idempotency_records WHERE scope = ledger_idempotency_scope($2, $3, $1)",
+      [key, ...ownerScope()]
     )
     const packed = Row.bytesOrNull(row!.answer)!
     expect(row!.body).toBeNull()
@@ -87,19 +96,19 @@ describe("Idempotency-Key", () => {
 
     // The form of records written before migration 0008: the answer as json, no packed answer.
     await app.query(
-      "UPDATE idempotency_records SET body = $2::json, answer = NULL WHERE idempotency_key = $1",
-      [key, firstText]
+      "UPDATE idempotency_records SET body = $2::json, answer = NULL WHERE scope = ledger_idempotency_scope($3, $4, $1)",
+      [key, firstText, ...ownerScope()]
     )
     const replay = await send()
     expect(replay.status).toBe(201)
     expect(replay.headers.get("idempotent-replayed")).toBe("true")
     expect(await replay.text()).toBe(firstText)
     // A record holds its answer one way, never both or neither.
-    await expect(app.query("UPDATE idempotency_records SET answer = '\\x01'::bytea WHERE idempotency_key = $1", [key])).rejects.toThrow()
-    await expect(app.query("UPDATE idempotency_records SET body = NULL WHERE idempotency_key = $1", [key])).rejects.toThrow()
+    await expect(app.query("UPDATE idempotency_records SET answer = '\\x01'::bytea WHERE scope = ledger_idempotency_scope($2, $3, $1)", [key, ...ownerScope()])).rejects.toThrow()
+    await expect(app.query("UPDATE idempotency_records SET body = NULL WHERE scope = ledger_idempotency_scope($2, $3, $1)", [key, ...ownerScope()])).rejects.toThrow()
     const [kept] = await app.query<{ answer: unknown; body: unknown }>(
-      "SELECT answer, body::text AS body FROM idempotency_records WHERE idempotency_key = $1",
-      [key]
+      "SELECT answer, body::text AS body FROM idempotency_records WHERE scope = ledger_idempotency_scope($2, $3, $1)",
+      [key, ...ownerScope()]
     )
     expect(kept).toEqual({ answer: null, body: firstText })
   })
@@ -132,7 +141,7 @@ describe("Idempotency-Key", () => {
     expect(secret).toMatch(/^ldg_[A-Za-z0-9_-]{43}$/)
     const keys = await app.query("SELECT id FROM api_keys WHERE company_id = $1 AND user_id = $2", [company.companyId, user.id])
     expect(keys).toHaveLength(1)
-    const stored = await app.query<{ answer: unknown }>("SELECT answer FROM idempotency_records WHERE idempotency_key = $1", [key])
+    const stored = await app.query<{ answer: unknown }>("SELECT answer FROM idempotency_records WHERE scope = ledger_idempotency_scope($2, $3, $1)", [key, ...ownerScope()])
     const text = StoredAnswer.unpack(Row.bytesOrNull(stored[0]!.answer)!)
     expect(text).not.toContain(secret)
     expect(text).toContain("$sealed")
@@ -314,9 +323,64 @@ describe("Idempotency-Key", () => {
   it("purges records past retention", async () => {
     const key = newKey()
     expect((await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Purged", role: "staff" } })).status).toBe(201)
+    const held = "SELECT 1 FROM idempotency_records WHERE scope = ledger_idempotency_scope($2, $3, $1)"
+    expect(await app.query(held, [key, ...ownerScope()])).toHaveLength(1)
     const later = new Date(app.clock!.now() + 8 * 86_400_000).toISOString()
     const purged = await app.runtime.runPromise(Idempotency.purgeExpired(later, 1_000_000).pipe(Effect.orDie))
     expect(purged).toBeGreaterThan(0)
-    expect(await app.query("SELECT 1 FROM idempotency_records WHERE idempotency_key = $1", [key])).toHaveLength(0)
+    expect(await app.query(held, [key, ...ownerScope()])).toHaveLength(0)
+  })
+
+  it("keys a record by 16 bytes of SHA-256 over tenant, principal and key, with a 16-byte fingerprint", async () => {
+    const key = newKey()
+    const body = { name: "Scoped Sam", role: "staff" }
+    expect((await app.call("POST", "/v1/users", { token: company.ownerKey, key, body })).status).toBe(201)
+    const [tenant, principal] = ownerScope()
+    const expected = Secret.sha256Hex(`${tenant}\n${principal}\n${key}`).slice(0, 32)
+    const rows = await app.query<{ scope: string; request_hash: string }>(
+      "SELECT replace(scope::text, '-', '') AS scope, encode(request_hash, 'hex') AS request_hash FROM idempotency_records WHERE scope = $1::uuid",
+      [expected]
+    )
+    expect(rows).toHaveLength(1)
+    expect(rows[0]!.scope).toBe(expected)
+    expect(rows[0]!.request_hash).toBe(Idempotency.requestHashOf("createUser", { path: {}, query: {}, body }))
+    expect(rows[0]!.request_hash).toMatch(/^[0-9a-f]{32}$/)
+  })
+
+  it("carries live records of the old table over to their scopes, so a retry across the upgrade replays", async () => {
+    // Migrations 1 to 8 in a schema of their own, inside a transaction that is rolled back.
+    const schema = `migration_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+    const carried = await app.runtime.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql.unsafe(`CREATE SCHEMA ${schema}`)
+        yield* sql.unsafe(`SET LOCAL search_path TO ${schema}`)
+        const apply = (id: number) =>
+          Effect.forEach(Migrations.splitStatements(Migrations.migrations.find((migration) => migration.id === id)!.sql),
+            (statement) => sql.unsafe(statement), { discard: true })
+        for (let id = 1; id <= 8; id++) yield* apply(id)
+        const fullHash = Secret.sha256Hex("createUser\n{}")
+        yield* sql.unsafe(`INSERT INTO idempotency_records (tenant, principal, idempotency_key, operation, request_hash, status,
+            answer, body, created_at, expires_at) VALUES
+          ('company:00000000-0000-4000-8000-000000000001', 'user:7', 'old-key-live', 'createUser', $1, 201,
+            '\\x01', NULL, now(), now() + interval '1 day'),
+          ('company:00000000-0000-4000-8000-000000000001', 'user:8', 'old-key-json', 'createUser', $1, 200,
+            NULL, '{"id": 1}', now(), now() + interval '1 day')`, [fullHash])
+        yield* apply(9)
+        const rows = yield* sql.unsafe<{ scope: string; status: number; request_hash: string; answer: unknown; body: unknown }>(
+          `SELECT replace(scope::text, '-', '') AS scope, status, encode(request_hash, 'hex') AS request_hash, answer,
+             body::text AS body FROM idempotency_records ORDER BY status`
+        )
+        return yield* Effect.fail(new RolledBack({ rows, fullHash }))
+      }))
+    }).pipe(Effect.catchTag("RolledBack", (rolledBack) => Effect.succeed(rolledBack)), Effect.orDie))
+    expect(carried.rows).toHaveLength(2)
+    const expectedScope = (principal: string, key: string) =>
+      Secret.sha256Hex(`company:00000000-0000-4000-8000-000000000001\n${principal}\n${key}`).slice(0, 32)
+    expect(carried.rows.map((row) => row.scope)).toEqual([expectedScope("user:8", "old-key-json"), expectedScope("user:7", "old-key-live")])
+    expect(carried.rows.map((row) => row.request_hash)).toEqual([carried.fullHash.slice(0, 32), carried.fullHash.slice(0, 32)])
+    expect(carried.rows[0]!.body).toBe('{"id": 1}')
+    expect(Array.from(Row.bytesOrNull(carried.rows[1]!.answer)!)).toEqual([1])
+    expect(await app.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema])).toHaveLength(0)
   })
 })

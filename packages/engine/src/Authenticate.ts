@@ -25,7 +25,7 @@ export interface Authenticated {
 
 /** An idempotency record as stored (Idempotency.ts decides what it means for the request). */
 export interface StoredResult {
-  readonly operation: string
+  /** The first 16 bytes of the request's fingerprint, as 32 hexadecimal characters (`Idempotency.requestHashOf`). */
   readonly requestHash: string
   readonly status: number
   /** The answer of a record written before migration 0008, as `json`; null once `answer` holds it. */
@@ -49,12 +49,11 @@ export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, 
   const hash = yield* Secret.hash(token)
   // With an Idempotency-Key, the record this key's principal holds under it comes along: tenant and
   // principal are written as Dispatcher writes them (`company:<id>`, Actor.reference).
-  const stored = idempotencyKey === null ? sql`` : sql`, r.operation AS stored_operation, r.request_hash AS stored_request_hash,
+  const stored = idempotencyKey === null ? sql`` : sql`, encode(r.request_hash, 'hex') AS stored_request_hash,
       r.status AS stored_status, r.body AS stored_body, r.answer AS stored_answer, r.expires_at AS stored_expires_at`
   const storedJoin = idempotencyKey === null ? sql`` : sql`LEFT JOIN idempotency_records r
-      ON r.tenant = 'company:' || k.company_id::text
-      AND r.principal = CASE WHEN k.principal_type = 'agent' THEN 'agent:' || k.agent_id ELSE 'user:' || k.user_id END
-      AND r.idempotency_key = ${idempotencyKey}`
+      ON r.scope = ledger_idempotency_scope('company:' || k.company_id::text,
+        CASE WHEN k.principal_type = 'agent' THEN 'agent:' || k.agent_id ELSE 'user:' || k.user_id END, ${idempotencyKey})`
   const rows = yield* sql<Record<string, unknown>>`
     SELECT k.company_id, k.id, k.principal_type, k.user_id, k.agent_id, k.scopes, k.expires_at, k.revoked_at,
       k.overlap_ends_at, k.rate_limit_rpm, k.last_used_at,
@@ -99,7 +98,6 @@ export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, 
     actor,
     company,
     stored: row.stored_status === undefined || row.stored_status === null ? null : {
-      operation: String(row.stored_operation),
       requestHash: String(row.stored_request_hash),
       status: Number(row.stored_status),
       body: row.stored_body,

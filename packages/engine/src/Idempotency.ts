@@ -61,9 +61,16 @@ export interface Replay {
   readonly body: unknown
 }
 
-/** The request's fingerprint: SHA-256 of its operation and the canonical JSON of its path, query and body. */
+/**
+ * The request's fingerprint: the first 16 bytes of the SHA-256 of its operation and the canonical
+ * JSON of its path, query and body, as 32 hexadecimal characters. Only the principal that holds the
+ * key can make two requests meet under it, so 128 bits are ample; the record keeps them as 16
+ * bytes (migration 0009).
+ */
 export const requestHashOf = (operation: string, request: unknown): string =>
-  Secret.sha256Hex(`${operation}\n${canonicalJson(request)}`)
+  Secret.sha256Hex(`${operation}\n${canonicalJson(request)}`).slice(0, requestHashHexLength)
+
+const requestHashHexLength = 32
 
 /**
  * What a record as stored (read along with the credential by Authenticate.apiKey, or after a
@@ -76,7 +83,8 @@ export const answerOf = (
   input: KeyedRequest
 ): Effect.Effect<Replay | null, ApiError.LedgerError> => {
   if (!isLive(stored, input)) return Effect.succeed(null)
-  if (stored.operation !== input.operation || stored.requestHash !== input.requestHash) {
+  // The fingerprint covers the operation: a key reused for another operation is another request.
+  if (stored.requestHash !== input.requestHash) {
     return Effect.fail(ApiError.fail("idempotency_conflict", "This Idempotency-Key was used for a different request."))
   }
   return Effect.map(
@@ -108,9 +116,12 @@ export const inProgress = () =>
 export class KeyTaken extends Data.TaggedError("KeyTaken")<{}> {}
 
 /**
- * The `idempotency_records` row of an answer: the answer as first returned, secrets sealed, its
- * JSON text packed (StoredAnswer.ts) and in base64 for SQL to decode (`decode(…, 'base64')`), so a
- * replay is byte for byte the first answer; and its expiry.
+ * What an `idempotency_records` row is made of: the parts of its scope (the database makes the
+ * scope of them, `ledger_idempotency_scope`, migration 0009), the request's fingerprint in
+ * hexadecimal, and the answer as first returned, secrets sealed, its JSON text packed
+ * (StoredAnswer.ts) and in base64, so a replay is byte for byte the first answer; and its expiry.
+ * Bytes travel as text and SQL decodes them (`decode(…, 'hex' | 'base64')`), the same way on every
+ * driver.
  */
 export const storedRow = Effect.fn("Idempotency.storedRow")(function*(input: KeyedRequest, status: number, body: unknown) {
   const stored = yield* SealedResult.seal(body, input.credential, input.key)
@@ -118,12 +129,9 @@ export const storedRow = Effect.fn("Idempotency.storedRow")(function*(input: Key
     tenant: input.tenant,
     principal: input.principal,
     idempotency_key: input.key,
-    operation: input.operation,
-    request_hash: input.requestHash,
+    request_hash_hex: input.requestHash,
     status,
-    // As base64, the same way to SQL on every driver (`decode(…, 'base64')`).
     answer_base64: Base64.encode(StoredAnswer.pack(JSON.stringify(stored))),
-    created_at: input.now,
     expires_at: new Date(Date.parse(input.now) + Limits.idempotencyRetentionDays * 86_400_000).toISOString()
   }
 })
@@ -133,12 +141,12 @@ export const waitBound = `${inProgressWaitMilliseconds}ms`
 
 /**
  * What an insert of records does on a key already taken: an expired record is replaced; a live one
- * is left, and the insert returns no row for it (the key is taken).
+ * is left, and the insert returns no row for it (the key is taken). A record made now expires a
+ * retention from now, so "now" is the new record's expiry less the retention.
  */
-export const replacingExpired = `ON CONFLICT (tenant, principal, idempotency_key) DO UPDATE SET operation = excluded.operation,
-        request_hash = excluded.request_hash, status = excluded.status, body = excluded.body, answer = excluded.answer,
-        created_at = excluded.created_at, expires_at = excluded.expires_at
-      WHERE idempotency_records.expires_at <= excluded.created_at`
+export const replacingExpired = `ON CONFLICT (scope) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+        body = excluded.body, answer = excluded.answer, expires_at = excluded.expires_at
+      WHERE idempotency_records.expires_at <= excluded.expires_at - interval '${Limits.idempotencyRetentionDays} days'`
 
 /**
  * Records the answer under the key, in the transaction of the change, as the change's last
@@ -159,10 +167,9 @@ export const record: (
     const row = yield* storedRow(input, status, body)
     // The subquery bounds the wait on a concurrent duplicate's uncommitted row before the insert
     // meets it (no SET LOCAL round trip); the transaction ends right after this statement.
-    const insert = sql<{ recorded: number }>`INSERT INTO idempotency_records
-        (tenant, principal, idempotency_key, operation, request_hash, status, answer, created_at, expires_at)
-      SELECT ${row.tenant}, ${row.principal}, ${row.idempotency_key}, ${row.operation}, ${row.request_hash},
-        ${row.status}, decode(${row.answer_base64}, 'base64'), ${row.created_at}::timestamptz, ${row.expires_at}::timestamptz
+    const insert = sql<{ recorded: number }>`INSERT INTO idempotency_records (scope, expires_at, status, request_hash, answer)
+      SELECT ledger_idempotency_scope(${row.tenant}, ${row.principal}, ${row.idempotency_key}), ${row.expires_at}::timestamptz,
+        ${row.status}, decode(${row.request_hash_hex}, 'hex'), decode(${row.answer_base64}, 'base64')
       FROM (SELECT set_config('lock_timeout', ${waitBound}, true)) AS wait_bound
       ${sql.literal(replacingExpired)}
       RETURNING 1 AS recorded`
@@ -183,13 +190,13 @@ export const record: (
  */
 export const settledElsewhere = Effect.fn("Idempotency.settledElsewhere")(function*(input: KeyedRequest) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, unknown>>`SELECT operation, request_hash, status, body, answer, expires_at
+  const rows = yield* sql<Record<string, unknown>>`SELECT encode(request_hash, 'hex') AS request_hash, status, body,
+      answer, expires_at
     FROM idempotency_records
-    WHERE tenant = ${input.tenant} AND principal = ${input.principal} AND idempotency_key = ${input.key}`.pipe(Effect.orDie)
+    WHERE scope = ledger_idempotency_scope(${input.tenant}, ${input.principal}, ${input.key})`.pipe(Effect.orDie)
   const row = rows[0]
   if (row === undefined) return null
   const stored: Authenticate.StoredResult = {
-    operation: String(row.operation),
     requestHash: String(row.request_hash),
     status: Number(row.status),
     body: row.body,
@@ -205,8 +212,8 @@ export const settledElsewhere = Effect.fn("Idempotency.settledElsewhere")(functi
  */
 export const purgeExpired = Effect.fn("Idempotency.purgeExpired")(function*(now: string, batch: number) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`DELETE FROM idempotency_records WHERE (tenant, principal, idempotency_key) IN (
-    SELECT tenant, principal, idempotency_key FROM idempotency_records WHERE expires_at <= ${now} LIMIT ${batch})
+  const rows = yield* sql`DELETE FROM idempotency_records WHERE scope IN (
+    SELECT scope FROM idempotency_records WHERE expires_at <= ${now} LIMIT ${batch})
     RETURNING 1`.pipe(Effect.orDie)
   return rows.length
 })

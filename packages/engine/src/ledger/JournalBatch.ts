@@ -191,13 +191,11 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
   yield* sql`WITH wait_bound AS (
       SELECT set_config('lock_timeout', ${Idempotency.waitBound}, true)
     ), records AS (
-      INSERT INTO idempotency_records
-        (tenant, principal, idempotency_key, operation, request_hash, status, answer, created_at, expires_at)
-      SELECT r.tenant, r.principal, r.idempotency_key, r.operation, r.request_hash, r.status,
-        decode(r.answer_base64, 'base64'), r.created_at, r.expires_at
+      INSERT INTO idempotency_records (scope, expires_at, status, request_hash, answer)
+      SELECT ledger_idempotency_scope(r.tenant, r.principal, r.idempotency_key), r.expires_at, r.status,
+        decode(r.request_hash_hex, 'hex'), decode(r.answer_base64, 'base64')
       FROM wait_bound, json_to_recordset(${JSON.stringify(records)}::json) AS r(tenant text, principal text,
-        idempotency_key text, operation text, request_hash text, status int, answer_base64 text, created_at timestamptz,
-        expires_at timestamptz)
+        idempotency_key text, request_hash_hex text, status int, answer_base64 text, expires_at timestamptz)
       ${sql.literal(Idempotency.replacingExpired)}
       RETURNING 1
     ), entries AS (
