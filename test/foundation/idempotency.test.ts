@@ -347,6 +347,17 @@ describe("Idempotency-Key", () => {
     expect(rows[0]!.request_hash).toMatch(/^[0-9a-f]{32}$/)
   })
 
+  it("computes the scope inline in the statement that looks it up, not by a function call", async () => {
+    // A SQL function PostgreSQL does not inline is planned again in every statement that calls it,
+    // which cost HTTP postings about a millisecond at the median (ADR 0708).
+    const plan = await app.query<Record<string, string>>(
+      "EXPLAIN (VERBOSE) SELECT ledger_idempotency_scope('company:' || now()::text, 'user:1', 'some-key-1')"
+    )
+    const text = plan.map((row) => Object.values(row).join(" ")).join("\n")
+    expect(text).toContain("sha256")
+    expect(text).not.toContain("ledger_idempotency_scope(")
+  })
+
   it("carries live records of the old table over to their scopes, so a retry across the upgrade replays", async () => {
     // Migrations 1 to 8 in a schema of their own, inside a transaction that is rolled back.
     const schema = `migration_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
