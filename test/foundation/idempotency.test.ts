@@ -26,7 +26,6 @@ const holdClaim = (key: string, milliseconds: number) =>
         tenant: `company:${company.companyId}`,
         principal: `user:${company.ownerId}`,
         key,
-        operation: "createUser",
         requestHash: Idempotency.requestHashOf("createUser", { path: {}, query: {}, body: { name: "Held", role: "staff" } }),
         now: new Date(app.clock!.now()).toISOString(),
         credential: company.ownerKey

@@ -277,7 +277,6 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         tenant: companyId === null ? actor.type : `company:${companyId}`,
         principal: reference(actor),
         key: idempotencyKey,
-        operation: operation.id,
         requestHash: Idempotency.requestHashOf(operation.id, { path: decoded.path, query: decoded.query, body: decoded.body }),
         now,
         credential: invocation.credential

@@ -44,7 +44,6 @@ export interface KeyedRequest {
   readonly tenant: string
   readonly principal: string
   readonly key: string
-  readonly operation: string
   /** The request's fingerprint (`requestHashOf`), computed once per request. */
   readonly requestHash: string
   readonly now: string
