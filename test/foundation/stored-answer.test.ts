@@ -71,6 +71,19 @@ describe("stored answers", () => {
   })
 })
 
+describe("base64url (secrets, sealed values, cursors)", () => {
+  it("is RFC 4648's URL alphabet without padding, and reads back padded or not", () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 2_000 }), (bytes) => {
+      const text = Base64.encodeUrl(bytes)
+      expect(text).toBe(Buffer.from(bytes).toString("base64url"))
+      expect(text).toMatch(/^[A-Za-z0-9_-]*$/)
+      expect(hex(Base64.decodeUrl(text))).toBe(hex(bytes))
+      expect(hex(Base64.decodeUrl(Buffer.from(bytes).toString("base64")))).toBe(hex(bytes))
+    }), { numRuns: 200 })
+    expect(() => Base64.decodeUrl("not base64!")).toThrow()
+  })
+})
+
 describe("the engine's DEFLATE", () => {
   /** zlib's decoder (the reference) and the engine's read back exactly the input. */
   const expectInflates = (dictionary: Uint8Array, data: Uint8Array, deflated: Uint8Array) => {

@@ -7,3 +7,17 @@ export const encode = (bytes: Uint8Array): string => {
   }
   return btoa(binary)
 }
+
+/**
+ * Base64url (RFC 4648 section 5) without padding: secrets, sealed values and cursors, which travel
+ * in URLs, headers and JSON.
+ */
+export const encodeUrl = (bytes: Uint8Array): string =>
+  encode(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+
+/**
+ * The bytes of base64url text, padded or not. Throws on text that is not base64 (`atob`'s
+ * DOMException): callers decode what they issued, and turn a throw into their own refusal.
+ */
+export const decodeUrl = (text: string): Uint8Array =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (character) => character.charCodeAt(0))

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { ApiError } from "@ledger/api"
+import * as Base64 from "./Base64.ts"
 import { Entropy } from "./Entropy.ts"
 
 /**
@@ -16,16 +17,6 @@ const ivBytes = 12
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-const base64Url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-}
-
-const fromBase64Url = (text: string): Uint8Array => {
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"))
-  return Uint8Array.from(binary, (character) => character.charCodeAt(0))
-}
 
 const sealingKey = (credential: string, idempotencyKey: string) =>
   Effect.promise(async () => {
@@ -87,7 +78,7 @@ export const seal = Effect.fn("SealedResult.seal")(function*(body: unknown, cred
         const out = new Uint8Array(ivBytes + encrypted.byteLength)
         out.set(iv, 0)
         out.set(new Uint8Array(encrypted), ivBytes)
-        return { $sealed: base64Url(out) }
+        return { $sealed: Base64.encodeUrl(out) }
       }), (name, item) => name === "secret" && typeof item === "string")
 })
 
@@ -108,7 +99,7 @@ export const open = Effect.fn("SealedResult.open")(function*(stored: unknown, cr
       const text = (sealed as Record<string, unknown>).$sealed
       if (typeof text !== "string" || credential === null) return yield* Effect.fail(unreadable())
       key ??= yield* sealingKey(credential, idempotencyKey)
-      const bytes = fromBase64Url(text)
+      const bytes = Base64.decodeUrl(text)
       const opened = yield* Effect.tryPromise({
         try: () =>
           globalThis.crypto.subtle.decrypt(

@@ -1,6 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
+import * as Base64 from "./Base64.ts"
 import { Entropy } from "./Entropy.ts"
 
 /**
@@ -10,12 +11,6 @@ import { Entropy } from "./Entropy.ts"
  */
 const secretBytes = 32
 
-const base64Url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-}
-
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
 
 export type Prefix = "ldg_" | "ldgs_" | "ldgf_" | "ldgi_" | "ldgc_" | "ldgwhsec_" | "ldgop_"
@@ -24,7 +19,7 @@ export type Prefix = "ldg_" | "ldgs_" | "ldgf_" | "ldgi_" | "ldgc_" | "ldgwhsec_
 export const generate = Effect.fn("Secret.generate")(function*(prefix: Prefix) {
   const entropy = yield* Entropy
   const bytes = yield* entropy.bytes(secretBytes)
-  return `${prefix}${base64Url(bytes)}`
+  return `${prefix}${Base64.encodeUrl(bytes)}`
 })
 
 const encoder = new TextEncoder()

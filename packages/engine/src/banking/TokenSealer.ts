@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import * as Base64 from "../Base64.ts"
 import { Entropy } from "../Entropy.ts"
 
 /**
@@ -14,14 +15,6 @@ import { Entropy } from "../Entropy.ts"
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-const base64Url = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary).replace(/\+/gu, "-").replace(/\//gu, "_").replace(/=+$/u, "")
-}
-
-const fromBase64Url = (text: string): Uint8Array =>
-  Uint8Array.from(atob(text.replace(/-/gu, "+").replace(/_/gu, "/")), (character) => character.charCodeAt(0))
 
 export class TokenSealer extends Context.Service<TokenSealer, {
   readonly seal: (plaintext: string, boundTo: string) => Effect.Effect<string, never, Entropy>
@@ -44,16 +37,16 @@ export class TokenSealer extends Context.Service<TokenSealer, {
                 key,
                 encoder.encode(plaintext)
               ))
-            return `v1.${base64Url(iv)}.${base64Url(new Uint8Array(sealed))}`
+            return `v1.${Base64.encodeUrl(iv)}.${Base64.encodeUrl(new Uint8Array(sealed))}`
           }),
         open: (sealed, boundTo) =>
           Effect.promise(async () => {
             const [version, iv, body] = sealed.split(".")
             if (version !== "v1" || iv === undefined || body === undefined) throw new Error("not a sealed token")
             const plain = await globalThis.crypto.subtle.decrypt(
-              { name: "AES-GCM", iv: new Uint8Array(fromBase64Url(iv)), additionalData: encoder.encode(boundTo) },
+              { name: "AES-GCM", iv: new Uint8Array(Base64.decodeUrl(iv)), additionalData: encoder.encode(boundTo) },
               key,
-              new Uint8Array(fromBase64Url(body))
+              new Uint8Array(Base64.decodeUrl(body))
             )
             return decoder.decode(plain)
           })

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { ApiError, type Reports } from "@ledger/api"
+import * as Base64 from "../Base64.ts"
 import * as FiscalYear from "../ledger/FiscalYear.ts"
 import { naturalSign } from "../ledger/JournalEntry.ts"
 import * as Csv from "./Csv.ts"
@@ -46,11 +47,8 @@ export interface Cursor extends Position {
   readonly code: string
 }
 
-const toBase64Url = (text: string): string =>
-  btoa(String.fromCharCode(...new TextEncoder().encode(text))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
-
 export const encodeCursor = (cursor: Cursor): string =>
-  toBase64Url(JSON.stringify([cursor.code, cursor.date, cursor.entryId, cursor.lineNo]))
+  Base64.encodeUrl(new TextEncoder().encode(JSON.stringify([cursor.code, cursor.date, cursor.entryId, cursor.lineNo])))
 
 const isDate = (value: unknown): value is string => typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/u.test(value)
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0
@@ -58,8 +56,7 @@ const isCount = (value: unknown): value is number => typeof value === "number" &
 export const decodeCursor = (cursor: string | undefined): Effect.Effect<Cursor | null, ApiError.LedgerError> => {
   if (cursor === undefined) return Effect.succeed(null)
   try {
-    const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"))
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (character) => character.charCodeAt(0)))
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(Base64.decodeUrl(cursor))
     const parsed: unknown = JSON.parse(text)
     if (Array.isArray(parsed) && parsed.length === 4) {
       const [code, date, entryId, lineNo] = parsed as [unknown, unknown, unknown, unknown]
