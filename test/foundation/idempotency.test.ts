@@ -389,6 +389,8 @@ describe("Idempotency-Key", () => {
       Secret.sha256Hex(`company:00000000-0000-4000-8000-000000000001\n${principal}\n${key}`).slice(0, 32)
     expect(carried.rows.map((row) => row.scope)).toEqual([expectedScope("user:8", "old-key-json"), expectedScope("user:7", "old-key-live")])
     expect(carried.rows.map((row) => row.request_hash)).toEqual([carried.fullHash.slice(0, 32), carried.fullHash.slice(0, 32)])
+    // What the engine computes for the same request on a retry, so the retry replays.
+    expect(carried.rows[0]!.request_hash).toBe(Idempotency.requestHashOf("createUser", {}))
     expect(carried.rows[0]!.body).toBe('{"id": 1}')
     expect(Array.from(Row.bytesOrNull(carried.rows[1]!.answer)!)).toEqual([1])
     expect(await app.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema])).toHaveLength(0)

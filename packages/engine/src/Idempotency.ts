@@ -60,6 +60,8 @@ export interface Replay {
   readonly body: unknown
 }
 
+const requestHashHexLength = 32
+
 /**
  * The request's fingerprint: the first 16 bytes of the SHA-256 of its operation and the canonical
  * JSON of its path, query and body, as 32 hexadecimal characters. Only the principal that holds the
@@ -68,8 +70,6 @@ export interface Replay {
  */
 export const requestHashOf = (operation: string, request: unknown): string =>
   Secret.sha256Hex(`${operation}\n${canonicalJson(request)}`).slice(0, requestHashHexLength)
-
-const requestHashHexLength = 32
 
 /**
  * What a record as stored (read along with the credential by Authenticate.apiKey, or after a

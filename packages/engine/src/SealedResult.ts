@@ -17,7 +17,6 @@ const ivBytes = 12
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-
 const sealingKey = (credential: string, idempotencyKey: string) =>
   Effect.promise(async () => {
     const hmacKey = await globalThis.crypto.subtle.importKey(

@@ -11,8 +11,6 @@ import { Entropy } from "./Entropy.ts"
  */
 const secretBytes = 32
 
-const hex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
-
 export type Prefix = "ldg_" | "ldgs_" | "ldgf_" | "ldgi_" | "ldgc_" | "ldgwhsec_" | "ldgop_"
 
 /** A new secret with its prefix, e.g. `ldg_` + 43 characters. */
@@ -44,6 +42,6 @@ export const uuid = Effect.fn("Secret.uuid")(function*() {
   const bytes = yield* entropy.bytes(16)
   bytes[6] = (bytes[6]! & 0x0f) | 0x40
   bytes[8] = (bytes[8]! & 0x3f) | 0x80
-  const text = hex(bytes)
+  const text = bytesToHex(bytes)
   return `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`
 })

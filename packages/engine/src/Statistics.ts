@@ -16,9 +16,9 @@ import { SqlClient } from "effect/sql"
  *
  * So the server analyzes, now and then, each table of its schema that has outgrown what its last
  * analysis saw: more than `growthFactor` times the pages it had then, plus `growthPagesMin`, with a
- * small sample (`statisticsTarget`). Pages
- * on disk are read from the files (no statistics collector needed, so the same on PGlite). Where
- * autovacuum runs it has usually analyzed them first, and this finds nothing to do.
+ * small sample (`statisticsTarget`). Pages on disk are read from the files (no statistics
+ * collector needed, so the same on PGlite). Where autovacuum runs it has usually analyzed them
+ * first, and this finds nothing to do.
  */
 
 /**

@@ -15,7 +15,6 @@ import { Entropy } from "../Entropy.ts"
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-
 export class TokenSealer extends Context.Service<TokenSealer, {
   readonly seal: (plaintext: string, boundTo: string) => Effect.Effect<string, never, Entropy>
   readonly open: (sealed: string, boundTo: string) => Effect.Effect<string>

@@ -15,8 +15,9 @@
  * - `created_at` is gone: a record made now expires `Limits.idempotencyRetentionDays` later, and
  *   an expired record is replaced by comparing expiries (Idempotency.replacingExpired).
  *
- * Live records are carried over under their scope, their hash cut to its first 16 bytes (what the
- * engine now computes), so a retry that straddles the upgrade still replays.
+ * Finished records are carried over under their scope, their hash cut to its first 16 bytes (what
+ * the engine now computes), so a retry that straddles the upgrade still replays; expired ones go
+ * with the next purge, as before.
  */
 export const sql = `
 -- STABLE, as convert_to is: PostgreSQL inlines a SQL function into the statement that calls it only

@@ -121,8 +121,7 @@ const notRequester = (row: Record<string, unknown>) =>
 const encodeCursor = (address: string) => Base64.encode(new TextEncoder().encode(address)).replace(/\+/g, "-").replace(/\//g, "_")
 const decodeCursor = (cursor: string): string | null => {
   try {
-    const binary = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"))
-    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (character) => character.charCodeAt(0)))
+    return new TextDecoder("utf-8", { fatal: true }).decode(Base64.decodeUrl(cursor))
   } catch {
     return null
   }
