@@ -74,6 +74,8 @@ export const randomPostings = (options: {
   readonly seed: number
   readonly entryDate: string
   readonly keyPrefix?: string
+  /** The Idempotency-Key of each call; by default a short bench key (`keyPrefix`, caller, count). */
+  readonly newKey?: () => string
 }) => {
   const draw = random(options.seed)
   const { codes } = options
@@ -84,7 +86,7 @@ export const randomPostings = (options: {
       operationId: options.propose,
       input: {
         credential: options.credential,
-        idempotencyKey: Engine.newKey(`${options.keyPrefix ?? "p"}${caller}`),
+        idempotencyKey: options.newKey?.() ?? Engine.newKey(`${options.keyPrefix ?? "p"}${caller}`),
         body: twoLineEntry(codes[debit]!, codes[credit]!, 1 + draw(100_000), options.entryDate)
       }
     }

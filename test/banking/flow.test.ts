@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { subscribeToEvents } from "../support/app.ts"
 import { type BankingApp, type Company, makeBankingApp, sharedFolder } from "./support.ts"
 
 /**
@@ -57,6 +58,7 @@ describe("bank accounts", () => {
 describe("a month end to end", () => {
   it("imports, dedupes, suggests by rule, categorizes, matches and reconciles to zero", async () => {
     const { company, bankAccountId } = await setUp()
+    await subscribeToEvents(app, company)
     const token = company.ownerKey
 
     const preview = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, {

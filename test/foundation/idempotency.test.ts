@@ -2,7 +2,7 @@ import { Data, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Entropy, Idempotency, Migrations, Row, Secret, StoredAnswer } from "@ledger/engine"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
 import { createKey, createUser, expectErrorBody } from "./support.ts"
 
 let app: TestApp
@@ -10,6 +10,7 @@ let company: TestCompany
 beforeAll(async () => {
   app = await makeTestApp({ clock: "2026-03-01T09:00:00Z" })
   company = await app.createCompany({ name: "Idempotent Co" })
+  await subscribeToEvents(app, company)
 })
 afterAll(() => app.close())
 

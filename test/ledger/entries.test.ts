@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
 import { type Agent, balances, createAgent, propose, simpleLines, snapshot, today } from "./support.ts"
 
 let app: TestApp
@@ -8,6 +8,7 @@ let agent: Agent
 beforeAll(async () => {
   app = await makeTestApp()
   company = await app.createCompany({ name: "Entries Co" })
+  await subscribeToEvents(app, company)
   agent = await createAgent(app, company, { thresholdCents: 5000 })
 })
 afterAll(() => app.close())

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import fc from "fast-check"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
 import { type Agent, createAgent, propose, simpleLines } from "./support.ts"
 
 /**
@@ -56,6 +56,7 @@ const expectTotalsMatchLines = async (target: TestApp, company: TestCompany) => 
 describe("group commit", () => {
   it("commits concurrent postings together, each stored, audited, announced and replayed as alone", async () => {
     const company = await app.createCompany({ name: "Group Commit Co", starter_chart: "general" })
+    await subscribeToEvents(app, company)
     const count = 48
     const requests = Array.from({ length: count }, (_, index) => ({
       key: newKey(),
@@ -145,6 +146,7 @@ describe("group commit", () => {
 
   it("posts one entry for many concurrent requests under one key, and every one answers it", async () => {
     const company = await app.createCompany({ name: "One Key Co", starter_chart: "general" })
+    await subscribeToEvents(app, company)
     const key = newKey()
     const body = { entry_date: date, lines: simpleLines("6070", "1010", 4_200) }
     const answers = await Promise.all(Array.from({ length: 12 }, () => propose(app, company.ownerKey, body, { key })))

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
 import { createAgent, today } from "./support.ts"
 
 let app: TestApp
@@ -15,6 +15,7 @@ describe("periods", () => {
   let company: TestCompany
   beforeAll(async () => {
     company = await app.createCompany({ name: "Periods Co", periods: false })
+    await subscribeToEvents(app, company)
   })
 
   it("creates periods that never overlap and are at most a year long", async () => {

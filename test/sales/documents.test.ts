@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, type TestApp } from "../support/app.ts"
+import { makeTestApp, subscribeToEvents, type TestApp } from "../support/app.ts"
 import { accountTotals, salesCompany, trialBalanceDifference } from "./support.ts"
 
 let app: TestApp
@@ -17,6 +17,7 @@ const threeLines = [
 describe("invoices, payments and credits", () => {
   it("posts one tax line per jurisdiction, each rounded on its own, and AR equals the total", async () => {
     const company = await salesCompany(app)
+    await subscribeToEvents(app, company)
     const created = await company.post("/v1/invoices", {
       contact_id: company.customerId,
       doc_date: "2026-03-01",
@@ -159,6 +160,7 @@ describe("invoices, payments and credits", () => {
 
   it("emits the bill and payment events, and the void events", async () => {
     const company = await salesCompany(app, "Events Co")
+    await subscribeToEvents(app, company)
     const bill = (await company.post("/v1/bills", { contact_id: company.vendorId, doc_date: "2026-06-10", lines: [{ amount_cents: 3_000, account: "6070" }] })).body
     expect(bill).toMatchObject({ number: "BILL-0001", due_date: "2026-06-25", control_account: "2000" })
     const paid = await company.post("/v1/payments/made", { contact_id: company.vendorId, payment_date: "2026-06-11", account: "1010", applications: [{ document_id: bill.id, amount_cents: 3_000 }] })

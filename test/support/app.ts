@@ -150,3 +150,20 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
 
 /** A fresh idempotency key. */
 export const newKey = uniqueKey
+
+/**
+ * Subscribes the company to events as a webhook endpoint would (spec 6.2 rule 4: events exist only
+ * while an endpoint wants them). The webhooks operations are not built yet, so the row is written
+ * directly; `enabled: false` writes a disabled endpoint.
+ */
+export const subscribeToEvents = async (
+  app: Pick<TestApp, "query">,
+  company: Pick<TestCompany, "companyId">,
+  eventTypes: ReadonlyArray<string> = ["*"],
+  options: { readonly enabled?: boolean } = {}
+): Promise<void> => {
+  await app.query(
+    `INSERT INTO webhook_endpoints (company_id, event_types, enabled) VALUES ($1, string_to_array($2, ','), $3)`,
+    [company.companyId, eventTypes.join(","), options.enabled ?? true]
+  )
+}

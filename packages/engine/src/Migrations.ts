@@ -9,6 +9,7 @@ import * as PostingPath from "./migrations/0006_posting_path.ts"
 import * as GroupCommit from "./migrations/0007_group_commit.ts"
 import * as StoredAnswers from "./migrations/0008_stored_answers.ts"
 import * as IdempotencyScope from "./migrations/0009_idempotency_scope.ts"
+import * as WebhookEndpoints from "./migrations/0010_webhook_endpoints.ts"
 
 /** Numbered migrations, applied in order at start. A migration is never edited once released. */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly sql: string }> = [
@@ -20,7 +21,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 6, name: "posting_path", sql: PostingPath.sql },
   { id: 7, name: "group_commit", sql: GroupCommit.sql },
   { id: 8, name: "stored_answers", sql: StoredAnswers.sql },
-  { id: 9, name: "idempotency_scope", sql: IdempotencyScope.sql }
+  { id: 9, name: "idempotency_scope", sql: IdempotencyScope.sql },
+  { id: 10, name: "webhook_endpoints", sql: WebhookEndpoints.sql }
 ]
 
 /**

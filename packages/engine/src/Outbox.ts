@@ -5,6 +5,8 @@ import { RequestContext } from "./RequestContext.ts"
 /**
  * Event types of spec 6.1. An event is written to the outbox in the transaction of the change it
  * describes; delivery (webhooks) reads the outbox later, so a crash never loses or invents one.
+ * Events exist only while an endpoint wants them (spec 6.2 rule 4, ADR 0709): the insert keeps an
+ * event only when an enabled endpoint of its company subscribes to its type or to `*`.
  */
 export type EventType =
   | "entry.posted"
@@ -55,11 +57,30 @@ export const emit = Effect.fn("Outbox.emit")(function*(eventType: EventType, pay
     return
   }
   const sql = yield* SqlClient.SqlClient
-  yield* sql`INSERT INTO outbox_events ${sql.insert(event)}`
+  yield* insertWanted(sql, [event])
 })
 
-/** The INSERT of a request's pending events, in the order they were emitted; null when there are none. */
+/**
+ * The condition, on a candidate event `o` (its `company_id` and `event_type`), that some enabled
+ * endpoint of its company wants it. Read in the statement that inserts the event, so an endpoint
+ * enabled, changed or removed by a transaction that committed before it counts, and one that
+ * commits later sees only later events. Every insert into `outbox_events` goes through it.
+ */
+export const wanted = `EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.company_id = o.company_id AND w.enabled
+        AND (o.event_type = ANY (w.event_types) OR '*' = ANY (w.event_types)))`
+
+/**
+ * The INSERT of events, keeping those an endpoint wants, their ids in the order they were emitted.
+ * The events go as one json parameter whatever their number.
+ */
+const insertWanted = (sql: SqlClient.SqlClient, events: ReadonlyArray<PendingEvent>) =>
+  sql`INSERT INTO outbox_events (company_id, event_type, payload, occurred_at)
+      SELECT o.company_id, o.event_type, o.payload::jsonb, o.occurred_at
+      FROM ROWS FROM (json_to_recordset(${JSON.stringify(events)}::json) AS (company_id uuid, event_type text,
+        payload text, occurred_at timestamptz)) WITH ORDINALITY AS o(company_id, event_type, payload, occurred_at, emitted)
+      WHERE ${sql.literal(wanted)}
+      ORDER BY o.emitted`
+
+/** The INSERT of a request's pending events (see `insertWanted`); null when there are none. */
 export const insertPending = (sql: SqlClient.SqlClient, events: ReadonlyArray<PendingEvent>) =>
-  events.length === 0
-    ? null
-    : sql`INSERT INTO outbox_events ${sql.insert(events as unknown as readonly [PendingEvent, ...Array<PendingEvent>])}`
+  events.length === 0 ? null : insertWanted(sql, events)

@@ -4,6 +4,7 @@ import { ApiError, type Ledger } from "@ledger/api"
 import * as Audit from "../Audit.ts"
 import type * as GroupCommit from "../GroupCommit.ts"
 import * as Idempotency from "../Idempotency.ts"
+import * as Outbox from "../Outbox.ts"
 import type { RequestInfo } from "../RequestContext.ts"
 import * as Row from "../Row.ts"
 import * as Chart from "./Chart.ts"
@@ -184,10 +185,10 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
   }
 
   // Everything in ONE statement, which PostgreSQL runs as one transaction: the records, the
-  // entries and their lines (their totals added by the lines' trigger), the audit and outbox
-  // events, and at its end the commit checks of every entry. A key that a concurrent duplicate
-  // recorded first returns no row, and ledger_batch_recorded then refuses the whole statement:
-  // nothing is written, and each of its requests runs alone (that one replays).
+  // entries and their lines (their totals added by the lines' trigger), the audit events, the
+  // outbox events an endpoint wants, and at its end the commit checks of every entry. A key that a
+  // concurrent duplicate recorded first returns no row, and ledger_batch_recorded then refuses the
+  // whole statement: nothing is written, and each of its requests runs alone (that one replays).
   yield* sql`WITH wait_bound AS (
       SELECT set_config('lock_timeout', ${Idempotency.waitBound}, true)
     ), records AS (
@@ -228,8 +229,10 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
     ), outbox AS (
       INSERT INTO outbox_events (company_id, event_type, payload, occurred_at)
       SELECT o.company_id, o.event_type, o.payload::jsonb, o.occurred_at
-      FROM json_to_recordset(${JSON.stringify(events)}::json) AS o(company_id uuid, event_type text, payload text,
-        occurred_at timestamptz)
+      FROM ROWS FROM (json_to_recordset(${JSON.stringify(events)}::json) AS (company_id uuid, event_type text,
+        payload text, occurred_at timestamptz)) WITH ORDINALITY AS o(company_id, event_type, payload, occurred_at, emitted)
+      WHERE ${sql.literal(Outbox.wanted)}
+      ORDER BY o.emitted
     )
     SELECT ledger_batch_recorded(count(*), ${postings.length}) AS recorded FROM records`.pipe(
     Effect.catchTag("SqlError", (error) =>
