@@ -67,6 +67,27 @@ describe("database invariants", () => {
     expect(await entryCount()).toBe(before + 1)
   })
 
+  it("refuse at commit an entry whose line numbers repeat (migration 0011)", async () => {
+    const before = await entryCount()
+    const withNumbers = (first: number, second: number, third: number) =>
+      app.query(
+        `WITH entry AS (
+           INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
+           VALUES ($1, $2, 100, 'journal_entry', 'user', now()) RETURNING id
+         )
+         INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
+         SELECT $1, entry.id, line.line_no, line.account_id, $2, line.amount_cents
+         FROM entry, (VALUES ($3::int, $6::bigint, 100::bigint), ($4::int, $7::bigint, -60::bigint), ($5::int, $7::bigint, -40::bigint))
+           AS line(line_no, account_id, amount_cents)`,
+        [company.companyId, today(), first, second, third, Number(accountIds["6070"]), Number(accountIds["1010"])]
+      )
+    expect(await refusal(withNumbers(1, 2, 2))).toMatch(/has 3 lines but 2 line numbers/)
+    expect(await refusal(withNumbers(1, 1, 1))).toMatch(/has 3 lines but 1 line numbers/)
+    expect(await entryCount()).toBe(before)
+    await withNumbers(1, 2, 3)
+    expect(await entryCount()).toBe(before + 1)
+  })
+
   it("refuse at commit a line on an account of another company, or on no account at all", async () => {
     const other = await app.createCompany({ name: "Other Invariants Co" })
     const [foreign] = await app.query<{ id: string }>(`SELECT id FROM accounts WHERE company_id = $1 LIMIT 1`, [other.companyId])

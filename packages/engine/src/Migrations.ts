@@ -10,6 +10,7 @@ import * as GroupCommit from "./migrations/0007_group_commit.ts"
 import * as StoredAnswers from "./migrations/0008_stored_answers.ts"
 import * as IdempotencyScope from "./migrations/0009_idempotency_scope.ts"
 import * as WebhookEndpoints from "./migrations/0010_webhook_endpoints.ts"
+import * as JournalLinesLayout from "./migrations/0011_journal_lines_layout.ts"
 
 /** Numbered migrations, applied in order at start. A migration is never edited once released. */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly sql: string }> = [
@@ -22,7 +23,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 7, name: "group_commit", sql: GroupCommit.sql },
   { id: 8, name: "stored_answers", sql: StoredAnswers.sql },
   { id: 9, name: "idempotency_scope", sql: IdempotencyScope.sql },
-  { id: 10, name: "webhook_endpoints", sql: WebhookEndpoints.sql }
+  { id: 10, name: "webhook_endpoints", sql: WebhookEndpoints.sql },
+  { id: 11, name: "journal_lines_layout", sql: JournalLinesLayout.sql }
 ]
 
 /**
