@@ -1,3 +1,5 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
 import { propose, simpleLines, today } from "./support.ts"
@@ -115,6 +117,37 @@ describe("database invariants", () => {
       `INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents) VALUES ($1, $2, 3, $3, $4, 1)`,
       [company.companyId, posted.body.id, Number(accountIds["6070"]), today()]
     ))).toMatch(/does not balance/)
+  })
+
+  it("refuse a line added to an entry already checked in the same transaction (checks run at once)", async () => {
+    const before = await entryCount()
+    // With SET CONSTRAINTS ALL IMMEDIATE the entry is checked at the end of its statement; a line
+    // added by a later statement of the same transaction must be checked again, not taken as
+    // checked with its entry.
+    const attempt = Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql.unsafe(`SET CONSTRAINTS ALL IMMEDIATE`)
+        const [entry] = yield* sql.unsafe<{ id: string | number }>(
+          `WITH entry AS (
+             INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
+             VALUES ($1, $2, 100, 'journal_entry', 'user', now()) RETURNING id
+           ), lines AS (
+             INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
+             SELECT $1, entry.id, line.line_no, line.account_id, $2, line.amount_cents
+             FROM entry, (VALUES (1, $3::bigint, 100::bigint), (2, $4::bigint, -100::bigint)) AS line(line_no, account_id, amount_cents)
+           )
+           SELECT id FROM entry`,
+          [company.companyId, today(), Number(accountIds["6070"]), Number(accountIds["1010"])]
+        )
+        yield* sql.unsafe(
+          `INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents) VALUES ($1, $2, 3, $3, $4, 5)`,
+          [company.companyId, Number(entry!.id), Number(accountIds["6070"]), today()]
+        )
+      }))
+    })
+    expect(await refusal(app.runtime.runPromise(attempt as Effect.Effect<void, unknown, never>))).toMatch(/does not balance/)
+    expect(await entryCount()).toBe(before)
   })
 
   it("refuse UPDATE and DELETE of posted entries and lines", async () => {

@@ -85,8 +85,9 @@ describe("journal lines layout (migration 0011)", () => {
             WHERE tgrelid = '${schema}.journal_lines'::regclass AND NOT tgisinternal ORDER BY tgname`)).map((row) => row.tgname)
 
         // The rules, each tried under a savepoint so that its refusal leaves the transaction usable.
-        // (A line added to an entry of an earlier transaction is test/ledger/invariants.test.ts's:
-        // in this one transaction the entry counts as checked already.)
+        // (A line added later to a checked entry is test/ledger/invariants.test.ts's: up to
+        // migration 0011, an entry checked earlier in the same transaction counted as checked for
+        // it; migration 0012 changed that.)
         const refused = (attempt: Effect.Effect<unknown, unknown>) =>
           Effect.gen(function*() {
             yield* sql.unsafe(`SAVEPOINT attempt`)
