@@ -1,8 +1,9 @@
-import { Data, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Entropy, Idempotency, Migrations, Row, Secret, StoredAnswer } from "@ledger/engine"
+import { Entropy, Idempotency, Row, Secret, StoredAnswer } from "@ledger/engine"
 import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
+import { inMigratedSchema } from "../support/migrations.ts"
 import { createKey, createUser, expectErrorBody } from "./support.ts"
 
 let app: TestApp
@@ -35,12 +36,6 @@ const holdClaim = (key: string, milliseconds: number) =>
       return yield* Effect.fail("roll back" as const)
     }))
   }).pipe(Effect.provide(Entropy.layer), Effect.catch(() => Effect.void)))
-
-/** What a test's transaction saw before it rolled itself back. */
-class RolledBack extends Data.TaggedError("RolledBack")<{
-  readonly rows: ReadonlyArray<{ scope: string; status: number; request_hash: string; answer: unknown; body: unknown }>
-  readonly fullHash: string
-}> {}
 
 /** The tenant and principal of the owner's keys: with a key, the parts of its record's scope (migration 0009). */
 const ownerScope = () => [`company:${company.companyId}`, `user:${company.ownerId}`]
@@ -360,16 +355,8 @@ describe("Idempotency-Key", () => {
 
   it("carries live records of the old table over to their scopes, so a retry across the upgrade replays", async () => {
     // Migrations 1 to 8 in a schema of their own, inside a transaction that is rolled back.
-    const schema = `migration_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-    const carried = await app.runtime.runPromise(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      return yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql.unsafe(`CREATE SCHEMA ${schema}`)
-        yield* sql.unsafe(`SET LOCAL search_path TO ${schema}`)
-        const apply = (id: number) =>
-          Effect.forEach(Migrations.splitStatements(Migrations.migrations.find((migration) => migration.id === id)!.sql),
-            (statement) => sql.unsafe(statement), { discard: true })
-        for (let id = 1; id <= 8; id++) yield* apply(id)
+    const { value: carried, schema } = await inMigratedSchema(app, 8, ({ sql, apply }) =>
+      Effect.gen(function*() {
         const fullHash = Secret.sha256Hex("createUser\n{}")
         yield* sql.unsafe(`INSERT INTO idempotency_records (tenant, principal, idempotency_key, operation, request_hash, status,
             answer, body, created_at, expires_at) VALUES
@@ -382,9 +369,8 @@ describe("Idempotency-Key", () => {
           `SELECT replace(scope::text, '-', '') AS scope, status, encode(request_hash, 'hex') AS request_hash, answer,
              body::text AS body FROM idempotency_records ORDER BY status`
         )
-        return yield* Effect.fail(new RolledBack({ rows, fullHash }))
+        return { rows, fullHash }
       }))
-    }).pipe(Effect.catchTag("RolledBack", (rolledBack) => Effect.succeed(rolledBack)), Effect.orDie))
     expect(carried.rows).toHaveLength(2)
     const expectedScope = (principal: string, key: string) =>
       Secret.sha256Hex(`company:00000000-0000-4000-8000-000000000001\n${principal}\n${key}`).slice(0, 32)

@@ -4,7 +4,7 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Outbox } from "@ledger/engine"
 import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
-import { propose, simpleLines, today } from "./support.ts"
+import { messageChain, propose, simpleLines, today } from "./support.ts"
 
 /**
  * Spec 6.2 rule 4: events exist only while an endpoint wants them (ADR 0709). A change writes its
@@ -147,8 +147,8 @@ describe("events only while an endpoint wants them", () => {
 
   it("refuses an endpoint without event types", async () => {
     const company = await app.createCompany({ name: "Empty Endpoint Co" })
-    await expect(
-      app.query(`INSERT INTO webhook_endpoints (company_id, event_types) VALUES ($1, '{}')`, [company.companyId])
-    ).rejects.toThrow()
+    const refused = await app.query(`INSERT INTO webhook_endpoints (company_id, event_types) VALUES ($1, '{}')`, [company.companyId])
+      .then(() => "not refused", messageChain)
+    expect(refused).toMatch(/webhook_endpoints_event_types_check/)
   })
 })

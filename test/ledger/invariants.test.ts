@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
-import { propose, simpleLines, today } from "./support.ts"
+import { messageChain, propose, simpleLines, today } from "./support.ts"
 
 /**
  * The database keeps the money rules even against SQL that bypasses the engine: entries balance
@@ -20,36 +20,39 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-/** One statement inserting an entry and its lines, committed on its own. */
-const rawEntry = (date: string, amounts: ReadonlyArray<readonly [string, number]>, total: number) =>
-  app.query(
-    `WITH entry AS (
-       INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
-       VALUES ($1, $2, $3, 'journal_entry', 'user', now()) RETURNING id
-     )
-     INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
-     SELECT $1, entry.id, line.line_no, line.account_id, $2, line.amount_cents
-     FROM entry, jsonb_to_recordset($4::jsonb) AS line(line_no int, account_id bigint, amount_cents bigint)`,
-    [
-      company.companyId,
-      date,
-      total,
-      JSON.stringify(amounts.map(([code, cents], index) => ({ line_no: index + 1, account_id: Number(accountIds[code]), amount_cents: cents })))
-    ]
+interface RawLine {
+  readonly line_no: number
+  readonly account_id: number
+  readonly amount_cents: number
+}
+
+/** One statement inserting an entry and its lines as given; it answers the lines' entry id. */
+const entryWithLines = `WITH entry AS (
+    INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
+    VALUES ($1, $2, $3, 'journal_entry', 'user', now()) RETURNING id
   )
+  INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
+  SELECT $1, entry.id, line.line_no, line.account_id, $2, line.amount_cents
+  FROM entry, jsonb_to_recordset($4::jsonb) AS line(line_no int, account_id bigint, amount_cents bigint)
+  RETURNING entry_id`
+
+const entryParameters = (date: string, total: number, lines: ReadonlyArray<RawLine>) =>
+  [company.companyId, date, total, JSON.stringify(lines)]
+
+/** `entryWithLines`, committed on its own. */
+const rawLines = (date: string, total: number, lines: ReadonlyArray<RawLine>) =>
+  app.query<{ entry_id: string | number }>(entryWithLines, entryParameters(date, total, lines))
+
+/** An entry with its lines numbered 1 to n, on accounts by code. */
+const rawEntry = (date: string, amounts: ReadonlyArray<readonly [string, number]>, total: number) =>
+  rawLines(date, total, amounts.map(([code, cents], index) => ({ line_no: index + 1, account_id: Number(accountIds[code]), amount_cents: cents })))
 
 /** The database's own message for a refused statement (drivers wrap it in their error's cause). */
 const refusal = async (statement: Promise<unknown>): Promise<string> => {
   try {
     await statement
   } catch (error) {
-    const messages: Array<string> = []
-    let current: any = error
-    for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
-      messages.push(String(current.message ?? current))
-      current = current.cause
-    }
-    return messages.join(" / ")
+    return messageChain(error)
   }
   throw new Error("the statement was not refused")
 }
@@ -72,17 +75,11 @@ describe("database invariants", () => {
   it("refuse at commit an entry whose line numbers repeat (migration 0011)", async () => {
     const before = await entryCount()
     const withNumbers = (first: number, second: number, third: number) =>
-      app.query(
-        `WITH entry AS (
-           INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
-           VALUES ($1, $2, 100, 'journal_entry', 'user', now()) RETURNING id
-         )
-         INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
-         SELECT $1, entry.id, line.line_no, line.account_id, $2, line.amount_cents
-         FROM entry, (VALUES ($3::int, $6::bigint, 100::bigint), ($4::int, $7::bigint, -60::bigint), ($5::int, $7::bigint, -40::bigint))
-           AS line(line_no, account_id, amount_cents)`,
-        [company.companyId, today(), first, second, third, Number(accountIds["6070"]), Number(accountIds["1010"])]
-      )
+      rawLines(today(), 100, [
+        { line_no: first, account_id: Number(accountIds["6070"]), amount_cents: 100 },
+        { line_no: second, account_id: Number(accountIds["1010"]), amount_cents: -60 },
+        { line_no: third, account_id: Number(accountIds["1010"]), amount_cents: -40 }
+      ])
     expect(await refusal(withNumbers(1, 2, 2))).toMatch(/has 3 lines but 2 line numbers/)
     expect(await refusal(withNumbers(1, 1, 1))).toMatch(/has 3 lines but 1 line numbers/)
     expect(await entryCount()).toBe(before)
@@ -95,16 +92,10 @@ describe("database invariants", () => {
     const [foreign] = await app.query<{ id: string }>(`SELECT id FROM accounts WHERE company_id = $1 LIMIT 1`, [other.companyId])
     const before = await entryCount()
     const withAccount = (accountId: number) =>
-      app.query(
-        `WITH entry AS (
-           INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
-           VALUES ($1, $2, 100, 'journal_entry', 'user', now()) RETURNING id
-         )
-         INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
-         SELECT $1, entry.id, line.line_no, line.account_id, $2, line.amount_cents
-         FROM entry, (VALUES (1, $3::bigint, 100::bigint), (2, $4::bigint, -100::bigint)) AS line(line_no, account_id, amount_cents)`,
-        [company.companyId, today(), accountId, Number(accountIds["1010"])]
-      )
+      rawLines(today(), 100, [
+        { line_no: 1, account_id: accountId, amount_cents: 100 },
+        { line_no: 2, account_id: Number(accountIds["1010"]), amount_cents: -100 }
+      ])
     expect(await refusal(withAccount(Number(foreign!.id)))).toMatch(/not its company's/)
     expect(await refusal(withAccount(987_654_321))).toMatch(/not its company's/)
     expect(await entryCount()).toBe(before)
@@ -128,21 +119,13 @@ describe("database invariants", () => {
       const sql = yield* SqlClient.SqlClient
       yield* sql.withTransaction(Effect.gen(function*() {
         yield* sql.unsafe(`SET CONSTRAINTS ALL IMMEDIATE`)
-        const [entry] = yield* sql.unsafe<{ id: string | number }>(
-          `WITH entry AS (
-             INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
-             VALUES ($1, $2, 100, 'journal_entry', 'user', now()) RETURNING id
-           ), lines AS (
-             INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
-             SELECT $1, entry.id, line.line_no, line.account_id, $2, line.amount_cents
-             FROM entry, (VALUES (1, $3::bigint, 100::bigint), (2, $4::bigint, -100::bigint)) AS line(line_no, account_id, amount_cents)
-           )
-           SELECT id FROM entry`,
-          [company.companyId, today(), Number(accountIds["6070"]), Number(accountIds["1010"])]
-        )
+        const [line] = yield* sql.unsafe<{ entry_id: string | number }>(entryWithLines, entryParameters(today(), 100, [
+          { line_no: 1, account_id: Number(accountIds["6070"]), amount_cents: 100 },
+          { line_no: 2, account_id: Number(accountIds["1010"]), amount_cents: -100 }
+        ]))
         yield* sql.unsafe(
           `INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents) VALUES ($1, $2, 3, $3, $4, 5)`,
-          [company.companyId, Number(entry!.id), Number(accountIds["6070"]), today()]
+          [company.companyId, Number(line!.entry_id), Number(accountIds["6070"]), today()]
         )
       }))
     })

@@ -1,8 +1,8 @@
-import { Cause, Data, Effect, Exit } from "effect"
-import { SqlClient } from "effect/sql"
+import { Cause, Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Migrations } from "@ledger/engine"
 import { makeTestApp, type TestApp } from "../support/app.ts"
+import { inMigratedSchema } from "../support/migrations.ts"
+import { messageChain } from "./support.ts"
 
 /**
  * Migration 0011 rebuilds `journal_lines` without padding and finds lines by a non-unique index on
@@ -16,37 +16,15 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => app?.close())
 
-class RolledBack extends Data.TaggedError("RolledBack")<{ readonly found: Found }> {}
-
-interface Found {
-  readonly linesBefore: ReadonlyArray<unknown>
-  readonly linesAfter: ReadonlyArray<unknown>
-  readonly totalsBefore: ReadonlyArray<unknown>
-  readonly totalsAfter: ReadonlyArray<unknown>
-  readonly totalsAfterPosting: ReadonlyArray<unknown>
-  readonly columns: ReadonlyArray<string>
-  readonly indexes: ReadonlyArray<string>
-  readonly triggers: ReadonlyArray<string>
-  readonly refusals: ReadonlyArray<string>
-}
-
 const company = "00000000-0000-4000-8000-0000000000c1"
 
 describe("journal lines layout (migration 0011)", () => {
   it("carries every line over, keeps the totals, and keeps every rule of the old table", async () => {
     // Migrations 1 to 10 in a schema of their own, inside a transaction that is rolled back.
-    const schema = `lines_layout_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-    const found = await app.runtime.runPromise(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      return yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql.unsafe(`CREATE SCHEMA ${schema}`)
-        yield* sql.unsafe(`SET LOCAL search_path TO ${schema}`)
+    const { value: found, schema } = await inMigratedSchema(app, 10, ({ sql, apply, schema }) =>
+      Effect.gen(function*() {
         // The commit checks run at the end of each statement, so that this transaction sees them.
         yield* sql.unsafe(`SET CONSTRAINTS ALL IMMEDIATE`)
-        const apply = (id: number) =>
-          Effect.forEach(Migrations.splitStatements(Migrations.migrations.find((migration) => migration.id === id)!.sql),
-            (statement) => sql.unsafe(statement), { discard: true })
-        for (let id = 1; id <= 10; id++) yield* apply(id)
         yield* sql.unsafe(`INSERT INTO companies (company_id, name, plan, starter_chart, periods, created_at)
           VALUES ('${company}', 'Layout Co', 'owned', 'empty', false, now())`)
         yield* sql.unsafe(`INSERT INTO accounts (company_id, id, code, name, type, created_at) VALUES
@@ -94,14 +72,7 @@ describe("journal lines layout (migration 0011)", () => {
             const exit = yield* Effect.exit(attempt)
             yield* sql.unsafe(`ROLLBACK TO SAVEPOINT attempt`)
             if (Exit.isSuccess(exit)) return "not refused"
-            const error = Cause.squash(exit.cause)
-            const messages: Array<string> = []
-            let current: any = error
-            for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
-              messages.push(String(current.message ?? current))
-              current = current.cause
-            }
-            return messages.join(" / ")
+            return messageChain(Cause.squash(exit.cause))
           })
         const refusals = [
           yield* refused(post(102, "2026-03-03", [[1, 2, 500, null], [1, 1, -500, null]])),
@@ -111,11 +82,8 @@ describe("journal lines layout (migration 0011)", () => {
         ]
         yield* post(104, "2026-03-01", [[1, 2, 50, null], [2, 1, -50, null]])
         const totalsAfterPosting = yield* sql.unsafe(totals)
-        return yield* Effect.fail(new RolledBack({
-          found: { linesBefore, linesAfter, totalsBefore, totalsAfter, totalsAfterPosting, columns, indexes, triggers, refusals }
-        }))
+        return { linesBefore, linesAfter, totalsBefore, totalsAfter, totalsAfterPosting, columns, indexes, triggers, refusals }
       }))
-    }).pipe(Effect.catchTag("RolledBack", (rolledBack) => Effect.succeed(rolledBack.found)), Effect.orDie))
 
     expect(found.linesBefore).toHaveLength(5)
     expect(found.linesAfter).toEqual(found.linesBefore)

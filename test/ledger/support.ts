@@ -115,3 +115,14 @@ export const snapshot = async (app: TestApp): Promise<Record<string, number>> =>
   counts["sequence ledger_ids"] = Number(sequence[0]!.last_value)
   return counts
 }
+
+/** An error's message with those of its causes (drivers wrap the database's own message in a cause). */
+export const messageChain = (error: unknown): string => {
+  const messages: Array<string> = []
+  let current: any = error
+  for (let depth = 0; current !== undefined && current !== null && depth < 10; depth++) {
+    messages.push(String(current.message ?? current))
+    current = current.cause
+  }
+  return messages.join(" / ")
+}

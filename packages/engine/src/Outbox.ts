@@ -57,30 +57,25 @@ export const emit = Effect.fn("Outbox.emit")(function*(eventType: EventType, pay
     return
   }
   const sql = yield* SqlClient.SqlClient
-  yield* insertWanted(sql, [event])
+  yield* insert(sql, [event])
 })
 
 /**
- * The condition, on a candidate event `o` (its `company_id` and `event_type`), that some enabled
- * endpoint of its company wants it. Read in the statement that inserts the event, so an endpoint
+ * The INSERT of events, their ids in the order they were emitted: every insert into
+ * `outbox_events` is this one (a group commit runs it inside its statement). It keeps an event only
+ * when an enabled endpoint of its company wants its type, as read by this statement: an endpoint
  * enabled, changed or removed by a transaction that committed before it counts, and one that
- * commits later sees only later events. Every insert into `outbox_events` goes through it.
+ * commits later sees only later events. The events go as one json parameter whatever their number.
  */
-export const wanted = `EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.company_id = o.company_id AND w.enabled
-        AND (o.event_type = ANY (w.event_types) OR '*' = ANY (w.event_types)))`
-
-/**
- * The INSERT of events, keeping those an endpoint wants, their ids in the order they were emitted.
- * The events go as one json parameter whatever their number.
- */
-const insertWanted = (sql: SqlClient.SqlClient, events: ReadonlyArray<PendingEvent>) =>
+export const insert = (sql: SqlClient.SqlClient, events: ReadonlyArray<PendingEvent>) =>
   sql`INSERT INTO outbox_events (company_id, event_type, payload, occurred_at)
       SELECT o.company_id, o.event_type, o.payload::jsonb, o.occurred_at
       FROM ROWS FROM (json_to_recordset(${JSON.stringify(events)}::json) AS (company_id uuid, event_type text,
         payload text, occurred_at timestamptz)) WITH ORDINALITY AS o(company_id, event_type, payload, occurred_at, emitted)
-      WHERE ${sql.literal(wanted)}
+      WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.company_id = o.company_id AND w.enabled
+        AND (o.event_type = ANY (w.event_types) OR '*' = ANY (w.event_types)))
       ORDER BY o.emitted`
 
-/** The INSERT of a request's pending events (see `insertWanted`); null when there are none. */
+/** The INSERT of a request's pending events (see `insert`); null when there are none. */
 export const insertPending = (sql: SqlClient.SqlClient, events: ReadonlyArray<PendingEvent>) =>
-  events.length === 0 ? null : insertWanted(sql, events)
+  events.length === 0 ? null : insert(sql, events)

@@ -155,7 +155,7 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
 
   const entries: Array<Record<string, unknown>> = []
   const lines: Array<Record<string, unknown>> = []
-  const events: Array<Record<string, unknown>> = []
+  const events: Array<Outbox.PendingEvent> = []
   const auditEvents: Array<Record<string, unknown>> = []
   const records: Array<Record<string, unknown>> = []
   for (const [position, posting] of postings.entries()) {
@@ -226,14 +226,7 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
       FROM json_to_recordset(${JSON.stringify(auditEvents)}::json) AS a(company_id uuid, occurred_at timestamptz, action text,
         outcome text, status int, error_type text, principal_type text, principal_id text, principal_name text, key_id bigint,
         agent_model text, agent_run_id text, target_type text, target_id text, reason text, via text, details text)
-    ), outbox AS (
-      INSERT INTO outbox_events (company_id, event_type, payload, occurred_at)
-      SELECT o.company_id, o.event_type, o.payload::jsonb, o.occurred_at
-      FROM ROWS FROM (json_to_recordset(${JSON.stringify(events)}::json) AS (company_id uuid, event_type text,
-        payload text, occurred_at timestamptz)) WITH ORDINALITY AS o(company_id, event_type, payload, occurred_at, emitted)
-      WHERE ${sql.literal(Outbox.wanted)}
-      ORDER BY o.emitted
-    )
+    ), outbox AS (${Outbox.insert(sql, events)})
     SELECT ledger_batch_recorded(count(*), ${postings.length}) AS recorded FROM records`.pipe(
     Effect.catchTag("SqlError", (error) =>
       // A key taken, or a wait too long on a concurrent duplicate's record, is expected; so is a
