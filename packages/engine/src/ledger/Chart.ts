@@ -71,15 +71,17 @@ export const classesByName = Effect.fn("Chart.classesByName")(function*(companyI
   return new Map(rows.map((row) => [String(row.name), { id: Row.int(row.id), name: String(row.name) }]))
 })
 
+/** The defaults from a row that carries `income_code` and `expense_code` (absent or null: none). */
+export const defaultsOf = (row: Record<string, unknown> | undefined): Defaults => ({
+  income: row?.income_code === null || row?.income_code === undefined ? null : String(row.income_code),
+  expense: row?.expense_code === null || row?.expense_code === undefined ? null : String(row.expense_code)
+})
+
 export const defaults = Effect.fn("Chart.defaults")(function*(companyId: string) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`SELECT income_code, expense_code FROM account_defaults
     WHERE company_id = ${companyId}`.pipe(Effect.orDie)
-  const row = rows[0]
-  return {
-    income: row?.income_code === null || row?.income_code === undefined ? null : String(row.income_code),
-    expense: row?.expense_code === null || row?.expense_code === undefined ? null : String(row.expense_code)
-  } satisfies Defaults
+  return defaultsOf(rows[0])
 })
 
 /**
