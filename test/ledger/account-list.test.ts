@@ -138,4 +138,16 @@ describe("accounts with balances, page by page", () => {
     const withBalances = (await app.call("GET", "/v1/accounts?include_balances=true&limit=1000", { token: company.ownerKey })).body
     expect(withBalances.data.find((account: Listed) => account.code === "1999").balance_cents).toBe(0)
   })
+
+  it("cuts a page by an index in byte order, not by sorting the chart (migration 0013)", async () => {
+    const [index] = await app.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'accounts_by_code_bytes'"
+    )
+    expect(index?.indexdef).toMatch(/\(company_id, code COLLATE "C"\)/)
+    const plan = await app.query<Record<string, string>>(
+      `EXPLAIN SELECT id, code FROM accounts WHERE company_id = '00000000-0000-4000-8000-000000000001' AND active
+       AND code COLLATE "C" > '4000' ORDER BY code COLLATE "C" LIMIT 101`
+    )
+    expect(plan.map((row) => Object.values(row).join(" ")).join("\n")).toMatch(/accounts_by_code_bytes/)
+  })
 })

@@ -12,6 +12,7 @@ import * as IdempotencyScope from "./migrations/0009_idempotency_scope.ts"
 import * as WebhookEndpoints from "./migrations/0010_webhook_endpoints.ts"
 import * as JournalLinesLayout from "./migrations/0011_journal_lines_layout.ts"
 import * as CheckedEntriesByStatement from "./migrations/0012_checked_entries_by_statement.ts"
+import * as AccountsByCodeBytes from "./migrations/0013_accounts_by_code_bytes.ts"
 
 /** Numbered migrations, applied in order at start. A migration is never edited once released. */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly sql: string }> = [
@@ -26,7 +27,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 9, name: "idempotency_scope", sql: IdempotencyScope.sql },
   { id: 10, name: "webhook_endpoints", sql: WebhookEndpoints.sql },
   { id: 11, name: "journal_lines_layout", sql: JournalLinesLayout.sql },
-  { id: 12, name: "checked_entries_by_statement", sql: CheckedEntriesByStatement.sql }
+  { id: 12, name: "checked_entries_by_statement", sql: CheckedEntriesByStatement.sql },
+  { id: 13, name: "accounts_by_code_bytes", sql: AccountsByCodeBytes.sql }
 ]
 
 /**

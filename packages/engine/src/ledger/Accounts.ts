@@ -141,6 +141,7 @@ export const handlers = [
       const withBalances = query.include_balances === true
       // One statement: the page, the company's defaults and, when asked, the page's totals. Three
       // statements in turn cost a read three round trips and socket writes (docs/performance.md).
+      // The page is cut first, in the order migration 0013 keeps accounts in.
       // The totals come as one object by account id, looked up per row: a join of the page with
       // the totals would be planned from estimates that take a company's accounts for a row or
       // two, and a nested loop over a page of each costs a page squared.
