@@ -139,12 +139,11 @@ export const handlers = [
       const after = yield* Cursor.decode(query.cursor)
       const asOf = query.as_of ?? request.today
       const withBalances = query.include_balances === true
-      // One statement: the page, the company's defaults and, when asked, the page's totals. Three
-      // statements in turn cost a read three round trips and socket writes (docs/performance.md).
-      // The page is cut first, in the order migration 0013 keeps accounts in.
-      // The totals come as one object by account id, looked up per row: a join of the page with
-      // the totals would be planned from estimates that take a company's accounts for a row or
-      // two, and a nested loop over a page of each costs a page squared.
+      // One statement (ADR 0711): the page, cut first in the order migration 0013 keeps accounts
+      // in; the company's defaults; and, when asked, the page's totals as one object by account id
+      // that each row looks up. Three statements in turn cost a read three round trips; a join of
+      // the page with its totals would be planned from estimates that can make it a nested loop
+      // costing a page squared.
       const rows = yield* sql<Record<string, unknown>>`WITH page AS (
           SELECT id, code, name, type, subtype, parent_code, control, active, created_at FROM accounts
           WHERE company_id = ${companyId}
