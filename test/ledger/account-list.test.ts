@@ -64,8 +64,18 @@ describe("accounts with balances, page by page", () => {
     const periods: Array<string> = (await app.call("GET", "/v1/periods?limit=100", { token: company.ownerKey })).body.data
       .map((period: { start_date: string }) => period.start_date)
     expect(periods).toHaveLength(24)
+    // One inactive account, so that lists without include_inactive leave something out.
+    const retired = await app.call("POST", "/v1/accounts", {
+      token: company.ownerKey,
+      key: newKey(),
+      body: { code: "1998", name: "Retired", type: "asset" }
+    })
+    expect(retired.status).toBe(201)
+    const deactivated = await app.call("POST", "/v1/accounts/1998/update", { token: company.ownerKey, key: newKey(), body: { active: false } })
+    expect(deactivated.status).toBe(200)
     const all = await allPages(company, "include_inactive=true&limit=1000")
-    const codes = all[0]!.data.map((account) => account.code)
+    expect(all[0]!.data.filter((account) => !account.active).map((account) => account.code)).toEqual(["1998"])
+    const codes = all[0]!.data.filter((account) => account.active).map((account) => account.code)
     const defaults = all[0]!.defaults
     expect(defaults.income).not.toBeNull()
     const dateOf = (month: number, day: number) => `${periods[month]!.slice(0, 8)}${String(day).padStart(2, "0")}`

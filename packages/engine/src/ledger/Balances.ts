@@ -42,7 +42,7 @@ export const totalsAsOfQuery = (
     ) AS totals
     GROUP BY account_id`
 
-/** The totals a row read through `totalsAsOfQuery` carries (null sums: the account has none). */
+/** The totals a row carries as `debit_cents` and `credit_cents` (null: the account has none). */
 export const totalsOf = (row: Record<string, unknown>): Totals | undefined =>
   row.debit_cents === null || row.debit_cents === undefined
     ? undefined
