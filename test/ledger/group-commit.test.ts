@@ -180,6 +180,96 @@ describe("group commit", () => {
     expect(Number(entries[0]!.count)).toBe(0)
   })
 
+  // A batch may post with accounts and periods remembered from earlier batches (BatchCharts.ts);
+  // its statement checks them (migration 0014) and the period trigger refuses a locked period.
+  // Over HTTP which batch recalls and which reads is up to timing (test/ledger/batch-charts.test.ts
+  // drives the writer itself): whichever it is, every answer follows the chart as it is now.
+  it("sees a chart changed since earlier batches: renames, deactivations, locks and unlocks", async () => {
+    const company = await app.createCompany({ name: "Remembered Charts Co", starter_chart: "general" })
+    const round = async (count: number, body: (index: number) => Record<string, unknown> = (index) => ({
+      entry_date: date,
+      lines: simpleLines("6070", "1010", 100 + index)
+    })) => Promise.all(Array.from({ length: count }, (_, index) => propose(app, company.ownerKey, body(index))))
+    const entryCount = async () => Number((await app.query<{ count: string }>(
+      `SELECT count(*) AS count FROM journal_entries WHERE company_id = $1`,
+      [company.companyId]
+    ))[0]!.count)
+    const update = (code: string, body: Record<string, unknown>) =>
+      app.call("POST", `/v1/accounts/${code}/update`, { token: company.ownerKey, key: newKey(), body })
+    const nameOn6070 = (answer: { body: { lines: Array<{ account: string; account_name: string }> } }) =>
+      answer.body.lines.find((line) => line.account === "6070")!.account_name
+
+    for (let warm = 0; warm < 3; warm++) for (const answer of await round(8)) expect(answer.status).toBe(201)
+
+    expect((await update("6070", { name: "Renamed Meanwhile" })).status).toBe(200)
+    const renamed = await round(8)
+    for (const answer of renamed) {
+      expect(answer.status).toBe(201)
+      expect(nameOn6070(answer)).toBe("Renamed Meanwhile")
+      const stored = await app.call("GET", `/v1/journal-entries/${answer.body.id}`, { token: company.ownerKey })
+      expect(stored.body).toEqual(answer.body)
+    }
+    for (const answer of await round(8)) expect(nameOn6070(answer)).toBe("Renamed Meanwhile")
+
+    expect((await update("6070", { active: false, reason: "Merged" })).status).toBe(200)
+    const before = await entryCount()
+    for (const answer of await round(8)) {
+      expect(answer.status).toBe(422)
+      expect(answer.body.error.type).toBe("inactive_account")
+    }
+    expect(await entryCount()).toBe(before)
+    expect((await update("6070", { active: true, reason: "Back" })).status).toBe(200)
+    for (const answer of await round(8)) expect(answer.status).toBe(201)
+
+    const periods = (await app.call("GET", "/v1/periods?limit=100", { token: company.ownerKey })).body.data as Array<{
+      id: number
+      start_date: string
+      end_date: string
+    }>
+    const period = periods.find((candidate) => candidate.start_date <= date && date <= candidate.end_date)!
+    const status = (body: Record<string, unknown>) =>
+      app.call("POST", `/v1/periods/${period.id}/status`, { token: company.ownerKey, key: newKey(), body })
+    expect((await status({ status: "soft_locked", reason: "Review" })).status).toBe(200)
+    const locked = await entryCount()
+    for (const answer of await round(8)) {
+      expect(answer.status).toBe(422)
+      expect(answer.body.error.type).toBe("soft_lock_reason_required")
+    }
+    expect(await entryCount()).toBe(locked)
+    const overridden = await round(8, (index) => ({
+      entry_date: date,
+      soft_lock_override_reason: "Late invoice",
+      lines: simpleLines("6070", "1010", 500 + index)
+    }))
+    for (const answer of overridden) expect(answer.body.soft_lock_override_reason).toBe("Late invoice")
+    expect((await status({ status: "open", reason: "Done" })).status).toBe(200)
+    for (const answer of await round(8)) {
+      expect(answer.status).toBe(201)
+      expect(answer.body.soft_lock_override_reason).toBeNull()
+    }
+    await expectTotalsMatchLines(app, company)
+  })
+
+  it("gives postings made one after another ids in the order they were made, whichever path posts them", async () => {
+    const company = await app.createCompany({ name: "Ordered Ids Co", starter_chart: "general" })
+    await app.call("POST", "/v1/classes", { token: company.ownerKey, key: newKey(), body: { name: "North" } })
+    // A burst first, so that ids are drawn ahead; then postings one at a time, some with a class
+    // (the governed path) and some without (a batch of one).
+    for (const answer of await Promise.all(Array.from({ length: 8 }, (_, index) =>
+      propose(app, company.ownerKey, { entry_date: date, lines: simpleLines("6070", "1010", 100 + index) })))) {
+      expect(answer.status).toBe(201)
+    }
+    const ids: Array<number> = []
+    for (let index = 0; index < 6; index++) {
+      const lines = simpleLines("6100", "1010", 10 + index)
+      const body = { entry_date: date, lines: index % 2 === 0 ? lines.map((line) => ({ ...line, class: "North" })) : lines }
+      const answer = await propose(app, company.ownerKey, body)
+      expect(answer.status).toBe(201)
+      ids.push(answer.body.id)
+    }
+    expect(ids).toEqual([...ids].sort((left, right) => left - right))
+  })
+
   it("answers every request of any concurrent mix once, as its kind asks, and posts each posting once", async () => {
     const company = await app.createCompany({ name: "Concurrent Mix Co", starter_chart: "general" })
     const agent = await createAgent(app, company, { thresholdCents: 5_000 })

@@ -107,12 +107,16 @@ export class GroupCommit extends Context.Service<GroupCommit, {
   readonly submit: (operationId: string, item: Item, arrival: Arrival) => Effect.Effect<Answer | null>
 }>()("@ledger/engine/GroupCommit") {
   /**
-   * `writers` by operation id. One batch of an operation is under way at a time: two at once were
-   * measured no faster (each half the size, and more CPU per posting), and one at a time never
-   * waits on another's row locks (the totals of accounts both touch).
+   * The writers `makeWriters` makes, by operation id. One batch of an operation is under way at a
+   * time: two at once were measured no faster (each half the size, and more CPU per posting), and
+   * one at a time never waits on another's row locks (the totals of accounts both touch).
    */
-  static readonly layer = (writers: ReadonlyMap<string, BatchWriter>): Layer.Layer<GroupCommit, never, SqlClient.SqlClient | Entropy> =>
+  static readonly layer = (
+    makeWriters: () => ReadonlyMap<string, BatchWriter>
+  ): Layer.Layer<GroupCommit, never, SqlClient.SqlClient | Entropy> =>
     Layer.effect(GroupCommit)(Effect.gen(function*() {
+      // Made with the layer: a writer may remember things between its batches, for this engine only.
+      const writers = makeWriters()
       const sql = yield* SqlClient.SqlClient
       const context = yield* Effect.context<SqlClient.SqlClient | Entropy>()
       const lanes = new Map<string, Lane>()

@@ -29,8 +29,8 @@ export interface Options {
   readonly groupCommit?: boolean
 }
 
-/** The operations whose writes commit in groups, with their batch writers. */
-const batchWriters: ReadonlyMap<string, BatchWriter> = new Map([["proposeJournalEntry", JournalBatch.writer]])
+/** The operations whose writes commit in groups, with their batch writers: new ones for each engine. */
+const batchWriters = (): ReadonlyMap<string, BatchWriter> => new Map([["proposeJournalEntry", JournalBatch.writer()]])
 
 /**
  * The engine: every operation behind one `Dispatcher`, over whatever `SqlClient` is provided.

@@ -7,6 +7,7 @@ import * as Idempotency from "../Idempotency.ts"
 import * as Outbox from "../Outbox.ts"
 import type { RequestInfo } from "../RequestContext.ts"
 import * as Row from "../Row.ts"
+import { BatchCharts, type Charts, type Wanted } from "./BatchCharts.ts"
 import * as Chart from "./Chart.ts"
 import * as Governed from "./Governed.ts"
 import * as Journal from "./Journal.ts"
@@ -16,7 +17,9 @@ import * as PostingPolicy from "./PostingPolicy.ts"
 /**
  * `POST /v1/journal-entries/propose` in a group commit (GroupCommit.ts): the entries of many
  * requests posted by two statements (read the charts and periods and draw the entries' ids, then
- * write everything in one statement, its own transaction) instead of five statements each.
+ * write everything in one statement, its own transaction) instead of five statements each; by the
+ * write alone when the accounts, periods and ids the batch needs are remembered from earlier
+ * batches (BatchCharts.ts), which the write then checks.
  *
  * Only the plain case is written here: a posting that the governed path would post at once (a
  * person, or an agent within its threshold), on an open or unperiodised date, with no class or
@@ -61,7 +64,7 @@ interface Posting extends Candidate {
  * every entry (the database refuses an entry into a period locked since, migration 0002), and the
  * governed path reads accounts unlocked too.
  */
-const readCharts = Effect.fn("JournalBatch.readCharts")(function*(candidates: ReadonlyArray<Candidate>) {
+const readCharts = Effect.fn("JournalBatch.readCharts")(function*(candidates: ReadonlyArray<Candidate>): Effect.fn.Return<Charts, never, SqlClient.SqlClient> {
   const sql = yield* SqlClient.SqlClient
   const accountKeys = new Map<string, { company_id: string; code: string }>()
   const periodKeys = new Map<string, { company_id: string; day: string }>()
@@ -106,13 +109,7 @@ const readCharts = Effect.fn("JournalBatch.readCharts")(function*(candidates: Re
 })
 
 /** The candidates the governed path would post at once, resolved against their charts; the others run alone. */
-const postable = (
-  candidates: ReadonlyArray<Candidate>,
-  charts: {
-    readonly accounts: ReadonlyMap<string, ReadonlyMap<string, JournalEntry.AccountRef>>
-    readonly periods: ReadonlyMap<string, ReadonlyArray<Journal.PeriodOnDate>>
-  }
-): ReadonlyArray<Posting> =>
+const postable = (candidates: ReadonlyArray<Candidate>, charts: Omit<Charts, "ids">): ReadonlyArray<Posting> =>
   candidates.flatMap((candidate): Array<Posting> => {
     const resolved = JournalEntry.resolve(candidate.draft, charts.accounts.get(candidate.companyId) ?? noAccounts, noClasses, linesPath)
     if (resolved instanceof ApiError.LedgerError) return []
@@ -130,7 +127,27 @@ const postable = (
     return decision.verdict === "post" ? [{ ...candidate, prepared, period }] : []
   })
 
-const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<GroupCommit.Item>) {
+/**
+ * The accounts a batch's lines post to, as the batch resolved them: its statement counts those
+ * still so, and active (migration 0014).
+ */
+const accountsUsed = (postings: ReadonlyArray<Posting>): Array<Record<string, unknown>> => {
+  const used = new Map<string, Record<string, unknown>>()
+  for (const posting of postings) {
+    for (const line of posting.prepared.lines) {
+      used.set(`${posting.companyId} ${line.accountId}`, {
+        company_id: posting.companyId,
+        id: line.accountId,
+        code: line.account,
+        name: line.accountName,
+        type: line.accountType
+      })
+    }
+  }
+  return [...used.values()]
+}
+
+const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<GroupCommit.Item>, memory: BatchCharts) {
   const sql = yield* SqlClient.SqlClient
   const answers: Array<GroupCommit.Answer | null> = items.map(() => null)
 
@@ -149,7 +166,14 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
   })
   if (candidates.length === 0) return answers
 
-  const charts = yield* readCharts(candidates)
+  const wanted: ReadonlyArray<Wanted> = candidates.map((candidate) => ({
+    companyId: candidate.companyId,
+    date: candidate.draft.date,
+    codes: candidate.draft.lines.map((line) => line.account)
+  }))
+  const remembered = memory.recall(wanted)
+  const charts = remembered ?? (yield* readCharts(candidates))
+  if (remembered === undefined) memory.remember(wanted, charts)
   const postings = postable(candidates, charts)
   if (postings.length === 0) return answers
 
@@ -189,7 +213,10 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
   // outbox events an endpoint wants, and at its end the commit checks of every entry. A key that a
   // concurrent duplicate recorded first returns no row, and ledger_batch_recorded then refuses the
   // whole statement: nothing is written, and each of its requests runs alone (that one replays).
-  yield* sql`WITH wait_bound AS (
+  // So does an account changed since the batch read or remembered it (ledger_batch_charts_current).
+  // The statement also draws the next batch's entry ids.
+  const used = accountsUsed(postings)
+  const drawn = yield* sql<{ readonly next_ids: ReadonlyArray<unknown> | null }>`WITH wait_bound AS (
       SELECT set_config('lock_timeout', ${Idempotency.waitBound}, true)
     ), records AS (
       INSERT INTO idempotency_records (scope, expires_at, status, request_hash, answer)
@@ -226,26 +253,40 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
       FROM json_to_recordset(${JSON.stringify(auditEvents)}::json) AS a(company_id uuid, occurred_at timestamptz, action text,
         outcome text, status int, error_type text, principal_type text, principal_id text, principal_name text, key_id bigint,
         agent_model text, agent_run_id text, target_type text, target_id text, reason text, via text, details text)
-    ), outbox AS (${Outbox.insert(sql, events)})
-    SELECT ledger_batch_recorded(count(*), ${postings.length}) AS recorded FROM records`.pipe(
+    ), outbox AS (${Outbox.insert(sql, events)}
+    ), charts AS (
+      SELECT count(*) AS current
+      FROM json_to_recordset(${JSON.stringify(used)}::json) AS u(company_id uuid, id bigint, code text, name text, type text)
+      JOIN accounts a ON a.company_id = u.company_id AND a.id = u.id
+      WHERE a.code = u.code AND a.name = u.name AND a.type = u.type AND a.active
+    )
+    SELECT ledger_batch_recorded(count(*), ${postings.length}) AS recorded,
+      ledger_batch_charts_current((SELECT current FROM charts), ${used.length}) AS charts_current,
+      (SELECT array_agg(id ORDER BY id) FROM (SELECT nextval('ledger_ids') AS id
+        FROM generate_series(1, ${memory.idsWanted(candidates.length)})) AS ahead) AS next_ids
+    FROM records`.pipe(
     Effect.catchTag("SqlError", (error) =>
       // A key taken, or a wait too long on a concurrent duplicate's record, is expected; so is a
       // period locked since it was read. Anything else is a defect (logged by GroupCommit).
       expectedStates.has(sqlState(error)) || error.reason._tag === "LockTimeoutError"
         ? Effect.fail(new BatchAbandoned({ state: sqlState(error) }))
-        : Effect.die(error))
+        : Effect.die(error)),
+    // Whatever refused the batch may be a chart that changed: nothing remembered is used again.
+    Effect.onError(() => Effect.sync(() => memory.forget()))
   )
+  memory.addIds((drawn[0]?.next_ids ?? []).map(Row.int))
   return answers
 })
 
 /**
  * The batch's statement was refused as a whole for a reason its requests' own paths answer: a key
  * a concurrent duplicate recorded first (LD020, or the wait on it timed out), a period locked since
- * it was read (LD011). Nothing of it was written; its writes run alone.
+ * it was read (LD011), an account changed since it was read (LD021). Nothing of it was written; its
+ * writes run alone.
  */
 class BatchAbandoned extends Data.TaggedError("BatchAbandoned")<{ readonly state: string | undefined }> {}
 
-const expectedStates = new Set<string | undefined>(["LD020", "LD011"])
+const expectedStates = new Set<string | undefined>(["LD020", "LD011", "LD021"])
 
 /** The SQLSTATE of a failed statement, as both drivers keep it on the error's cause. */
 const sqlState = (error: { readonly reason: { readonly cause?: unknown } }): string | undefined => {
@@ -253,5 +294,8 @@ const sqlState = (error: { readonly reason: { readonly cause?: unknown } }): str
   return typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined
 }
 
-/** The group-commit writer of `proposeJournalEntry`. */
-export const writer: GroupCommit.BatchWriter = { accepts, write }
+/** A group-commit writer of `proposeJournalEntry`, with its own memory of charts (one per engine). */
+export const writer = (): GroupCommit.BatchWriter => {
+  const memory = new BatchCharts()
+  return { accepts, write: (items) => write(items, memory) }
+}
