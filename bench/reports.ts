@@ -6,10 +6,10 @@
  * same question over cumulative per-account balances, as the fix the figures point to.
  *
  * The load writes entries and lines in set-based INSERTs with the row triggers off
- * (session_replication_role = replica), then the daily totals those lines make with the triggers on
- * (so tables derived from them, such as monthly roll-ups, are kept as usual), and then checks what
- * the line triggers would have: every entry has two or more lines summing to zero, and the daily
- * totals equal the lines.
+ * (session_replication_role = replica), then the daily and monthly totals those lines make, each
+ * row once and in date order as a ledger posting day after day holds them, and then checks what the
+ * line triggers would have: every entry has two or more lines summing to zero, and the daily totals
+ * equal the lines.
  */
 import * as Engine from "./lib/Engine.ts"
 import * as Options from "./lib/Options.ts"
@@ -174,34 +174,26 @@ async function load(engine: Engine.BenchEngine, companyId: string) {
         SELECT '${companyId}'::uuid, e.id, 1, d.id, e.entry_date, e.amount FROM bench_entries e JOIN bench_accounts d ON d.slot = e.debit_slot
         UNION ALL
         SELECT '${companyId}'::uuid, e.id, 2, c.id, e.entry_date, -e.amount FROM bench_entries e JOIN bench_accounts c ON c.slot = e.credit_slot`,
-      // Daily and monthly totals as the commit trigger writes them for a real posting.
-      "SET LOCAL session_replication_role = origin",
-      `INSERT INTO account_daily_totals (company_id, account_id, day, debit_cents, credit_cents)
-        SELECT '${companyId}'::uuid, account_id, day, sum(debit), sum(credit) FROM (
-          SELECT d.id AS account_id, e.entry_date AS day, e.amount AS debit, 0::bigint AS credit
-          FROM bench_entries e JOIN bench_accounts d ON d.slot = e.debit_slot
-          UNION ALL
-          SELECT c.id, e.entry_date, 0::bigint, e.amount FROM bench_entries e JOIN bench_accounts c ON c.slot = e.credit_slot) moves
-        GROUP BY account_id, day
-        ON CONFLICT (company_id, account_id, day) DO UPDATE SET
-          debit_cents = account_daily_totals.debit_cents + excluded.debit_cents,
-          credit_cents = account_daily_totals.credit_cents + excluded.credit_cents`,
-      // The monthly totals, as the commit trigger keeps them for a real posting (migration 0006).
-      `INSERT INTO account_monthly_totals (company_id, account_id, month, debit_cents, credit_cents)
-        SELECT '${companyId}'::uuid, account_id, month, sum(debit), sum(credit) FROM (
-          SELECT d.id AS account_id, date_trunc('month', e.entry_date::timestamp)::date AS month, e.amount AS debit, 0::bigint AS credit
-          FROM bench_entries e JOIN bench_accounts d ON d.slot = e.debit_slot
-          UNION ALL
-          SELECT c.id, date_trunc('month', e.entry_date::timestamp)::date, 0::bigint, e.amount
-          FROM bench_entries e JOIN bench_accounts c ON c.slot = e.credit_slot) moves
-        GROUP BY account_id, month
-        ON CONFLICT (company_id, account_id, month) DO UPDATE SET
-          debit_cents = account_monthly_totals.debit_cents + excluded.debit_cents,
-          credit_cents = account_monthly_totals.credit_cents + excluded.credit_cents`,
       "DROP TABLE bench_entries"
     ])
   }
   await engine.query("DROP TABLE bench_accounts")
+  // The totals, each row written once and in date order, as a ledger that posted these entries day
+  // after day holds them: a day's rows together, not one version per chunk scattered through the
+  // table. Summing per chunk left about 20 versions of every monthly row and spread each day's rows
+  // over as many pages as rows (the figures of 2026-11-25 and before, docs/performance.md).
+  await engine.transaction([
+    `INSERT INTO account_daily_totals (company_id, account_id, day, debit_cents, credit_cents)
+      SELECT company_id, account_id, entry_date, sum(greatest(amount_cents, 0)), sum(greatest(-amount_cents, 0))
+      FROM journal_lines WHERE company_id = '${companyId}'
+      GROUP BY company_id, account_id, entry_date
+      ORDER BY entry_date, account_id`,
+    `INSERT INTO account_monthly_totals (company_id, account_id, month, debit_cents, credit_cents)
+      SELECT company_id, account_id, date_trunc('month', day::timestamp)::date, sum(debit_cents), sum(credit_cents)
+      FROM account_daily_totals WHERE company_id = '${companyId}'
+      GROUP BY company_id, account_id, date_trunc('month', day::timestamp)::date
+      ORDER BY 3, account_id`
+  ])
   const [unbalanced] = await engine.query<{ n: string | number }>(
     `SELECT count(*) AS n FROM (SELECT entry_id FROM journal_lines WHERE company_id = $1 GROUP BY entry_id
        HAVING sum(amount_cents) <> 0 OR count(*) < 2) bad`,
