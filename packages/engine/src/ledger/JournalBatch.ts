@@ -61,8 +61,8 @@ interface Posting extends Candidate {
  * The charts' accounts and the periods that the candidates name, and an entry id for each
  * candidate, in one statement (a candidate that does not post leaves a gap in the ids, as a
  * rolled-back posting does). Nothing is locked: the write's own statement re-checks the period of
- * every entry (the database refuses an entry into a period locked since, migration 0002), and the
- * governed path reads accounts unlocked too.
+ * every entry (the database refuses an entry into a period locked since, migration 0002) and every
+ * account it posts to (migration 0014), and the governed path reads accounts unlocked too.
  */
 const readCharts = Effect.fn("JournalBatch.readCharts")(function*(candidates: ReadonlyArray<Candidate>): Effect.fn.Return<Charts, never, SqlClient.SqlClient> {
   const sql = yield* SqlClient.SqlClient
@@ -267,7 +267,8 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
     FROM records`.pipe(
     Effect.catchTag("SqlError", (error) =>
       // A key taken, or a wait too long on a concurrent duplicate's record, is expected; so is a
-      // period locked since it was read. Anything else is a defect (logged by GroupCommit).
+      // period locked or an account changed since it was read. Anything else is a defect (logged
+      // by GroupCommit).
       expectedStates.has(sqlState(error)) || error.reason._tag === "LockTimeoutError"
         ? Effect.fail(new BatchAbandoned({ state: sqlState(error) }))
         : Effect.die(error)),
