@@ -326,6 +326,32 @@ describe("Idempotency-Key", () => {
     expect(await app.query(held, [key, ...ownerScope()])).toHaveLength(0)
   })
 
+  it("reuses the room of purged records once it is reclaimed, where nothing else vacuums", async () => {
+    // An app of its own: its table holds only what this test writes.
+    const own = await makeTestApp()
+    try {
+      const pages = async () =>
+        Number((await own.query<{ pages: string }>("SELECT pg_relation_size('idempotency_records') / 8192 AS pages"))[0]!.pages)
+      const write = (round: number) =>
+        own.query(`INSERT INTO idempotency_records (scope, expires_at, status, request_hash, answer)
+          SELECT md5('${round}:' || g)::uuid, now() - interval '1 day', 201, decode(md5(g::text), 'hex'), decode(repeat('ab', 150), 'hex')
+          FROM generate_series(1, 5000) AS g`)
+      const later = new Date(Date.now() + 86_400_000).toISOString()
+      await write(1)
+      const written = await pages()
+      expect(written).toBeGreaterThan(20)
+      for (const round of [2, 3]) {
+        expect(await own.runtime.runPromise(Idempotency.purgeExpired(later, 1_000_000))).toBe(5000)
+        await own.runtime.runPromise(Idempotency.reclaimSpace())
+        await write(round)
+        // The same rows again in the room the purged ones left, not after them.
+        expect(await pages()).toBeLessThanOrEqual(written + 2)
+      }
+    } finally {
+      await own.close()
+    }
+  }, 60_000)
+
   it("keys a record by 16 bytes of SHA-256 over tenant, principal and key, with a 16-byte fingerprint", async () => {
     const key = newKey()
     const body = { name: "Scoped Sam", role: "staff" }

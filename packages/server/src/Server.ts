@@ -77,12 +77,20 @@ export const manualClock = (start: number | string | Date = Date.now()): ManualC
 const idempotencyPurgeEvery = Duration.hours(1)
 const idempotencyPurgeBatch = 10_000
 
-/** Forgets expired idempotency records now and then, for as long as the layer lives. */
+/**
+ * Forgets expired idempotency records now and then, for as long as the layer lives, and makes
+ * their room reusable (`Idempotency.reclaimSpace`).
+ */
 const idempotencyPurge = (clock: Clock.Clock) =>
   Layer.effectDiscard(Effect.forkScoped(Effect.gen(function*() {
     const now = new Date(clock.currentTimeMillisUnsafe()).toISOString()
     let purged = yield* Idempotency.purgeExpired(now, idempotencyPurgeBatch)
-    while (purged === idempotencyPurgeBatch) purged = yield* Idempotency.purgeExpired(now, idempotencyPurgeBatch)
+    let purgedInAll = purged
+    while (purged === idempotencyPurgeBatch) {
+      purged = yield* Idempotency.purgeExpired(now, idempotencyPurgeBatch)
+      purgedInAll += purged
+    }
+    if (purgedInAll > 0) yield* Idempotency.reclaimSpace()
   }).pipe(
     Effect.catchCause((cause) => Effect.logWarning("Idempotency purge failed; it will run again", cause)),
     Effect.repeat(Schedule.spaced(idempotencyPurgeEvery))
