@@ -84,13 +84,10 @@ const idempotencyPurgeBatch = 10_000
 const idempotencyPurge = (clock: Clock.Clock) =>
   Layer.effectDiscard(Effect.forkScoped(Effect.gen(function*() {
     const now = new Date(clock.currentTimeMillisUnsafe()).toISOString()
-    let purged = yield* Idempotency.purgeExpired(now, idempotencyPurgeBatch)
-    let purgedInAll = purged
-    while (purged === idempotencyPurgeBatch) {
-      purged = yield* Idempotency.purgeExpired(now, idempotencyPurgeBatch)
-      purgedInAll += purged
-    }
-    if (purgedInAll > 0) yield* Idempotency.reclaimSpace()
+    const first = yield* Idempotency.purgeExpired(now, idempotencyPurgeBatch)
+    let purged = first
+    while (purged === idempotencyPurgeBatch) purged = yield* Idempotency.purgeExpired(now, idempotencyPurgeBatch)
+    if (first > 0) yield* Idempotency.reclaimSpace()
   }).pipe(
     Effect.catchCause((cause) => Effect.logWarning("Idempotency purge failed; it will run again", cause)),
     Effect.repeat(Schedule.spaced(idempotencyPurgeEvery))

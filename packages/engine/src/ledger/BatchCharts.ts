@@ -1,4 +1,4 @@
-import type * as Journal from "./Journal.ts"
+import * as Journal from "./Journal.ts"
 import type * as JournalEntry from "./JournalEntry.ts"
 
 /**
@@ -105,8 +105,7 @@ export class BatchCharts {
       }
     }
     for (const posting of wanted) {
-      const period = (charts.periods.get(posting.companyId) ?? [])
-        .find((held) => held.startDate <= posting.date && held.endDate >= posting.date) ?? null
+      const period = Journal.periodContaining(charts.periods.get(posting.companyId) ?? [], posting.date)
       if (period === null || period.status === "open") setBounded(this.#periods, keyOf(posting.companyId, posting.date), period)
     }
   }
@@ -116,9 +115,9 @@ export class BatchCharts {
     return batchSize < togetherSizeMin ? 0 : Math.max(0, batchSize - this.#ids.length)
   }
 
-  /** Ids a statement drew ahead. */
+  /** Ids a statement drew ahead, ascending: later than any held, since the sequence only grows. */
   addIds(ids: ReadonlyArray<number>): void {
-    this.#ids = [...this.#ids, ...ids].sort((left, right) => left - right)
+    this.#ids.push(...ids)
   }
 
   /** A chart changed, or a batch failed: nothing remembered is used again (ids drawn ahead stay: they are still unused). */

@@ -104,6 +104,10 @@ export interface PeriodOnDate {
   readonly endDate: string
 }
 
+/** Of periods already read, the one containing a date, or null when none does (such dates are open). */
+export const periodContaining = (periods: ReadonlyArray<PeriodOnDate>, date: string): PeriodOnDate | null =>
+  periods.find((held) => held.startDate <= date && held.endDate >= date) ?? null
+
 /**
  * The period containing a date, or null when none does (such dates are open). `share` holds the
  * row FOR SHARE until the transaction ends, so a concurrent status change (FOR UPDATE) waits for

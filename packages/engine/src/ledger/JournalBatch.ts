@@ -113,8 +113,7 @@ const postable = (candidates: ReadonlyArray<Candidate>, charts: Omit<Charts, "id
   candidates.flatMap((candidate): Array<Posting> => {
     const resolved = JournalEntry.resolve(candidate.draft, charts.accounts.get(candidate.companyId) ?? noAccounts, noClasses, linesPath)
     if (resolved instanceof ApiError.LedgerError) return []
-    const date = candidate.draft.date
-    const period = (charts.periods.get(candidate.companyId) ?? []).find((held) => held.startDate <= date && held.endDate >= date) ?? null
+    const period = Journal.periodContaining(charts.periods.get(candidate.companyId) ?? [], candidate.draft.date)
     if (period !== null && period.status !== "open") return []
     const prepared: Journal.Prepared = { draft: candidate.draft, lines: resolved, totalCents: JournalEntry.total(resolved) }
     const decision = PostingPolicy.decide({
