@@ -62,7 +62,8 @@ const itemOf = (company: TestCompany, cents: number, debit = "6070"): GroupCommi
       now,
       credential: company.ownerKey
     },
-    body
+    body,
+    credential: null
   }
 }
 

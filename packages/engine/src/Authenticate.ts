@@ -21,7 +21,64 @@ export interface Authenticated {
    * by the same statement: a replay is then answered with no transaction at all.
    */
   readonly stored?: StoredResult | null
+  /** An API key's: the state it was found in, by which the pipeline may remember it (CredentialMemory.ts). */
+  readonly apiKey?: ApiKeyUse | undefined
 }
+
+/**
+ * An API key and everything the pipeline decides by along with it (the key, its company, its user
+ * or agent) as one value, `state`, that changes whenever any of them does.
+ */
+export interface CredentialState {
+  readonly companyId: string
+  readonly keyId: number
+  readonly state: string
+}
+
+/** A key as authentication found it: its state, the hash of its secret, and until when that finding may be reused. */
+export interface ApiKeyUse extends CredentialState {
+  readonly secretHash: string
+  /**
+   * The key's expiry, its rotation overlap's end, or a minute after its last use was written,
+   * whichever is first: past it, only a full authentication may let the key act (and write its
+   * last use).
+   */
+  readonly reusableUntilMs: number
+}
+
+/** How long a key's last use may be old before a request writes it again: one write a minute per key. */
+export const lastUseResolutionMs = 60_000
+
+/** The rows an API key (`k`) is decided by: its company (`c`) and its user (`u`) or agent (`a`). */
+const credentialJoins = `JOIN companies c ON c.company_id = k.company_id
+    LEFT JOIN users u ON u.company_id = k.company_id AND u.id = k.user_id
+    LEFT JOIN agents a ON a.company_id = k.company_id AND a.id = k.agent_id`
+
+/**
+ * A key's state over those rows: every column authentication and the pipeline decide by, except
+ * the last use (written once a minute, and bounding reuse by itself). Times as epoch seconds, so
+ * that no session setting changes the text.
+ */
+const credentialState = `md5(ROW(k.principal_type, k.user_id, k.agent_id, k.scopes, extract(epoch FROM k.expires_at),
+      extract(epoch FROM k.revoked_at), extract(epoch FROM k.overlap_ends_at), k.rate_limit_rpm, c.plan, c.rate_limit_rpm,
+      c.kill_switch_suspended, u.name, u.role, a.name, a.status, a.posting_threshold_cents, a.scopes)::text)`
+
+/**
+ * A query counting the keys of `credentials` (a JSON array of `company_id`, `key_id`, `state`)
+ * still in the state given: a statement that relied on remembered keys compares it with their
+ * number (GroupCommit.ts).
+ */
+export const currentCredentialsCount = (sql: SqlClient.SqlClient, credentials: ReadonlyArray<CredentialState>) =>
+  sql`SELECT count(*) FROM json_to_recordset(${
+    JSON.stringify(credentials.map((credential) => ({
+      company_id: credential.companyId,
+      key_id: credential.keyId,
+      state: credential.state
+    })))
+  }::json) AS x(company_id uuid, key_id bigint, state text)
+    JOIN api_keys k ON k.company_id = x.company_id AND k.id = x.key_id
+    ${sql.literal(credentialJoins)}
+    WHERE ${sql.literal(credentialState)} = x.state`
 
 /** An idempotency record as stored (Idempotency.ts decides what it means for the request). */
 export interface StoredResult {
@@ -59,11 +116,10 @@ export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, 
       k.overlap_ends_at, k.rate_limit_rpm, k.last_used_at,
       c.plan, c.rate_limit_rpm AS company_rate_limit_rpm, c.kill_switch_suspended,
       u.name AS user_name, u.role AS user_role,
-      a.name AS agent_name, a.status AS agent_status, a.posting_threshold_cents, a.scopes AS agent_scopes ${stored}
+      a.name AS agent_name, a.status AS agent_status, a.posting_threshold_cents, a.scopes AS agent_scopes,
+      ${sql.literal(credentialState)} AS credential_state ${stored}
     FROM api_keys k
-    JOIN companies c ON c.company_id = k.company_id
-    LEFT JOIN users u ON u.company_id = k.company_id AND u.id = k.user_id
-    LEFT JOIN agents a ON a.company_id = k.company_id AND a.id = k.agent_id
+    ${sql.literal(credentialJoins)}
     ${storedJoin}
     WHERE k.secret_hash = ${hash}`.pipe(Effect.orDie)
   const row = rows[0]
@@ -119,12 +175,24 @@ export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, 
     return yield* Effect.fail<Refused>({ error: unauthorized("The API key was rotated and its overlap has ended."), known })
   }
   // Last use is kept to the minute: one write a minute per key, not one per request.
-  const lastUsedMs = row.last_used_at === null ? 0 : Date.parse(Row.iso(row.last_used_at))
-  if (nowMs - lastUsedMs >= 60_000) {
+  let lastUsedMs = row.last_used_at === null ? 0 : Date.parse(Row.iso(row.last_used_at))
+  if (nowMs - lastUsedMs >= lastUseResolutionMs) {
     yield* sql`UPDATE api_keys SET last_used_at = ${now} WHERE company_id = ${company.companyId} AND id = ${actor.keyId}`
       .pipe(Effect.orDie)
+    lastUsedMs = nowMs
   }
-  return known
+  const apiKey: ApiKeyUse = {
+    companyId: company.companyId,
+    keyId: Row.int(row.id),
+    state: String(row.credential_state),
+    secretHash: hash,
+    reusableUntilMs: Math.min(
+      Date.parse(Row.iso(row.expires_at)),
+      row.overlap_ends_at === null ? Infinity : Date.parse(Row.iso(row.overlap_ends_at)),
+      lastUsedMs + lastUseResolutionMs
+    )
+  }
+  return { ...known, apiKey }
 })
 
 /**

@@ -5,6 +5,7 @@ import { type Actor, isAgent, reference } from "./Actor.ts"
 import * as Alongside from "./Alongside.ts"
 import * as Audit from "./Audit.ts"
 import * as Authenticate from "./Authenticate.ts"
+import { CredentialMemory } from "./CredentialMemory.ts"
 import type { Entropy } from "./Entropy.ts"
 import { EngineInfo } from "./EngineInfo.ts"
 import type { Handler } from "./Handler.ts"
@@ -14,6 +15,7 @@ import * as Outbox from "./Outbox.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { RequestContext, type RequestInfo } from "./RequestContext.ts"
 import * as RequestDecoding from "./RequestDecoding.ts"
+import * as Secret from "./Secret.ts"
 
 /** One call of one operation, from HTTP, MCP or an embedding program. */
 export interface Invocation {
@@ -72,6 +74,18 @@ const refusalDetails = (error: ApiError.LedgerError): Record<string, unknown> =>
 const acceptsDryRun = (operation: Operation.Any): boolean =>
   operation.governed || RequestDecoding.fieldNames(operation.body).includes("dry_run")
 
+/**
+ * How a run of the pipeline authenticates: from the pipeline's memory when it may (`recall`), else
+ * by its statement. A run after a run from memory that was not answered has the rate limit's
+ * headers of that run (`counted`), which already took the request from its limit.
+ */
+interface Authentication {
+  readonly recall: boolean
+  readonly counted: Readonly<Record<string, string>> | null
+  /** The run from memory met its rate limit's first refusal: this run's refusal is that one, and audited. */
+  readonly firstRefusal: boolean
+}
+
 const successStatus = (operation: Operation.Any): number =>
   Number(Object.keys(operation.responses).find((status) => operation.responses[Number(status)] === operation.success) ?? 200)
 
@@ -95,6 +109,8 @@ export class Dispatcher extends Context.Service<Dispatcher, {
     const clock = yield* Clock.Clock
     const context = yield* Effect.context<SqlClient.SqlClient | Entropy | EngineInfo>()
     const tracing = Context.get(context, EngineInfo).tracing
+    // API keys recently authenticated, for the writes a group commit carries (CredentialMemory.ts).
+    const credentials = new CredentialMemory()
 
     /** Refusals by a known credential go into the company's log (spec 5.7), in their own transaction. */
     const auditRefusal = (
@@ -121,7 +137,11 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           details: refusalDetails(error)
         }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
-    const run = Effect.fn("Dispatcher.execute")(function*(received: Invocation, arrival: Arrival): Effect.fn.Return<Outcome> {
+    const run = Effect.fn("Dispatcher.execute")(function*(
+      received: Invocation,
+      arrival: Arrival,
+      authentication: Authentication
+    ): Effect.fn.Return<Outcome> {
       const operation = Catalog.get(received.operationId)
       if (operation === undefined) return errorOutcome(ApiError.fail("not_found", "No such operation."))
 
@@ -138,11 +158,25 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           Idempotency.isValidKey(invocation.idempotencyKey)
         ? invocation.idempotencyKey
         : null
-      const authenticated = yield* Effect.result(
-        Authenticate.forOperation(operation.credential, invocation.credential, now, replayKey)
-      ).pipe(
-        Effect.provideService(SqlClient.SqlClient, sql)
-      )
+      // A keyed write of an operation that commits in groups may take its API key's actor from
+      // memory: only its batch's statement, which checks the key, may then answer it; any other
+      // outcome runs it again from here with the key read afresh (`again`).
+      const batched = groupCommit.commitsInGroups(operation.id)
+      const secretHash = authentication.recall && batched && replayKey !== null &&
+          operation.credential === "company" && invocation.credential?.startsWith("ldg_") === true
+        ? yield* Secret.hash(invocation.credential)
+        : null
+      const recalled = secretHash === null ? undefined : credentials.recall(secretHash, nowMs)
+      const authenticated = recalled !== undefined
+        ? Result.succeed<Authenticate.Authenticated | null>(recalled.authenticated)
+        : yield* Effect.result(
+          Authenticate.forOperation(operation.credential, invocation.credential, now, replayKey)
+        ).pipe(
+          Effect.provideService(SqlClient.SqlClient, sql)
+        )
+      if (recalled === undefined && batched && Result.isSuccess(authenticated) && authenticated.success !== null) {
+        credentials.remember(authenticated.success)
+      }
       if (Result.isFailure(authenticated)) {
         const refused = authenticated.failure
         if (refused.known !== null) {
@@ -158,17 +192,24 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       const actor = authenticated.success?.actor ?? null
       const company = authenticated.success?.company ?? null
       const companyId = company?.companyId ?? null
-      const headers: Record<string, string> = {}
+      const headers: Record<string, string> = { ...authentication.counted }
+      // Set once this run takes the request from its rate limit: a run after it must not again.
+      let counted = authentication.counted
+      const again = (firstRefusal = false): Effect.Effect<Outcome> =>
+        Effect.suspend(() => {
+          if (secretHash !== null) credentials.forget(secretHash)
+          return Effect.andThen(arrival.leave, attempt(received, { recall: false, counted, firstRefusal }))
+        })
 
-      const refuse = (error: ApiError.LedgerError) =>
-        Effect.as(
+      const refuse = (error: ApiError.LedgerError): Effect.Effect<Outcome> =>
+        recalled !== undefined ? again() : Effect.as(
           actor === null ? Effect.void : auditRefusal(actor, companyId, operation, invocation, now, error),
           errorOutcome(error, headers)
         )
 
       // 2. Rate limit. Only the first refusal of a run of them is audited: a client past its
       // limit must not turn every refused request into a write.
-      if (actor !== null && company !== null) {
+      if (actor !== null && company !== null && counted === null) {
         const verdict = yield* rateLimiter.check(actor, company)
         if (Number.isFinite(verdict.limitPerMinute)) {
           headers["RateLimit-Limit"] = String(verdict.limitPerMinute)
@@ -180,8 +221,10 @@ export class Dispatcher extends Context.Service<Dispatcher, {
             limit_per_minute: verdict.limitPerMinute,
             retry_after_seconds: verdict.retryAfterSeconds
           })
-          return verdict.firstRefusal ? yield* refuse(error) : errorOutcome(error, headers)
+          if (recalled !== undefined) return yield* again(verdict.firstRefusal)
+          return verdict.firstRefusal || authentication.firstRefusal ? yield* refuse(error) : errorOutcome(error, headers)
         }
+        counted = { ...headers }
       }
 
       if (identityIssues.length > 0) return yield* refuse(ApiError.invalidRequest(identityIssues))
@@ -247,7 +290,11 @@ export class Dispatcher extends Context.Service<Dispatcher, {
 
       // The contract above holds for every declared operation, whether or not it is served yet.
       const handler = handlers.get(operation.id)
-      if (handler === undefined) return errorOutcome(ApiError.fail("not_found", "This operation is not available yet."), headers)
+      if (handler === undefined) {
+        return recalled !== undefined
+          ? yield* again()
+          : errorOutcome(ApiError.fail("not_found", "This operation is not available yet."), headers)
+      }
 
       const request: RequestInfo = {
         actor: actor ?? { ...anonymous },
@@ -267,6 +314,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       )
 
       // 6. Reads run as they are; writes run in one transaction with their audit event and key.
+      if (recalled !== undefined && (operation.mode === "R" || actor === null)) return yield* again()
       if (operation.mode === "R" || actor === null) {
         const exit = yield* Effect.exit(handled)
         if (Exit.isSuccess(exit)) return { status: exit.value.status ?? defaultStatus, body: exit.value.body, headers }
@@ -287,8 +335,9 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         headers: { ...headers, "Idempotent-Replayed": "true" }
       })
       // The key's record came with the credential: a finished answer to this request is replayed,
-      // another request's is a conflict, both without a transaction.
-      if (claim !== null) {
+      // another request's is a conflict, both without a transaction. (A key from memory came
+      // without it: its batch's statement finds the record, and the request runs again.)
+      if (claim !== null && recalled === undefined) {
         const answer = yield* Effect.result(Idempotency.answerOf(authenticated.success?.stored, claim))
         if (Result.isFailure(answer)) return yield* refuse(answer.failure)
         if (answer.success !== null) return replayed(answer.success)
@@ -296,9 +345,12 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       // A write that can commit with others waiting for the same operation does (GroupCommit.ts);
       // what its batch does not write runs alone below, as any other write.
       if (claim !== null && !dryRun && groupCommit.accepts(operation.id, decoded.body, request)) {
-        const answer = yield* groupCommit.submit(operation.id, { request, claim, body: decoded.body }, arrival)
+        const apiKey = (recalled?.apiKey ?? authenticated.success?.apiKey) ?? null
+        const credential = apiKey === null ? null : { companyId: apiKey.companyId, keyId: apiKey.keyId, state: apiKey.state }
+        const answer = yield* groupCommit.submit(operation.id, { request, claim, body: decoded.body, credential }, arrival)
         if (answer !== null) return { status: answer.status, body: answer.body, headers }
       }
+      if (recalled !== undefined) return yield* again()
       yield* arrival.leave
       const transaction = Effect.gen(function*() {
         const events: Array<Outbox.PendingEvent> = []
@@ -340,16 +392,20 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       }
     })
 
-    const execute = (invocation: Invocation): Effect.Effect<Outcome> => {
-      // A keyed request of an operation that commits in groups is expected by its batch from now
-      // until it submits or turns away (GroupCommit.Arrival).
-      const arrival = invocation.idempotencyKey === null ? Arrival.none : groupCommit.arrive(invocation.operationId)
-      return run(invocation, arrival).pipe(
-        Effect.ensuring(arrival.leave),
+    /** One run of the pipeline; a run from memory that is not answered by its batch makes another. */
+    const attempt = (invocation: Invocation, authentication: Authentication): Effect.Effect<Outcome> =>
+      Effect.suspend(() => {
+        // A keyed request of an operation that commits in groups is expected by its batch from now
+        // until it submits or turns away (GroupCommit.Arrival).
+        const arrival = invocation.idempotencyKey === null ? Arrival.none : groupCommit.arrive(invocation.operationId)
+        return run(invocation, arrival, authentication).pipe(Effect.ensuring(arrival.leave))
+      })
+
+    const execute = (invocation: Invocation): Effect.Effect<Outcome> =>
+      attempt(invocation, { recall: true, counted: null, firstRefusal: false }).pipe(
         Effect.provideService(Clock.Clock, clock),
         Effect.withTracerEnabled(tracing)
       )
-    }
 
     return Dispatcher.of({ execute })
   }))

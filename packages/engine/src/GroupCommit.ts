@@ -1,5 +1,6 @@
 import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Queue } from "effect"
 import { SqlClient } from "effect/sql"
+import type { CredentialState } from "./Authenticate.ts"
 import type { Entropy } from "./Entropy.ts"
 import type * as Idempotency from "./Idempotency.ts"
 import type { RequestInfo } from "./RequestContext.ts"
@@ -34,6 +35,12 @@ export interface Item {
   readonly claim: Idempotency.KeyedRequest
   /** The decoded body. */
   readonly body: unknown
+  /**
+   * The API key the request was authenticated with, in the state authentication found it (or the
+   * pipeline remembered it in: CredentialMemory.ts). A writer's statement counts the keys still in
+   * that state and refuses itself when one is not (`Authenticate.currentCredentialsCount`).
+   */
+  readonly credential: CredentialState | null
 }
 
 /** What a batched write answers: the status and body its usual path would have answered. */
@@ -98,6 +105,8 @@ export const lingerMilliseconds = 1
 export class GroupCommit extends Context.Service<GroupCommit, {
   /** A keyed request of `operationId` has started (see `Arrival`). */
   readonly arrive: (operationId: string) => Arrival
+  /** Whether requests of this operation may go through a batch at all. */
+  readonly commitsInGroups: (operationId: string) => boolean
   /** Whether this request of this operation goes through a batch. */
   readonly accepts: (operationId: string, body: unknown, request: RequestInfo) => boolean
   /**
@@ -182,6 +191,7 @@ export class GroupCommit extends Context.Service<GroupCommit, {
           const lane = lanes.get(operationId)
           return lane === undefined ? Arrival.none : new Arrival(lane)
         },
+        commitsInGroups: (operationId) => lanes.has(operationId),
         accepts: (operationId, body, request) => {
           const lane = lanes.get(operationId)
           return lane !== undefined && lane.writer.accepts(body, request)
@@ -203,6 +213,7 @@ export class GroupCommit extends Context.Service<GroupCommit, {
   /** No batches: every write runs alone. */
   static readonly layerOff: Layer.Layer<GroupCommit> = Layer.succeed(GroupCommit)(GroupCommit.of({
     arrive: () => Arrival.none,
+    commitsInGroups: () => false,
     accepts: () => false,
     submit: (_operationId, _item, arrival) => Effect.as(arrival.leave, null)
   }))

@@ -14,6 +14,7 @@ import * as JournalLinesLayout from "./migrations/0011_journal_lines_layout.ts"
 import * as CheckedEntriesByStatement from "./migrations/0012_checked_entries_by_statement.ts"
 import * as AccountsByCodeBytes from "./migrations/0013_accounts_by_code_bytes.ts"
 import * as BatchChartsCurrent from "./migrations/0014_batch_charts_current.ts"
+import * as BatchFound from "./migrations/0015_batch_found.ts"
 
 /** Numbered migrations, applied in order at start. A migration is never edited once released. */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly sql: string }> = [
@@ -30,7 +31,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 11, name: "journal_lines_layout", sql: JournalLinesLayout.sql },
   { id: 12, name: "checked_entries_by_statement", sql: CheckedEntriesByStatement.sql },
   { id: 13, name: "accounts_by_code_bytes", sql: AccountsByCodeBytes.sql },
-  { id: 14, name: "batch_charts_current", sql: BatchChartsCurrent.sql }
+  { id: 14, name: "batch_charts_current", sql: BatchChartsCurrent.sql },
+  { id: 15, name: "batch_found", sql: BatchFound.sql }
 ]
 
 /**

@@ -2,6 +2,7 @@ import { Data, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Ledger } from "@ledger/api"
 import * as Audit from "../Audit.ts"
+import * as Authenticate from "../Authenticate.ts"
 import type * as GroupCommit from "../GroupCommit.ts"
 import * as Idempotency from "../Idempotency.ts"
 import * as Outbox from "../Outbox.ts"
@@ -126,6 +127,16 @@ const postable = (candidates: ReadonlyArray<Candidate>, charts: Omit<Charts, "id
     return decision.verdict === "post" ? [{ ...candidate, prepared, period }] : []
   })
 
+/** The API keys a batch's postings were authenticated with, once each: its statement counts those still in that state. */
+const credentialsUsed = (postings: ReadonlyArray<Posting>): Array<Authenticate.CredentialState> => {
+  const used = new Map<string, Authenticate.CredentialState>()
+  for (const posting of postings) {
+    const credential = posting.item.credential
+    if (credential !== null) used.set(`${credential.companyId} ${credential.keyId} ${credential.state}`, credential)
+  }
+  return [...used.values()]
+}
+
 /**
  * The accounts a batch's lines post to, as the batch resolved them: its statement counts those
  * still so, and active (migration 0014).
@@ -212,9 +223,11 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
   // outbox events an endpoint wants, and at its end the commit checks of every entry. A key that a
   // concurrent duplicate recorded first returns no row, and ledger_batch_recorded then refuses the
   // whole statement: nothing is written, and each of its requests runs alone (that one replays).
-  // So does an account changed since the batch read or remembered it (ledger_batch_charts_current).
-  // The statement also draws the next batch's entry ids.
+  // So does an account changed since the batch read or remembered it (ledger_batch_charts_current),
+  // and an API key changed since its request was authenticated or remembered (LD022: migration
+  // 0015, CredentialMemory.ts). The statement also draws the next batch's entry ids.
   const used = accountsUsed(postings)
+  const credentials = credentialsUsed(postings)
   const drawn = yield* sql<{ readonly next_ids: ReadonlyArray<unknown> | null }>`WITH wait_bound AS (
       SELECT set_config('lock_timeout', ${Idempotency.waitBound}, true)
     ), records AS (
@@ -258,16 +271,18 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
       FROM json_to_recordset(${JSON.stringify(used)}::json) AS u(company_id uuid, id bigint, code text, name text, type text)
       JOIN accounts a ON a.company_id = u.company_id AND a.id = u.id
       WHERE a.code = u.code AND a.name = u.name AND a.type = u.type AND a.active
+    ), credentials AS (${Authenticate.currentCredentialsCount(sql, credentials)}
     )
     SELECT ledger_batch_recorded(count(*), ${postings.length}) AS recorded,
       ledger_batch_charts_current((SELECT current FROM charts), ${used.length}) AS charts_current,
+      ledger_batch_found((SELECT count FROM credentials), ${credentials.length}, 'LD022', 'API keys') AS credentials_current,
       (SELECT array_agg(id ORDER BY id) FROM (SELECT nextval('ledger_ids') AS id
         FROM generate_series(1, ${memory.idsWanted(candidates.length)})) AS ahead) AS next_ids
     FROM records`.pipe(
     Effect.catchTag("SqlError", (error) =>
       // A key taken, or a wait too long on a concurrent duplicate's record, is expected; so is a
-      // period locked or an account changed since it was read. Anything else is a defect (logged
-      // by GroupCommit).
+      // period locked, an account or an API key changed since it was read. Anything else is a
+      // defect (logged by GroupCommit).
       expectedStates.has(sqlState(error)) || error.reason._tag === "LockTimeoutError"
         ? Effect.fail(new BatchAbandoned({ state: sqlState(error) }))
         : Effect.die(error)),
@@ -281,12 +296,13 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
 /**
  * The batch's statement was refused as a whole for a reason its requests' own paths answer: a key
  * a concurrent duplicate recorded first (LD020, or the wait on it timed out), a period locked since
- * it was read (LD011), an account changed since it was read (LD021). Nothing of it was written; its
+ * it was read (LD011), an account changed since it was read (LD021), an API key changed since its
+ * request was authenticated (LD022). Nothing of it was written; its
  * writes run alone.
  */
 class BatchAbandoned extends Data.TaggedError("BatchAbandoned")<{ readonly state: string | undefined }> {}
 
-const expectedStates = new Set<string | undefined>(["LD020", "LD011", "LD021"])
+const expectedStates = new Set<string | undefined>(["LD020", "LD011", "LD021", "LD022"])
 
 /** The SQLSTATE of a failed statement, as both drivers keep it on the error's cause. */
 const sqlState = (error: { readonly reason: { readonly cause?: unknown } }): string | undefined => {
