@@ -55,6 +55,17 @@ describe("CredentialMemory", () => {
     expect(memory.recall("hash", 0)).toBeUndefined()
   })
 
+  it("knows the Idempotency-Keys it answered under, per secret, at most entriesMax of them", () => {
+    const memory = new CredentialMemory()
+    memory.answered("hash", "key 0")
+    expect(memory.wasAnswered("hash", "key 0")).toBe(true)
+    expect(memory.wasAnswered("other hash", "key 0")).toBe(false)
+    for (let index = 1; index <= entriesMax; index++) memory.answered("hash", `key ${index}`)
+    expect(memory.wasAnswered("hash", "key 0")).toBe(false)
+    expect(memory.wasAnswered("hash", "key 1")).toBe(true)
+    expect(memory.wasAnswered("hash", `key ${entriesMax}`)).toBe(true)
+  })
+
   it("holds at most entriesMax keys, dropping the oldest first", () => {
     const memory = new CredentialMemory()
     for (let index = 0; index <= entriesMax; index++) memory.remember(authenticatedOf(`hash ${index}`, 100))

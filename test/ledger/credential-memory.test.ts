@@ -33,10 +33,15 @@ const refusalsOf = async (keyId: number) =>
     event.key_id === keyId && event.outcome === "refused" && event.action === "proposeJournalEntry"
   )
 
+/** A person of the company and a key of theirs that may post, with these settings of the key. */
+const posterKey = async (target: TestApp, of: TestCompany, settings: Record<string, unknown> = {}) => {
+  const person = await createPerson(target, of, "accountant", ["read"])
+  return createKey(target, of.ownerKey, { principal_type: "user", user_id: person.id, scopes: ["read", "propose"], ...settings })
+}
+
 describe("credentials remembered for the group commit", () => {
   it("stops a key revoked since its last posting, writes nothing, and audits the refusal", async () => {
-    const person = await createPerson(app, company, "accountant", ["read"])
-    const key = await createKey(app, company.ownerKey, { principal_type: "user", user_id: person.id, scopes: ["read", "propose"] })
+    const key = await posterKey(app, company)
     const keyId = key.id
     expect((await propose(app, key.secret, body(100))).status).toBe(201)
     expect((await propose(app, key.secret, body(101))).status).toBe(201)
@@ -114,13 +119,7 @@ describe("credentials remembered for the group commit", () => {
   })
 
   it("stops a key at its expiry, and reads it afresh once its last use is a minute old", async () => {
-    const person = await createPerson(app, company, "accountant", ["read"])
-    const shortLived = await createKey(app, company.ownerKey, {
-      principal_type: "user",
-      user_id: person.id,
-      scopes: ["read", "propose"],
-      expires_in_days: 1
-    })
+    const shortLived = await posterKey(app, company, { expires_in_days: 1 })
     expect((await propose(app, shortLived.secret, body(500))).status).toBe(201)
     const lastUse = async () =>
       (await app.query<{ last_used_at: Date }>(`SELECT last_used_at FROM api_keys WHERE company_id = $1 AND id = $2`, [
@@ -141,19 +140,30 @@ describe("credentials remembered for the group commit", () => {
   })
 
   it("replays a key's retry and refuses its reuse for another request, as a full authentication does", async () => {
-    const person = await createPerson(app, company, "accountant", ["read", "propose"])
-    expect((await propose(app, person.key, body(600))).status).toBe(201)
-    const key = newKey()
-    const first = await propose(app, person.key, body(601), { key })
+    const person = await createPerson(app, company, "accountant", ["read"])
+    const keys = await Promise.all([0, 1].map(() =>
+      createKey(app, company.ownerKey, { principal_type: "user", user_id: person.id, scopes: ["read", "propose"] })
+    ))
+    // Both keys post once, so both are remembered.
+    for (const [index, key] of keys.entries()) expect((await propose(app, key.secret, body(600 + index))).status).toBe(201)
+    const idempotencyKey = newKey()
+    const first = await propose(app, keys[0]!.secret, body(610), { key: idempotencyKey })
     expect(first.status).toBe(201)
     const before = await entriesCount()
-    const retry = await propose(app, person.key, body(601), { key })
-    expect(retry.status).toBe(201)
-    expect(retry.headers.get("idempotent-replayed")).toBe("true")
-    expect(retry.body).toEqual(first.body)
-    const reused = await propose(app, person.key, body(602), { key })
-    expect(reused.status).toBe(409)
-    expectErrorBody(reused.body, "idempotency_conflict")
+    // A retry with the same secret is known to have been answered: its statement replays it. With
+    // the person's other key it is not: its batch refuses itself on the taken record, and the fresh
+    // run replays it. Either way the same answer, and nothing written twice.
+    for (const key of [keys[0]!, keys[1]!, keys[1]!]) {
+      const retry = await propose(app, key.secret, body(610), { key: idempotencyKey })
+      expect(retry.status).toBe(201)
+      expect(retry.headers.get("idempotent-replayed")).toBe("true")
+      expect(retry.body).toEqual(first.body)
+    }
+    for (const key of keys) {
+      const reused = await propose(app, key.secret, body(611), { key: idempotencyKey })
+      expect(reused.status).toBe(409)
+      expectErrorBody(reused.body, "idempotency_conflict")
+    }
     expect(await entriesCount()).toBe(before)
   })
 
@@ -161,13 +171,7 @@ describe("credentials remembered for the group commit", () => {
     const limitedApp = await makeTestApp({ rateLimits: true, clock: "2026-03-14T10:00:00Z" })
     try {
       const limitedCompany = await limitedApp.createCompany({ name: "Limited Co", starter_chart: "general", plan: "business" })
-      const person = await createPerson(limitedApp, limitedCompany, "accountant", ["read"])
-      const limited = await createKey(limitedApp, limitedCompany.ownerKey, {
-        principal_type: "user",
-        user_id: person.id,
-        scopes: ["read", "propose"],
-        rate_limit_rpm: 4
-      })
+      const limited = await posterKey(limitedApp, limitedCompany, { rate_limit_rpm: 4 })
       const remaining: Array<string | null> = []
       const statuses: Array<number> = []
       // The third runs twice (from memory, then afresh: a dry run is never batched) and counts once.

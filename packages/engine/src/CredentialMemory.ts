@@ -24,6 +24,12 @@ import type { ApiKeyUse, Authenticated } from "./Authenticate.ts"
  * Only a key that authenticated is remembered; a refused one is forgotten. Keyed by the hash of the
  * secret (never the secret), bounded to `entriesMax` keys, the oldest dropped first. One per
  * engine: every process has its own, and its own statements keep it honest.
+ *
+ * It also keeps the Idempotency-Keys it answered writes under lately (with the hash of the secret
+ * they came with, at most `entriesMax`): a retry of one of them authenticates with its statement,
+ * which reads the stored answer and replays it, instead of going to a batch that would refuse
+ * itself on the taken key (LD020) and then run it again. A retry it does not know (answered by
+ * another process, or long ago) still replays by that longer way.
  */
 
 /** The most keys remembered: about 1 KB each. */
@@ -36,8 +42,18 @@ export interface Remembered {
   readonly apiKey: ApiKeyUse
 }
 
+/** Drops the oldest entries of a map or set in insertion order until it has room for one more. */
+const makeRoom = (entries: { readonly size: number; keys(): IterableIterator<string>; delete(key: string): boolean }) => {
+  while (entries.size >= entriesMax) {
+    const oldest = entries.keys().next()
+    if (oldest.done === true) return
+    entries.delete(oldest.value)
+  }
+}
+
 export class CredentialMemory {
   readonly #entries = new Map<string, Remembered>()
+  readonly #answered = new Set<string>()
 
   /** The key with this secret's hash, if it was remembered and may still be reused at `nowMs`. */
   recall(secretHash: string, nowMs: number): Remembered | undefined {
@@ -54,10 +70,7 @@ export class CredentialMemory {
   remember(authenticated: Authenticated): void {
     const apiKey = authenticated.apiKey
     if (apiKey === undefined) return
-    if (!this.#entries.has(apiKey.secretHash) && this.#entries.size >= entriesMax) {
-      const oldest = this.#entries.keys().next()
-      if (oldest.done !== true) this.#entries.delete(oldest.value)
-    }
+    if (!this.#entries.has(apiKey.secretHash)) makeRoom(this.#entries)
     this.#entries.set(apiKey.secretHash, {
       authenticated: { actor: authenticated.actor, company: authenticated.company },
       apiKey
@@ -67,6 +80,19 @@ export class CredentialMemory {
   /** Forgets the key with this secret's hash (refused, or found changed). */
   forget(secretHash: string): void {
     this.#entries.delete(secretHash)
+  }
+
+  /** A write was answered under this Idempotency-Key, with a secret of this hash. */
+  answered(secretHash: string, idempotencyKey: string): void {
+    const key = `${secretHash}\n${idempotencyKey}`
+    if (this.#answered.has(key)) return
+    makeRoom(this.#answered)
+    this.#answered.add(key)
+  }
+
+  /** Whether a write was answered lately under this Idempotency-Key, with a secret of this hash. */
+  wasAnswered(secretHash: string, idempotencyKey: string): boolean {
+    return this.#answered.has(`${secretHash}\n${idempotencyKey}`)
   }
 
   get size(): number {

@@ -162,11 +162,14 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       // memory: only its batch's statement, which checks the key, may then answer it; any other
       // outcome runs it again from here with the key read afresh (`again`).
       const batched = groupCommit.commitsInGroups(operation.id)
-      const secretHash = authentication.recall && batched && replayKey !== null &&
-          operation.credential === "company" && invocation.credential?.startsWith("ldg_") === true
+      // A retry of a write this engine answered lately is not: its statement replays it.
+      const secretHash = batched && replayKey !== null && operation.credential === "company" &&
+          invocation.credential?.startsWith("ldg_") === true
         ? yield* Secret.hash(invocation.credential)
         : null
-      const recalled = secretHash === null ? undefined : credentials.recall(secretHash, nowMs)
+      const recalled = secretHash === null || !authentication.recall || credentials.wasAnswered(secretHash, replayKey!)
+        ? undefined
+        : credentials.recall(secretHash, nowMs)
       const authenticated = recalled !== undefined
         ? Result.succeed<Authenticate.Authenticated | null>(recalled.authenticated)
         : yield* Effect.result(
@@ -340,7 +343,10 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       if (claim !== null && recalled === undefined) {
         const answer = yield* Effect.result(Idempotency.answerOf(authenticated.success?.stored, claim))
         if (Result.isFailure(answer)) return yield* refuse(answer.failure)
-        if (answer.success !== null) return replayed(answer.success)
+        if (answer.success !== null) {
+          if (secretHash !== null) credentials.answered(secretHash, claim.key)
+          return replayed(answer.success)
+        }
       }
       // A write that can commit with others waiting for the same operation does (GroupCommit.ts);
       // what its batch does not write runs alone below, as any other write.
@@ -348,7 +354,10 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         const apiKey = (recalled?.apiKey ?? authenticated.success?.apiKey) ?? null
         const credential = apiKey === null ? null : { companyId: apiKey.companyId, keyId: apiKey.keyId, state: apiKey.state }
         const answer = yield* groupCommit.submit(operation.id, { request, claim, body: decoded.body, credential }, arrival)
-        if (answer !== null) return { status: answer.status, body: answer.body, headers }
+        if (answer !== null) {
+          if (secretHash !== null) credentials.answered(secretHash, claim.key)
+          return { status: answer.status, body: answer.body, headers }
+        }
       }
       if (recalled !== undefined) return yield* again()
       yield* arrival.leave
@@ -373,7 +382,10 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         return { status, body: result.body }
       })
       const exit = yield* Effect.exit(sql.withTransaction(transaction).pipe(Effect.provide(context)))
-      if (Exit.isSuccess(exit)) return { status: exit.value.status, body: exit.value.body, headers }
+      if (Exit.isSuccess(exit)) {
+        if (secretHash !== null && claim !== null) credentials.answered(secretHash, claim.key)
+        return { status: exit.value.status, body: exit.value.body, headers }
+      }
       if (claim !== null) {
         // Rolled back. A concurrent duplicate that recorded its answer first answered this request.
         const settled = yield* Effect.result(Idempotency.settledElsewhere(claim).pipe(Effect.provide(context)))
