@@ -162,12 +162,14 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       // memory: only its batch's statement, which checks the key, may then answer it; any other
       // outcome runs it again from here with the key read afresh (`again`).
       const batched = groupCommit.commitsInGroups(operation.id)
-      // A retry of a write this engine answered lately is not: its statement replays it.
       const secretHash = batched && replayKey !== null && operation.credential === "company" &&
           invocation.credential?.startsWith("ldg_") === true
         ? yield* Secret.hash(invocation.credential)
         : null
-      const recalled = secretHash === null || !authentication.recall || credentials.wasAnswered(secretHash, replayKey!)
+      // A retry of a write this engine answered lately is not: its statement reads the record and
+      // replays it.
+      const recalled = secretHash === null || replayKey === null || !authentication.recall ||
+          credentials.wasAnswered(secretHash, replayKey)
         ? undefined
         : credentials.recall(secretHash, nowMs)
       const authenticated = recalled !== undefined
