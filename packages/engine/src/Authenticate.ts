@@ -100,10 +100,18 @@ export interface Refused {
 
 const unauthorized = (message: string) => ApiError.fail("unauthorized", message)
 
-/** Resolves a company API key (`ldg_`) to its actor, or explains why it may not act now. */
-export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, now: string, idempotencyKey: string | null = null) {
+/**
+ * Resolves a company API key (`ldg_`) to its actor, or explains why it may not act now.
+ * `secretHash` is the token's `Secret.hash` when the caller has it already.
+ */
+export const apiKey = Effect.fn("Authenticate.apiKey")(function*(
+  token: string,
+  now: string,
+  idempotencyKey: string | null = null,
+  secretHash: string | null = null
+) {
   const sql = yield* SqlClient.SqlClient
-  const hash = yield* Secret.hash(token)
+  const hash = secretHash ?? (yield* Secret.hash(token))
   // With an Idempotency-Key, the record this key's principal holds under it comes along: tenant and
   // principal are written as Dispatcher writes them (`company:<id>`, Actor.reference).
   const stored = idempotencyKey === null ? sql`` : sql`, encode(r.request_hash, 'hex') AS stored_request_hash,
@@ -198,13 +206,15 @@ export const apiKey = Effect.fn("Authenticate.apiKey")(function*(token: string, 
 /**
  * Who is asking, by the kind of credential the operation takes: null for an operation that takes
  * none. `idempotencyKey` is a keyed write's valid key: the API key's statement also reads the
- * record its principal holds under it (`Authenticated.stored`).
+ * record its principal holds under it (`Authenticated.stored`). `secretHash` is the token's
+ * `Secret.hash` when the caller has it already.
  */
 export const forOperation = (
   kind: Operation.Credential,
   token: string | null,
   now: string,
-  idempotencyKey: string | null
+  idempotencyKey: string | null,
+  secretHash: string | null = null
 ): Effect.Effect<Authenticated | null, Refused, SqlClient.SqlClient> => {
   const refused = (message: string) => Effect.fail<Refused>({ error: unauthorized(message), known: null })
   switch (kind) {
@@ -214,7 +224,7 @@ export const forOperation = (
       return token === null ? refused("The operator token is required.") : operatorToken(token)
     case "company":
       if (token === null) return refused("A Bearer credential is required.")
-      return token.startsWith("ldg_") ? apiKey(token, now, idempotencyKey) : refused("The credential is not valid.")
+      return token.startsWith("ldg_") ? apiKey(token, now, idempotencyKey, secretHash) : refused("The credential is not valid.")
     default:
       return refused("This credential kind is not accepted here yet.")
   }

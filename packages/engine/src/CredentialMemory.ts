@@ -1,4 +1,5 @@
 import type { ApiKeyUse, Authenticated } from "./Authenticate.ts"
+import * as Bounded from "./Bounded.ts"
 
 /**
  * API keys the pipeline authenticated a moment ago, remembered for the writes a group commit
@@ -35,21 +36,11 @@ import type { ApiKeyUse, Authenticated } from "./Authenticate.ts"
 /** The most keys remembered: about 1 KB each. */
 export const entriesMax = 10_000
 
-/** What a remembered key lets a request do without a statement. */
-export interface Remembered {
-  /** The actor and company as authentication found them; no idempotency record (`stored`). */
-  readonly authenticated: Authenticated
-  readonly apiKey: ApiKeyUse
-}
-
-/** Drops the oldest entries of a map or set in insertion order until it has room for one more. */
-const makeRoom = (entries: { readonly size: number; keys(): IterableIterator<string>; delete(key: string): boolean }) => {
-  while (entries.size >= entriesMax) {
-    const oldest = entries.keys().next()
-    if (oldest.done === true) return
-    entries.delete(oldest.value)
-  }
-}
+/**
+ * What a remembered key lets a request do without a statement: its actor, company and state as
+ * authentication found them, without the idempotency record read with them (`stored`).
+ */
+export type Remembered = Omit<Authenticated, "stored"> & { readonly apiKey: ApiKeyUse }
 
 export class CredentialMemory {
   readonly #entries = new Map<string, Remembered>()
@@ -70,11 +61,8 @@ export class CredentialMemory {
   remember(authenticated: Authenticated): void {
     const apiKey = authenticated.apiKey
     if (apiKey === undefined) return
-    if (!this.#entries.has(apiKey.secretHash)) makeRoom(this.#entries)
-    this.#entries.set(apiKey.secretHash, {
-      authenticated: { actor: authenticated.actor, company: authenticated.company },
-      apiKey
-    })
+    if (!this.#entries.has(apiKey.secretHash)) Bounded.makeRoom(this.#entries, entriesMax)
+    this.#entries.set(apiKey.secretHash, { actor: authenticated.actor, company: authenticated.company, apiKey })
   }
 
   /** Forgets the key with this secret's hash (refused, or found changed). */
@@ -86,7 +74,7 @@ export class CredentialMemory {
   answered(secretHash: string, idempotencyKey: string): void {
     const key = `${secretHash}\n${idempotencyKey}`
     if (this.#answered.has(key)) return
-    makeRoom(this.#answered)
+    Bounded.makeRoom(this.#answered, entriesMax)
     this.#answered.add(key)
   }
 

@@ -173,9 +173,9 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         ? undefined
         : credentials.recall(secretHash, nowMs)
       const authenticated = recalled !== undefined
-        ? Result.succeed<Authenticate.Authenticated | null>(recalled.authenticated)
+        ? Result.succeed<Authenticate.Authenticated | null>(recalled)
         : yield* Effect.result(
-          Authenticate.forOperation(operation.credential, invocation.credential, now, replayKey)
+          Authenticate.forOperation(operation.credential, invocation.credential, now, replayKey, secretHash)
         ).pipe(
           Effect.provideService(SqlClient.SqlClient, sql)
         )
@@ -353,8 +353,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       // A write that can commit with others waiting for the same operation does (GroupCommit.ts);
       // what its batch does not write runs alone below, as any other write.
       if (claim !== null && !dryRun && groupCommit.accepts(operation.id, decoded.body, request)) {
-        const apiKey = (recalled?.apiKey ?? authenticated.success?.apiKey) ?? null
-        const credential = apiKey === null ? null : { companyId: apiKey.companyId, keyId: apiKey.keyId, state: apiKey.state }
+        const credential = authenticated.success?.apiKey ?? null
         const answer = yield* groupCommit.submit(operation.id, { request, claim, body: decoded.body, credential }, arrival)
         if (answer !== null) {
           if (secretHash !== null) credentials.answered(secretHash, claim.key)

@@ -1,3 +1,4 @@
+import * as Bounded from "../Bounded.ts"
 import * as Journal from "./Journal.ts"
 import type * as JournalEntry from "./JournalEntry.ts"
 
@@ -54,10 +55,7 @@ const keyOf = (companyId: string, name: string): string => `${companyId}\n${name
 
 /** Sets a key in a map bounded to `entriesMax`, dropping the oldest key when full. */
 const setBounded = <V>(map: Map<string, V>, key: string, value: V): void => {
-  if (!map.has(key) && map.size >= entriesMax) {
-    const oldest = map.keys().next()
-    if (oldest.done !== true) map.delete(oldest.value)
-  }
+  if (!map.has(key)) Bounded.makeRoom(map, entriesMax)
   map.set(key, value)
 }
 

@@ -297,8 +297,7 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
  * The batch's statement was refused as a whole for a reason its requests' own paths answer: a key
  * a concurrent duplicate recorded first (LD020, or the wait on it timed out), a period locked since
  * it was read (LD011), an account changed since it was read (LD021), an API key changed since its
- * request was authenticated (LD022). Nothing of it was written; its
- * writes run alone.
+ * request was authenticated (LD022). Nothing of it was written; its writes run alone.
  */
 class BatchAbandoned extends Data.TaggedError("BatchAbandoned")<{ readonly state: string | undefined }> {}
 
