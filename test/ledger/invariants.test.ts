@@ -133,6 +133,93 @@ describe("database invariants", () => {
     expect(await entryCount()).toBe(before)
   })
 
+  /** Statements run in order in one transaction of their own. */
+  const inOneTransaction = (statements: ReadonlyArray<(previous: ReadonlyArray<{ entry_id: string | number }>) => readonly [string, ReadonlyArray<unknown>]>) =>
+    app.runtime.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql.withTransaction(Effect.gen(function*() {
+        let previous: ReadonlyArray<{ entry_id: string | number }> = []
+        for (const statement of statements) {
+          const [text, parameters] = statement(previous)
+          previous = yield* sql.unsafe<{ entry_id: string | number }>(text, parameters as Array<never>)
+        }
+      }))
+    }) as Effect.Effect<void, unknown, never>)
+
+  const addLine = (lineNo: number, code: string, cents: number) => (previous: ReadonlyArray<{ entry_id: string | number }>) =>
+    [
+      `INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents) VALUES ($1, $2, $3, $4, $5, $6) RETURNING entry_id`,
+      [company.companyId, Number(previous[0]!.entry_id), lineNo, Number(accountIds[code]), today(), cents]
+    ] as const
+
+  it("check at commit, not at each statement: an entry completed by a later statement of its transaction commits (migration 0016)", async () => {
+    const before = await entryCount()
+    // Its first statement leaves the entry unbalanced; the statement's own check must not refuse
+    // it, only leave it to the check at commit.
+    await inOneTransaction([
+      () => [entryWithLines, entryParameters(today(), 100, [{ line_no: 1, account_id: Number(accountIds["6070"]), amount_cents: 100 }])],
+      addLine(2, "1010", -100)
+    ])
+    expect(await entryCount()).toBe(before + 1)
+  })
+
+  it("accept lines written before their entry in the same transaction, and refuse them when the entry then disagrees (migration 0016)", async () => {
+    const before = await entryCount()
+    const [drawn] = await app.query<{ id: string }>(`SELECT nextval('ledger_ids') AS id`)
+    const id = drawn!.id
+    const linesFirst = (total: number) => inOneTransaction([
+      () => [
+        `INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
+         VALUES ($1, $2, 1, $3, $5, 250), ($1, $2, 2, $4, $5, -250) RETURNING entry_id`,
+        [company.companyId, Number(id), Number(accountIds["6070"]), Number(accountIds["1010"]), today()]
+      ],
+      () => [
+        `INSERT INTO journal_entries (company_id, id, entry_date, total_cents, source_kind, posted_by_type, posted_at)
+         VALUES ($1, $2, $3, $4, 'journal_entry', 'user', now()) RETURNING id AS entry_id`,
+        [company.companyId, Number(id), today(), total]
+      ]
+    ])
+    expect(await refusal(linesFirst(249))).toMatch(/states a total of 249 cents but its debits are 250/)
+    expect(await entryCount()).toBe(before)
+    await linesFirst(250)
+    expect(await entryCount()).toBe(before + 1)
+  })
+
+  it("refuse at commit an entry found sound after one statement and unbalanced by the next (migration 0016)", async () => {
+    const before = await entryCount()
+    expect(await refusal(inOneTransaction([
+      () => [entryWithLines, entryParameters(today(), 100, [
+        { line_no: 1, account_id: Number(accountIds["6070"]), amount_cents: 100 },
+        { line_no: 2, account_id: Number(accountIds["1010"]), amount_cents: -100 }
+      ])],
+      addLine(3, "6070", 7)
+    ]))).toMatch(/does not balance/)
+    expect(await entryCount()).toBe(before)
+  })
+
+  it("check every entry of a statement too large for the memo of checked entries, and refuse its one unsound entry (migration 0016)", async () => {
+    const before = await entryCount()
+    // 400 entries in one statement: their memo would pass 16 KB, so none is remembered and each is
+    // checked at commit.
+    const manyEntries = (unbalancedAt: number | null) =>
+      app.query(
+        `WITH wanted AS (SELECT n FROM generate_series(1, 400) AS n),
+        entries AS (
+          INSERT INTO journal_entries (company_id, entry_date, total_cents, source_kind, posted_by_type, posted_at, memo)
+          SELECT $1, $2, 100, 'journal_entry', 'user', now(), 'bulk ' || n FROM wanted RETURNING id, memo
+        )
+        INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents)
+        SELECT $1, entries.id, side.line_no, side.account_id, $2,
+          CASE WHEN side.line_no = 2 AND entries.memo = 'bulk ' || $5::int THEN -99 ELSE side.amount_cents END
+        FROM entries, (VALUES (1, $3::bigint, 100::bigint), (2, $4::bigint, -100::bigint)) AS side(line_no, account_id, amount_cents)`,
+        [company.companyId, today(), Number(accountIds["6070"]), Number(accountIds["1010"]), unbalancedAt ?? 0]
+      )
+    expect(await refusal(manyEntries(397))).toMatch(/does not balance: its lines sum to 1 cents/)
+    expect(await entryCount()).toBe(before)
+    await manyEntries(null)
+    expect(await entryCount()).toBe(before + 400)
+  })
+
   it("refuse UPDATE and DELETE of posted entries and lines", async () => {
     const posted = await propose(app, company.ownerKey, { entry_date: today(), lines: simpleLines("6070", "1010", 700) })
     const id = posted.body.id

@@ -66,7 +66,8 @@ const credentialState = `md5(ROW(k.principal_type, k.user_id, k.agent_id, k.scop
 /**
  * A query counting the keys of `credentials` (a JSON array of `company_id`, `key_id`, `state`)
  * still in the state given: a statement that relied on remembered keys compares it with their
- * number (GroupCommit.ts).
+ * number (GroupCommit.ts). Each key is found by its primary key in a scalar subquery, which the
+ * planner cannot turn into a join over every company's keys.
  */
 export const currentCredentialsCount = (sql: SqlClient.SqlClient, credentials: ReadonlyArray<CredentialState>) =>
   sql`SELECT count(*) FROM json_to_recordset(${
@@ -76,9 +77,8 @@ export const currentCredentialsCount = (sql: SqlClient.SqlClient, credentials: R
       state: credential.state
     })))
   }::json) AS x(company_id uuid, key_id bigint, state text)
-    JOIN api_keys k ON k.company_id = x.company_id AND k.id = x.key_id
-    ${sql.literal(credentialJoins)}
-    WHERE ${sql.literal(credentialState)} = x.state`
+    WHERE (SELECT ${sql.literal(credentialState)} = x.state FROM api_keys k ${sql.literal(credentialJoins)}
+      WHERE k.company_id = x.company_id AND k.id = x.key_id)`
 
 /** An idempotency record as stored (Idempotency.ts decides what it means for the request). */
 export interface StoredResult {

@@ -15,6 +15,7 @@ import * as CheckedEntriesByStatement from "./migrations/0012_checked_entries_by
 import * as AccountsByCodeBytes from "./migrations/0013_accounts_by_code_bytes.ts"
 import * as BatchChartsCurrent from "./migrations/0014_batch_charts_current.ts"
 import * as BatchFound from "./migrations/0015_batch_found.ts"
+import * as EntriesCheckedWithTheirLines from "./migrations/0016_entries_checked_with_their_lines.ts"
 
 /** Numbered migrations, applied in order at start. A migration is never edited once released. */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly sql: string }> = [
@@ -32,7 +33,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 12, name: "checked_entries_by_statement", sql: CheckedEntriesByStatement.sql },
   { id: 13, name: "accounts_by_code_bytes", sql: AccountsByCodeBytes.sql },
   { id: 14, name: "batch_charts_current", sql: BatchChartsCurrent.sql },
-  { id: 15, name: "batch_found", sql: BatchFound.sql }
+  { id: 15, name: "batch_found", sql: BatchFound.sql },
+  { id: 16, name: "entries_checked_with_their_lines", sql: EntriesCheckedWithTheirLines.sql }
 ]
 
 /**

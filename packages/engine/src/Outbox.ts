@@ -66,14 +66,16 @@ export const emit = Effect.fn("Outbox.emit")(function*(eventType: EventType, pay
  * when an enabled endpoint of its company wants its type, as read by this statement: an endpoint
  * enabled, changed or removed by a transaction that committed before it counts, and one that
  * commits later sees only later events. The events go as one json parameter whatever their number.
+ * Each event's endpoints are found by its company in a scalar subquery, which the planner cannot
+ * turn into a join over every company's endpoints.
  */
 export const insert = (sql: SqlClient.SqlClient, events: ReadonlyArray<PendingEvent>) =>
   sql`INSERT INTO outbox_events (company_id, event_type, payload, occurred_at)
       SELECT o.company_id, o.event_type, o.payload::jsonb, o.occurred_at
       FROM ROWS FROM (json_to_recordset(${JSON.stringify(events)}::json) AS (company_id uuid, event_type text,
         payload text, occurred_at timestamptz)) WITH ORDINALITY AS o(company_id, event_type, payload, occurred_at, emitted)
-      WHERE EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.company_id = o.company_id AND w.enabled
-        AND (o.event_type = ANY (w.event_types) OR '*' = ANY (w.event_types)))
+      WHERE (SELECT true FROM webhook_endpoints w WHERE w.company_id = o.company_id AND w.enabled
+        AND (o.event_type = ANY (w.event_types) OR '*' = ANY (w.event_types)) LIMIT 1)
       ORDER BY o.emitted`
 
 /** The INSERT of a request's pending events (see `insert`); null when there are none. */

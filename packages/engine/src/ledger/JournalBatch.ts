@@ -267,10 +267,11 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
         agent_model text, agent_run_id text, target_type text, target_id text, reason text, via text, details text)
     ), outbox AS (${Outbox.insert(sql, events)}
     ), charts AS (
+      -- Each account found by its key in a scalar subquery: never a join over every company's chart.
       SELECT count(*) AS current
       FROM json_to_recordset(${JSON.stringify(used)}::json) AS u(company_id uuid, id bigint, code text, name text, type text)
-      JOIN accounts a ON a.company_id = u.company_id AND a.id = u.id
-      WHERE a.code = u.code AND a.name = u.name AND a.type = u.type AND a.active
+      WHERE (SELECT a.code = u.code AND a.name = u.name AND a.type = u.type AND a.active
+        FROM accounts a WHERE a.company_id = u.company_id AND a.id = u.id)
     ), credentials AS (${Authenticate.currentCredentialsCount(sql, credentials)}
     )
     SELECT ledger_batch_recorded(count(*), ${postings.length}) AS recorded,
