@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { ApiError } from "@ledger/api"
 import type { Actor } from "./Actor.ts"
 import type { RequestInfo } from "./RequestContext.ts"
 
@@ -48,6 +49,46 @@ export const ofWrite = (request: RequestInfo, status: number, note: AuditNote | 
     reason: note?.reason ?? null,
     via: request.via,
     details: { ...note?.details, ...(request.idempotencyKey === null ? {} : { idempotency_key: request.idempotencyKey }) }
+  }
+}
+
+/** Issues kept in a refusal's event: enough to see what was wrong, bounded in size. */
+export const refusedIssuesMax = 20
+
+/** A refusal as the pipeline knows it: the request's identity and the spec's error. */
+export interface Refusal {
+  readonly actor: Actor
+  readonly companyId: string
+  readonly action: string
+  readonly agentModel: string | null
+  readonly agentRunId: string | null
+  readonly via: "http" | "mcp" | "engine"
+  readonly now: string
+  readonly error: ApiError.LedgerError
+}
+
+/**
+ * The event of a request refused by a known credential (spec 5.7): the error's type, status,
+ * message and details, its issues cut to `refusedIssuesMax` (with their count).
+ */
+export const ofRefusal = (refusal: Refusal): AuditEntry => {
+  const details: Record<string, unknown> = { message: refusal.error.message, ...refusal.error.details }
+  if (Array.isArray(details.issues) && details.issues.length > refusedIssuesMax) {
+    details.issues_count = details.issues.length
+    details.issues = details.issues.slice(0, refusedIssuesMax)
+  }
+  return {
+    companyId: refusal.companyId,
+    occurredAt: refusal.now,
+    action: refusal.action,
+    outcome: "refused",
+    status: refusal.error.status,
+    errorType: refusal.error.type,
+    actor: refusal.actor,
+    agentModel: refusal.agentModel,
+    agentRunId: refusal.agentRunId,
+    via: refusal.via,
+    details
   }
 }
 

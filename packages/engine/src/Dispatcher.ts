@@ -4,7 +4,7 @@ import { ApiError, Catalog, Limits, type Operation, Scope } from "@ledger/api"
 import { type Actor, isAgent, reference } from "./Actor.ts"
 import * as Alongside from "./Alongside.ts"
 import * as Audit from "./Audit.ts"
-import * as Authenticate from "./Authenticate.ts"
+import * as Caller from "./Caller.ts"
 import { CredentialMemory } from "./CredentialMemory.ts"
 import type { Entropy } from "./Entropy.ts"
 import { EngineInfo } from "./EngineInfo.ts"
@@ -15,7 +15,6 @@ import * as Outbox from "./Outbox.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { RequestContext, type RequestInfo } from "./RequestContext.ts"
 import * as RequestDecoding from "./RequestDecoding.ts"
-import * as Secret from "./Secret.ts"
 
 /** One call of one operation, from HTTP, MCP or an embedding program. */
 export interface Invocation {
@@ -58,18 +57,6 @@ const errorOutcome = (error: ApiError.LedgerError, headers: Record<string, strin
 })
 
 const internalError = () => ApiError.fail("internal_error", "Something went wrong on our side. It has been logged.")
-
-/** Issues kept in a refusal's audit event: enough to see what was wrong, bounded in size. */
-const auditedIssuesMax = 20
-
-const refusalDetails = (error: ApiError.LedgerError): Record<string, unknown> => {
-  const details: Record<string, unknown> = { message: error.message, ...error.details }
-  if (Array.isArray(details.issues) && details.issues.length > auditedIssuesMax) {
-    details.issues_count = details.issues.length
-    details.issues = details.issues.slice(0, auditedIssuesMax)
-  }
-  return details
-}
 
 const acceptsDryRun = (operation: Operation.Any): boolean =>
   operation.governed || RequestDecoding.fieldNames(operation.body).includes("dry_run")
@@ -121,21 +108,16 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       now: string,
       error: ApiError.LedgerError
     ) =>
-      companyId === null
-        ? Effect.void
-        : Audit.record({
-          companyId,
-          occurredAt: now,
-          action: operation.id,
-          outcome: "refused",
-          status: error.status,
-          errorType: error.type,
-          actor,
-          agentModel: invocation.agentModel,
-          agentRunId: invocation.agentRunId,
-          via: invocation.via,
-          details: refusalDetails(error)
-        }).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
+      companyId === null ? Effect.void : Audit.record(Audit.ofRefusal({
+        actor,
+        companyId,
+        action: operation.id,
+        agentModel: invocation.agentModel,
+        agentRunId: invocation.agentRunId,
+        via: invocation.via,
+        now,
+        error
+      })).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.orDie)
 
     const run = Effect.fn("Dispatcher.execute")(function*(
       received: Invocation,
@@ -152,36 +134,19 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       const identityIssues = RequestDecoding.agentIdentityIssues(received.agentModel, received.agentRunId)
       const invocation = identityIssues.length === 0 ? received : { ...received, agentModel: null, agentRunId: null }
 
-      // 1. Who is asking.
-      // A keyed write's record under its key is read with the API key: a replay is one statement.
-      const replayKey = operation.mode === "K" && invocation.idempotencyKey !== null &&
-          Idempotency.isValidKey(invocation.idempotencyKey)
-        ? invocation.idempotencyKey
-        : null
-      // A keyed write of an operation that commits in groups may take its API key's actor from
-      // memory: only its batch's statement, which checks the key, may then answer it; any other
-      // outcome runs it again from here with the key read afresh (`again`).
-      const batched = groupCommit.commitsInGroups(operation.id)
-      const secretHash = batched && replayKey !== null && operation.credential === "company" &&
-          invocation.credential?.startsWith("ldg_") === true
-        ? yield* Secret.hash(invocation.credential)
-        : null
-      // A retry of a write this engine answered lately is not: its statement reads the record and
-      // replays it.
-      const recalled = secretHash === null || replayKey === null || !authentication.recall ||
-          credentials.wasAnswered(secretHash, replayKey)
-        ? undefined
-        : credentials.recall(secretHash, nowMs)
-      const authenticated = recalled !== undefined
-        ? Result.succeed<Authenticate.Authenticated | null>(recalled)
-        : yield* Effect.result(
-          Authenticate.forOperation(operation.credential, invocation.credential, now, replayKey, secretHash)
-        ).pipe(
-          Effect.provideService(SqlClient.SqlClient, sql)
-        )
-      if (recalled === undefined && batched && Result.isSuccess(authenticated) && authenticated.success !== null) {
-        credentials.remember(authenticated.success)
-      }
+      // 1. Who is asking (Caller.ts). A key from memory came without its statement: only its
+      // batch's statement, which checks the key, may then answer the request; any other outcome
+      // runs it again from here with the key read afresh (`again`).
+      const caller = yield* Caller.identify(sql, credentials, {
+        operation,
+        credential: invocation.credential,
+        idempotencyKey: invocation.idempotencyKey,
+        now,
+        nowMs,
+        batched: groupCommit.commitsInGroups(operation.id),
+        recall: authentication.recall
+      })
+      const { authenticated, recalled, secretHash } = caller
       if (Result.isFailure(authenticated)) {
         const refused = authenticated.failure
         if (refused.known !== null) {
@@ -207,7 +172,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         })
 
       const refuse = (error: ApiError.LedgerError): Effect.Effect<Outcome> =>
-        recalled !== undefined ? again() : Effect.as(
+        recalled ? again() : Effect.as(
           actor === null ? Effect.void : auditRefusal(actor, companyId, operation, invocation, now, error),
           errorOutcome(error, headers)
         )
@@ -226,7 +191,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
             limit_per_minute: verdict.limitPerMinute,
             retry_after_seconds: verdict.retryAfterSeconds
           })
-          if (recalled !== undefined) return yield* again(verdict.firstRefusal)
+          if (recalled) return yield* again(verdict.firstRefusal)
           return verdict.firstRefusal || authentication.firstRefusal ? yield* refuse(error) : errorOutcome(error, headers)
         }
         counted = { ...headers }
@@ -272,31 +237,14 @@ export class Dispatcher extends Context.Service<Dispatcher, {
 
       // 5. The body, then the request against the operation's Schemas.
       if (invocation.unreadableBody !== undefined) return yield* refuse(invocation.unreadableBody)
-      const pathValues = invocation.coerce && operation.pathParams !== undefined
-        ? RequestDecoding.coerceStrings(operation.pathParams, invocation.path)
-        : invocation.path
-      const queryValues = invocation.coerce && operation.query !== undefined
-        ? RequestDecoding.coerceStrings(operation.query, invocation.query)
-        : invocation.query
-      const issues: Array<ApiError.Issue> = []
-      const decoded: Record<RequestDecoding.Part, unknown> = { path: {}, query: {}, body: {} }
-      for (
-        const [part, schema, value] of [
-          ["path", operation.pathParams, pathValues],
-          ["query", operation.query, queryValues],
-          ["body", operation.body, operation.method === "GET" ? undefined : invocation.body]
-        ] as const
-      ) {
-        const result = RequestDecoding.decodePart(part, schema, value)
-        if (Result.isSuccess(result)) decoded[part] = result.success
-        else issues.push(...result.failure)
-      }
-      if (issues.length > 0) return yield* refuse(ApiError.invalidRequest(issues))
+      const decoding = RequestDecoding.decodeRequest(operation, invocation, invocation.coerce)
+      if (Result.isFailure(decoding)) return yield* refuse(ApiError.invalidRequest(decoding.failure))
+      const decoded = decoding.success
 
       // The contract above holds for every declared operation, whether or not it is served yet.
       const handler = handlers.get(operation.id)
       if (handler === undefined) {
-        return recalled !== undefined
+        return recalled
           ? yield* again()
           : errorOutcome(ApiError.fail("not_found", "This operation is not available yet."), headers)
       }
@@ -319,7 +267,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       )
 
       // 6. Reads run as they are; writes run in one transaction with their audit event and key.
-      if (recalled !== undefined && (operation.mode === "R" || actor === null)) return yield* again()
+      if (recalled && (operation.mode === "R" || actor === null)) return yield* again()
       if (operation.mode === "R" || actor === null) {
         const exit = yield* Effect.exit(handled)
         if (Exit.isSuccess(exit)) return { status: exit.value.status ?? defaultStatus, body: exit.value.body, headers }
@@ -342,7 +290,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       // The key's record came with the credential: a finished answer to this request is replayed,
       // another request's is a conflict, both without a transaction. (A key from memory came
       // without it: its batch's statement finds the record, and the request runs again.)
-      if (claim !== null && recalled === undefined) {
+      if (claim !== null && !recalled) {
         const answer = yield* Effect.result(Idempotency.answerOf(authenticated.success?.stored, claim))
         if (Result.isFailure(answer)) return yield* refuse(answer.failure)
         if (answer.success !== null) {
@@ -360,7 +308,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
           return { status: answer.status, body: answer.body, headers }
         }
       }
-      if (recalled !== undefined) return yield* again()
+      if (recalled) return yield* again()
       yield* arrival.leave
       const transaction = Effect.gen(function*() {
         const events: Array<Outbox.PendingEvent> = []

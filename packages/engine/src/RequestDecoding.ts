@@ -1,5 +1,5 @@
 import { Result, Schema, SchemaIssue } from "effect"
-import { type ApiError, Limits } from "@ledger/api"
+import { type ApiError, Limits, type Operation } from "@ledger/api"
 
 /**
  * Turns the path, query and body of a call into the values an operation's Schemas accept, or into
@@ -136,6 +136,36 @@ export const decodePart = (
     message: issue.message
   }))
   return Result.fail(issues)
+}
+
+/** A call's three parts as the operation's Schemas made them. */
+export type Decoded = Readonly<Record<Part, unknown>>
+
+/**
+ * Decodes a call's path, query and body against its operation (path and query coerced from URL
+ * strings first when `coerce`; a GET's body is ignored); every part's issues, or the parts.
+ */
+export const decodeRequest = (
+  operation: Operation.Any,
+  call: { readonly path: Record<string, unknown>; readonly query: Record<string, unknown>; readonly body: unknown },
+  coerce: boolean
+): Result.Result<Decoded, ReadonlyArray<ApiError.Issue>> => {
+  const pathValues = coerce && operation.pathParams !== undefined ? coerceStrings(operation.pathParams, call.path) : call.path
+  const queryValues = coerce && operation.query !== undefined ? coerceStrings(operation.query, call.query) : call.query
+  const issues: Array<ApiError.Issue> = []
+  const decoded: Record<Part, unknown> = { path: {}, query: {}, body: {} }
+  for (
+    const [part, schema, value] of [
+      ["path", operation.pathParams, pathValues],
+      ["query", operation.query, queryValues],
+      ["body", operation.body, operation.method === "GET" ? undefined : call.body]
+    ] as const
+  ) {
+    const result = decodePart(part, schema, value)
+    if (Result.isSuccess(result)) decoded[part] = result.success
+    else issues.push(...result.failure)
+  }
+  return issues.length > 0 ? Result.fail(issues) : Result.succeed(decoded)
 }
 
 /**
