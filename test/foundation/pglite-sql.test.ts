@@ -84,4 +84,73 @@ describe("PGlite statements with parameters", () => {
       }
     ), { numRuns: 40 })
   })
+
+  it("read every type as PGlite's own reader does, multi-byte text and NULLs too (ADR 0715)", async () => {
+    await query(`CREATE TABLE kinds (id int PRIMARY KEY, label text, details jsonb, day date, at timestamptz, ratio numeric,
+      blob bytea, tags text[], flag boolean, big bigint, small smallint, real_value double precision, key uuid)`)
+    let next = 0
+    await fc.assert(fc.asyncProperty(
+      fc.record({
+        label: fc.option(fc.string({ unit: "grapheme", maxLength: 16 })),
+        details: fc.option(fc.jsonValue({ maxDepth: 2 })),
+        day: fc.option(fc.date({ min: new Date("1900-01-01"), max: new Date("2999-12-31"), noInvalidDate: true })),
+        ratio: fc.option(fc.integer({ min: -1_000_000, max: 1_000_000 })),
+        blob: fc.option(fc.uint8Array({ maxLength: 8 })),
+        tags: fc.option(fc.array(fc.string({ unit: "grapheme", maxLength: 6 }), { maxLength: 3 })),
+        flag: fc.option(fc.boolean()),
+        big: fc.option(fc.bigInt({ min: -(2n ** 62n), max: 2n ** 62n })),
+        real: fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }))
+      }),
+      async (row) => {
+        const id = next++
+        const clean = (text: string) => text.replace(/\u0000/g, "")
+        // Values that are not text parameters go through PGlite's own path, whose serializers know them.
+        await query(
+          `INSERT INTO kinds VALUES ($1, $2, $3, $4::timestamptz::date, $4::timestamptz, $5::numeric / 100, $6, $7, $8, $9, $1 % 100, $10, gen_random_uuid())`,
+          [
+            id,
+            row.label === null ? null : clean(row.label),
+            row.details === null ? null : JSON.stringify(row.details, (_, value) => typeof value === "string" ? clean(value) : value),
+            row.day === null ? null : row.day.toISOString(),
+            row.ratio,
+            row.blob,
+            row.tags === null ? null : row.tags.map(clean),
+            row.flag,
+            row.big,
+            row.real
+          ]
+        )
+        const prepared = await query("SELECT * FROM kinds WHERE id = $1", [id])
+        const unprepared = await query(`SELECT * FROM kinds WHERE id = ${id}`)
+        expect(prepared).toEqual(unprepared)
+        expect(await values("SELECT * FROM kinds WHERE id = $1", [id])).toEqual(unprepared.map((found) => Object.values(found)))
+      }
+    ), { numRuns: 60 })
+  })
+
+  it("refuse with the error PGlite's own reader gives: its code, message, detail and constraint (ADR 0715)", async () => {
+    await query("CREATE TABLE unique_names (id int PRIMARY KEY, name text UNIQUE)")
+    await query("INSERT INTO unique_names VALUES (1, 'taken')")
+    const failure = async (statement: Promise<unknown>) => {
+      try {
+        await statement
+      } catch (error) {
+        let cause: unknown = error
+        while (typeof cause === "object" && cause !== null && !("code" in cause) && "cause" in cause) cause = cause.cause
+        return cause as Record<string, unknown>
+      }
+      throw new Error("the statement was not refused")
+    }
+    const fields = ["name", "message", "severity", "code", "detail", "schema", "table", "constraint"] as const
+    const pick = (error: Record<string, unknown>) => Object.fromEntries(fields.map((field) => [field, error[field]]))
+    const prepared = await failure(query("INSERT INTO unique_names VALUES ($1, $2)", [2, "taken"]))
+    const unprepared = await failure(query("INSERT INTO unique_names VALUES (2, 'taken')"))
+    expect(pick(prepared)).toEqual(pick(unprepared))
+    expect(prepared).toMatchObject({ code: "23505", constraint: "unique_names_name_key" })
+    expect(prepared).toBeInstanceOf(Error)
+    const raised = await failure(query("DO $$ BEGIN RAISE EXCEPTION 'journal entry % does not balance', 7 USING ERRCODE = 'LD010'; END $$"))
+    expect(raised).toMatchObject({ code: "LD010", message: "journal entry 7 does not balance" })
+    const raisedWithParameters = await failure(query("SELECT 1 / $1::int", [0]))
+    expect(raisedWithParameters).toMatchObject({ code: "22012", message: "division by zero" })
+  })
 })

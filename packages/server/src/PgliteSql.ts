@@ -4,7 +4,7 @@ import { createRequire } from "node:module"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { setFlagsFromString } from "node:v8"
-import { parse, PGlite, type PGliteInterface, type PGliteOptions, protocol } from "@electric-sql/pglite"
+import { PGlite, type PGliteInterface, type PGliteOptions, protocol } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Fiber, Layer, Scope, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
@@ -22,6 +22,7 @@ import {
   UniqueViolation,
   UnknownError
 } from "effect/sql/SqlError"
+import * as PgliteProtocol from "./PgliteProtocol.ts"
 
 /**
  * An `effect/sql` client over embedded PGlite.
@@ -74,12 +75,10 @@ interface PreparedStatements {
    * statement has 25 columns). A prepared statement's row type cannot change (PostgreSQL refuses
    * with 0A000, and the statement is then prepared afresh), so the description stays true.
    */
-  readonly descriptions: Map<string, BackendMessage | null>
+  readonly descriptions: Map<string, PgliteProtocol.Description | null>
   counter: number
 }
 
-/** A message PGlite's protocol parser made of the backend's answer. */
-type BackendMessage = Awaited<ReturnType<PGliteInterface["execProtocol"]>>["messages"][number]
 const preparedByInstance = new WeakMap<PGliteInterface, PreparedStatements>()
 
 const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
@@ -144,15 +143,26 @@ class PgliteConnection implements SqlConnection.Connection {
     parts.push(serialize.bind({ statement: name, values }))
     if (described === undefined) parts.push(serialize.describe({ type: "P" }))
     parts.push(serialize.execute({}), serialize.sync())
-    let result: Awaited<ReturnType<PGliteInterface["execProtocol"]>>
-    try {
-      result = await this.pglite.execProtocol(concat(parts), { syncToFs: false })
-    } catch (error) {
+    // The answer's bytes, read by PgliteProtocol rather than by PGlite's own reader (ADR 0715).
+    const chunks: Array<Uint8Array> = []
+    await this.pglite.execProtocolRawStream(concat(parts), {
+      syncToFs: false,
+      // A view of PGlite's receive buffer, which the next chunk overwrites.
+      onRawData: (chunk) => chunks.push(chunk.slice())
+    })
+    const answer = PgliteProtocol.read(
+      chunks.length === 1 ? chunks[0]! : concat(chunks),
+      described,
+      this.pglite.parsers as Record<number, PgliteProtocol.Parser>,
+      rowMode
+    )
+    if (answer.error !== null) {
+      const error = answer.error
       // A batch that failed after its Parse succeeded leaves the statement behind: close it so the
       // name is not reused and nothing leaks.
       if (parsing !== null) await this.close(parsing)
       // A table changed under a prepared statement (DDL after it was prepared): prepare it afresh.
-      if (parsing === null && name !== "" && (error as { code?: string }).code === "0A000") {
+      if (parsing === null && name !== "" && error.code === "0A000") {
         this.prepared.names.delete(sql)
         this.prepared.descriptions.delete(name)
         await this.close(name)
@@ -160,21 +170,12 @@ class PgliteConnection implements SqlConnection.Connection {
       }
       throw error
     }
-    let messages = result.messages
-    if (name !== "") {
-      if (described === undefined) {
-        const description = messages.find((message) => message.name === "rowDescription" || message.name === "noData")
-        if (description !== undefined) {
-          this.prepared.descriptions.set(name, description.name === "rowDescription" ? description : null)
-        }
-      } else if (described !== null) {
-        messages = [described, ...messages]
-      }
+    if (name !== "" && described === undefined && answer.description !== undefined) {
+      this.prepared.descriptions.set(name, answer.description)
     }
     if (parsing !== null) this.prepared.names.set(sql, parsing)
-    const ready = messages[messages.length - 1] as { name?: string; status?: string } | undefined
-    if (ready?.name === "readyForQuery" && ready.status === "I") await this.pglite.syncToFs()
-    return parse.parseResults(messages, this.pglite.parsers, rowMode === "array" ? { rowMode } : undefined)[0]?.rows ?? []
+    if (answer.status === "I") await this.pglite.syncToFs()
+    return answer.rows
   }
 
   private async close(name: string): Promise<void> {
