@@ -30,6 +30,27 @@
  * again, and one whose entries alone exceed that adds none (a skipped memo costs a full check at
  * commit, never a missed one).
  */
+
+/**
+ * The INSERT that adds a statement's lines (`new_lines`) to one table of totals: their sums by
+ * company, account and period, in that order, each group's account found by its key.
+ */
+const totalsAdded = (table: string, period: string, periodOfLine: string) => `
+  INSERT INTO ${table} (company_id, account_id, ${period}, debit_cents, credit_cents)
+    SELECT sums.company_id, sums.account_id, sums.${period}, sums.debit_cents, sums.credit_cents
+    FROM (
+      SELECT l.company_id, l.account_id, ${periodOfLine} AS ${period},
+        sum(CASE WHEN l.amount_cents > 0 THEN l.amount_cents ELSE 0 END) AS debit_cents,
+        sum(CASE WHEN l.amount_cents < 0 THEN -l.amount_cents ELSE 0 END) AS credit_cents
+      FROM new_lines l
+      GROUP BY 1, 2, 3
+    ) sums
+    WHERE (SELECT true FROM accounts a WHERE a.company_id = sums.company_id AND a.id = sums.account_id)
+    ORDER BY sums.company_id, sums.account_id, sums.${period}
+  ON CONFLICT (company_id, account_id, ${period}) DO UPDATE SET
+    debit_cents = ${table}.debit_cents + excluded.debit_cents,
+    credit_cents = ${table}.credit_cents + excluded.credit_cents;`
+
 export const sql = `
 CREATE FUNCTION ledger_entry_unsound_reason(target_entry bigint, line_count bigint, line_sum numeric, debit_sum numeric,
   stated_total bigint, foreign_accounts bigint, line_numbers bigint) RETURNS text LANGUAGE sql STABLE AS $$
@@ -137,34 +158,8 @@ CREATE TRIGGER journal_lines_entries_checked AFTER INSERT ON journal_lines
 -- its key: a scalar subquery, which the planner cannot turn into a join over the whole table.
 CREATE OR REPLACE FUNCTION ledger_lines_totals() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO account_daily_totals (company_id, account_id, day, debit_cents, credit_cents)
-    SELECT sums.company_id, sums.account_id, sums.day, sums.debit_cents, sums.credit_cents
-    FROM (
-      SELECT l.company_id, l.account_id, l.entry_date AS day,
-        sum(CASE WHEN l.amount_cents > 0 THEN l.amount_cents ELSE 0 END) AS debit_cents,
-        sum(CASE WHEN l.amount_cents < 0 THEN -l.amount_cents ELSE 0 END) AS credit_cents
-      FROM new_lines l
-      GROUP BY l.company_id, l.account_id, l.entry_date
-    ) sums
-    WHERE (SELECT true FROM accounts a WHERE a.company_id = sums.company_id AND a.id = sums.account_id)
-    ORDER BY sums.company_id, sums.account_id, sums.day
-  ON CONFLICT (company_id, account_id, day) DO UPDATE SET
-    debit_cents = account_daily_totals.debit_cents + excluded.debit_cents,
-    credit_cents = account_daily_totals.credit_cents + excluded.credit_cents;
-  INSERT INTO account_monthly_totals (company_id, account_id, month, debit_cents, credit_cents)
-    SELECT sums.company_id, sums.account_id, sums.month, sums.debit_cents, sums.credit_cents
-    FROM (
-      SELECT l.company_id, l.account_id, date_trunc('month', l.entry_date::timestamp)::date AS month,
-        sum(CASE WHEN l.amount_cents > 0 THEN l.amount_cents ELSE 0 END) AS debit_cents,
-        sum(CASE WHEN l.amount_cents < 0 THEN -l.amount_cents ELSE 0 END) AS credit_cents
-      FROM new_lines l
-      GROUP BY l.company_id, l.account_id, month
-    ) sums
-    WHERE (SELECT true FROM accounts a WHERE a.company_id = sums.company_id AND a.id = sums.account_id)
-    ORDER BY sums.company_id, sums.account_id, sums.month
-  ON CONFLICT (company_id, account_id, month) DO UPDATE SET
-    debit_cents = account_monthly_totals.debit_cents + excluded.debit_cents,
-    credit_cents = account_monthly_totals.credit_cents + excluded.credit_cents;
+${totalsAdded("account_daily_totals", "day", "l.entry_date")}
+${totalsAdded("account_monthly_totals", "month", "date_trunc('month', l.entry_date::timestamp)::date")}
   RETURN NULL;
 END $$;
 `
