@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
-import { join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { setFlagsFromString } from "node:v8"
 import { PGlite, type PGliteInterface, type PGliteOptions, protocol } from "@electric-sql/pglite"
@@ -313,29 +313,73 @@ await pglite.close()
  * A new database cluster made by a short-lived child process: PGlite runs PostgreSQL's initdb in a
  * second WebAssembly instance beside the first, and at its peak that takes about 0.6 GB more than
  * the database it leaves (1 GB with the optimizing compiler), memory the process then keeps. For a
- * folder the child writes the cluster in place and the result is null; for memory (no folder) the
- * result is the cluster as a tar to load. Undefined when the child could not do it: PGlite then
- * runs initdb in this process, as it always did.
+ * folder the result is null, the cluster in place; for memory (no folder) it is the cluster as a tar
+ * to load. Undefined when the child could not do it: PGlite then runs initdb in this process, as it
+ * always did.
+ *
+ * The child writes a folder's cluster into a staging folder beside it, at its peak of memory and
+ * file by file, and only a child that exits 0 has its cluster moved into place (one rename). A
+ * child killed part way (by an OOM killer, in a small container) leaves no `PG_VERSION` in the
+ * folder, so no half-made cluster is ever opened as if it were whole. `script` is the child's
+ * program (argv: PGlite's entry, then the folder or ""), replaced only by tests.
  */
-const initdbInChild = (dataDir: string | undefined): Promise<Blob | null | undefined> => {
+export const initdbInChild = (dataDir: string | undefined, script: string = initdbScript): Promise<Blob | null | undefined> => {
   // Only a Node executable runs the child (not Electron's, whose execPath is the application).
   const entry = process.release.name === "node" && process.versions.electron === undefined ? pgliteEntry() : null
   if (entry === null) return Promise.resolve(undefined)
+  let staging: string | undefined
+  if (dataDir !== undefined) {
+    // A sibling, so the rename into place stays on one file system.
+    staging = join(dirname(dataDir), `.${basename(dataDir)}.initdb-${process.pid}-${Date.now()}`)
+    try {
+      mkdirSync(staging, { recursive: true })
+    } catch {
+      return Promise.resolve(undefined)
+    }
+  }
+  const discard = () => {
+    if (staging !== undefined) rmSync(staging, { recursive: true, force: true })
+  }
   return new Promise((resolve) => {
     const chunks: Array<Buffer> = []
     const child = spawn(
       process.execPath,
-      [...baselineWasmFlags, "--input-type=module", "-e", initdbScript, entry, dataDir ?? ""],
+      [...baselineWasmFlags, "--input-type=module", "-e", script, entry, staging ?? ""],
       { stdio: ["ignore", dataDir === undefined ? "pipe" : "ignore", "ignore"], windowsHide: true }
     )
     child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk))
-    child.on("error", () => resolve(undefined))
+    child.on("error", () => {
+      discard()
+      resolve(undefined)
+    })
     child.on("close", (code) => {
-      if (code !== 0) return resolve(undefined)
-      if (dataDir !== undefined) return resolve(existsSync(join(dataDir, "PG_VERSION")) ? null : undefined)
-      resolve(chunks.length === 0 ? undefined : new Blob([Buffer.concat(chunks)]))
+      if (code !== 0) {
+        discard()
+        return resolve(undefined)
+      }
+      if (dataDir === undefined || staging === undefined) {
+        return resolve(chunks.length === 0 ? undefined : new Blob([Buffer.concat(chunks)]))
+      }
+      resolve(moveIntoPlace(staging, dataDir))
+      discard()
     })
   })
+}
+
+/**
+ * The staging folder's cluster moved to `dataDir` when that is missing or empty: null when a
+ * cluster is then in place (this one, or one another process put there first), undefined when the
+ * folder holds something else, which is left for PGlite to judge as before.
+ */
+const moveIntoPlace = (staging: string, dataDir: string): null | undefined => {
+  if (!existsSync(join(staging, "PG_VERSION"))) return undefined
+  try {
+    if (existsSync(dataDir) && readdirSync(dataDir).length === 0) rmdirSync(dataDir)
+    if (!existsSync(dataDir)) renameSync(staging, dataDir)
+  } catch {
+    // Another process made the folder between the check and the rename; judged below.
+  }
+  return existsSync(join(dataDir, "PG_VERSION")) ? null : undefined
 }
 
 /**

@@ -1,0 +1,80 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import * as PgliteSql from "../../packages/server/src/PgliteSql.ts"
+
+/**
+ * A new folder's cluster is made by a child process (PgliteSql.initdbInChild, ADR 0704) that
+ * writes it beside the folder and has it moved into place only when it exits 0 (ADR 0716): a
+ * child killed part way, as a small container's OOM killer does at its peak, must never leave a
+ * `PG_VERSION` over half a cluster for the server to open as if it were whole.
+ */
+
+const parents: Array<string> = []
+const newParent = () => {
+  const parent = mkdtempSync(path.join(os.tmpdir(), "ledger-initdb-"))
+  parents.push(parent)
+  return parent
+}
+afterEach(() => {
+  for (const parent of parents.splice(0)) rmSync(parent, { recursive: true, force: true })
+})
+
+/** A child that starts writing a cluster (PG_VERSION first, then a data file) and is killed. */
+const killedPartWay = `
+const fs = await import("node:fs")
+const folder = process.argv[2]
+fs.mkdirSync(folder, { recursive: true })
+fs.writeFileSync(folder + "/PG_VERSION", "18\\n")
+fs.mkdirSync(folder + "/base")
+fs.writeFileSync(folder + "/base/1", "half")
+process.kill(process.pid, "SIGKILL")
+`
+
+describe("a new folder's cluster made by a child process", () => {
+  it("is not used when the child dies part way: the folder gets no PG_VERSION and nothing is left behind", async () => {
+    const parent = newParent()
+    const folder = path.join(parent, "books")
+    expect(await PgliteSql.initdbInChild(folder, killedPartWay)).toBeUndefined()
+    expect(existsSync(path.join(folder, "PG_VERSION"))).toBe(false)
+    expect(readdirSync(parent)).toEqual([])
+  })
+
+  it("is not used when the child exits with a failure after writing", async () => {
+    const parent = newParent()
+    const folder = path.join(parent, "books")
+    mkdirSync(folder)
+    const failing = killedPartWay.replace(`process.kill(process.pid, "SIGKILL")`, "process.exit(1)")
+    expect(await PgliteSql.initdbInChild(folder, failing)).toBeUndefined()
+    expect(readdirSync(folder)).toEqual([])
+    expect(readdirSync(parent)).toEqual(["books"])
+  })
+
+  it("is moved into place whole when the child succeeds, into a missing or an empty folder, and opens", async () => {
+    for (const existing of [false, true]) {
+      const parent = newParent()
+      const folder = path.join(parent, "books")
+      if (existing) mkdirSync(folder)
+      expect(await PgliteSql.initdbInChild(folder)).toBeNull()
+      expect(readdirSync(parent)).toEqual(["books"])
+      expect(existsSync(path.join(folder, "PG_VERSION"))).toBe(true)
+      const pglite = await PgliteSql.open({ dataDir: folder })
+      try {
+        expect((await pglite.query<{ answer: number }>("SELECT 40 + 2 AS answer")).rows).toEqual([{ answer: 42 }])
+      } finally {
+        await pglite.close()
+      }
+    }
+  }, 120_000)
+
+  it("leaves a folder that holds something else to PGlite, untouched", async () => {
+    const parent = newParent()
+    const folder = path.join(parent, "books")
+    mkdirSync(folder)
+    mkdirSync(path.join(folder, "notes"))
+    expect(await PgliteSql.initdbInChild(folder)).toBeUndefined()
+    expect(readdirSync(folder)).toEqual(["notes"])
+    expect(readdirSync(parent)).toEqual(["books"])
+  }, 120_000)
+})
