@@ -4,7 +4,8 @@ import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
 import path from "node:path"
 import { promisify } from "node:util"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
+import * as PgliteWasm from "../../packages/server/src/PgliteWasm.ts"
 import { newKey } from "../support/app.ts"
 import { auditEvents, connectMcp, expectErrorBody } from "./support.ts"
 import { everyStoredValue, freshStore, repositoryRoot, type RunningServer, startServer, type Store, withStore } from "./server-process.ts"
@@ -58,6 +59,15 @@ describe("ledger serve", () => {
     expect(health.status).toBe(200)
     expect(health.body).toMatchObject({ status: "ok", database: "ok", storage: store.kind, version: "0.1.0" })
     expect(Date.parse(health.body.time)).not.toBeNaN()
+  }, slow)
+
+  it("says what it runs on: PostgreSQL, or PGlite with the WebAssembly compiler it chose and why", async () => {
+    const expected = store.kind === "pglite"
+      ? `; ${PgliteWasm.choose("auto", PgliteWasm.processMemoryBytes()).tier} WebAssembly compiler: `
+      : "with PostgreSQL"
+    // The line follows the port's binding, so /health may answer a moment before it is written.
+    await vi.waitFor(() => expect(server.output()).toMatch(/Ledger listening on http:\/\/127\.0\.0\.1:\d+ with /))
+    expect(server.output()).toContain(expected)
   }, slow)
 
   it("prints a generated operator token once on first start, and it works", async () => {

@@ -1,3 +1,5 @@
+import * as PgliteWasm from "./PgliteWasm.ts"
+
 /**
  * The server's settings, read once from the environment (DESIGN.md, Configuration).
  */
@@ -14,13 +16,18 @@ export interface ServerConfig {
   /** LEDGER_TRACING=on records Effect spans per request (off by default: they cost CPU). */
   readonly tracing: boolean
   /**
-   * LEDGER_PGLITE_WASM=baseline keeps embedded PGlite's WebAssembly on V8's baseline compiler:
-   * about 0.6 GB less at peak, about a third slower (docs/decisions/0704-pglite-memory.md).
+   * Which V8 tier runs embedded PGlite's WebAssembly: LEDGER_PGLITE_WASM=optimizing or baseline
+   * (about 0.6 GB less at peak, about a third slower), or by default the baseline compiler only
+   * where the process may use under 2 GiB (PgliteWasm.ts, docs/decisions/0716-pglite-wasm-chosen-by-memory.md).
    */
-  readonly pgliteOptimizedWasm: boolean
+  readonly pgliteWasm: PgliteWasm.Choice
 }
 
-export const fromEnvironment = (environment: Record<string, string | undefined> = process.env): ServerConfig => {
+/** The settings in `environment`, for a process that may use `memoryBytes` (the machine's or its cgroup's). */
+export const fromEnvironment = (
+  environment: Record<string, string | undefined> = process.env,
+  memoryBytes: number = PgliteWasm.processMemoryBytes()
+): ServerConfig => {
   const port = Number(environment.PORT ?? 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, got ${environment.PORT}`)
   const host = environment.HOST ?? "127.0.0.1"
@@ -33,6 +40,6 @@ export const fromEnvironment = (environment: Record<string, string | undefined> 
     baseUrl: environment.LEDGER_BASE_URL ?? `http://${host}:${port}`,
     rateLimits: environment.LEDGER_RATE_LIMITS !== "off",
     tracing: environment.LEDGER_TRACING === "on",
-    pgliteOptimizedWasm: environment.LEDGER_PGLITE_WASM !== "baseline"
+    pgliteWasm: PgliteWasm.choose(PgliteWasm.parseSetting(environment.LEDGER_PGLITE_WASM), memoryBytes)
   }
 }

@@ -187,7 +187,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       operatorToken: config.operatorToken,
       rateLimits: config.rateLimits,
       tracing: config.tracing,
-      pgliteOptimizedWasm: config.pgliteOptimizedWasm,
+      pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
       ...options
     }))
   )

@@ -9,10 +9,22 @@ const usage = `ledger — the Ledger server
   ledger migrate    apply migrations and exit
 
 Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR, default ./.ledger;
-"memory" for none), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on.`
+"memory" for none), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
+LEDGER_PGLITE_WASM=auto|optimizing|baseline (embedded PGlite's WebAssembly compiler; auto: baseline
+under 2 GiB of memory).`
 
 const command = process.argv[2] ?? "serve"
-const config = Config.fromEnvironment()
+
+/** A setting the server cannot run with is refused in one line, before anything starts. */
+const readConfig = (): Config.ServerConfig => {
+  try {
+    return Config.fromEnvironment()
+  } catch (error) {
+    process.stderr.write(`ledger: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(2)
+  }
+}
+const config = readConfig()
 
 const printOperatorToken = (token: string) => {
   process.stdout.write(
@@ -23,7 +35,8 @@ const printOperatorToken = (token: string) => {
 
 if (command === "serve") {
   const storage = config.databaseUrl === undefined
-    ? `embedded PGlite (${config.dataDir === "memory" ? "in memory" : config.dataDir})`
+    ? `embedded PGlite (${config.dataDir === "memory" ? "in memory" : config.dataDir}; ` +
+      `${config.pgliteWasm.tier} WebAssembly compiler: ${config.pgliteWasm.reason})`
     : "PostgreSQL"
   Effect.gen(function*() {
     yield* Layer.build(Server.serverLayer(config, { onOperatorToken: printOperatorToken }))
@@ -39,6 +52,7 @@ if (command === "serve") {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     operatorToken: config.operatorToken,
+    pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
     onOperatorToken: printOperatorToken
   })).pipe(
     Effect.scoped,
