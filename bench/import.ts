@@ -1,8 +1,12 @@
 /**
  * Benchmark 6: statement import. A generated 100,000-line statement, as OFX (1.x SGML) and as CSV,
  * imported through the engine into a bank account: seconds, and the process's peak resident memory
- * (VmHWM). Each import runs in a fresh child process, so its high-water mark is its own and not a
- * neighbour's; the resident size before the import (engine and database loaded) is shown beside it.
+ * (VmHWM), on which the target is judged. Each import runs in a fresh child process, so its
+ * high-water mark is its own and not a neighbour's. Beside it: the resident size when the import
+ * starts (engine and database loaded), and the import's own peak, from a high-water mark started
+ * again at that moment. On PGlite's optimizing tier the process's peak is set before the import, by
+ * V8 compiling PostgreSQL's SQL grammar once (ADR 0704); the import's own peak shows what the
+ * import adds to a running server.
  */
 import { spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -10,6 +14,7 @@ import * as Engine from "./lib/Engine.ts"
 import * as Machine from "./lib/Machine.ts"
 import * as Options from "./lib/Options.ts"
 import * as Results from "./lib/Results.ts"
+import { statement } from "./lib/Statement.ts"
 import { now } from "./lib/Stats.ts"
 
 const importPath = ["POST", "/v1/bank-accounts/{id}/imports"] as const
@@ -19,44 +24,16 @@ const memoryTargetMb = 500
 
 interface Measured {
   readonly seconds: number
-  readonly rss_before_mb: number | null
+  /** Resident when the import starts. */
+  readonly rss_at_start_mb: number | null
+  /** The process's peak before the import: its start, the engine, the database and the set-up. */
+  readonly rss_peak_before_mb: number | null
+  /** The peak while the import ran, from a high-water mark started again as it began; null where it cannot be. */
+  readonly rss_peak_of_import_mb: number | null
+  /** The process's peak over its whole life: the target's figure. */
   readonly rss_peak_mb: number | null
   readonly lines_imported: number
   readonly file_characters: number
-}
-
-/** Statement text with `count` transactions, in the bank's own order (oldest first), over a year. */
-const statement = (format: "ofx" | "csv", count: number): string => {
-  const start = Date.UTC(2025, 0, 1)
-  const day = (index: number) => new Date(start + Math.floor(index * 365 / count) * 86_400_000).toISOString().slice(0, 10)
-  const cents = (index: number) => ((index * 7919) % 500_000) - 250_000 || 100
-  if (format === "csv") {
-    const rows = ["Date,Description,Amount,Transaction ID"]
-    for (let index = 0; index < count; index++) {
-      const amount = cents(index)
-      rows.push(`${day(index)},"Payee ${index % 997} store ${index % 13}",${(amount / 100).toFixed(2)},T${index}`)
-    }
-    return `${rows.join("\n")}\n`
-  }
-  const transactions: Array<string> = []
-  for (let index = 0; index < count; index++) {
-    const amount = cents(index)
-    transactions.push(
-      `<STMTTRN><TRNTYPE>${amount < 0 ? "DEBIT" : "CREDIT"}<DTPOSTED>${day(index).replace(/-/g, "")}120000` +
-        `<TRNAMT>${(amount / 100).toFixed(2)}<FITID>F${index}<NAME>Payee ${index % 997}<MEMO>Store ${index % 13}</STMTTRN>`
-    )
-  }
-  return [
-    "OFXHEADER:100", "DATA:OFXSGML", "VERSION:102", "SECURITY:NONE", "ENCODING:USASCII", "CHARSET:1252",
-    "COMPRESSION:NONE", "OLDFILEUID:NONE", "NEWFILEUID:NONE", "",
-    "<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20260101<LANGUAGE>ENG</SONRS></SIGNONMSGSRSV1>",
-    "<BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>USD",
-    "<BANKACCTFROM><BANKID>121000248<ACCTID>000123456789<ACCTTYPE>CHECKING</BANKACCTFROM>",
-    "<BANKTRANLIST><DTSTART>20250101<DTEND>20251231",
-    ...transactions,
-    "</BANKTRANLIST><LEDGERBAL><BALAMT>0.00<DTASOF>20251231</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>",
-    ""
-  ].join("\n")
 }
 
 /** One import in this process: the child's side. */
@@ -79,7 +56,9 @@ const measureOne = async (storage: Options.StorageKind, format: "ofx" | "csv", w
     const bankId = (bank.body as { id: number }).id
     let content: string | null = statement(format, lineCount)
     const characters = content.length
-    const rssBefore = Machine.peakRssMb()
+    const rssAtStart = Machine.rssMb()
+    const peakBefore = Machine.peakRssMb()
+    const peakReset = Machine.resetPeakRss()
     const begin = now()
     const outcome = Engine.expectStatus(await engine.call(operationId, {
       credential: company.ownerKey,
@@ -89,10 +68,13 @@ const measureOne = async (storage: Options.StorageKind, format: "ofx" | "csv", w
     }), [201], "import")
     const seconds = (now() - begin) / 1000
     content = null
+    const peakAfter = Machine.peakRssMb()
     return {
       seconds,
-      rss_before_mb: rssBefore,
-      rss_peak_mb: Machine.peakRssMb(),
+      rss_at_start_mb: rssAtStart,
+      rss_peak_before_mb: peakBefore,
+      rss_peak_of_import_mb: peakReset ? peakAfter : null,
+      rss_peak_mb: peakBefore === null || peakAfter === null ? null : Math.max(peakBefore, peakAfter),
       lines_imported: (outcome.body as { lines_imported: number }).lines_imported,
       file_characters: characters
     }
@@ -146,7 +128,8 @@ for (const { storage, wasm } of variants) {
     run.add({
       figure,
       storage,
-      value: `${measured.seconds.toFixed(2)} s, peak RSS ${measured.rss_peak_mb} MB (before import ${measured.rss_before_mb} MB), ` +
+      value: `${measured.seconds.toFixed(2)} s, peak RSS ${measured.rss_peak_mb} MB (${measured.rss_at_start_mb} MB at the ` +
+        `import's start, peak ${measured.rss_peak_before_mb} MB before it, ${measured.rss_peak_of_import_mb ?? "?"} MB during it), ` +
         `${measured.lines_imported} lines imported, file ${(measured.file_characters / 1e6).toFixed(1)} M characters`,
       target,
       verdict: met ? "met" : "missed",
@@ -154,6 +137,6 @@ for (const { storage, wasm } of variants) {
     })
   }
 }
-run.note("imports go through the engine (Ledger.call): over HTTP the 1 MB request body limit refuses a statement this large")
+run.note("imports go through the engine (Ledger.call), without HTTP; over HTTP a statement import takes a body up to 64 MiB (test/banking/large-import.test.ts)")
 run.finish()
 process.exit(0)

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import os from "node:os"
 
 /** What the figures were measured on, printed beside every table. */
@@ -100,13 +100,31 @@ export interface SharingReport {
   readonly machine_cpu_busy: number
 }
 
-/** The peak resident set size of a process in MB (VmHWM), or null when it cannot be read. */
-export const peakRssMb = (pid: number = process.pid): number | null => {
+const statusMb = (field: "VmHWM" | "VmRSS", pid: number): number | null => {
   try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))
     return match === null ? null : Math.round(Number(match[1]) / 1024)
   } catch {
     return null
+  }
+}
+
+/** The peak resident set size of a process in MB (VmHWM), or null when it cannot be read. */
+export const peakRssMb = (pid: number = process.pid): number | null => statusMb("VmHWM", pid)
+
+/** The resident set size of a process in MB now (VmRSS), or null when it cannot be read. */
+export const rssMb = (pid: number = process.pid): number | null => statusMb("VmRSS", pid)
+
+/**
+ * Starts this process's peak resident set size (VmHWM) again from its size now (Linux's
+ * `clear_refs`), so the next `peakRssMb` is the peak of what runs after; false where it cannot.
+ */
+export const resetPeakRss = (): boolean => {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5")
+    return true
+  } catch {
+    return false
   }
 }
 
