@@ -6,7 +6,6 @@
  * it needs root to make the cgroup, and skips without. `pnpm bench memory-limit`;
  * BENCH_MEMORY_LIMITS_MB (default "768,1024") sets the limits tried.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -16,12 +15,12 @@ import * as Client from "./lib/HttpClient.ts"
 import * as Machine from "./lib/Machine.ts"
 import * as Options from "./lib/Options.ts"
 import { newKey } from "./lib/Remote.ts"
+import { freePort, spawnCollecting } from "./lib/ServerProcess.ts"
 import * as Results from "./lib/Results.ts"
 import { now } from "./lib/Stats.ts"
 import { statement } from "./lib/Statement.ts"
 
 const ledger = fileURLToPath(new URL("../packages/server/bin/ledger.mjs", import.meta.url))
-const workspace = fileURLToPath(new URL("../", import.meta.url))
 const lineCount = Options.count(100_000, 1_000)
 const limitsMb = (process.env.BENCH_MEMORY_LIMITS_MB ?? "768,1024").split(",").map(Number)
 const settings = ["auto", "optimizing"] as const
@@ -32,17 +31,6 @@ interface Outcome {
   readonly seconds: number | null
   readonly rss_peak_mb: number | null
   readonly oom_kills: number
-}
-
-const freePort = async (): Promise<number> => {
-  const { createServer } = await import("node:net")
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once("error", reject)
-    probe.listen(0, Options.loopback, () => {
-      const address = probe.address()
-      probe.close(() => typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")))
-    })
-  })
 }
 
 const runOne = async (limitMb: number, setting: (typeof settings)[number]): Promise<Outcome | null> => {
@@ -63,15 +51,11 @@ const runOne = async (limitMb: number, setting: (typeof settings)[number]): Prom
     LEDGER_PGLITE_WASM: setting
   })
   // The shell moves itself into the group, then becomes the server: nothing runs outside the limit.
-  const child: ChildProcess = spawn("sh", ["-c", `echo $$ > ${group.procsFile} && exec "$0" "$@"`, process.execPath, ledger, "serve"], {
-    cwd: workspace,
-    env: environment,
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  child.stdout?.on("data", (chunk) => (output += String(chunk)))
-  child.stderr?.on("data", (chunk) => (output += String(chunk)))
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const { child, output, exited } = spawnCollecting(
+    "sh",
+    ["-c", `echo $$ > ${group.procsFile} && exec "$0" "$@"`, process.execPath, ledger, "serve"],
+    environment
+  )
   const baseUrl = `http://${Options.loopback}:${port}`
   const dead = () => child.exitCode !== null || child.signalCode !== null
   let peak: number | null = null
@@ -84,10 +68,10 @@ const runOne = async (limitMb: number, setting: (typeof settings)[number]): Prom
       if (dead()) return { start_line: "", import_status: "killed", seconds: null, rss_peak_mb: peak, oom_kills: group.oomKills() }
       const health = await Client.request(baseUrl, { method: "GET", path: "/health" }).catch(() => null)
       if (health?.status === 200) break
-      if (Date.now() > deadline) throw new Error(`ledger serve did not start:\n${output}`)
+      if (Date.now() > deadline) throw new Error(`ledger serve did not start:\n${output()}`)
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
-    const startLine = output.split("\n").find((line) => line.startsWith("Ledger listening")) ?? ""
+    const startLine = output().split("\n").find((line) => line.startsWith("Ledger listening")) ?? ""
     const company = await Client.json(baseUrl, {
       method: "POST",
       path: "/v1/companies",

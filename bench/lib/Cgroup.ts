@@ -33,6 +33,14 @@ const ownMemoryGroupV1 = (): string | null => {
   return line === undefined ? null : line.slice(line.indexOf(":", line.indexOf(":") + 1) + 1)
 }
 
+const group = (directory: string, version: 1 | 2, eventsFile: string): Cgroup => ({
+  directory,
+  version,
+  procsFile: path.join(directory, "cgroup.procs"),
+  oomKills: () => oomKillsIn(path.join(directory, eventsFile)),
+  remove: () => rmdirSync(directory)
+})
+
 export const create = (name: string, limitBytes: number): Cgroup | null => {
   let made: string | null = null
   try {
@@ -43,13 +51,7 @@ export const create = (name: string, limitBytes: number): Cgroup | null => {
       made = directory
       writeFileSync(path.join(directory, "memory.max"), String(limitBytes))
       writeFileSync(path.join(directory, "memory.swap.max"), "0")
-      return {
-        directory,
-        version: 2,
-        procsFile: path.join(directory, "cgroup.procs"),
-        oomKills: () => oomKillsIn(path.join(directory, "memory.events")),
-        remove: () => rmdirSync(directory)
-      }
+      return group(directory, 2, "memory.events")
     }
     const own = ownMemoryGroupV1()
     if (own === null) return null
@@ -57,16 +59,10 @@ export const create = (name: string, limitBytes: number): Cgroup | null => {
     mkdirSync(directory)
     made = directory
     writeFileSync(path.join(directory, "memory.limit_in_bytes"), String(limitBytes))
-    return {
-      directory,
-      version: 1,
-      procsFile: path.join(directory, "cgroup.procs"),
-      oomKills: () => oomKillsIn(path.join(directory, "memory.oom_control")),
-      remove: () => rmdirSync(directory)
-    }
+    return group(directory, 1, "memory.oom_control")
   } catch {
     // A group made but not limited is no use: leave nothing behind.
-    if (made !== null) rmdirSync(made, { recursive: false })
+    if (made !== null) rmdirSync(made)
     return null
   }
 }

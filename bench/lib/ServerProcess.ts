@@ -10,7 +10,7 @@ import * as Options from "./Options.ts"
 const serveScript = fileURLToPath(new URL("./serve.ts", import.meta.url))
 const workspace = fileURLToPath(new URL("../../", import.meta.url))
 
-const freePort = (): Promise<number> =>
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once("error", reject)
@@ -19,6 +19,16 @@ const freePort = (): Promise<number> =>
       probe.close(() => typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")))
     })
   })
+
+/** A child process in the workspace with what it prints (stdout and stderr) collected. */
+export const spawnCollecting = (command: string, args: ReadonlyArray<string>, environment: Record<string, string>) => {
+  const child: ChildProcess = spawn(command, args, { cwd: workspace, env: environment, stdio: ["ignore", "pipe", "pipe"] })
+  let output = ""
+  child.stdout?.on("data", (chunk) => (output += String(chunk)))
+  child.stderr?.on("data", (chunk) => (output += String(chunk)))
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  return { child, output: () => output, exited }
+}
 
 /** A real Ledger server process on 127.0.0.1, over a fresh PostgreSQL schema or PGlite. */
 export interface RunningServer {
@@ -63,21 +73,13 @@ export const start = async (
       environment.LEDGER_DATA_DIR = dataFolder
     }
   }
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", serveScript], {
-    cwd: workspace,
-    env: environment,
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  child.stdout?.on("data", (chunk) => (output += String(chunk)))
-  child.stderr?.on("data", (chunk) => (output += String(chunk)))
+  const { child, output, exited } = spawnCollecting(process.execPath, ["--import", "tsx", serveScript], environment)
   const baseUrl = `http://${Options.loopback}:${port}`
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
 
   const stop = async () => {
     // BENCH_TRACE_PAUSES=1 (lib/serve.ts): what the server saw of its own pauses during the run.
     if (process.env.BENCH_TRACE_PAUSES === "1") {
-      const pauses = output.split("\n").filter((line) => line.startsWith("PAUSE "))
+      const pauses = output().split("\n").filter((line) => line.startsWith("PAUSE "))
       process.stderr.write(`server ${storage}: ${pauses.length} pauses over 5 ms\n${pauses.join("\n")}\n`)
     }
     if (child.exitCode === null && child.signalCode === null) {
@@ -101,7 +103,7 @@ export const start = async (
 
   const deadline = Date.now() + 120_000
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`)
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output()}`)
     try {
       const health = await Client.request(baseUrl, { method: "GET", path: "/health" })
       if (health.status === 200) break
@@ -110,9 +112,9 @@ export const start = async (
     }
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`server did not answer /health within 120 s:\n${output}`)
+      throw new Error(`server did not answer /health within 120 s:\n${output()}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
-  return { baseUrl, port, pid: child.pid!, storage, operatorToken, stop, output: () => output }
+  return { baseUrl, port, pid: child.pid!, storage, operatorToken, stop, output }
 }
