@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -6,9 +7,10 @@ import * as PgliteSql from "../../packages/server/src/PgliteSql.ts"
 
 /**
  * A new folder's cluster is made by a child process (PgliteSql.initdbInChild, ADR 0704) that
- * writes it beside the folder and has it moved into place only when it exits 0 (ADR 0716): a
+ * writes it into a staging folder and has it moved into place only when it exits 0 (ADR 0716): a
  * child killed part way, as a small container's OOM killer does at its peak, must never leave a
- * `PG_VERSION` over half a cluster for the server to open as if it were whole.
+ * `PG_VERSION` over half a cluster for the server to open as if it were whole. The staging folder
+ * is inside the folder, which is often a mount point that cannot be replaced.
  */
 
 const parents: Array<string> = []
@@ -66,6 +68,43 @@ describe("a new folder's cluster made by a child process", () => {
         await pglite.close()
       }
     }
+  }, 120_000)
+
+  it("fills a folder that is a mount point, as a container's volume is, without replacing it", async (context) => {
+    const parent = newParent()
+    const volume = path.join(parent, "volume")
+    const folder = path.join(parent, "books")
+    mkdirSync(volume)
+    mkdirSync(folder)
+    // A bind mount stands for the volume: it needs root, and the test skips without it.
+    try {
+      execFileSync("mount", ["--bind", volume, folder], { stdio: "ignore" })
+    } catch {
+      return context.skip()
+    }
+    try {
+      expect(await PgliteSql.initdbInChild(folder)).toBeNull()
+      expect(existsSync(path.join(volume, "PG_VERSION"))).toBe(true)
+      expect(readdirSync(folder).filter((name) => name.startsWith(".initdb-"))).toEqual([])
+      const pglite = await PgliteSql.open({ dataDir: folder })
+      try {
+        expect((await pglite.query<{ answer: number }>("SELECT 40 + 2 AS answer")).rows).toEqual([{ answer: 42 }])
+      } finally {
+        await pglite.close()
+      }
+    } finally {
+      execFileSync("umount", [folder])
+    }
+  }, 120_000)
+
+  it("clears the staging folder of a start that was cut off, and makes the cluster", async () => {
+    const parent = newParent()
+    const folder = path.join(parent, "books")
+    mkdirSync(path.join(folder, ".initdb-1-1", "base"), { recursive: true })
+    writeFileSync(path.join(folder, ".initdb-1-1", "PG_VERSION"), "18\n")
+    expect(await PgliteSql.initdbInChild(folder)).toBeNull()
+    expect(readdirSync(folder).filter((name) => name.startsWith(".initdb-"))).toEqual([])
+    expect(existsSync(path.join(folder, "PG_VERSION"))).toBe(true)
   }, 120_000)
 
   it("leaves a folder that holds something else to PGlite, untouched", async () => {

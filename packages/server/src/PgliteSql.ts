@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
-import { basename, dirname, join } from "node:path"
+import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { setFlagsFromString } from "node:v8"
 import { PGlite, type PGliteInterface, type PGliteOptions, protocol } from "@electric-sql/pglite"
@@ -317,69 +317,90 @@ await pglite.close()
  * to load. Undefined when the child could not do it: PGlite then runs initdb in this process, as it
  * always did.
  *
- * The child writes a folder's cluster into a staging folder beside it, at its peak of memory and
- * file by file, and only a child that exits 0 has its cluster moved into place (one rename). A
- * child killed part way (by an OOM killer, in a small container) leaves no `PG_VERSION` in the
- * folder, so no half-made cluster is ever opened as if it were whole. `script` is the child's
- * program (argv: PGlite's entry, then the folder or ""), replaced only by tests.
+ * The child writes a folder's cluster into a staging folder inside it (`.initdb-<pid>-<ms>`), at
+ * its peak of memory and file by file, and only a child that exits 0 has its cluster moved into
+ * place: each entry renamed up into the folder, `PG_VERSION` last. A child killed part way (by an
+ * OOM killer, in a small container) leaves no `PG_VERSION` in the folder, so no half-made cluster
+ * is ever opened as if it were whole. Inside the folder, not beside it, because the folder is
+ * often a mount point (a container's volume): it cannot be replaced, and a rename from outside it
+ * would cross file systems. A folder that holds anything but earlier staging folders (a start cut
+ * off) is left to PGlite, as before. `script` is the child's program (argv: PGlite's entry, then
+ * the folder or ""), replaced only by tests.
  */
 export const initdbInChild = (dataDir: string | undefined, script: string = initdbScript): Promise<Blob | null | undefined> => {
   // Only a Node executable runs the child (not Electron's, whose execPath is the application).
   const entry = process.release.name === "node" && process.versions.electron === undefined ? pgliteEntry() : null
   if (entry === null) return Promise.resolve(undefined)
-  let staging: string | undefined
-  if (dataDir !== undefined) {
-    // A sibling, so the rename into place stays on one file system.
-    staging = join(dirname(dataDir), `.${basename(dataDir)}.initdb-${process.pid}-${Date.now()}`)
-    try {
-      mkdirSync(staging, { recursive: true })
-    } catch {
-      return Promise.resolve(undefined)
-    }
-  }
-  const discard = () => {
-    if (staging !== undefined) rmSync(staging, { recursive: true, force: true })
-  }
+  const staging = dataDir === undefined ? undefined : stage(dataDir)
+  if (staging === null) return Promise.resolve(undefined)
   return new Promise((resolve) => {
     const chunks: Array<Buffer> = []
     const child = spawn(
       process.execPath,
-      [...baselineWasmFlags, "--input-type=module", "-e", script, entry, staging ?? ""],
-      { stdio: ["ignore", dataDir === undefined ? "pipe" : "ignore", "ignore"], windowsHide: true }
+      [...baselineWasmFlags, "--input-type=module", "-e", script, entry, staging?.folder ?? ""],
+      { stdio: ["ignore", staging === undefined ? "pipe" : "ignore", "ignore"], windowsHide: true }
     )
     child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk))
     child.on("error", () => {
-      discard()
+      staging?.discard()
       resolve(undefined)
     })
     child.on("close", (code) => {
-      if (code !== 0) {
-        discard()
-        return resolve(undefined)
+      if (staging === undefined) {
+        return resolve(code === 0 && chunks.length > 0 ? new Blob([Buffer.concat(chunks)]) : undefined)
       }
-      if (dataDir === undefined || staging === undefined) {
-        return resolve(chunks.length === 0 ? undefined : new Blob([Buffer.concat(chunks)]))
-      }
-      resolve(moveIntoPlace(staging, dataDir))
-      discard()
+      const moved = code === 0 && staging.moveIntoPlace()
+      if (!moved) staging.discard()
+      resolve(moved ? null : undefined)
     })
   })
 }
 
+const stagingPrefix = ".initdb-"
+
 /**
- * The staging folder's cluster moved to `dataDir` when that is missing or empty: null when a
- * cluster is then in place (this one, or one another process put there first), undefined when the
- * folder holds something else, which is left for PGlite to judge as before.
+ * A staging folder inside `dataDir` for the child's cluster, or null where there is none to make:
+ * the folder holds something besides earlier staging folders (removed here), or cannot be written.
  */
-const moveIntoPlace = (staging: string, dataDir: string): null | undefined => {
-  if (!existsSync(join(staging, "PG_VERSION"))) return undefined
+const stage = (dataDir: string) => {
+  const madeFolder = !existsSync(dataDir)
+  const folder = join(dataDir, `${stagingPrefix}${process.pid}-${Date.now()}`)
   try {
-    if (existsSync(dataDir) && readdirSync(dataDir).length === 0) rmdirSync(dataDir)
-    if (!existsSync(dataDir)) renameSync(staging, dataDir)
+    if (!madeFolder) {
+      const entries = readdirSync(dataDir)
+      if (entries.some((name) => !name.startsWith(stagingPrefix))) return null
+      for (const name of entries) rmSync(join(dataDir, name), { recursive: true, force: true })
+    }
+    mkdirSync(folder, { recursive: true })
   } catch {
-    // Another process made the folder between the check and the rename; judged below.
+    return null
   }
-  return existsSync(join(dataDir, "PG_VERSION")) ? null : undefined
+  return {
+    folder,
+    /** The cluster's entries renamed up into the folder, `PG_VERSION` last; false when it cannot be. */
+    moveIntoPlace: (): boolean => {
+      try {
+        if (!existsSync(join(folder, "PG_VERSION"))) return false
+        const names = readdirSync(folder).filter((name) => name !== "PG_VERSION")
+        for (const name of [...names, "PG_VERSION"]) renameSync(join(folder, name), join(dataDir, name))
+        rmdirSync(folder)
+        return true
+      } catch {
+        return false
+      }
+    },
+    /** The staging folder removed, and the data folder too when it was made for it and is empty. */
+    discard: (): void => {
+      rmSync(folder, { recursive: true, force: true })
+      if (madeFolder) {
+        try {
+          rmdirSync(dataDir)
+        } catch {
+          // Not empty after all: something else wrote there, and it stays.
+        }
+      }
+    }
+  }
 }
 
 /**
