@@ -7,7 +7,7 @@ import { Catalog, type Operation } from "@ledger/api"
 import { type Dispatcher, Ledger, type Outcome } from "@ledger/engine"
 import { Server } from "@ledger/server"
 // The handler registry is internal to the engine; benchmarks read it to skip what has not landed.
-import * as handlers from "../../packages/engine/src/handlers/index.ts"
+import * as handlers from "../../packages/engine/src/Handlers.ts"
 import * as Options from "./Options.ts"
 
 export type Input = Parameters<typeof Ledger.call>[1]

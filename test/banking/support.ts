@@ -4,7 +4,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { BankingPorts } from "@ledger/engine"
 import { Http, Server } from "@ledger/server"
-import * as ServerBanking from "../../packages/server/src/banking/Ports.ts"
+import * as ServerBanking from "../../packages/server/src/adapters/BankingPorts.ts"
 
 /**
  * The banking tests' app: the real server app (routes, pipeline, engine, storage) like

@@ -6,7 +6,7 @@ import fc from "fast-check"
 import { describe, expect, it, vi } from "vitest"
 import * as Cgroup from "../../bench/lib/Cgroup.ts"
 import * as Config from "../../packages/server/src/Config.ts"
-import * as PgliteWasm from "../../packages/server/src/PgliteWasm.ts"
+import * as PgliteWasm from "../../packages/server/src/storage/pglite/PgliteWasm.ts"
 import { freePort, repositoryRoot } from "./server-process.ts"
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Limits } from "@ledger/api"
-import { fullBucket, refill, take, type Bucket } from "../../packages/engine/src/RateLimiter.ts"
+import { fullBucket, refill, take, type Bucket } from "../../packages/engine/src/pipeline/RateLimiter.ts"
 import { makeTestApp, newKey, type TestApp } from "../support/app.ts"
 import { auditEvents, createKey, expectErrorBody } from "./support.ts"
 

@@ -2,7 +2,7 @@ import { constants, deflateRawSync, inflateRawSync } from "node:zlib"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Base64, Row, StoredAnswer } from "@ledger/engine"
-import * as Deflate from "../../packages/engine/src/Deflate.ts"
+import * as Deflate from "../../packages/engine/src/pipeline/Deflate.ts"
 
 /**
  * Stored answers (docs/decisions/0706-stored-answers-packed.md): an idempotency record keeps its

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Actor, Entropy, Idempotency } from "@ledger/engine"
-import type * as GroupCommit from "../../packages/engine/src/GroupCommit.ts"
+import type * as GroupCommit from "../../packages/engine/src/pipeline/batching/GroupCommit.ts"
 import * as JournalBatch from "../../packages/engine/src/ledger/JournalBatch.ts"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
 import { simpleLines } from "./support.ts"

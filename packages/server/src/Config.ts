@@ -1,4 +1,4 @@
-import * as PgliteWasm from "./PgliteWasm.ts"
+import * as PgliteWasm from "./storage/pglite/PgliteWasm.ts"
 
 /**
  * The server's settings, read once from the environment (DESIGN.md, Configuration).

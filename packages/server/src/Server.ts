@@ -5,8 +5,8 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { Dispatcher, Entropy, Idempotency, Ledger, Operator, Statistics } from "@ledger/engine"
 import type { ServerConfig } from "./Config.ts"
-import * as Http from "./Http.ts"
-import * as Storage from "./Storage.ts"
+import * as Http from "./http/Http.ts"
+import * as Storage from "./storage/Storage.ts"
 import * as Workers from "./workers/Worker.ts"
 
 export interface AppOptions extends Storage.StorageOptions {

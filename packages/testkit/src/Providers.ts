@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { Layer } from "effect"
 import { Mail } from "@ledger/engine"
-import { type Aggregator, FakeAggregator, TokenSealer } from "@ledger/engine/banking"
+import { type Aggregator, FakeAggregator, TokenSealer } from "@ledger/engine/ports"
 
 /**
  * The outside world of a test ledger: every provider Ledger talks to is a fake a test can script

@@ -1,15 +1,15 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Banking, Limits } from "@ledger/api"
-import * as Handler from "../Handler.ts"
-import { requireCompanyId } from "../handlers/Companies.ts"
-import * as Pagination from "../Pagination.ts"
-import { RequestContext } from "../RequestContext.ts"
-import * as Row from "../Row.ts"
-import { Aggregator, AggregatorFailure } from "./Aggregator.ts"
+import * as Handler from "../kernel/Handler.ts"
+import { requireCompanyId } from "../administration/Companies.ts"
+import * as Pagination from "../kernel/Pagination.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Row from "../kernel/Row.ts"
+import { Aggregator, AggregatorFailure } from "../ports/Aggregator.ts"
 import * as BankAccounts from "./BankAccounts.ts"
 import * as FeedSync from "./FeedSync.ts"
-import { TokenSealer } from "./TokenSealer.ts"
+import { TokenSealer } from "../ports/TokenSealer.ts"
 
 /**
  * Bank feeds (spec 4.5): an aggregator connection per bank login, its access token sealed at rest,

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { ApiError } from "@ledger/api"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import * as BankAccounts from "./BankAccounts.ts"
 import * as Store from "./BankLineStore.ts"
 

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Banking } from "@ledger/api"
-import { requireCompanyId } from "../handlers/Companies.ts"
-import { RequestContext } from "../RequestContext.ts"
-import * as Row from "../Row.ts"
+import { requireCompanyId } from "../administration/Companies.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Row from "../kernel/Row.ts"
 import * as BankRule from "./BankRule.ts"
 import * as Records from "./Records.ts"
 

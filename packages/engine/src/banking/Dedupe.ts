@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import * as Secret from "../Secret.ts"
+import * as Secret from "../kernel/Secret.ts"
 
 /**
  * Which statement lines are the same transaction (spec 3.5): the statement's own transaction id

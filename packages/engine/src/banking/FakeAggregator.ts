@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { Aggregator, AggregatorFailure, type FeedAccountInfo, type FeedTransaction, type SyncPage } from "./Aggregator.ts"
+import { Aggregator, AggregatorFailure, type FeedAccountInfo, type FeedTransaction, type SyncPage } from "../ports/Aggregator.ts"
 
 /**
  * An aggregator in memory, scripted by a test (or by @ledger/testkit): institutions with accounts,

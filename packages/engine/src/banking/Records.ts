@@ -1,5 +1,5 @@
 import type { Banking } from "@ledger/api"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import type * as BankRule from "./BankRule.ts"
 
 /**

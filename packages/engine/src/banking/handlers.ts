@@ -1,4 +1,4 @@
-import type { Handler } from "../Handler.ts"
+import type { Handler } from "../kernel/Handler.ts"
 import * as BankAccounts from "./BankAccounts.ts"
 import * as BankFeeds from "./BankFeeds.ts"
 import * as BankLines from "./BankLines.ts"

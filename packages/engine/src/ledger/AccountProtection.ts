@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Statement } from "effect/sql"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import * as SalesProtections from "../sales/AccountProtections.ts"
 
 /**

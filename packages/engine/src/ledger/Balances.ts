@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import { type AccountRef, naturalSign } from "./JournalEntry.ts"
 
 /**

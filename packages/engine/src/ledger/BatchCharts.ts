@@ -1,4 +1,4 @@
-import * as Bounded from "../Bounded.ts"
+import * as Bounded from "../kernel/Bounded.ts"
 import * as Journal from "./Journal.ts"
 import type * as JournalEntry from "./JournalEntry.ts"
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Ledger } from "@ledger/api"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import type { AccountRef, ClassRef } from "./JournalEntry.ts"
 
 /**

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Ledger } from "@ledger/api"
-import { RequestContext } from "../RequestContext.ts"
-import * as Row from "../Row.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Row from "../kernel/Row.ts"
 import type * as JournalEntry from "./JournalEntry.ts"
 import type { Reason } from "./PostingPolicy.ts"
 

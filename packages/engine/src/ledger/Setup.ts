@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type * as CompanySetup from "../CompanySetup.ts"
+import type * as CompanySetup from "../administration/CompanySetup.ts"
 import * as Accounts from "./Accounts.ts"
 import * as FiscalYear from "./FiscalYear.ts"
 import * as Periods from "./Periods.ts"

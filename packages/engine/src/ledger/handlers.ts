@@ -1,4 +1,4 @@
-import type { Handler } from "../Handler.ts"
+import type { Handler } from "../kernel/Handler.ts"
 import * as Accounts from "./Accounts.ts"
 import * as JournalEntries from "./JournalEntries.ts"
 import * as Periods from "./Periods.ts"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { ApiError, type Reports } from "@ledger/api"
-import * as Base64 from "../Base64.ts"
+import * as Base64 from "../kernel/Base64.ts"
 import * as FiscalYear from "../ledger/FiscalYear.ts"
 import { naturalSign } from "../ledger/JournalEntry.ts"
 import * as Csv from "./Csv.ts"

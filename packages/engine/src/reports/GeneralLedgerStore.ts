@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import type * as GeneralLedger from "./GeneralLedger.ts"
 import type * as ReportDates from "./ReportDates.ts"
 import * as Totals from "./Totals.ts"

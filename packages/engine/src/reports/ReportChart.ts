@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Reports } from "@ledger/api"
 import type { Ledger } from "@ledger/api"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import type * as Totals from "./Totals.ts"
 
 /**

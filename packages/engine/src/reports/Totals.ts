@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment as SqlFragment } from "effect/sql/Statement"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import * as ReportDates from "./ReportDates.ts"
 
 /**

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError } from "@ledger/api"
-import * as Outbox from "../Outbox.ts"
-import { RequestContext } from "../RequestContext.ts"
-import * as Row from "../Row.ts"
+import * as Outbox from "../pipeline/Outbox.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Row from "../kernel/Row.ts"
 import { actorReference, rowsToInsert } from "./Common.ts"
 
 /**

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 
 /**
  * Open balances as of a date, from documents, payments and applications alone (no journal scan):

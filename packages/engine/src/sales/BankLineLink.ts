@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import * as BankLineLinks from "../banking/BankLineLinks.ts"
 import * as BankLineStore from "../banking/BankLineStore.ts"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import type { BankLineFacts } from "./Payments.ts"
 
 /**

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError } from "@ledger/api"
-import { reference } from "../Actor.ts"
-import { RequestContext } from "../RequestContext.ts"
-import * as Row from "../Row.ts"
+import { reference } from "../kernel/Actor.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Row from "../kernel/Row.ts"
 
 /** The company the request acts in; every sales operation is a company operation. */
 export const companyId = Effect.gen(function*() {

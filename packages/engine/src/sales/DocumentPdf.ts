@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Sales } from "@ledger/api"
-import * as Base64 from "../Base64.ts"
+import * as Base64 from "../kernel/Base64.ts"
 import { titles } from "./Documents.ts"
 import { isCashDocument } from "./DocumentStatus.ts"
 import * as Pdf from "./Pdf.ts"

@@ -1,11 +1,11 @@
 import { Clock, Effect, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { Limits } from "@ledger/api"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import * as DocumentPdf from "./DocumentPdf.ts"
 import * as DocumentStore from "./DocumentStore.ts"
 import * as Estimates from "./Estimates.ts"
-import { Mail, type OutgoingMessage } from "./Mail.ts"
+import { Mail, type OutgoingMessage } from "../ports/Mail.ts"
 
 /**
  * Sends one queued email through the mail port (run by the `email.send` job). The row moves

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Sales } from "@ledger/api"
-import * as Row from "../Row.ts"
-import * as Jobs from "./Jobs.ts"
+import * as Row from "../kernel/Row.ts"
+import * as Jobs from "../ports/Jobs.ts"
 
 /** The email outbox's rows as the API shows them, and the queueing every path shares. */
 export const toWire = (row: Record<string, unknown>): Sales.Email.Email => ({

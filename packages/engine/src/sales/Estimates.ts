@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Sales } from "@ledger/api"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import { lineToWire, type ResolvedLine, taxLineToWire } from "./Documents.ts"
 import type { TaxLine } from "./TaxMath.ts"
 

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Limits, type Sales } from "@ledger/api"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import { isCalendarDate } from "./Calendar.ts"
 import { occurrence, type Schedule } from "./Recurrence.ts"
 

@@ -1,6 +1,6 @@
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import * as Balances from "./Balances.ts"
 import { addDays, isCalendarDate } from "./Calendar.ts"
 import * as Emails from "./Emails.ts"

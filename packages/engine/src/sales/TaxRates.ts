@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Sales } from "@ledger/api"
-import * as Row from "../Row.ts"
+import * as Row from "../kernel/Row.ts"
 import type { Jurisdiction } from "./TaxMath.ts"
 
 /** A tax rate as the API shows it, with its components when combined. */

@@ -1,4 +1,4 @@
-import type { Handler } from "../Handler.ts"
+import type { Handler } from "../kernel/Handler.ts"
 import * as AgingHandlers from "./AgingHandlers.ts"
 import * as ContactHandlers from "./ContactHandlers.ts"
 import * as DocumentHandlers from "./DocumentHandlers.ts"

@@ -1,7 +1,7 @@
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { Mail, Sales } from "@ledger/engine"
-import * as SmtpMail from "../mail/SmtpMail.ts"
+import * as SmtpMail from "../adapters/SmtpMail.ts"
 
 /**
  * The background job runner. Jobs live in the `jobs` table; every replica runs a worker that

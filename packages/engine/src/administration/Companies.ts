@@ -1,0 +1,203 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { Administration, ApiError, Limits } from "@ledger/api"
+import * as CompanySetup from "./CompanySetup.ts"
+import * as Handler from "../kernel/Handler.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Secret from "../kernel/Secret.ts"
+import * as Rows from "./AdministrationRows.ts"
+
+const daysLater = (now: string, days: number): string => new Date(Date.parse(now) + days * 86_400_000).toISOString()
+
+/** The caller's company row; a company request always has one. */
+export const loadCompany = Effect.fn("Companies.load")(function*(companyId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM companies WHERE company_id = ${companyId}`.pipe(Effect.orDie)
+  const row = rows[0]
+  if (row === undefined) return yield* Effect.fail(ApiError.notFound("company"))
+  return Rows.company(row)
+})
+
+export const requireCompanyId = Effect.gen(function*() {
+  const request = yield* RequestContext
+  if (request.companyId === null) return yield* Effect.die(new Error(`${request.operationId} needs a company`))
+  return request.companyId
+})
+
+/** Issues a key and returns its record and secret (shown once). */
+export const issueKey = Effect.fn("Companies.issueKey")(function*(input: {
+  readonly companyId: string
+  readonly principalType: "user" | "agent"
+  readonly principalId: number
+  readonly scopes: ReadonlyArray<string>
+  readonly expiresInDays: number
+  readonly rateLimitRpm: number | null
+  readonly rotatedFromKeyId?: number
+}) {
+  const sql = yield* SqlClient.SqlClient
+  const request = yield* RequestContext
+  const secret = yield* Secret.generate("ldg_")
+  const hash = yield* Secret.hash(secret)
+  const rows = yield* sql<Record<string, unknown>>`INSERT INTO api_keys ${sql.insert({
+    company_id: input.companyId,
+    secret_hash: hash,
+    prefix: Secret.displayPrefix(secret),
+    principal_type: input.principalType,
+    user_id: input.principalType === "user" ? input.principalId : null,
+    agent_id: input.principalType === "agent" ? input.principalId : null,
+    scopes: JSON.stringify(input.scopes),
+    expires_at: daysLater(request.now, input.expiresInDays),
+    rate_limit_rpm: input.rateLimitRpm,
+    rotated_from_key_id: input.rotatedFromKeyId ?? null,
+    created_at: request.now
+  })} RETURNING *`.pipe(Effect.orDie)
+  return { key: Rows.apiKey(rows[0]!, request.now), secret }
+})
+
+export const handlers = [
+  Handler.make(Administration.createCompany, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* Secret.uuid()
+      const starterChart = body.starter_chart ?? "general"
+      const periods = body.periods ?? true
+      const companyRows = yield* sql<Record<string, unknown>>`INSERT INTO companies ${sql.insert({
+        company_id: companyId,
+        name: body.name,
+        plan: body.plan ?? "solo",
+        starter_chart: starterChart,
+        periods,
+        created_at: request.now
+      })} RETURNING *`.pipe(Effect.orDie)
+      const ownerRows = yield* sql<Record<string, unknown>>`INSERT INTO users ${sql.insert({
+        company_id: companyId,
+        name: body.owner_name,
+        role: "owner",
+        created_at: request.now
+      })} RETURNING *`.pipe(Effect.orDie)
+      const owner = Rows.user(ownerRows[0]!)
+      const issued = yield* issueKey({
+        companyId,
+        principalType: "user",
+        principalId: owner.id,
+        scopes: owner.scopes,
+        expiresInDays: Limits.personKeyDaysDefault,
+        rateLimitRpm: null
+      })
+      const company = Rows.company(companyRows[0]!)
+      const setup = yield* CompanySetup.run({
+        companyId,
+        starterChart,
+        periods,
+        fiscalYearStartMonth: company.fiscal_year_start_month,
+        today: request.today
+      })
+      return {
+        body: { company, owner, api_key: issued.key, secret: issued.secret, setup: { starter_chart: starterChart, ...setup } },
+        audit: { companyId, targetType: "company", targetId: companyId, details: { plan: company.plan, starter_chart: starterChart } }
+      }
+    })),
+
+  Handler.make(Administration.getCompanyPlan, ({ path }) =>
+    Effect.gen(function*() {
+      const company = yield* loadCompany(path.id)
+      return { body: { company_id: company.company_id, name: company.name, plan: company.plan, rate_limit_rpm: company.rate_limit_rpm } }
+    })),
+
+  Handler.make(Administration.setCompanyPlan, ({ path, body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const before = yield* loadCompany(path.id)
+      const rateLimit = body.rate_limit_rpm === undefined ? before.rate_limit_rpm : body.rate_limit_rpm
+      yield* sql`UPDATE companies SET plan = ${body.plan}, rate_limit_rpm = ${rateLimit}
+        WHERE company_id = ${path.id}`.pipe(Effect.orDie)
+      const after = yield* loadCompany(path.id)
+      return {
+        body: { company_id: after.company_id, name: after.name, plan: after.plan, rate_limit_rpm: after.rate_limit_rpm },
+        audit: {
+          companyId: path.id,
+          targetType: "company",
+          targetId: path.id,
+          reason: body.reason,
+          details: { plan_before: before.plan, plan_after: after.plan, rate_limit_rpm: after.rate_limit_rpm }
+        }
+      }
+    })),
+
+  Handler.make(Administration.getCompany, () =>
+    Effect.gen(function*() {
+      const companyId = yield* requireCompanyId
+      return { body: yield* loadCompany(companyId) }
+    })),
+
+  Handler.make(Administration.getMe, () =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      const company = yield* loadCompany(companyId)
+      const actor = request.actor
+      return {
+        body: {
+          principal_type: actor.type,
+          id: actor.id,
+          name: actor.name,
+          role: actor.role,
+          scopes: [...actor.scopes],
+          key_id: actor.keyId,
+          posting_threshold_cents: actor.postingThresholdCents,
+          company
+        }
+      }
+    })),
+
+  Handler.make(Administration.setKillSwitch, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      yield* sql`UPDATE companies SET kill_switch_suspended = ${body.suspended}, kill_switch_reason = ${body.reason},
+        kill_switch_changed_at = ${request.now} WHERE company_id = ${companyId}`.pipe(Effect.orDie)
+      return {
+        body: yield* loadCompany(companyId),
+        audit: { targetType: "company", targetId: companyId, reason: body.reason, details: { suspended: body.suspended } }
+      }
+    })),
+
+  Handler.make(Administration.setFiscalYear, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const companyId = yield* requireCompanyId
+      const before = yield* loadCompany(companyId)
+      const locked = yield* hardLockedPeriodCount(companyId)
+      if (locked > 0) {
+        return yield* Effect.fail(ApiError.fail(
+          "period_hard_locked",
+          "The fiscal year's start month cannot change while any period is hard-locked.",
+          { hard_locked_periods: locked }
+        ))
+      }
+      yield* sql`UPDATE companies SET fiscal_year_start_month = ${body.start_month} WHERE company_id = ${companyId}`
+        .pipe(Effect.orDie)
+      return {
+        body: yield* loadCompany(companyId),
+        audit: {
+          targetType: "company",
+          targetId: companyId,
+          reason: body.reason ?? null,
+          details: { start_month_before: before.fiscal_year_start_month, start_month_after: body.start_month }
+        }
+      }
+    }))
+] as const
+
+/**
+ * Hard-locked periods of a company. Periods belong to the ledger area; until its table exists
+ * there are none, which is exactly what a company without periods has.
+ */
+const hardLockedPeriodCount = Effect.fn("Companies.hardLockedPeriodCount")(function*(companyId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM periods
+    WHERE company_id = ${companyId} AND status = 'hard_locked'`.pipe(Effect.orDie)
+  return Number(rows[0]?.count ?? 0)
+})

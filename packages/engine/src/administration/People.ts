@@ -1,0 +1,104 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { Administration, ApiError } from "@ledger/api"
+import * as Handler from "../kernel/Handler.ts"
+import * as Pagination from "../kernel/Pagination.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Row from "../kernel/Row.ts"
+import { requireCompanyId } from "./Companies.ts"
+import * as Rows from "./AdministrationRows.ts"
+
+export const handlers = [
+  Handler.make(Administration.createUser, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      const rows = yield* sql<Record<string, unknown>>`INSERT INTO users ${sql.insert({
+        company_id: companyId,
+        name: body.name,
+        role: body.role,
+        created_at: request.now
+      })} RETURNING *`.pipe(Effect.orDie)
+      const user = Rows.user(rows[0]!)
+      return { body: user, audit: { targetType: "user", targetId: user.id, details: { role: user.role } } }
+    })),
+
+  Handler.make(Administration.listUsers, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const companyId = yield* requireCompanyId
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM users WHERE company_id = ${companyId}
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), Rows.user) }
+    })),
+
+  Handler.make(Administration.createAgent, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      const ownerUserId = body.owner_user_id ?? null
+      if (ownerUserId !== null) {
+        const owners = yield* sql`SELECT 1 FROM users WHERE company_id = ${companyId} AND id = ${ownerUserId}`.pipe(Effect.orDie)
+        if (owners.length === 0) {
+          return yield* Effect.fail(ApiError.validationFailed("No such user in this company.", [{
+            path: ["body", "owner_user_id"],
+            message: "Unknown user"
+          }]))
+        }
+      }
+      const rows = yield* sql<Record<string, unknown>>`INSERT INTO agents ${sql.insert({
+        company_id: companyId,
+        name: body.name,
+        scopes: JSON.stringify(Array.from(new Set(body.scopes))),
+        posting_threshold_cents: body.posting_threshold_cents,
+        owner_user_id: ownerUserId,
+        created_at: request.now
+      })} RETURNING *`.pipe(Effect.orDie)
+      const agent = Rows.agent(rows[0]!)
+      return {
+        body: agent,
+        audit: {
+          targetType: "agent",
+          targetId: agent.id,
+          details: { scopes: agent.scopes, posting_threshold_cents: agent.posting_threshold_cents }
+        }
+      }
+    })),
+
+  Handler.make(Administration.listAgents, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const companyId = yield* requireCompanyId
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM agents WHERE company_id = ${companyId}
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), Rows.agent) }
+    })),
+
+  Handler.make(Administration.revokeAgent, ({ path, body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM agents WHERE company_id = ${companyId} AND id = ${path.id}
+        FOR UPDATE`.pipe(Effect.orDie)
+      const existing = rows[0]
+      if (existing === undefined) return yield* Effect.fail(ApiError.notFound("agent"))
+      if (existing.status === "revoked") {
+        return yield* Effect.fail(ApiError.fail("conflict", "The agent is already revoked."))
+      }
+      const updated = yield* sql<Record<string, unknown>>`UPDATE agents SET status = 'revoked', revoked_at = ${request.now},
+        revoked_reason = ${body.reason} WHERE company_id = ${companyId} AND id = ${path.id} RETURNING *`.pipe(Effect.orDie)
+      const keys = yield* sql`UPDATE api_keys SET revoked_at = ${request.now}, revoked_reason = ${"agent revoked: " + body.reason}
+        WHERE company_id = ${companyId} AND agent_id = ${path.id} AND revoked_at IS NULL RETURNING id`.pipe(Effect.orDie)
+      return {
+        body: Rows.agent(updated[0]!),
+        audit: { targetType: "agent", targetId: path.id, reason: body.reason, details: { keys_revoked: keys.length } }
+      }
+    }))
+] as const

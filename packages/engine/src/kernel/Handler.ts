@@ -1,0 +1,36 @@
+import type { Effect, Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { ApiError, Operation } from "@ledger/api"
+import type { AuditNote } from "../pipeline/Audit.ts"
+import type { Entropy } from "../ports/Entropy.ts"
+import type { EngineInfo } from "./EngineInfo.ts"
+import type { RequestContext } from "./RequestContext.ts"
+
+export interface Result {
+  /** Defaults to the operation's main success status. */
+  readonly status?: number
+  readonly body: unknown
+  /** What the audit event of this change should say beyond who and which operation. */
+  readonly audit?: AuditNote
+}
+
+/** What a handler may use: the database (inside the request's transaction), the request, randomness. */
+export type Services = SqlClient.SqlClient | RequestContext | Entropy | EngineInfo
+
+export interface Input<P = unknown, Q = unknown, B = unknown> {
+  readonly path: P
+  readonly query: Q
+  readonly body: B
+}
+
+export type Handler = (input: Input<any, any, any>) => Effect.Effect<Result, ApiError.LedgerError, Services>
+
+type TypeOf<S> = S extends Schema.Top ? S["Type"] : never
+
+/** Declares the handler of one operation, typed by the operation's schemas. */
+export const make = <O extends Operation.Any>(
+  operation: O,
+  handler: (
+    input: Input<TypeOf<O["pathParams"]>, TypeOf<O["query"]>, TypeOf<O["body"]>>
+  ) => Effect.Effect<Result, ApiError.LedgerError, Services>
+): readonly [string, Handler] => [operation.id, handler as Handler]

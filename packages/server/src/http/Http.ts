@@ -1,0 +1,203 @@
+import { ByteSize, Effect, Layer, Result, type Types } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ApiError, Catalog, Limits, type Operation } from "@ledger/api"
+import { Dispatcher, type Outcome } from "@ledger/engine"
+import * as Docs from "./Docs.ts"
+import * as Mcp from "../mcp/Mcp.ts"
+import * as OpenApi from "./OpenApi.ts"
+
+const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) =>
+  HttpServerResponse.jsonUnsafe(body, { status, headers })
+
+const errorResponse = (error: ApiError.LedgerError) => json(error.status, error.toBody())
+
+/**
+ * Refusals become the spec's error body; anything else is a real fault: logged in full, and the
+ * caller gets a 500 that says nothing of the inside.
+ */
+const guard = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, ApiError.LedgerError, R>) =>
+  effect.pipe(
+    Effect.catchTag("LedgerError", (error) => Effect.succeed(errorResponse(error))),
+    Effect.catchCause((cause) =>
+      Effect.as(
+        Effect.logError("Unhandled failure", cause),
+        json(500, ApiError.fail("internal_error", "Something went wrong on our side. It has been logged.").toBody())
+      )
+    )
+  )
+
+/** True when a parsed JSON value nests deeper than `max` arrays and objects. */
+export const nestsDeeperThan = (value: unknown, max: number): boolean => {
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (node === null || typeof node !== "object") continue
+    if (depth >= max) return true
+    for (const child of Object.values(node)) stack.push([child, depth + 1])
+  }
+  return false
+}
+
+const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | null => {
+  const value = request.headers[name]
+  return typeof value === "string" && value !== "" ? value : null
+}
+
+const bearer = (request: HttpServerRequest.HttpServerRequest): string | null => {
+  const value = header(request, "authorization")
+  if (value === null) return null
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(value)
+  return match === null ? "" : match[1]!
+}
+
+/**
+ * Reads a JSON body within the size limit. Bodies are small (the largest, a receipt, is 20 MB of
+ * base64 and has its own limit), so reading whole is fine once the size is bounded.
+ */
+const readJsonBody = (request: HttpServerRequest.HttpServerRequest, bytesMax: number) =>
+  Effect.gen(function*() {
+    const declared = Number(header(request, "content-length") ?? "0")
+    if (declared > bytesMax) {
+      return yield* Effect.fail(ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
+    }
+    // A body without a Content-Length (chunked) is read only up to the limit, never whole.
+    const text = yield* request.text.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bytesMax)),
+      Effect.mapError(() => ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
+    )
+    if (new TextEncoder().encode(text).byteLength > bytesMax) {
+      return yield* Effect.fail(ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
+    }
+    if (text.trim() === "") return undefined
+    const contentType = header(request, "content-type")
+    if (contentType !== null && !/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) {
+      return yield* Effect.fail(ApiError.fail("unsupported_media_type", "Bodies are JSON: send Content-Type: application/json."))
+    }
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch (cause) {
+      return yield* Effect.fail(ApiError.invalidRequest([{ path: ["body"], message: `Not valid JSON: ${(cause as Error).message}` }], "The body is not valid JSON."))
+    }
+    if (nestsDeeperThan(parsed, Limits.requestBodyDepthMax)) {
+      return yield* Effect.fail(ApiError.invalidRequest(
+        [{ path: ["body"], message: `Nested deeper than ${Limits.requestBodyDepthMax} levels` }],
+        "The body is nested too deeply."
+      ))
+    }
+    return parsed
+  })
+
+const queryOf = (request: HttpServerRequest.HttpServerRequest): Record<string, unknown> => {
+  const url = new URL(request.url, "http://localhost")
+  const query: Record<string, unknown> = {}
+  for (const [name, value] of url.searchParams) query[name] = value
+  return query
+}
+
+const render = (outcome: Outcome) => json(outcome.status, outcome.body, outcome.headers)
+
+const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Service"]) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const params = yield* HttpRouter.params
+    // A body that cannot be read is refused by the pipeline, after authentication, so that a
+    // known credential's refusal is audited like any other.
+    const read = operation.method === "POST"
+      ? yield* Effect.result(readJsonBody(request, operation.bodyBytesMax ?? Limits.requestBodyBytesMax))
+      : Result.succeed(undefined)
+    const outcome = yield* dispatcher.execute({
+      operationId: operation.id,
+      path: params,
+      query: queryOf(request),
+      body: Result.isSuccess(read) ? read.success : undefined,
+      unreadableBody: Result.isFailure(read) ? read.failure : undefined,
+      credential: bearer(request),
+      idempotencyKey: header(request, "idempotency-key"),
+      agentModel: header(request, "x-agent-model"),
+      agentRunId: header(request, "x-agent-run-id"),
+      company: header(request, "x-ledger-company"),
+      via: "http",
+      coerce: true
+    })
+    return render(outcome)
+  }).pipe(guard)
+
+const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const body = yield* readJsonBody(request, Limits.requestBodyBytesMax)
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value)
+    // The SDK insists on both; JSON-only clients may send just one.
+    if (!(headers.get("accept") ?? "").includes("text/event-stream")) {
+      headers.set("accept", "application/json, text/event-stream")
+    }
+    headers.set("content-type", "application/json")
+    const webRequest = new Request(new URL("/mcp", "http://localhost"), {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body ?? null)
+    })
+    const response = yield* Effect.promise(() =>
+      Mcp.handle({
+        request: webRequest,
+        parsedBody: body,
+        dispatcher,
+        headers: {
+          credential: bearer(request),
+          agentModel: header(request, "x-agent-model"),
+          agentRunId: header(request, "x-agent-run-id"),
+          company: header(request, "x-ledger-company")
+        }
+      })
+    )
+    return HttpServerResponse.fromWeb(response)
+  }).pipe(guard)
+
+const mcpMethodNotAllowed = json(
+  405,
+  ApiError.fail("method_not_allowed", "The MCP endpoint is stateless: POST only.").toBody(),
+  { Allow: "POST" }
+)
+
+const noSuchRoute = () => json(404, ApiError.fail("not_found", "No such route.").toBody())
+
+/**
+ * Requests the router cannot even place (a path with broken percent-encoding, a segment past the
+ * router's length limit) get the same JSON 404 as any unknown route, not an empty body.
+ */
+const unroutable = (
+  effect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled> =>
+  Effect.catchIf(
+    effect,
+    (error: unknown) => HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound",
+    () => Effect.succeed(noSuchRoute())
+  ) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
+
+/**
+ * Every route: the catalog's operations, OpenAPI, MCP, and a JSON 404 for the rest. Handlers
+ * close over the one `Dispatcher`, so HTTP and MCP share it and its pipeline.
+ */
+export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatcher> = HttpRouter.use((router) =>
+  Effect.gen(function*() {
+    const dispatcher = yield* Dispatcher
+    yield* router.addGlobalMiddleware(unroutable)
+    yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
+    yield* router.add("GET", "/docs", Docs.docsPage)
+    yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
+    yield* router.add("POST", "/mcp", mcpRoute(dispatcher))
+    yield* router.add("GET", "/mcp", Effect.succeed(mcpMethodNotAllowed))
+    yield* router.add("DELETE", "/mcp", Effect.succeed(mcpMethodNotAllowed))
+    for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
+      if (operation.id === "getOpenApi" || operation.id === "postMcp") continue
+      yield* router.add(
+        operation.method,
+        operation.path.replace(/\{(\w+)\}/g, ":$1") as HttpRouter.PathInput,
+        operationRoute(operation, dispatcher)
+      )
+    }
+    yield* router.add("*", "/*", Effect.sync(noSuchRoute))
+  })
+)

@@ -1,0 +1,125 @@
+import { ApiError, Catalog, Operation } from "@ledger/api"
+import { Engine } from "../EngineVersion.ts"
+import * as JsonSchema from "./JsonSchema.ts"
+
+type Json = Record<string, unknown>
+
+const errorRef = { $ref: "#/components/schemas/Error" }
+
+const parameters = (operation: Operation.Any): Array<Json> => {
+  const out: Array<Json> = []
+  for (const [location, schema] of [["path", operation.pathParams], ["query", operation.query]] as const) {
+    if (schema === undefined) continue
+    const json = JsonSchema.of(schema, { closed: false })
+    const properties = (json.properties ?? {}) as Record<string, Json>
+    const required = new Set((json.required ?? []) as Array<string>)
+    for (const [name, property] of Object.entries(properties)) {
+      out.push({
+        name,
+        in: location,
+        required: location === "path" || required.has(name),
+        schema: property,
+        ...(typeof property.description === "string" ? { description: property.description } : {})
+      })
+    }
+  }
+  if (operation.mode === "K") {
+    const dryRun = operation.governed || JsonSchema.fieldNames(operation.body).includes("dry_run")
+    out.push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: !dryRun,
+      description: `8 to 200 characters${dryRun ? "; required unless `dry_run` is true" : ""}. A retry with the same key replays the first result.`,
+      schema: { type: "string", minLength: 8, maxLength: 200 }
+    })
+  }
+  if (operation.mode !== "R" && operation.credential === "company") {
+    out.push({
+      name: "X-Agent-Model",
+      in: "header",
+      required: false,
+      description: "Required on agent writes: the model name and version.",
+      schema: { type: "string" }
+    })
+    out.push({ name: "X-Agent-Run-Id", in: "header", required: false, schema: { type: "string" } })
+  }
+  return out
+}
+
+const describeFlags = (operation: Operation.Any): string => {
+  const lines = [
+    `Scope: \`${operation.scope}\`. Write mode: \`${operation.mode}\`.`,
+    operation.peopleOnly ? "People only: agents and AI apps are refused with `insufficient_scope`." : "",
+    operation.governed ? "Governed write: 200 dry run, 201 posted, 202 queued for approval." : "",
+    operation.mcpTool ? `MCP tool: \`${Operation.toolName(operation.id)}\`.` : "Not an MCP tool."
+  ]
+  return [operation.description ?? "", ...lines].filter((line) => line !== "").join("\n\n")
+}
+
+let cached: Json | undefined
+
+/** The OpenAPI 3.1 document, derived from the catalog (version 0.1.0, spec 9). */
+export const document = (): Json => {
+  if (cached !== undefined) return cached
+  const paths: Record<string, Record<string, Json>> = {}
+  for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
+    const responses: Record<string, Json> = {}
+    for (const [status, schema] of Object.entries(operation.responses)) {
+      responses[status] = {
+        description: Number(status) === 202 ? "Accepted" : Number(status) === 201 ? "Created" : "OK",
+        content: { "application/json": { schema: JsonSchema.of(schema, { closed: false }) } }
+      }
+    }
+    const statuses = new Set(operation.errors.map((type) => ApiError.errorStatus[type]))
+    for (const status of statuses) {
+      const types = operation.errors.filter((type) => ApiError.errorStatus[type] === status)
+      responses[String(status)] = {
+        description: `Refused: ${types.map((type) => `\`${type}\``).join(", ")}`,
+        content: { "application/json": { schema: errorRef } }
+      }
+    }
+    const item: Json = {
+      operationId: operation.id,
+      summary: operation.summary,
+      description: describeFlags(operation),
+      tags: [operation.area],
+      parameters: parameters(operation),
+      responses,
+      security: operation.credential === "none" ? [] : [{ bearer: [] }],
+      "x-ledger-scope": operation.scope,
+      "x-ledger-mode": operation.mode,
+      "x-ledger-credential": operation.credential,
+      "x-ledger-people-only": operation.peopleOnly,
+      "x-ledger-mcp-tool": operation.mcpTool ? Operation.toolName(operation.id) : null
+    }
+    if (operation.body !== undefined && operation.method === "POST") {
+      item.requestBody = {
+        required: true,
+        content: { "application/json": { schema: JsonSchema.of(operation.body, { closed: true }) } }
+      }
+    }
+    const path = (paths[operation.path] ??= {})
+    path[operation.method.toLowerCase()] = item
+  }
+  cached = {
+    openapi: "3.1.0",
+    info: {
+      title: "Ledger",
+      version: Engine.apiVersion,
+      description: "Multi-tenant double-entry bookkeeping. Amounts are integer cents. Every operation is also an MCP tool at POST /mcp."
+    },
+    servers: [{ url: "/" }],
+    paths,
+    components: {
+      schemas: { Error: JsonSchema.of(ApiError.ErrorBody, { closed: false }) },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "A company API key (`ldg_`), a session, a firm credential, or the operator token."
+        }
+      }
+    }
+  }
+  return cached
+}

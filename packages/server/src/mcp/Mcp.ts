@@ -1,0 +1,145 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js"
+import { Effect } from "effect"
+import { ApiError, Catalog, Operation } from "@ledger/api"
+import type { Dispatcher } from "@ledger/engine"
+import { Engine } from "../EngineVersion.ts"
+import * as JsonSchema from "../http/JsonSchema.ts"
+
+/** Names whose calls end or undo something: MCP clients may ask a person before calling them. */
+const destructiveVerbs = /^(revoke|void|remove|delete|cancel|disconnect|reject|archive|unlink|undo|unmatch|exclude|deactivate|discard)/
+
+interface ToolEntry {
+  readonly operation: Operation.Any
+  readonly tool: Tool
+  readonly pathFields: ReadonlySet<string>
+  readonly queryFields: ReadonlySet<string>
+}
+
+const buildTools = (): ReadonlyMap<string, ToolEntry> => {
+  const entries = new Map<string, ToolEntry>()
+  for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
+    if (!operation.mcpTool || operation.credential === "none") continue
+    const properties: Record<string, unknown> = {}
+    const required: Array<string> = []
+    for (const schema of [operation.pathParams, operation.query, operation.body]) {
+      if (schema === undefined) continue
+      const json = JsonSchema.of(schema, { closed: true })
+      Object.assign(properties, json.properties ?? {})
+      required.push(...((json.required ?? []) as Array<string>))
+    }
+    if (operation.mode === "K") {
+      const dryRun = operation.governed || JsonSchema.fieldNames(operation.body).includes("dry_run")
+      properties.idempotency_key = {
+        type: "string",
+        minLength: 8,
+        maxLength: 200,
+        description: `${dryRun ? "Required unless dry_run is true" : "Required"}. A retry with the same key replays the first result.`
+      }
+    }
+    const name = Operation.toolName(operation.id)
+    entries.set(name, {
+      operation,
+      pathFields: new Set(JsonSchema.fieldNames(operation.pathParams)),
+      queryFields: new Set(JsonSchema.fieldNames(operation.query)),
+      tool: {
+        name,
+        title: operation.summary,
+        description: `${operation.summary} (${operation.method} ${operation.path}; scope ${operation.scope}${
+          operation.peopleOnly ? "; people only" : ""
+        }${operation.governed ? "; governed: may post, queue a proposal, or preview with dry_run" : ""})`,
+        inputSchema: {
+          type: "object",
+          properties: properties as Record<string, object>,
+          required: Array.from(new Set(required)),
+          additionalProperties: false
+        },
+        annotations: {
+          title: operation.summary,
+          readOnlyHint: operation.mode === "R",
+          destructiveHint: operation.mode !== "R" && destructiveVerbs.test(operation.id),
+          idempotentHint: operation.mode !== "R",
+          openWorldHint: false
+        }
+      }
+    })
+  }
+  return entries
+}
+
+let tools: ReadonlyMap<string, ToolEntry> | undefined
+const toolsOf = () => (tools ??= buildTools())
+
+const text = (value: unknown) => JSON.stringify(value)
+
+const metaString = (meta: Record<string, unknown> | undefined, key: string): string | null => {
+  const value = meta?.[key]
+  return typeof value === "string" && value !== "" ? value : null
+}
+
+/**
+ * Serves one MCP request: stateless Streamable HTTP with JSON responses. Each call runs through
+ * the same `Dispatcher` as HTTP, so credential, scope, idempotency and audit are the same.
+ */
+export const handle = (input: {
+  readonly request: Request
+  readonly parsedBody: unknown
+  readonly dispatcher: Dispatcher["Service"]
+  readonly headers: {
+    readonly credential: string | null
+    readonly agentModel: string | null
+    readonly agentRunId: string | null
+    readonly company: string | null
+  }
+}): Promise<Response> => {
+  const server = new Server({ name: "ledger", version: Engine.serverVersion }, { capabilities: { tools: {} } })
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: Array.from(toolsOf().values(), (entry) => entry.tool) }))
+  server.setRequestHandler(CallToolRequestSchema, async (call) => {
+    const entry = toolsOf().get(call.params.name)
+    if (entry === undefined) {
+      const body = ApiError.fail("not_found", `No tool named ${call.params.name}.`).toBody()
+      return { isError: true, content: [{ type: "text", text: text(body) }], structuredContent: body }
+    }
+    const meta = call.params._meta as Record<string, unknown> | undefined
+    const args = { ...(call.params.arguments ?? {}) } as Record<string, unknown>
+    const keyFromArgs = typeof args.idempotency_key === "string" ? args.idempotency_key : null
+    delete args.idempotency_key
+    const path: Record<string, unknown> = {}
+    const query: Record<string, unknown> = {}
+    const body: Record<string, unknown> = {}
+    for (const [name, value] of Object.entries(args)) {
+      if (entry.pathFields.has(name)) path[name] = value
+      else if (entry.queryFields.has(name) || entry.operation.method === "GET") query[name] = value
+      else body[name] = value
+    }
+    const outcome = await Effect.runPromise(input.dispatcher.execute({
+      operationId: entry.operation.id,
+      path,
+      query,
+      body: entry.operation.method === "POST" ? body : undefined,
+      credential: input.headers.credential,
+      idempotencyKey: keyFromArgs ?? metaString(meta, "dev.ledger/idempotency_key"),
+      agentModel: metaString(meta, "dev.ledger/model") ?? input.headers.agentModel,
+      agentRunId: metaString(meta, "dev.ledger/run_id") ?? input.headers.agentRunId,
+      company: metaString(meta, "dev.ledger/company") ?? input.headers.company,
+      via: "mcp",
+      coerce: false
+    }))
+    const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body)
+      ? outcome.body
+      : { result: outcome.body }) as Record<string, unknown>
+    return {
+      ...(outcome.status >= 400 ? { isError: true } : {}),
+      content: [{ type: "text", text: text(outcome.body) }],
+      structuredContent: structured,
+      _meta: { "dev.ledger/status": outcome.status }
+    }
+  })
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+  return server.connect(transport).then(() =>
+    transport.handleRequest(input.request, { parsedBody: input.parsedBody }).finally(() => {
+      void server.close()
+    })
+  )
+}
