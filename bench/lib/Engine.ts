@@ -6,8 +6,6 @@ import { SqlClient } from "effect/sql"
 import { Catalog, type Operation } from "@ledger/api"
 import { type Dispatcher, Ledger, type Outcome } from "@ledger/engine"
 import { Server } from "@ledger/server"
-// The handler registry is internal to the engine; benchmarks read it to skip what has not landed.
-import * as handlers from "../../packages/engine/src/Handlers.ts"
 import * as Options from "./Options.ts"
 
 export type Input = Parameters<typeof Ledger.call>[1]
@@ -152,7 +150,7 @@ export const operationAt = (method: string, specPath: string): Operation.Any | u
  */
 export const available = (method: string, specPath: string): string | null => {
   const operation = operationAt(method, specPath)
-  return operation !== undefined && handlers.all.has(operation.id) ? operation.id : null
+  return operation !== undefined && Ledger.handlers.has(operation.id) ? operation.id : null
 }
 
 export { expectStatus }

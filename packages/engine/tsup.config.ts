@@ -6,7 +6,7 @@ import { packageBuild } from "../../tsup.shared.ts"
 /** The published build (dist/); the workspace itself runs from src/. See tsup.shared.ts. */
 export default defineConfig(packageBuild({
   directory: dirname(fileURLToPath(import.meta.url)),
-  // ./ports: the ports and their fakes, for servers, embedders and the testkit.
+  // ./ports: the ports (their fakes are in @ledger/testkit), for servers, embedders and the testkit.
   entry: ["src/index.ts", "src/ports/index.ts"],
   platform: "neutral"
 }))

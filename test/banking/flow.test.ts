@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { subscribeToEvents } from "../support/app.ts"
-import { type BankingApp, type Company, makeBankingApp, sharedFolder } from "./support.ts"
+import { subscribeToEvents } from "../support/index.ts"
+import { type BankingApp, type Company, companyWithBankAccount, makeBankingApp, sharedFolder } from "./support.ts"
 
 /**
  * The bookkeeper's month over HTTP: import a statement, categorize by rules, match a payment,
- * reconcile to zero; an agent's categorization over its threshold waits for a person.
+ * reconcile to zero (governed-flow.test.ts: what waits for a person or guards the books).
  */
 
 const fixture = (name: string) => readFileSync(`${sharedFolder}fixtures/ofx/${name}`, "utf8")
@@ -18,17 +18,7 @@ afterAll(async () => {
   await app?.close()
 })
 
-const setUp = async (): Promise<{ company: Company; bankAccountId: number }> => {
-  const company = await app.createCompany()
-  const bank = await app.write("/v1/bank-accounts", company.ownerKey, {
-    name: "Operating",
-    kind: "checking",
-    ledger_account: "1010",
-    institution: "First Bank"
-  })
-  expect(bank.status).toBe(201)
-  return { company, bankAccountId: bank.body.id }
-}
+const setUp = () => companyWithBankAccount(app)
 
 describe("bank accounts", () => {
   it("are tied to an asset or liability account that then cannot be deactivated", async () => {
@@ -55,290 +45,173 @@ describe("bank accounts", () => {
   })
 })
 
+/** The month's company, its bank account and the owner's token, as each phase below needs them. */
+interface Month {
+  readonly company: Company
+  readonly bankAccountId: number
+  readonly token: string
+}
+
+/** Imports March (a dry run, then for real, then twice more as duplicates); rules suggest accounts. */
+const importMarch = async ({ bankAccountId, token }: Month) => {
+  const preview = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, {
+    format: "ofx",
+    content: fixture("asgrim_ofxdata.ofx"),
+    dry_run: true
+  })
+  expect(preview.status).toBe(200)
+  expect(preview.body.lines).toHaveLength(3)
+  expect(preview.body.import).toBeNull()
+  expect((await app.call("GET", `/v1/bank-lines?bank_account_id=${bankAccountId}`, { token })).body.data).toHaveLength(0)
+
+  const imported = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, {
+    format: "ofx",
+    content: fixture("asgrim_ofxdata.ofx"),
+    filename: "march.ofx"
+  })
+  expect(imported.status).toBe(201)
+  expect(imported.body.lines_imported).toBe(3)
+  expect(imported.body.statements[0].ledger_balance_cents).toBe(525000)
+
+  const again = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, { format: "ofx", content: fixture("asgrim_ofxdata.ofx") })
+  expect(again.body.lines_imported).toBe(0)
+  expect(again.body.duplicates).toBe(3)
+  const asXml = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, { format: "ofx", content: fixture("asgrim_ofxdata-xml.ofx") })
+  expect(asXml.body.lines_imported).toBe(0)
+
+  const rule = await app.write("/v1/bank-rules", token, {
+    name: "Hancock is insurance",
+    priority: 10,
+    payee_contains: "hancock",
+    direction: "out",
+    account: "6030"
+  })
+  expect(rule.status).toBe(201)
+  await app.write("/v1/bank-rules", token, { name: "Catch-all deposits", priority: 100, direction: "in", account: "4900" })
+
+  const lines = (await app.call("GET", `/v1/bank-lines?bank_account_id=${bankAccountId}&status=unmatched`, { token })).body.data
+  expect(lines).toHaveLength(3)
+  const hancock = lines.find((line: any) => line.payee === "John Hancock")
+  const deposit = lines.find((line: any) => line.amount_cents === 20000)
+  const transfer = lines.find((line: any) => line.amount_cents === 15000)
+  expect(hancock.suggestion.account).toBe("6030")
+  expect(hancock.suggestion.rule_id).toBe(rule.body.id)
+  expect(deposit.suggestion.account).toBe("4900")
+  return { hancock, deposit, transfer }
+}
+
+/** Categorizes the withdrawal by its suggestion, matches the deposit to a payment, and books the transfer. */
+const categorizeAndMatch = async ({ bankAccountId, token }: Month, lines: Awaited<ReturnType<typeof importMarch>>) => {
+  const { hancock, deposit, transfer } = lines
+  // Categorize the withdrawal by its suggestion: Dr insurance, Cr bank.
+  const categorized = await app.write(`/v1/bank-lines/${hancock.id}/categorize`, token, {
+    account: hancock.suggestion.account,
+    rule_id: hancock.suggestion.rule_id
+  })
+  expect(categorized.status).toBe(201)
+  expect(categorized.body.status).toBe("categorized")
+  const entry = await app.call("GET", `/v1/journal-entries/${categorized.body.entry_id}`, { token })
+  expect(entry.body.lines.map((line: any) => [line.account, line.debit_cents, line.credit_cents])).toEqual([
+    ["6030", 10000, 0],
+    ["1010", 0, 10000]
+  ])
+  const twice = await app.write(`/v1/bank-lines/${hancock.id}/categorize`, token, { account: "6030" })
+  expect(twice.status).toBe(409)
+  expect(twice.body.error.type).toBe("bank_line_state")
+
+  // A payment recorded in the books is matched to the deposit line.
+  const posted = await app.write("/v1/journal-entries/propose", token, {
+    entry_date: "2007-03-14",
+    memo: "Customer payment",
+    lines: [{ account: "1010", debit_cents: 20000 }, { account: "4000", credit_cents: 20000 }]
+  })
+  expect(posted.status).toBe(201)
+  const wrongEntry = await app.write(`/v1/bank-lines/${transfer.id}/match`, token, { entry_id: posted.body.id })
+  expect(wrongEntry.status).toBe(422)
+  expect(wrongEntry.body.error.type).toBe("entry_not_matchable")
+  const autoPreview = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, token, { dry_run: true })
+  expect(autoPreview.body.matched).toEqual([{ bank_line_id: deposit.id, entry_id: posted.body.id }])
+  const auto = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, token, { window_days: 3 })
+  expect(auto.body.matched).toHaveLength(1)
+
+  // The transfer: excluded, restored, then categorized to owner's investment.
+  const excluded = await app.write(`/v1/bank-lines/${transfer.id}/exclude`, token, { reason: "checking" })
+  expect(excluded.body.status).toBe("excluded")
+  const restored = await app.write(`/v1/bank-lines/${transfer.id}/restore`, token, {})
+  expect(restored.body.status).toBe("unmatched")
+  expect((await app.write(`/v1/bank-lines/${transfer.id}/categorize`, token, { account: "3010" })).status).toBe(201)
+}
+
+/** Reconciles March to zero (refused while a cent off); answers the reconciliation's id. */
+const reconcileMarch = async ({ company, bankAccountId, token }: Month): Promise<number> => {
+  // Reconcile March: the statement shows the deposit and the transfer.
+  const start = await app.write(`/v1/bank-accounts/${bankAccountId}/reconciliations`, token, {
+    statement_date: "2007-03-31",
+    statement_ending_balance_cents: 35000,
+    auto_clear: true
+  })
+  expect(start.status).toBe(201)
+  expect(start.body.beginning_balance_cents).toBe(0)
+  expect(start.body.cleared.map((item: any) => item.amount_cents).sort()).toEqual([15000, 20000])
+  expect(start.body.difference_cents).toBe(0)
+  const busy = await app.write(`/v1/bank-accounts/${bankAccountId}/reconciliations`, token, {
+    statement_date: "2007-04-30",
+    statement_ending_balance_cents: 0
+  })
+  expect(busy.body.error.type).toBe("reconciliation_in_progress")
+
+  const wrongBalance = await app.write(`/v1/reconciliations/${start.body.id}/update`, token, { statement_ending_balance_cents: 35001 })
+  expect(wrongBalance.body.difference_cents).toBe(1)
+  const refused = await app.write(`/v1/reconciliations/${start.body.id}/finish`, token, {})
+  expect(refused.status).toBe(422)
+  expect(refused.body.error.type).toBe("reconciliation_not_balanced")
+  await app.write(`/v1/reconciliations/${start.body.id}/update`, token, { statement_ending_balance_cents: 35000 })
+  const finished = await app.write(`/v1/reconciliations/${start.body.id}/finish`, token, {})
+  expect(finished.status).toBe(200)
+  expect(finished.body.status).toBe("finished")
+  const events = await app.query<{ event_type: string }>(
+    "SELECT event_type FROM outbox_events WHERE company_id = $1 AND event_type = 'reconciliation.finished'",
+    [company.companyId]
+  )
+  expect(events).toHaveLength(1)
+  const cancel = await app.write(`/v1/reconciliations/${start.body.id}/cancel`, token, { reason: "oops" })
+  expect(cancel.body.error.type).toBe("reconciliation_closed")
+  return start.body.id
+}
+
+/** The report ties out, a cleared line stays matched, and undoing March frees its lines. */
+const tieOutAndUndo = async ({ bankAccountId, token }: Month, reconciliationId: number, depositId: number) => {
+  // A cleared line cannot be unmatched; the report ties out.
+  const unmatch = await app.write(`/v1/bank-lines/${depositId}/unmatch`, token, { reason: "wrong" })
+  expect(unmatch.status).toBe(409)
+  expect(unmatch.body.error.type).toBe("bank_line_reconciled")
+  const report = await app.call("GET", `/v1/reconciliations/${reconciliationId}/report`, { token })
+  expect(report.body.tie_out).toMatchObject({ beginning_balance_cents: 0, cleared_deposits_cents: 35000, difference_cents: 0 })
+  const csv = await app.call("GET", `/v1/reconciliations/${reconciliationId}/report?format=csv`, { token })
+  expect(csv.body.filename).toBe(`reconciliation-${reconciliationId}-2007-03-31.csv`)
+  const rows = csv.body.content.split("\r\n")
+  expect(rows[0]).toBe("section,entry_id,date,amount,memo,bank_line_id")
+  expect(rows).toContain("tie_out,,2007-03-31,350.00,cleared_deposits,")
+
+  // April starts where March ended; undo March and April's beginning follows.
+  const bank = await app.call("GET", `/v1/bank-accounts/${bankAccountId}`, { token })
+  expect(bank.body.reconciliation.last_statement_date).toBe("2007-03-31")
+  expect(bank.body.ledger_balance_cents).toBe(25000)
+  expect(bank.body.imports).toHaveLength(3)
+  const undone = await app.write(`/v1/reconciliations/${reconciliationId}/undo`, token, { reason: "statement was wrong" })
+  expect(undone.body.status).toBe("undone")
+  const unmatched = await app.write(`/v1/bank-lines/${depositId}/unmatch`, token, { reason: "wrong" })
+  expect(unmatched.body.status).toBe("unmatched")
+}
+
 describe("a month end to end", () => {
   it("imports, dedupes, suggests by rule, categorizes, matches and reconciles to zero", async () => {
     const { company, bankAccountId } = await setUp()
     await subscribeToEvents(app, company)
-    const token = company.ownerKey
-
-    const preview = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, {
-      format: "ofx",
-      content: fixture("asgrim_ofxdata.ofx"),
-      dry_run: true
-    })
-    expect(preview.status).toBe(200)
-    expect(preview.body.lines).toHaveLength(3)
-    expect(preview.body.import).toBeNull()
-    expect((await app.call("GET", `/v1/bank-lines?bank_account_id=${bankAccountId}`, { token })).body.data).toHaveLength(0)
-
-    const imported = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, {
-      format: "ofx",
-      content: fixture("asgrim_ofxdata.ofx"),
-      filename: "march.ofx"
-    })
-    expect(imported.status).toBe(201)
-    expect(imported.body.lines_imported).toBe(3)
-    expect(imported.body.statements[0].ledger_balance_cents).toBe(525000)
-
-    const again = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, { format: "ofx", content: fixture("asgrim_ofxdata.ofx") })
-    expect(again.body.lines_imported).toBe(0)
-    expect(again.body.duplicates).toBe(3)
-    const asXml = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, token, { format: "ofx", content: fixture("asgrim_ofxdata-xml.ofx") })
-    expect(asXml.body.lines_imported).toBe(0)
-
-    const rule = await app.write("/v1/bank-rules", token, {
-      name: "Hancock is insurance",
-      priority: 10,
-      payee_contains: "hancock",
-      direction: "out",
-      account: "6030"
-    })
-    expect(rule.status).toBe(201)
-    await app.write("/v1/bank-rules", token, { name: "Catch-all deposits", priority: 100, direction: "in", account: "4900" })
-
-    const lines = (await app.call("GET", `/v1/bank-lines?bank_account_id=${bankAccountId}&status=unmatched`, { token })).body.data
-    expect(lines).toHaveLength(3)
-    const hancock = lines.find((line: any) => line.payee === "John Hancock")
-    const deposit = lines.find((line: any) => line.amount_cents === 20000)
-    const transfer = lines.find((line: any) => line.amount_cents === 15000)
-    expect(hancock.suggestion.account).toBe("6030")
-    expect(hancock.suggestion.rule_id).toBe(rule.body.id)
-    expect(deposit.suggestion.account).toBe("4900")
-
-    // Categorize the withdrawal by its suggestion: Dr insurance, Cr bank.
-    const categorized = await app.write(`/v1/bank-lines/${hancock.id}/categorize`, token, {
-      account: hancock.suggestion.account,
-      rule_id: hancock.suggestion.rule_id
-    })
-    expect(categorized.status).toBe(201)
-    expect(categorized.body.status).toBe("categorized")
-    const entry = await app.call("GET", `/v1/journal-entries/${categorized.body.entry_id}`, { token })
-    expect(entry.body.lines.map((line: any) => [line.account, line.debit_cents, line.credit_cents])).toEqual([
-      ["6030", 10000, 0],
-      ["1010", 0, 10000]
-    ])
-    const twice = await app.write(`/v1/bank-lines/${hancock.id}/categorize`, token, { account: "6030" })
-    expect(twice.status).toBe(409)
-    expect(twice.body.error.type).toBe("bank_line_state")
-
-    // A payment recorded in the books is matched to the deposit line.
-    const posted = await app.write("/v1/journal-entries/propose", token, {
-      entry_date: "2007-03-14",
-      memo: "Customer payment",
-      lines: [{ account: "1010", debit_cents: 20000 }, { account: "4000", credit_cents: 20000 }]
-    })
-    expect(posted.status).toBe(201)
-    const wrongEntry = await app.write(`/v1/bank-lines/${transfer.id}/match`, token, { entry_id: posted.body.id })
-    expect(wrongEntry.status).toBe(422)
-    expect(wrongEntry.body.error.type).toBe("entry_not_matchable")
-    const autoPreview = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, token, { dry_run: true })
-    expect(autoPreview.body.matched).toEqual([{ bank_line_id: deposit.id, entry_id: posted.body.id }])
-    const auto = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, token, { window_days: 3 })
-    expect(auto.body.matched).toHaveLength(1)
-
-    // The transfer: excluded, restored, then categorized to owner's investment.
-    const excluded = await app.write(`/v1/bank-lines/${transfer.id}/exclude`, token, { reason: "checking" })
-    expect(excluded.body.status).toBe("excluded")
-    const restored = await app.write(`/v1/bank-lines/${transfer.id}/restore`, token, {})
-    expect(restored.body.status).toBe("unmatched")
-    expect((await app.write(`/v1/bank-lines/${transfer.id}/categorize`, token, { account: "3010" })).status).toBe(201)
-
-    // Reconcile March: the statement shows the deposit and the transfer.
-    const start = await app.write(`/v1/bank-accounts/${bankAccountId}/reconciliations`, token, {
-      statement_date: "2007-03-31",
-      statement_ending_balance_cents: 35000,
-      auto_clear: true
-    })
-    expect(start.status).toBe(201)
-    expect(start.body.beginning_balance_cents).toBe(0)
-    expect(start.body.cleared.map((item: any) => item.amount_cents).sort()).toEqual([15000, 20000])
-    expect(start.body.difference_cents).toBe(0)
-    const busy = await app.write(`/v1/bank-accounts/${bankAccountId}/reconciliations`, token, {
-      statement_date: "2007-04-30",
-      statement_ending_balance_cents: 0
-    })
-    expect(busy.body.error.type).toBe("reconciliation_in_progress")
-
-    const wrongBalance = await app.write(`/v1/reconciliations/${start.body.id}/update`, token, { statement_ending_balance_cents: 35001 })
-    expect(wrongBalance.body.difference_cents).toBe(1)
-    const refused = await app.write(`/v1/reconciliations/${start.body.id}/finish`, token, {})
-    expect(refused.status).toBe(422)
-    expect(refused.body.error.type).toBe("reconciliation_not_balanced")
-    await app.write(`/v1/reconciliations/${start.body.id}/update`, token, { statement_ending_balance_cents: 35000 })
-    const finished = await app.write(`/v1/reconciliations/${start.body.id}/finish`, token, {})
-    expect(finished.status).toBe(200)
-    expect(finished.body.status).toBe("finished")
-    const events = await app.query<{ event_type: string }>(
-      "SELECT event_type FROM outbox_events WHERE company_id = $1 AND event_type = 'reconciliation.finished'",
-      [company.companyId]
-    )
-    expect(events).toHaveLength(1)
-    const cancel = await app.write(`/v1/reconciliations/${start.body.id}/cancel`, token, { reason: "oops" })
-    expect(cancel.body.error.type).toBe("reconciliation_closed")
-
-    // A cleared line cannot be unmatched; the report ties out.
-    const unmatch = await app.write(`/v1/bank-lines/${deposit.id}/unmatch`, token, { reason: "wrong" })
-    expect(unmatch.status).toBe(409)
-    expect(unmatch.body.error.type).toBe("bank_line_reconciled")
-    const report = await app.call("GET", `/v1/reconciliations/${start.body.id}/report`, { token })
-    expect(report.body.tie_out).toMatchObject({ beginning_balance_cents: 0, cleared_deposits_cents: 35000, difference_cents: 0 })
-    const csv = await app.call("GET", `/v1/reconciliations/${start.body.id}/report?format=csv`, { token })
-    expect(csv.body.filename).toBe(`reconciliation-${start.body.id}-2007-03-31.csv`)
-    const rows = csv.body.content.split("\r\n")
-    expect(rows[0]).toBe("section,entry_id,date,amount,memo,bank_line_id")
-    expect(rows).toContain("tie_out,,2007-03-31,350.00,cleared_deposits,")
-
-    // April starts where March ended; undo March and April's beginning follows.
-    const bank = await app.call("GET", `/v1/bank-accounts/${bankAccountId}`, { token })
-    expect(bank.body.reconciliation.last_statement_date).toBe("2007-03-31")
-    expect(bank.body.ledger_balance_cents).toBe(25000)
-    expect(bank.body.imports).toHaveLength(3)
-    const undone = await app.write(`/v1/reconciliations/${start.body.id}/undo`, token, { reason: "statement was wrong" })
-    expect(undone.body.status).toBe("undone")
-    const unmatched = await app.write(`/v1/bank-lines/${deposit.id}/unmatch`, token, { reason: "wrong" })
-    expect(unmatched.body.status).toBe("unmatched")
-  })
-
-  it("holds an agent's categorization over its threshold until a person decides", async () => {
-    const { company, bankAccountId } = await setUp()
-    const agent = await app.createAgent(company, 15_000)
-    const agentHeaders = { "x-agent-model": "test-model-1" }
-    await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "ofx", content: fixture("asgrim_ofxdata.ofx") })
-    const lines = (await app.call("GET", `/v1/bank-lines?bank_account_id=${bankAccountId}`, { token: agent.key })).body.data
-    const small = lines.find((line: any) => line.amount_cents === -10000)
-    const large = lines.find((line: any) => line.amount_cents === 20000)
-
-    const within = await app.write(`/v1/bank-lines/${small.id}/categorize`, agent.key, { account: "6030", confidence: 0.9 }, agentHeaders)
-    expect(within.status).toBe(201)
-
-    const dry = await app.write(`/v1/bank-lines/${large.id}/categorize`, agent.key, { account: "4000", dry_run: true }, agentHeaders)
-    expect(dry.status).toBe(200)
-    expect(dry.body.verdict).toBe("propose")
-
-    const queued = await app.write(`/v1/bank-lines/${large.id}/categorize`, agent.key, { account: "4000" }, agentHeaders)
-    expect(queued.status).toBe(202)
-    expect(queued.body.status).toBe("pending_approval")
-    const waiting = (await app.call("GET", `/v1/bank-lines?status=proposed`, { token: company.ownerKey })).body.data
-    expect(waiting.map((line: any) => line.id)).toEqual([large.id])
-    expect(waiting[0].proposal_id).toBe(queued.body.proposal.id)
-    const entries = await app.query("SELECT count(*)::int AS n FROM journal_entries WHERE company_id = $1", [company.companyId])
-    expect(entries[0]!.n).toBe(1)
-
-    const rejected = await app.write(`/v1/proposals/${queued.body.proposal.id}/reject`, company.ownerKey, { reason: "not income" })
-    expect(rejected.status).toBe(200)
-    const back = (await app.call("GET", `/v1/bank-lines?status=unmatched`, { token: company.ownerKey })).body.data
-    expect(back.map((line: any) => line.id)).toContain(large.id)
-
-    const again = await app.write(`/v1/bank-lines/${large.id}/categorize`, agent.key, { account: "3010" }, agentHeaders)
-    expect(again.status).toBe(202)
-    const approved = await app.write(`/v1/proposals/${again.body.proposal.id}/approve`, company.ownerKey, {})
-    expect(approved.status).toBe(201)
-    const line = (await app.call("GET", `/v1/bank-lines?status=categorized`, { token: company.ownerKey })).body.data
-      .find((item: any) => item.id === large.id)
-    expect(line.entry_id).toBeGreaterThan(0)
-  })
-
-  it("pairs a transfer between two bank accounts through the governed path", async () => {
-    const { company, bankAccountId } = await setUp()
-    const savings = await app.write("/v1/bank-accounts", company.ownerKey, { name: "Savings", kind: "savings", ledger_account: "1020" })
-    const csv = (amount: string, date: string) => `Date,Description,Amount\n${date},Transfer,${amount}\n`
-    await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content: csv("-500.00", "2026-02-02") })
-    await app.write(`/v1/bank-accounts/${savings.body.id}/imports`, company.ownerKey, { format: "csv", content: csv("500.00", "2026-02-03") })
-    const preview = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, company.ownerKey, { transfers: true, dry_run: true })
-    expect(preview.body.transfers).toHaveLength(1)
-    expect(preview.body.transfers[0].entry_id).toBeNull()
-
-    const agent = await app.createAgent(company, 10_000)
-    const queued = await app.write(`/v1/bank-accounts/${bankAccountId}/auto-match`, agent.key, { transfers: true }, { "x-agent-model": "m" })
-    expect(queued.status).toBe(200)
-    const proposalId = queued.body.transfers[0].proposal_id
-    expect(proposalId).toBeGreaterThan(0)
-    expect((await app.call("GET", "/v1/bank-lines?status=proposed", { token: company.ownerKey })).body.data).toHaveLength(2)
-    const approved = await app.write(`/v1/proposals/${proposalId}/approve`, company.ownerKey, {})
-    expect(approved.status).toBe(201)
-    const lines = (await app.call("GET", "/v1/bank-lines?status=categorized", { token: company.ownerKey })).body.data
-    expect(lines).toHaveLength(2)
-    expect(new Set(lines.map((line: any) => line.entry_id)).size).toBe(1)
-    const entry = await app.call("GET", `/v1/journal-entries/${lines[0].entry_id}`, { token: company.ownerKey })
-    expect(entry.body.lines.map((line: any) => [line.account, line.debit_cents, line.credit_cents])).toEqual([
-      ["1020", 50000, 0],
-      ["1010", 0, 50000]
-    ])
-  })
-
-  it("imports a statement of several batches, dedupes across them, and writes nothing on a dry run", async () => {
-    const { company, bankAccountId } = await setUp()
-    const rows = ["Date,Description,Amount"]
-    for (let index = 0; index < 4_500; index++) {
-      // Every tenth line repeats the one before: identical lines are kept apart by their occurrence.
-      const seed = index % 10 === 9 ? index - 1 : index
-      rows.push(`2026-01-${String(1 + (seed % 28)).padStart(2, "0")},Payee ${seed % 97},-${1 + (seed % 500)}.${String(seed % 100).padStart(2, "0")}`)
-    }
-    const content = rows.join("\n")
-    const before = await app.query<{ n: number }>("SELECT count(*)::int AS n FROM statement_imports WHERE company_id = $1", [company.companyId])
-    const dry = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content, dry_run: true })
-    expect(dry.status).toBe(200)
-    expect(dry.body.lines_imported).toBe(4_500)
-    expect(dry.body.lines).toHaveLength(1_000)
-    const after = await app.query<{ n: number }>("SELECT count(*)::int AS n FROM statement_imports WHERE company_id = $1", [company.companyId])
-    expect(after[0]!.n).toBe(before[0]!.n)
-    const imported = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content })
-    expect(imported.body).toMatchObject({ lines_read: 4_500, lines_imported: 4_500, duplicates: 0 })
-    const again = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content })
-    expect(again.body).toMatchObject({ lines_imported: 0, duplicates: 4_500 })
-    const account = await app.call("GET", `/v1/bank-accounts/${bankAccountId}`, { token: company.ownerKey })
-    expect(account.body.line_counts.unmatched).toBe(4_500)
+    const month: Month = { company, bankAccountId, token: company.ownerKey }
+    const lines = await importMarch(month)
+    await categorizeAndMatch(month, lines)
+    const reconciliationId = await reconcileMarch(month)
+    await tieOutAndUndo(month, reconciliationId, lines.deposit.id)
   })
 })
-
-describe("bank rules", () => {
-  it("are listed in evaluation order, deactivated with a reason, and never edited", async () => {
-    const { company } = await setUp()
-    const late = await app.write("/v1/bank-rules", company.ownerKey, { name: "Late", priority: 5, account: "6070" })
-    const early = await app.write("/v1/bank-rules", company.ownerKey, { name: "Early", priority: 1, account: "6070" })
-    const same = await app.write("/v1/bank-rules", company.ownerKey, { name: "Same priority, younger", priority: 5, account: "6070" })
-    const list = await app.call("GET", "/v1/bank-rules", { token: company.ownerKey })
-    expect(list.body.data.map((rule: any) => rule.id)).toEqual([early.body.id, late.body.id, same.body.id])
-    const bad = await app.write("/v1/bank-rules", company.ownerKey, { name: "x", priority: 1, account: "6070", amount_min_cents: 10, amount_max_cents: 5 })
-    expect(bad.status).toBe(422)
-    const off = await app.write(`/v1/bank-rules/${late.body.id}/deactivate`, company.ownerKey, { reason: "replaced" })
-    expect(off.body).toMatchObject({ active: false, deactivated_reason: "replaced" })
-    expect((await app.call("GET", "/v1/bank-rules", { token: company.ownerKey })).body.data).toHaveLength(2)
-    expect((await app.call("GET", "/v1/bank-rules?include_inactive=true", { token: company.ownerKey })).body.data).toHaveLength(3)
-    // The database holds it too, whatever the driver makes of the trigger's message.
-    await expect(app.query("UPDATE bank_rules SET priority = 0 WHERE id = $1", [early.body.id])).rejects.toThrow()
-    await expect(app.query("UPDATE bank_rules SET active = true, deactivated_at = NULL WHERE id = $1", [late.body.id])).rejects.toThrow()
-    await expect(app.query("DELETE FROM bank_rules WHERE id = $1", [early.body.id])).rejects.toThrow()
-    const unchanged = await app.query<{ priority: number }>("SELECT priority FROM bank_rules WHERE id = $1", [early.body.id])
-    expect(unchanged[0]!.priority).toBe(1)
-  })
-
-  it("refuses to undo a reconciliation while a period on or after its statement date is locked", async () => {
-    const { company, bankAccountId } = await setUp()
-    const token = company.ownerKey
-    const periods = (await app.call("GET", "/v1/periods?limit=1000", { token })).body.data as Array<any>
-    const first = [...periods].sort((a, b) => a.start_date.localeCompare(b.start_date))[0]
-    const date = first.start_date
-    const entry = await app.write("/v1/journal-entries/propose", token, {
-      entry_date: date,
-      lines: [{ account: "1010", debit_cents: 12_345 }, { account: "3010", credit_cents: 12_345 }]
-    })
-    const started = await app.write(`/v1/bank-accounts/${bankAccountId}/reconciliations`, token, {
-      statement_date: first.end_date,
-      statement_ending_balance_cents: 12_345
-    })
-    await app.write(`/v1/reconciliations/${started.body.id}/update`, token, { clear: [entry.body.id] })
-    expect((await app.write(`/v1/reconciliations/${started.body.id}/finish`, token, {})).body.status).toBe("finished")
-    const later = periods.find((period) => period.start_date > first.end_date)
-    expect((await app.write(`/v1/periods/${later.id}/status`, token, { status: "soft_locked", reason: "closing" })).status).toBe(200)
-    const refused = await app.write(`/v1/reconciliations/${started.body.id}/undo`, token, { reason: "redo" })
-    expect(refused.status).toBe(422)
-    expect(refused.body.error).toMatchObject({ type: "period_locked", details: { period_id: later.id } })
-    await app.write(`/v1/periods/${later.id}/status`, token, { status: "open", reason: "reopen" })
-    const undone = await app.write(`/v1/reconciliations/${started.body.id}/undo`, token, { reason: "redo" })
-    expect(undone.body.status).toBe("undone")
-    const again = await app.write(`/v1/reconciliations/${started.body.id}/undo`, token, { reason: "twice" })
-    expect(again.body.error.type).toBe("reconciliation_closed")
-  })
-})
-

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Limits } from "@ledger/api"
-import { makeTestApp, newKey, type TestApp } from "../support/app.ts"
+import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
 
 /**
  * A statement is a file: its import takes a body far past the ordinary 1 MB limit

@@ -1,10 +1,6 @@
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Entropy, Idempotency, Row, Secret, StoredAnswer } from "@ledger/engine"
-import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
-import { inMigratedSchema } from "../support/migrations.ts"
-import { createKey, createUser, expectErrorBody } from "./support.ts"
+import { Row, StoredAnswer } from "@ledger/engine"
+import { createKey, createUser, expectErrorBody, makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/index.ts"
 
 let app: TestApp
 let company: TestCompany
@@ -15,29 +11,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-/**
- * Records an answer under `key` for the owner, as a first request does at the end of its work, in
- * a transaction then held open for `milliseconds` and rolled back: what a duplicate meets while
- * the first is committing, or is stuck before its commit.
- */
-const holdClaim = (key: string, milliseconds: number) =>
-  app.runtime.runPromise(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql.withTransaction(Effect.gen(function*() {
-      yield* Idempotency.record({
-        tenant: `company:${company.companyId}`,
-        principal: `user:${company.ownerId}`,
-        key,
-        requestHash: Idempotency.requestHashOf("createUser", { path: {}, query: {}, body: { name: "Held", role: "staff" } }),
-        now: new Date(app.clock!.now()).toISOString(),
-        credential: company.ownerKey
-      }, 201, { held: true })
-      yield* Effect.sleep(milliseconds)
-      return yield* Effect.fail("roll back" as const)
-    }))
-  }).pipe(Effect.provide(Entropy.layer), Effect.catch(() => Effect.void)))
-
-/** The tenant and principal of the owner's keys: with a key, the parts of its record's scope (migration 0009). */
+/** The tenant and principal of the owner's keys: with a key, the parts of its record's scope (ADR 0708). */
 const ownerScope = () => [`company:${company.companyId}`, `user:${company.ownerId}`]
 
 const usersNamed = async (companyId: string, name: string) =>
@@ -89,7 +63,7 @@ describe("Idempotency-Key", () => {
     // What packing is for: a posting's answer in a fraction of its text.
     expect(packed.length * 3).toBeLessThan(firstText.length)
 
-    // The form of records written before migration 0008: the answer as json, no packed answer.
+    // The form of records written before packed answers (ADR 0706): the answer as json, no packed answer.
     await app.query(
       "UPDATE idempotency_records SET body = $2::json, answer = NULL WHERE scope = ledger_idempotency_scope($3, $4, $1)",
       [key, firstText, ...ownerScope()]
@@ -256,156 +230,5 @@ describe("Idempotency-Key", () => {
     const after = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Week Two", role: "staff" } })
     expect(after.status).toBe(201)
     expect(after.body.name).toBe("Week Two")
-  })
-
-  it("answers concurrent duplicates with the first's answer even when their own work fails because of it", async () => {
-    const posted = await app.call("POST", "/v1/journal-entries/propose", {
-      token: company.ownerKey,
-      key: newKey(),
-      body: { entry_date: "2026-03-01", lines: [{ account: "6070", debit_cents: 900 }, { account: "1010", credit_cents: 900 }] }
-    })
-    expect(posted.status).toBe(201)
-    // Every duplicate reverses the same entry: all but the first find it reversed already.
-    const key = newKey()
-    const results = await Promise.all(Array.from({ length: 12 }, () =>
-      app.call("POST", `/v1/journal-entries/${posted.body.id}/reverse`, { token: company.ownerKey, key, body: {} })))
-    expect(new Set(results.map((result) => result.status))).toEqual(new Set([201]))
-    expect(new Set(results.map((result) => JSON.stringify(result.body))).size).toBe(1)
-    expect(results.filter((result) => result.headers.get("idempotent-replayed") === "true")).toHaveLength(11)
-    const reversals = await app.query("SELECT 1 FROM journal_entries WHERE company_id = $1 AND reverses_entry_id = $2", [
-      company.companyId,
-      posted.body.id
-    ])
-    expect(reversals).toHaveLength(1)
-    // The duplicates' events went with their rolled-back work: one reversal, one of each event.
-    const events = await app.query<{ event_type: string }>(
-      `SELECT event_type FROM outbox_events WHERE company_id = $1 AND event_type IN ('entry.posted', 'entry.reversed')
-         AND (payload->>'entry_id')::bigint IN ($2, $3) ORDER BY id`,
-      [company.companyId, posted.body.id, results[0]!.body.id]
-    )
-    expect(events.map((event) => event.event_type)).toEqual(["entry.posted", "entry.posted", "entry.reversed"])
-  })
-
-  it("makes a duplicate wait for the first request, then run itself if the first rolled back", async () => {
-    const key = newKey()
-    const held = holdClaim(key, 1_500)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    const started = Date.now()
-    const duplicate = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Patient Pat", role: "staff" } })
-    await held
-    expect(duplicate.status).toBe(201)
-    expect(duplicate.headers.get("idempotent-replayed")).toBeNull()
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000)
-    expect(await usersNamed(company.companyId, "Patient Pat")).toBe(1)
-  })
-
-  it("tells a duplicate that waited 10 s on PostgreSQL that the first is still in progress", async () => {
-    const key = newKey()
-    const held = holdClaim(key, Idempotency.inProgressWaitMilliseconds + 3_000)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    const duplicate = await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Hasty Hal", role: "staff" } })
-    await held
-    if (app.storage === "postgresql") {
-      expect(duplicate.status).toBe(409)
-      expectErrorBody(duplicate.body, "idempotency_in_progress")
-      expect(await usersNamed(company.companyId, "Hasty Hal")).toBe(0)
-    } else {
-      // PGlite runs one transaction at a time: the duplicate waits its turn, then runs.
-      expect(duplicate.status).toBe(201)
-    }
-  }, 60_000)
-
-  it("purges records past retention", async () => {
-    const key = newKey()
-    expect((await app.call("POST", "/v1/users", { token: company.ownerKey, key, body: { name: "Purged", role: "staff" } })).status).toBe(201)
-    const held = "SELECT 1 FROM idempotency_records WHERE scope = ledger_idempotency_scope($2, $3, $1)"
-    expect(await app.query(held, [key, ...ownerScope()])).toHaveLength(1)
-    const later = new Date(app.clock!.now() + 8 * 86_400_000).toISOString()
-    const purged = await app.runtime.runPromise(Idempotency.purgeExpired(later, 1_000_000).pipe(Effect.orDie))
-    expect(purged).toBeGreaterThan(0)
-    expect(await app.query(held, [key, ...ownerScope()])).toHaveLength(0)
-  })
-
-  it("reuses the room of purged records once it is reclaimed, where nothing else vacuums", async () => {
-    // An app of its own: its table holds only what this test writes.
-    const own = await makeTestApp()
-    try {
-      const pages = async () =>
-        Number((await own.query<{ pages: string }>("SELECT pg_relation_size('idempotency_records') / 8192 AS pages"))[0]!.pages)
-      const write = (round: number) =>
-        own.query(`INSERT INTO idempotency_records (scope, expires_at, status, request_hash, answer)
-          SELECT md5('${round}:' || g)::uuid, now() - interval '1 day', 201, decode(md5(g::text), 'hex'), decode(repeat('ab', 150), 'hex')
-          FROM generate_series(1, 5000) AS g`)
-      const later = new Date(Date.now() + 86_400_000).toISOString()
-      await write(1)
-      const written = await pages()
-      expect(written).toBeGreaterThan(20)
-      for (const round of [2, 3]) {
-        expect(await own.runtime.runPromise(Idempotency.purgeExpired(later, 1_000_000))).toBe(5000)
-        await own.runtime.runPromise(Idempotency.reclaimSpace())
-        await write(round)
-        // The same rows again in the room the purged ones left, not after them.
-        expect(await pages()).toBeLessThanOrEqual(written + 2)
-      }
-    } finally {
-      await own.close()
-    }
-  }, 60_000)
-
-  it("keys a record by 16 bytes of SHA-256 over tenant, principal and key, with a 16-byte fingerprint", async () => {
-    const key = newKey()
-    const body = { name: "Scoped Sam", role: "staff" }
-    expect((await app.call("POST", "/v1/users", { token: company.ownerKey, key, body })).status).toBe(201)
-    const [tenant, principal] = ownerScope()
-    const expected = Secret.sha256Hex(`${tenant}\n${principal}\n${key}`).slice(0, 32)
-    const rows = await app.query<{ scope: string; request_hash: string }>(
-      "SELECT replace(scope::text, '-', '') AS scope, encode(request_hash, 'hex') AS request_hash FROM idempotency_records WHERE scope = $1::uuid",
-      [expected]
-    )
-    expect(rows).toHaveLength(1)
-    expect(rows[0]!.scope).toBe(expected)
-    expect(rows[0]!.request_hash).toBe(Idempotency.requestHashOf("createUser", { path: {}, query: {}, body }))
-    expect(rows[0]!.request_hash).toMatch(/^[0-9a-f]{32}$/)
-  })
-
-  it("computes the scope inline in the statement that looks it up, not by a function call", async () => {
-    // A SQL function PostgreSQL does not inline is planned again in every statement that calls it,
-    // which cost HTTP postings about a millisecond at the median (ADR 0708).
-    const plan = await app.query<Record<string, string>>(
-      "EXPLAIN (VERBOSE) SELECT ledger_idempotency_scope('company:' || now()::text, 'user:1', 'some-key-1')"
-    )
-    const text = plan.map((row) => Object.values(row).join(" ")).join("\n")
-    expect(text).toContain("sha256")
-    expect(text).not.toContain("ledger_idempotency_scope(")
-  })
-
-  it("carries live records of the old table over to their scopes, so a retry across the upgrade replays", async () => {
-    // Migrations 1 to 8 in a schema of their own, inside a transaction that is rolled back.
-    const { value: carried, schema } = await inMigratedSchema(app, 8, ({ sql, apply }) =>
-      Effect.gen(function*() {
-        const fullHash = Secret.sha256Hex("createUser\n{}")
-        yield* sql.unsafe(`INSERT INTO idempotency_records (tenant, principal, idempotency_key, operation, request_hash, status,
-            answer, body, created_at, expires_at) VALUES
-          ('company:00000000-0000-4000-8000-000000000001', 'user:7', 'old-key-live', 'createUser', $1, 201,
-            '\\x01', NULL, now(), now() + interval '1 day'),
-          ('company:00000000-0000-4000-8000-000000000001', 'user:8', 'old-key-json', 'createUser', $1, 200,
-            NULL, '{"id": 1}', now(), now() + interval '1 day')`, [fullHash])
-        yield* apply(9)
-        const rows = yield* sql.unsafe<{ scope: string; status: number; request_hash: string; answer: unknown; body: unknown }>(
-          `SELECT replace(scope::text, '-', '') AS scope, status, encode(request_hash, 'hex') AS request_hash, answer,
-             body::text AS body FROM idempotency_records ORDER BY status`
-        )
-        return { rows, fullHash }
-      }))
-    expect(carried.rows).toHaveLength(2)
-    const expectedScope = (principal: string, key: string) =>
-      Secret.sha256Hex(`company:00000000-0000-4000-8000-000000000001\n${principal}\n${key}`).slice(0, 32)
-    expect(carried.rows.map((row) => row.scope)).toEqual([expectedScope("user:8", "old-key-json"), expectedScope("user:7", "old-key-live")])
-    expect(carried.rows.map((row) => row.request_hash)).toEqual([carried.fullHash.slice(0, 32), carried.fullHash.slice(0, 32)])
-    // What the engine computes for the same request on a retry, so the retry replays.
-    expect(carried.rows[0]!.request_hash).toBe(Idempotency.requestHashOf("createUser", {}))
-    expect(carried.rows[0]!.body).toBe('{"id": 1}')
-    expect(Array.from(Row.bytesOrNull(carried.rows[1]!.answer)!)).toEqual([1])
-    expect(await app.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema])).toHaveLength(0)
   })
 })

@@ -1,12 +1,11 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Catalog, Operation } from "@ledger/api"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
-import { agentWithKey, auditEvents, connectMcp, expectErrorBody, personWithKey } from "./support.ts"
+import { agentWithKey, auditEvents, connectMcp, expectErrorBody, makeTestApp, newKey, personWithKey, type TestApp, type TestCompany } from "../support/index.ts"
 
 /**
  * The MCP endpoint, driven by the official SDK's client in process (through the harness's fetch).
- * test/foundation/cli.test.ts drives the same checks over real HTTP against the spawned server.
+ * test/server/cli.test.ts drives the same checks over real HTTP against the spawned server.
  */
 
 let app: TestApp
@@ -15,7 +14,7 @@ let owner: Client
 beforeAll(async () => {
   app = await makeTestApp()
   company = await app.createCompany({ name: "MCP Co" })
-  owner = await connectMcp({ token: company.ownerKey, fetch: app.fetch })
+  owner = await connectMcp(app, company.ownerKey)
 })
 afterAll(async () => {
   await owner?.close()
@@ -110,7 +109,7 @@ describe("MCP tools", () => {
 
   it("refuses a read key's write with insufficient_scope", async () => {
     const reader = await personWithKey(app, company.ownerKey, "accountant", ["read"])
-    const client = await connectMcp({ token: reader.key.secret, fetch: app.fetch })
+    const client = await connectMcp(app, reader.key.secret)
     try {
       const result = await client.callTool({ name: "create_user", arguments: { name: "Ola", role: "staff", idempotency_key: newKey() } })
       expect(result.isError).toBe(true)
@@ -122,7 +121,7 @@ describe("MCP tools", () => {
 
   it("carries an agent's _meta model and run id into the audit log", async () => {
     const { agent, key } = await agentWithKey(app, company.ownerKey, ["read", "propose"])
-    const client = await connectMcp({ token: key.secret, fetch: app.fetch })
+    const client = await connectMcp(app, key.secret)
     try {
       const refused = await client.callTool({ name: "rotate_key", arguments: { id: key.id, idempotency_key: newKey() } })
       expect(refused.isError).toBe(true)
@@ -146,7 +145,7 @@ describe("MCP tools", () => {
   })
 
   it("refuses a call with no credential without reaching any operation", async () => {
-    const client = await connectMcp({ token: "", fetch: app.fetch })
+    const client = await connectMcp(app, "")
     try {
       const result = await client.callTool({ name: "get_me", arguments: {} })
       expect(result.isError).toBe(true)

@@ -2,8 +2,7 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Limits } from "@ledger/api"
 import { fullBucket, refill, take, type Bucket } from "../../packages/engine/src/pipeline/RateLimiter.ts"
-import { makeTestApp, newKey, type TestApp } from "../support/app.ts"
-import { auditEvents, createKey, expectErrorBody } from "./support.ts"
+import { auditEvents, createKey, expectErrorBody, makeTestApp, newKey, type TestApp } from "../support/index.ts"
 
 /** Rate limits (spec 8.1, docs/decisions/0003-rate-limits.md), over HTTP with a clock the test moves. */
 

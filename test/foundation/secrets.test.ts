@@ -1,9 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { makeTestApp, newKey, type TestApp } from "../support/app.ts"
-import { everyStoredValue } from "./server-process.ts"
-import { agentWithKey, connectMcp, personWithKey } from "./support.ts"
+import { agentWithKey, connectMcp, makeTestApp, newKey, personWithKey, type TestApp } from "../support/index.ts"
+import { everyStoredValue } from "../support/server-process.ts"
 
 /**
  * No secret rests in plain text anywhere (spec 5.1, docs/decisions/0006-secrets.md): after every
@@ -67,7 +66,7 @@ describe("secrets at rest", () => {
     secrets.push(rotated.body.secret, selfRotated.body.secret)
 
     // Over MCP.
-    const client = await connectMcp({ token: first.ownerKey, fetch: app.fetch })
+    const client = await connectMcp(app, first.ownerKey)
     const viaMcp = await client.callTool({ name: "create_key", arguments: { ...body, idempotency_key: newKey() } })
     await client.close()
     secrets.push((viaMcp.structuredContent as { secret: string }).secret)

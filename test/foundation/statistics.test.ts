@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Statistics } from "@ledger/engine"
-import { makeTestApp, type TestApp } from "../support/app.ts"
+import { makeTestApp, type TestApp } from "../support/index.ts"
 
 /**
  * Planner statistics kept up with the tables' growth (docs/decisions/0707-planner-statistics.md):

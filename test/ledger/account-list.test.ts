@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import fc from "fast-check"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 import { propose, simpleLines } from "./support.ts"
 
 /**
@@ -149,7 +149,7 @@ describe("accounts with balances, page by page", () => {
     expect(withBalances.data.find((account: Listed) => account.code === "1999").balance_cents).toBe(0)
   })
 
-  it("cuts a page by an index in byte order, not by sorting the chart (migration 0013)", async () => {
+  it("cuts a page by an index in byte order, not by sorting the chart (accounts_by_code_bytes)", async () => {
     const [index] = await app.query<{ indexdef: string }>(
       "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'accounts_by_code_bytes'"
     )

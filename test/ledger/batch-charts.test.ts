@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Actor, Entropy, Idempotency } from "@ledger/engine"
 import type * as GroupCommit from "../../packages/engine/src/pipeline/batching/GroupCommit.ts"
 import * as JournalBatch from "../../packages/engine/src/ledger/JournalBatch.ts"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 import { simpleLines } from "./support.ts"
 
 /**

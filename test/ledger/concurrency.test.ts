@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 import { propose, simpleLines, today } from "./support.ts"
 
 /**

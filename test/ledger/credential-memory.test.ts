@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
-import { auditEvents, createKey, expectErrorBody } from "../foundation/support.ts"
-import { createAgent, createPerson, propose, simpleLines } from "./support.ts"
+import { agentWithThreshold, auditEvents, createKey, createPerson, expectErrorBody, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { propose, simpleLines } from "./support.ts"
 
 /**
  * Credentials remembered for the group commit
@@ -57,7 +56,7 @@ describe("credentials remembered for the group commit", () => {
   })
 
   it("stops an agent's postings when the kill switch is thrown, and lets them through when it is lifted", async () => {
-    const agent = await createAgent(app, company, { thresholdCents: 100_000 })
+    const agent = await agentWithThreshold(app, company, { thresholdCents: 100_000 })
     const first = await propose(app, agent.key, body(200), { headers: agent.headers })
     expect(first.status, JSON.stringify(first.body)).toBe(201)
     const suspend = await app.call("POST", "/v1/company/kill-switch", {
@@ -81,7 +80,7 @@ describe("credentials remembered for the group commit", () => {
   })
 
   it("stops a revoked agent", async () => {
-    const agent = await createAgent(app, company, { thresholdCents: 100_000 })
+    const agent = await agentWithThreshold(app, company, { thresholdCents: 100_000 })
     expect((await propose(app, agent.key, body(300), { headers: agent.headers })).status).toBe(201)
     await app.call("POST", `/v1/agents/${agent.id}/revoke`, { token: company.ownerKey, key: newKey(), body: { reason: "done" } })
     const refused = await propose(app, agent.key, body(301), { headers: agent.headers })
@@ -92,7 +91,7 @@ describe("credentials remembered for the group commit", () => {
   it("decides by the key, user and agent as they are now, whatever changed them", async () => {
     // Changed under the API (no operation changes these yet): every column authentication decides
     // by is part of the key's remembered state.
-    const agent = await createAgent(app, company, { thresholdCents: 100_000 })
+    const agent = await agentWithThreshold(app, company, { thresholdCents: 100_000 })
     expect((await propose(app, agent.key, body(400), { headers: agent.headers })).status).toBe(201)
     await app.query(`UPDATE agents SET posting_threshold_cents = 0 WHERE company_id = $1 AND id = $2`, [company.companyId, agent.id])
     const queued = await propose(app, agent.key, body(401), { headers: agent.headers })

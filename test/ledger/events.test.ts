@@ -3,8 +3,8 @@ import { SqlClient } from "effect/sql"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Outbox } from "@ledger/engine"
-import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
-import { messageChain, propose, simpleLines, today } from "./support.ts"
+import { makeTestApp, messageChain, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/index.ts"
+import { propose, simpleLines, today } from "./support.ts"
 
 /**
  * Spec 6.2 rule 4: events exist only while an endpoint wants them (ADR 0709). A change writes its

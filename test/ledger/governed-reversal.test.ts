@@ -3,8 +3,8 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { RequestContext } from "@ledger/engine"
 import * as Governed from "../../packages/engine/src/ledger/Governed.ts"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
-import { agentModel, balances, createAgent, propose, snapshot, today } from "./support.ts"
+import { agentModel, agentWithThreshold, makeTestApp, newKey, snapshot, type TestApp, type TestCompany } from "../support/index.ts"
+import { balances, propose, today } from "./support.ts"
 
 /**
  * `Governed.write` with `reverses` (how a void posts): called below HTTP, in a transaction, as an
@@ -17,7 +17,7 @@ let agentId: number
 beforeAll(async () => {
   app = await makeTestApp()
   company = await app.createCompany({ name: "Governed Reversal Co" })
-  agentId = (await createAgent(app, company, { thresholdCents: 1000 })).id
+  agentId = (await agentWithThreshold(app, company, { thresholdCents: 1000 })).id
 })
 afterAll(() => app.close())
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
-import { type Agent, createAgent, createPerson, propose, simpleLines, today } from "./support.ts"
+import { type Agent, agentWithThreshold, createPerson, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { propose, simpleLines, today } from "./support.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -13,7 +13,7 @@ describe("governed write path over HTTP", () => {
   let agent: Agent
   beforeAll(async () => {
     company = await app.createCompany({ name: "Governed Co" })
-    agent = await createAgent(app, company, { thresholdCents: 5000 })
+    agent = await agentWithThreshold(app, company, { thresholdCents: 5000 })
   })
 
   it("an agent posts at or under its threshold (201) and proposes above it (202)", async () => {
@@ -42,7 +42,7 @@ describe("proposals", () => {
   let approver: { id: number; key: string }
   beforeAll(async () => {
     company = await app.createCompany({ name: "Proposals Co" })
-    agent = await createAgent(app, company, { thresholdCents: 5000, scopes: ["read", "propose", "approve"] })
+    agent = await agentWithThreshold(app, company, { thresholdCents: 5000, scopes: ["read", "propose", "approve"] })
     approver = await createPerson(app, company, "accountant", ["read", "propose", "approve"])
   })
 
@@ -95,7 +95,7 @@ describe("proposals", () => {
 describe("the kill switch and self-approval", () => {
   it("suspends an agent's postings and proposals but not a person's", async () => {
     const company = await app.createCompany({ name: "Kill Switch Co" })
-    const agent = await createAgent(app, company, { thresholdCents: 5000 })
+    const agent = await agentWithThreshold(app, company, { thresholdCents: 5000 })
     const on = await app.call("POST", "/v1/company/kill-switch", { token: company.ownerKey, key: newKey(), body: { suspended: true, reason: "Incident" } })
     expect(on.status).toBe(200)
     for (const cents of [100, 9000]) {
@@ -115,7 +115,7 @@ describe("the kill switch and self-approval", () => {
 
   it("refuses a proposal's decision by its own proposer even when the proposer is a person", async () => {
     const company = await app.createCompany({ name: "Self Approval Co" })
-    const agent = await createAgent(app, company, { thresholdCents: 0 })
+    const agent = await agentWithThreshold(app, company, { thresholdCents: 0 })
     const queued = await propose(app, agent.key, { entry_date: today(), lines: simpleLines("6070", "1010", 500) }, { headers: agent.headers })
     expect(queued.status).toBe(202)
     // Proposals by people come from other areas (firm members, forced reviews); make this one the owner's.

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import fc from "fast-check"
-import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
-import { type Agent, createAgent, propose, simpleLines } from "./support.ts"
+import {
+  type Agent,
+  agentWithThreshold,
+  expectTotalsMatchLines,
+  makeTestApp,
+  newKey,
+  subscribeToEvents,
+  type TestApp,
+  type TestCompany
+} from "../support/index.ts"
+import { propose, simpleLines } from "./support.ts"
 
 /**
  * Group commit (docs/decisions/0705-group-commit.md): concurrent postings commit together, and
@@ -29,29 +37,6 @@ const transactionsOf = async (target: TestApp, company: TestCompany) =>
     [company.companyId]
   ))[0]!.count)
 
-/** Every account's daily totals agree with its lines, and its monthly totals with its daily ones. */
-const expectTotalsMatchLines = async (target: TestApp, company: TestCompany) => {
-  const drift = await target.query(
-    `SELECT coalesce(t.account_id, l.account_id) AS account_id FROM
-       (SELECT account_id, day, debit_cents - credit_cents AS cents FROM account_daily_totals WHERE company_id = $1) t
-     FULL JOIN
-       (SELECT account_id, entry_date AS day, sum(amount_cents) AS cents FROM journal_lines WHERE company_id = $1
-        GROUP BY account_id, entry_date) l
-     ON t.account_id = l.account_id AND t.day = l.day
-     WHERE t.cents IS DISTINCT FROM l.cents`,
-    [company.companyId]
-  )
-  expect(drift).toEqual([])
-  const monthly = await target.query(
-    `SELECT m.account_id FROM account_monthly_totals m
-     JOIN (SELECT account_id, date_trunc('month', day)::date AS month, sum(debit_cents) AS debit, sum(credit_cents) AS credit
-           FROM account_daily_totals WHERE company_id = $1 GROUP BY 1, 2) d
-       ON d.account_id = m.account_id AND d.month = m.month
-     WHERE m.company_id = $1 AND (m.debit_cents <> d.debit OR m.credit_cents <> d.credit)`,
-    [company.companyId]
-  )
-  expect(monthly).toEqual([])
-}
 
 describe("group commit", () => {
   it("commits concurrent postings together, each stored, audited, announced and replayed as alone", async () => {
@@ -102,7 +87,7 @@ describe("group commit", () => {
 
   it("answers every other request of a batch as the governed path does: refusals, proposals, dry runs, keys reused", async () => {
     const company = await app.createCompany({ name: "Mixed Batch Co", starter_chart: "general" })
-    const agent: Agent = await createAgent(app, company, { thresholdCents: 10_000 })
+    const agent: Agent = await agentWithThreshold(app, company, { thresholdCents: 10_000 })
     const shared = newKey()
     const reused = newKey()
     const cases = [
@@ -181,7 +166,7 @@ describe("group commit", () => {
   })
 
   // A batch may post with accounts and periods remembered from earlier batches (BatchCharts.ts);
-  // its statement checks them (migration 0014) and the period trigger refuses a locked period.
+  // its statement checks them (ledger_batch_charts_current, ADR 0712) and the period trigger refuses a locked period.
   // Over HTTP which batch recalls and which reads is up to timing (test/ledger/batch-charts.test.ts
   // drives the writer itself): whichever it is, every answer follows the chart as it is now.
   it("sees a chart changed since earlier batches: renames, deactivations, locks and unlocks", async () => {
@@ -249,122 +234,4 @@ describe("group commit", () => {
     }
     await expectTotalsMatchLines(app, company)
   })
-
-  it("gives postings made one after another ids in the order they were made, whichever path posts them", async () => {
-    const company = await app.createCompany({ name: "Ordered Ids Co", starter_chart: "general" })
-    await app.call("POST", "/v1/classes", { token: company.ownerKey, key: newKey(), body: { name: "North" } })
-    // A burst first, so that ids are drawn ahead; then postings one at a time, some with a class
-    // (the governed path) and some without (a batch of one).
-    for (const answer of await Promise.all(Array.from({ length: 8 }, (_, index) =>
-      propose(app, company.ownerKey, { entry_date: date, lines: simpleLines("6070", "1010", 100 + index) })))) {
-      expect(answer.status).toBe(201)
-    }
-    const ids: Array<number> = []
-    for (let index = 0; index < 6; index++) {
-      const lines = simpleLines("6100", "1010", 10 + index)
-      const body = { entry_date: date, lines: index % 2 === 0 ? lines.map((line) => ({ ...line, class: "North" })) : lines }
-      const answer = await propose(app, company.ownerKey, body)
-      expect(answer.status).toBe(201)
-      ids.push(answer.body.id)
-    }
-    expect(ids).toEqual([...ids].sort((left, right) => left - right))
-  })
-
-  it("answers every request of any concurrent mix once, as its kind asks, and posts each posting once", async () => {
-    const company = await app.createCompany({ name: "Concurrent Mix Co", starter_chart: "general" })
-    const agent = await createAgent(app, company, { thresholdCents: 5_000 })
-    const kinds = ["post", "dry run", "unknown account", "agent over", "agent within", "same key"] as const
-    const expected = { "post": 201, "dry run": 200, "unknown account": 422, "agent over": 202, "agent within": 201, "same key": 201 }
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom(...kinds), { minLength: 1, maxLength: 24 }), async (mix) => {
-        const before = Number((await app.query<{ count: string }>(
-          `SELECT count(*) AS count FROM journal_entries WHERE company_id = $1`,
-          [company.companyId]
-        ))[0]!.count)
-        const sharedKey = newKey()
-        const answers = await Promise.all(mix.map((kind, index) => {
-          const lines = simpleLines(kind === "unknown account" ? "9999" : "6070", "1010", kind === "agent over" ? 9_000 : 100 + index)
-          const body = { entry_date: date, lines, ...(kind === "dry run" ? { dry_run: true } : {}) }
-          if (kind === "agent over" || kind === "agent within") return propose(app, agent.key, body, { headers: agent.headers })
-          if (kind === "same key") {
-            return propose(app, company.ownerKey, { entry_date: date, lines: simpleLines("6100", "1010", 777) }, { key: sharedKey })
-          }
-          return propose(app, company.ownerKey, body)
-        }))
-        mix.forEach((kind, index) => expect({ kind, status: answers[index]!.status }).toEqual({ kind, status: expected[kind] }))
-        const sameKey = answers.filter((_, index) => mix[index] === "same key")
-        for (const answer of sameKey) expect(answer.body).toEqual(sameKey[0]!.body)
-        const posted = mix.filter((kind) => kind === "post" || kind === "agent within").length + (sameKey.length > 0 ? 1 : 0)
-        const after = Number((await app.query<{ count: string }>(
-          `SELECT count(*) AS count FROM journal_entries WHERE company_id = $1`,
-          [company.companyId]
-        ))[0]!.count)
-        expect(after - before).toBe(posted)
-      }),
-      { numRuns: 15, seed: 1123 }
-    )
-    await expectTotalsMatchLines(app, company)
-  }, 120_000)
-
-  it("stores and answers any sequence of postings exactly as the governed path alone does", async () => {
-    /** A request of the sequence: a posting between two accounts, maybe unknown, maybe an agent's. */
-    const request = fc.record({
-      debit: fc.constantFrom(...codes, "9999"),
-      credit: fc.constantFrom(...codes),
-      cents: fc.integer({ min: 1, max: 50_000 }),
-      memo: fc.option(fc.string({ maxLength: 40 }), { nil: undefined }),
-      confidence: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
-      byAgent: fc.boolean(),
-      day: fc.integer({ min: 1, max: 28 })
-    })
-    await fc.assert(
-      fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 12 }), async (sequence) => {
-        const run = async (target: TestApp) => {
-          const company = await target.createCompany({ name: "Equivalence Co", starter_chart: "general" })
-          const agent = await createAgent(target, company, { thresholdCents: 20_000 })
-          const answers: Array<{ status: number; body: unknown }> = []
-          for (const step of sequence) {
-            const body = {
-              entry_date: `2026-05-${String(step.day).padStart(2, "0")}`,
-              lines: simpleLines(step.debit, step.credit, step.cents),
-              ...(step.memo === undefined ? {} : { memo: step.memo }),
-              ...(step.confidence === undefined ? {} : { confidence: step.confidence })
-            }
-            const answer = step.byAgent
-              ? await propose(target, agent.key, body, { headers: agent.headers })
-              : await propose(target, company.ownerKey, body)
-            answers.push({ status: answer.status, body: answer.body })
-          }
-          const rows = async (text: string) => target.query(text, [company.companyId])
-          return {
-            company,
-            answers,
-            entries: await rows(`SELECT entry_date::text, memo, total_cents, source_kind, confidence, posted_by_type,
-              posted_by_name, agent_model, soft_lock_override_reason FROM journal_entries WHERE company_id = $1 ORDER BY id`),
-            lines: await rows(`SELECT l.line_no, a.code, l.amount_cents, l.memo, l.entry_date::text FROM journal_lines l
-              JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id WHERE l.company_id = $1 ORDER BY l.entry_id, l.line_no`),
-            totals: await rows(`SELECT a.code, t.day::text, t.debit_cents, t.credit_cents FROM account_daily_totals t
-              JOIN accounts a ON a.company_id = t.company_id AND a.id = t.account_id WHERE t.company_id = $1 ORDER BY a.code, t.day`),
-            audit: await rows(`SELECT action, outcome, status, error_type, principal_type, target_type, via,
-              details - 'idempotency_key' AS details FROM audit_events WHERE company_id = $1 AND action = 'proposeJournalEntry' ORDER BY id`),
-            events: await rows(`SELECT event_type, payload - 'entry_id' - 'proposal_id' AS payload FROM outbox_events
-              WHERE company_id = $1 ORDER BY id`)
-          }
-        }
-        const [grouped, single] = [await run(app), await run(alone)]
-        // Ids differ between the two ledgers (and a batch draws an id for a request it leaves to
-        // the governed path): compare everything else.
-        const withoutIds = (value: unknown): unknown =>
-          JSON.parse(JSON.stringify(value, (key, item) =>
-            ["id", "entry_id", "proposal_id", "created_at", "posted_at", "company_id"].includes(key) ? undefined : item))
-        expect(withoutIds(grouped.answers)).toEqual(withoutIds(single.answers))
-        expect(grouped.entries).toEqual(single.entries)
-        expect(grouped.lines).toEqual(single.lines)
-        expect(grouped.totals).toEqual(single.totals)
-        expect(grouped.audit).toEqual(single.audit)
-        expect(withoutIds(grouped.events)).toEqual(withoutIds(single.events))
-      }),
-      { numRuns: 6, seed: 20261123 }
-    )
-  }, 120_000)
 })

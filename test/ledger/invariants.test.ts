@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
-import { messageChain, propose, simpleLines, today } from "./support.ts"
+import { makeTestApp, messageChain, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { propose, simpleLines, today } from "./support.ts"
 
 /**
  * The database keeps the money rules even against SQL that bypasses the engine: entries balance
@@ -72,7 +72,7 @@ describe("database invariants", () => {
     expect(await entryCount()).toBe(before + 1)
   })
 
-  it("refuse at commit an entry whose line numbers repeat (migration 0011)", async () => {
+  it("refuse at commit an entry whose line numbers repeat (ADR 0710)", async () => {
     const before = await entryCount()
     const withNumbers = (first: number, second: number, third: number) =>
       rawLines(today(), 100, [
@@ -152,7 +152,7 @@ describe("database invariants", () => {
       [company.companyId, Number(previous[0]!.entry_id), lineNo, Number(accountIds[code]), today(), cents]
     ] as const
 
-  it("check at commit, not at each statement: an entry completed by a later statement of its transaction commits (migration 0016)", async () => {
+  it("check at commit, not at each statement: an entry completed by a later statement of its transaction commits (ADR 0714)", async () => {
     const before = await entryCount()
     // Its first statement leaves the entry unbalanced; the statement's own check must not refuse
     // it, only leave it to the check at commit.
@@ -163,7 +163,7 @@ describe("database invariants", () => {
     expect(await entryCount()).toBe(before + 1)
   })
 
-  it("accept lines written before their entry in the same transaction, and refuse them when the entry then disagrees (migration 0016)", async () => {
+  it("accept lines written before their entry in the same transaction, and refuse them when the entry then disagrees (ADR 0714)", async () => {
     const before = await entryCount()
     const [drawn] = await app.query<{ id: string }>(`SELECT nextval('ledger_ids') AS id`)
     const id = drawn!.id
@@ -185,7 +185,7 @@ describe("database invariants", () => {
     expect(await entryCount()).toBe(before + 1)
   })
 
-  it("refuse at commit an entry found sound after one statement and unbalanced by the next (migration 0016)", async () => {
+  it("refuse at commit an entry found sound after one statement and unbalanced by the next (ADR 0714)", async () => {
     const before = await entryCount()
     expect(await refusal(inOneTransaction([
       () => [entryWithLines, entryParameters(today(), 100, [
@@ -197,7 +197,7 @@ describe("database invariants", () => {
     expect(await entryCount()).toBe(before)
   })
 
-  it("check every entry of a statement too large for the memo of checked entries, and refuse its one unsound entry (migration 0016)", async () => {
+  it("check every entry of a statement too large for the memo of checked entries, and refuse its one unsound entry (ADR 0714)", async () => {
     const before = await entryCount()
     // 400 entries in one statement: their memo would pass 16 KB, so none is remembered and each is
     // checked at commit.

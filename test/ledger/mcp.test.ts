@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
-import { type Agent, agentModel, connectMcp, createAgent, createPerson, snapshot, today } from "./support.ts"
+import { type Agent, agentModel, agentWithThreshold, connectMcp, createPerson, makeTestApp, newKey, snapshot, subscribeToEvents, type TestApp, type TestCompany } from "../support/index.ts"
+import { today } from "./support.ts"
 
 /** The governed path over MCP: the same pipeline, results and refusals as over HTTP. */
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
   app = await makeTestApp()
   company = await app.createCompany({ name: "MCP Ledger Co" })
   await subscribeToEvents(app, company)
-  agent = await createAgent(app, company, { thresholdCents: 5000, scopes: ["read", "propose"] })
+  agent = await agentWithThreshold(app, company, { thresholdCents: 5000, scopes: ["read", "propose"] })
   approver = await createPerson(app, company, "accountant", ["read", "propose", "approve"])
   agentClient = await connectMcp(app, agent.key, { "x-agent-model": agentModel })
   approverClient = await connectMcp(app, approver.key)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/app.ts"
-import { createAgent, today } from "./support.ts"
+import { agentWithThreshold, makeTestApp, newKey, subscribeToEvents, type TestApp, type TestCompany } from "../support/index.ts"
+import { propose, simpleLines, today } from "./support.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -64,7 +64,7 @@ describe("periods", () => {
     const noReason = await post(company, `/v1/periods/${first.id}/status`, { status: "open" })
     expect(noReason.status).toBe(422)
     expect(noReason.body.error.details.issues[0].path).toEqual(["body", "reason"])
-    const agent = await createAgent(app, company, { thresholdCents: 0, scopes: ["read", "propose", "approve", "admin"] })
+    const agent = await agentWithThreshold(app, company, { thresholdCents: 0, scopes: ["read", "propose", "approve", "admin"] })
     const byAgent = await post(company, `/v1/periods/${first.id}/status`, { status: "open", reason: "Agent wants it" }, agent.headers, agent.key)
     expect(byAgent.status).toBe(403)
     expect(byAgent.body.error.type).toBe("insufficient_scope")
@@ -125,5 +125,108 @@ describe("periods", () => {
     const year = Number(today().slice(0, 4))
     expect(periods[0].start_date).toBe(`${year}-01-01`)
     expect(periods[23].end_date).toBe(`${year + 1}-12-31`)
+  })
+})
+
+describe("periods on the governed path", () => {
+  let lockedCompany: TestCompany
+  let periods: Array<{ id: number; start_date: string; end_date: string; status: string }>
+  beforeAll(async () => {
+    lockedCompany = await app.createCompany({ name: "Locks Co" })
+    periods = (await app.call("GET", "/v1/periods?limit=100", { token: lockedCompany.ownerKey })).body.data
+  })
+
+  const lock = async (periodId: number, status: string, reason?: string) => {
+    const result = await app.call("POST", `/v1/periods/${periodId}/status`, {
+      token: lockedCompany.ownerKey,
+      key: newKey(),
+      body: { status, ...(reason === undefined ? {} : { reason }) }
+    })
+    expect(result.status).toBe(200)
+    return result.body
+  }
+
+  it("refuses a hard-locked date for everyone, even with a reason", async () => {
+    const period = periods[0]!
+    await lock(period.id, "hard_locked")
+    const result = await propose(app, lockedCompany.ownerKey, {
+      entry_date: period.start_date,
+      lines: simpleLines("6070", "1010", 100),
+      soft_lock_override_reason: "Please"
+    })
+    expect(result.status).toBe(422)
+    expect(result.body.error.type).toBe("period_hard_locked")
+    const preview = await propose(app, lockedCompany.ownerKey, {
+      entry_date: period.start_date,
+      lines: simpleLines("6070", "1010", 100),
+      dry_run: true
+    }, { key: null })
+    expect(preview.status).toBe(200)
+    expect(preview.body.verdict).toBe("refuse")
+    expect(preview.body.reasons.map((reason: { type: string }) => reason.type)).toEqual(["period_hard_locked"])
+  })
+
+  it("posts into a soft-locked date only with a reason, which is recorded", async () => {
+    const period = periods[1]!
+    await lock(period.id, "soft_locked", "Closing")
+    const without = await propose(app, lockedCompany.ownerKey, { entry_date: period.end_date, lines: simpleLines("6070", "1010", 100) })
+    expect(without.status).toBe(422)
+    expect(without.body.error.type).toBe("soft_lock_reason_required")
+    const withReason = await propose(app, lockedCompany.ownerKey, {
+      entry_date: period.end_date,
+      lines: simpleLines("6070", "1010", 100),
+      soft_lock_override_reason: "Late supplier invoice"
+    })
+    expect(withReason.status).toBe(201)
+    expect(withReason.body.soft_lock_override_reason).toBe("Late supplier invoice")
+    const stored = await app.call("GET", `/v1/journal-entries/${withReason.body.id}`, { token: lockedCompany.ownerKey })
+    expect(stored.body.soft_lock_override_reason).toBe("Late supplier invoice")
+    const audit = await app.query<{ reason: string }>(
+      `SELECT reason FROM audit_events WHERE company_id = $1 AND action = 'proposeJournalEntry' AND target_id = $2`,
+      [lockedCompany.companyId, String(withReason.body.id)]
+    )
+    expect(audit.map((row) => row.reason)).toEqual(["Late supplier invoice"])
+  })
+
+  it("re-checks the period when a proposal is approved", async () => {
+    const agentOfLocked = await agentWithThreshold(app, lockedCompany, { thresholdCents: 0 })
+    const period = periods[2]!
+    const queued = await propose(app, agentOfLocked.key, { entry_date: period.start_date, lines: simpleLines("6070", "1010", 700) }, {
+      headers: agentOfLocked.headers
+    })
+    expect(queued.status).toBe(202)
+    await lock(period.id, "hard_locked")
+    const refused = await app.call("POST", `/v1/proposals/${queued.body.proposal.id}/approve`, {
+      token: lockedCompany.ownerKey,
+      key: newKey(),
+      body: {}
+    })
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.type).toBe("period_hard_locked")
+    expect((await app.call("GET", `/v1/proposals/${queued.body.proposal.id}`, { token: lockedCompany.ownerKey })).body.status).toBe("pending")
+    const toSoft = await app.call("POST", `/v1/periods/${period.id}/status`, {
+      token: lockedCompany.ownerKey,
+      key: newKey(),
+      body: { status: "soft_locked", reason: "Only reopening is allowed" }
+    })
+    expect(toSoft.status).toBe(422)
+    expect(toSoft.body.error.type).toBe("invalid_period_transition")
+    await lock(period.id, "open", "Late approval")
+    await lock(period.id, "soft_locked", "Closing again")
+    const withoutReason = await app.call("POST", `/v1/proposals/${queued.body.proposal.id}/approve`, {
+      token: lockedCompany.ownerKey,
+      key: newKey(),
+      body: {}
+    })
+    expect(withoutReason.status).toBe(422)
+    expect(withoutReason.body.error.type).toBe("soft_lock_reason_required")
+    const approved = await app.call("POST", `/v1/proposals/${queued.body.proposal.id}/approve`, {
+      token: lockedCompany.ownerKey,
+      key: newKey(),
+      body: { reason: "Approved after the soft close" }
+    })
+    expect(approved.status).toBe(201)
+    const entry = await app.call("GET", `/v1/journal-entries/${approved.body.entry_id}`, { token: lockedCompany.ownerKey })
+    expect(entry.body).toMatchObject({ soft_lock_override_reason: "Approved after the soft close", proposal_id: queued.body.proposal.id })
   })
 })

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import fc from "fast-check"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
-import { type Agent, createAgent, createPerson, propose } from "./support.ts"
+import { type Agent, agentWithThreshold, createPerson, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { propose } from "./support.ts"
 
 /**
  * Random sequences of postings, agent postings and proposals, approvals, rejections, reversals
@@ -98,114 +98,133 @@ const periodVerdict = (status: Status, reason: string | null): "ok" | "period_ha
 const linesOf = (pairs: ReadonlyArray<{ debit: Code; credit: Code; cents: number }>) =>
   pairs.flatMap(({ cents, credit, debit }) => [{ account: debit, debit_cents: cents }, { account: credit, credit_cents: cents }])
 
-const step = async (world: World, next: typeof action extends fc.Arbitrary<infer A> ? A : never) => {
+type Action = typeof action extends fc.Arbitrary<infer A> ? A : never
+type ActionOf<Kind extends Action["kind"]> = Extract<Action, { readonly kind: Kind }>
+
+/** A person posts at once; an agent posts within its threshold and proposes above it; locked periods refuse. */
+const postStep = async (world: World, next: ActionOf<"post" | "agent">) => {
+  const { entry } = next
+  const reason = entry.reason ? "Late adjustment" : null
+  const total = entry.pairs.reduce((sum, item) => sum + item.cents, 0)
+  const token = next.kind === "post" ? world.company.ownerKey : world.agent.key
+  const result = await propose(app, token, {
+    entry_date: dateOf(world, entry.month, entry.day),
+    lines: linesOf(entry.pairs),
+    ...(reason === null ? {} : { soft_lock_override_reason: reason })
+  }, { headers: world.agent.headers })
+  const period = world.periods[entry.month]!
+  const verdict = periodVerdict(period.status, reason)
+  if (verdict !== "ok") {
+    expect(result.status).toBe(422)
+    expect(result.body.error.type).toBe(verdict)
+    return
+  }
+  const effect = effectOf(entry.pairs)
+  if (next.kind === "agent" && total > thresholdCents) {
+    expect(result.status).toBe(202)
+    world.pending.push({
+      id: result.body.proposal.id,
+      month: entry.month,
+      effect,
+      reason: period.status === "soft_locked" ? reason : null
+    })
+    return
+  }
+  expect(result.status).toBe(201)
+  world.posted.push({ id: result.body.id, effect, reversed: false })
+  apply(world.balances, effect, 1)
+  return
+}
+
+/** A person approves or rejects a pending proposal; approval re-checks the period. */
+const decideStep = async (world: World, next: ActionOf<"approve" | "reject">) => {
+  if (world.pending.length === 0) return
+  const proposal = world.pending[next.pick % world.pending.length]!
+  if (next.kind === "reject") {
+    const result = await app.call("POST", `/v1/proposals/${proposal.id}/reject`, { token: world.approver.key, key: newKey(), body: { reason: "No" } })
+    expect(result.status).toBe(200)
+    world.pending = world.pending.filter((item) => item !== proposal)
+    return
+  }
+  const reason = next.reason ? "Approved late" : null
+  const result = await app.call("POST", `/v1/proposals/${proposal.id}/approve`, {
+    token: world.approver.key,
+    key: newKey(),
+    body: reason === null ? {} : { reason }
+  })
+  const verdict = periodVerdict(world.periods[proposal.month]!.status, proposal.reason ?? reason)
+  if (verdict !== "ok") {
+    expect(result.status).toBe(422)
+    expect(result.body.error.type).toBe(verdict)
+    return
+  }
+  expect(result.status).toBe(201)
+  world.pending = world.pending.filter((item) => item !== proposal)
+  world.posted.push({ id: result.body.entry_id, effect: proposal.effect, reversed: false })
+  apply(world.balances, proposal.effect, 1)
+  return
+}
+
+/** The owner reverses a posted entry, which restores exactly the balances it moved. */
+const reverseStep = async (world: World, next: ActionOf<"reverse">) => {
+  const open = world.posted.filter((entry) => !entry.reversed)
+  if (open.length === 0) return
+  const entry = open[next.pick % open.length]!
+  const reason = next.reason ? "Correction" : null
+  const before = await apiBalances(world)
+  const result = await app.call("POST", `/v1/journal-entries/${entry.id}/reverse`, {
+    token: world.company.ownerKey,
+    key: newKey(),
+    body: { entry_date: dateOf(world, next.month, 15), ...(reason === null ? {} : { soft_lock_override_reason: reason }) }
+  })
+  const verdict = periodVerdict(world.periods[next.month]!.status, reason)
+  if (verdict !== "ok") {
+    expect(result.status).toBe(422)
+    expect(result.body.error.type).toBe(verdict)
+    return
+  }
+  expect(result.status).toBe(201)
+  entry.reversed = true
+  world.posted.push({ id: result.body.id, effect: {}, reversed: true })
+  apply(world.balances, entry.effect, -1)
+  // The reversal restores every balance the entry moved, and touches no other.
+  const after = await apiBalances(world)
+  for (const code of codes) expect(after[code]).toBe(before[code] - (entry.effect[code] ?? 0))
+  return
+}
+
+/** The owner moves a period between open, soft-locked and hard-locked, as the rules allow. */
+const lockStep = async (world: World, next: ActionOf<"lock">) => {
+  const period = world.periods[next.month]!
+  const reason = next.reason ? "Close" : null
+  const result = await app.call("POST", `/v1/periods/${period.id}/status`, {
+    token: world.company.ownerKey,
+    key: newKey(),
+    body: { status: next.status, ...(reason === null ? {} : { reason }) }
+  })
+  if (period.status === "hard_locked" && next.status === "soft_locked") {
+    expect(result.body.error.type).toBe("invalid_period_transition")
+  } else if (period.status === "hard_locked" && next.status === "open" && reason === null) {
+    expect(result.body.error.type).toBe("validation_failed")
+  } else {
+    expect(result.status).toBe(200)
+    period.status = next.status
+  }
+  return
+}
+
+const step = (world: World, next: Action): Promise<void> => {
   switch (next.kind) {
     case "post":
-    case "agent": {
-      const { entry } = next
-      const reason = entry.reason ? "Late adjustment" : null
-      const total = entry.pairs.reduce((sum, item) => sum + item.cents, 0)
-      const token = next.kind === "post" ? world.company.ownerKey : world.agent.key
-      const result = await propose(app, token, {
-        entry_date: dateOf(world, entry.month, entry.day),
-        lines: linesOf(entry.pairs),
-        ...(reason === null ? {} : { soft_lock_override_reason: reason })
-      }, { headers: world.agent.headers })
-      const period = world.periods[entry.month]!
-      const verdict = periodVerdict(period.status, reason)
-      if (verdict !== "ok") {
-        expect(result.status).toBe(422)
-        expect(result.body.error.type).toBe(verdict)
-        return
-      }
-      const effect = effectOf(entry.pairs)
-      if (next.kind === "agent" && total > thresholdCents) {
-        expect(result.status).toBe(202)
-        world.pending.push({
-          id: result.body.proposal.id,
-          month: entry.month,
-          effect,
-          reason: period.status === "soft_locked" ? reason : null
-        })
-        return
-      }
-      expect(result.status).toBe(201)
-      world.posted.push({ id: result.body.id, effect, reversed: false })
-      apply(world.balances, effect, 1)
-      return
-    }
+    case "agent":
+      return postStep(world, next)
     case "approve":
-    case "reject": {
-      if (world.pending.length === 0) return
-      const proposal = world.pending[next.pick % world.pending.length]!
-      if (next.kind === "reject") {
-        const result = await app.call("POST", `/v1/proposals/${proposal.id}/reject`, { token: world.approver.key, key: newKey(), body: { reason: "No" } })
-        expect(result.status).toBe(200)
-        world.pending = world.pending.filter((item) => item !== proposal)
-        return
-      }
-      const reason = next.reason ? "Approved late" : null
-      const result = await app.call("POST", `/v1/proposals/${proposal.id}/approve`, {
-        token: world.approver.key,
-        key: newKey(),
-        body: reason === null ? {} : { reason }
-      })
-      const verdict = periodVerdict(world.periods[proposal.month]!.status, proposal.reason ?? reason)
-      if (verdict !== "ok") {
-        expect(result.status).toBe(422)
-        expect(result.body.error.type).toBe(verdict)
-        return
-      }
-      expect(result.status).toBe(201)
-      world.pending = world.pending.filter((item) => item !== proposal)
-      world.posted.push({ id: result.body.entry_id, effect: proposal.effect, reversed: false })
-      apply(world.balances, proposal.effect, 1)
-      return
-    }
-    case "reverse": {
-      const open = world.posted.filter((entry) => !entry.reversed)
-      if (open.length === 0) return
-      const entry = open[next.pick % open.length]!
-      const reason = next.reason ? "Correction" : null
-      const before = await apiBalances(world)
-      const result = await app.call("POST", `/v1/journal-entries/${entry.id}/reverse`, {
-        token: world.company.ownerKey,
-        key: newKey(),
-        body: { entry_date: dateOf(world, next.month, 15), ...(reason === null ? {} : { soft_lock_override_reason: reason }) }
-      })
-      const verdict = periodVerdict(world.periods[next.month]!.status, reason)
-      if (verdict !== "ok") {
-        expect(result.status).toBe(422)
-        expect(result.body.error.type).toBe(verdict)
-        return
-      }
-      expect(result.status).toBe(201)
-      entry.reversed = true
-      world.posted.push({ id: result.body.id, effect: {}, reversed: true })
-      apply(world.balances, entry.effect, -1)
-      // The reversal restores every balance the entry moved, and touches no other.
-      const after = await apiBalances(world)
-      for (const code of codes) expect(after[code]).toBe(before[code] - (entry.effect[code] ?? 0))
-      return
-    }
-    case "lock": {
-      const period = world.periods[next.month]!
-      const reason = next.reason ? "Close" : null
-      const result = await app.call("POST", `/v1/periods/${period.id}/status`, {
-        token: world.company.ownerKey,
-        key: newKey(),
-        body: { status: next.status, ...(reason === null ? {} : { reason }) }
-      })
-      if (period.status === "hard_locked" && next.status === "soft_locked") {
-        expect(result.body.error.type).toBe("invalid_period_transition")
-      } else if (period.status === "hard_locked" && next.status === "open" && reason === null) {
-        expect(result.body.error.type).toBe("validation_failed")
-      } else {
-        expect(result.status).toBe(200)
-        period.status = next.status
-      }
-      return
-    }
+    case "reject":
+      return decideStep(world, next)
+    case "reverse":
+      return reverseStep(world, next)
+    case "lock":
+      return lockStep(world, next)
   }
 }
 
@@ -248,7 +267,7 @@ describe("ledger properties", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 25 }), async (actions) => {
         const company = await app.createCompany({ name: "Property Co" })
-        const agent = await createAgent(app, company, { thresholdCents })
+        const agent = await agentWithThreshold(app, company, { thresholdCents })
         const approver = await createPerson(app, company, "accountant", ["read", "propose", "approve"])
         const periods = (await app.call("GET", "/v1/periods?limit=100", { token: company.ownerKey })).body.data
           .map((period: { id: number; start_date: string }) => ({ id: period.id, start: period.start_date, status: "open" as Status }))

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import * as FiscalYear from "../../packages/engine/src/ledger/FiscalYear.ts"
-import * as JournalEntry from "../../packages/engine/src/ledger/JournalEntry.ts"
-import * as PeriodStatus from "../../packages/engine/src/ledger/PeriodStatus.ts"
+import * as JournalEntry from "../../packages/engine/src/ledger/JournalEntryRules.ts"
+import * as PeriodStatus from "../../packages/engine/src/ledger/PeriodRules.ts"
 import * as PostingPolicy from "../../packages/engine/src/ledger/PostingPolicy.ts"
 
 const accounts = new Map<string, JournalEntry.AccountRef>([

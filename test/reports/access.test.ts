@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
-import { connectMcp, createClass, credit, debit, post, report } from "./support.ts"
+import { connectMcp, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { createClass, credit, debit, post, report } from "./support.ts"
 
 /**
  * Who may read reports, over which surface, and what they are refused: an agent with read scope

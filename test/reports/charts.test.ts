@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 import { credit, debit, post, report } from "./support.ts"
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import fc from "fast-check"
-import { makeTestApp, type TestApp } from "../support/app.ts"
+import { makeTestApp, type TestApp } from "../support/index.ts"
 import { createClass, generalLedgerPages, type Line, post, report, reverse, setFiscalYearStart, trialBalanceNets } from "./support.ts"
 
 /**

@@ -1,4 +1,4 @@
-import { newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { expect201, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 
 /** Helpers of the report tests: posting entries, classes, fiscal years, and reading reports. */
 
@@ -15,11 +15,6 @@ export const debit = (account: string, cents: number, className?: string): Line 
 
 export const credit = (account: string, cents: number, className?: string): Line =>
   className === undefined ? { account, credit_cents: cents } : { account, credit_cents: cents, class: className }
-
-const expect201 = (what: string, result: { status: number; body: any }) => {
-  if (result.status !== 201) throw new Error(`${what}: ${result.status} ${JSON.stringify(result.body)}`)
-  return result.body
-}
 
 /** Posts an entry as `token` (a person's key posts at once) and returns its id. */
 export const post = async (
@@ -78,19 +73,6 @@ export const generalLedgerPages = async (app: TestApp, token: string, query: Rec
     if (pages.length > 10_000) throw new Error("general ledger pages do not end")
   } while (cursor !== null)
   return pages
-}
-
-/** An MCP client over the app's in-process fetch, holding `token`. */
-export const connectMcp = async (app: TestApp, token: string, headers: Record<string, string> = {}) => {
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
-  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js")
-  const client = new Client({ name: "reports-test", version: "1.0.0" })
-  const transport = new StreamableHTTPClientTransport(new URL("http://ledger.test/mcp"), {
-    requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
-    fetch: (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))
-  })
-  await client.connect(transport)
-  return client
 }
 
 /** Trial balance rows as `code -> signed net (debit positive)`, for comparisons. */

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest"
 import { documentEntry, entryAmount, paymentEntry, reversal, type PostingKind } from "../../packages/engine/src/sales/DocumentPosting.ts"
 import { extend, lineAmount } from "../../packages/engine/src/sales/LineAmounts.ts"
 import { divideRoundHalfAwayFromZero } from "../../packages/engine/src/sales/Rounding.ts"
-import { combinedRate, taxLines, taxOn } from "../../packages/engine/src/sales/TaxMath.ts"
-import { bucketOf } from "../../packages/engine/src/sales/AgingBuckets.ts"
+import { combinedRate, taxLines, taxOn } from "../../packages/engine/src/sales/SalesTaxRules.ts"
+import { bucketOf } from "../../packages/engine/src/sales/AgingRules.ts"
 
 const sums = (lines: ReadonlyArray<{ debit_cents?: number; credit_cents?: number }>) => ({
   debit: lines.reduce((sum, line) => sum + (line.debit_cents ?? 0), 0),

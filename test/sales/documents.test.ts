@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, subscribeToEvents, type TestApp } from "../support/app.ts"
-import { accountTotals, salesCompany, trialBalanceDifference } from "./support.ts"
+import { accountTotals, makeTestApp, subscribeToEvents, type TestApp, trialBalanceDifference } from "../support/index.ts"
+import { salesCompany } from "./support.ts"
 
 let app: TestApp
 beforeAll(async () => {

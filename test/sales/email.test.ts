@@ -2,10 +2,11 @@ import { Effect } from "effect"
 import { SMTPServer } from "smtp-server"
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Mail, Sales } from "@ledger/engine"
+import { Sales } from "@ledger/engine"
+import { MemoryMail } from "@ledger/testkit"
 import * as SmtpMail from "../../packages/server/src/adapters/SmtpMail.ts"
 import * as Worker from "../../packages/server/src/workers/Worker.ts"
-import { makeTestApp, type TestApp } from "../support/app.ts"
+import { makeTestApp, type TestApp } from "../support/index.ts"
 import { accountantOf, agentOf, mimeParts, salesCompany } from "./support.ts"
 
 interface Received {
@@ -139,7 +140,7 @@ describe("email outbox", () => {
     expect((await company.get(`/v1/email/outbox/${suppressed.body.id}`)).body.status).toBe("suppressed")
 
     // A transient failure through the in-memory mailbox: queued again, then failed once attempts are spent.
-    const memory = Mail.memory()
+    const memory = MemoryMail.make()
     const transient = await company.post(`/v1/documents/${invoice.id}/email`, {})
     for (let attempt = 0; attempt < 5; attempt++) memory.failNext({ message: "421 try later" })
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -159,7 +160,7 @@ describe("email outbox", () => {
     const today = new Date().toISOString().slice(0, 10)
     const invoice = (await company.post("/v1/invoices", { contact_id: company.customerId, doc_date: today, terms_days: 0, lines: [{ amount_cents: 7_500 }] })).body
     expect((await company.get("/v1/email/settings")).body).toMatchObject({ reminders_enabled: false, reminder_days: [] })
-    const memory = Mail.memory()
+    const memory = MemoryMail.make()
     const scan = async () => {
       // The scan runs hourly; here it is due at once.
       await app.query(`UPDATE jobs SET run_at = now() - interval '1 second' WHERE kind = 'reminders.scan' AND status = 'pending'`)
@@ -187,7 +188,7 @@ describe("email outbox", () => {
     const claimed = await app.runtime.runPromise(Sales.Jobs.claim("dead-worker", 100, 60))
     expect(claimed.some((job) => job.payload.email_id === queued.id)).toBe(true)
     await app.query(`UPDATE emails SET status = 'sending', attempts = 1 WHERE company_id = $1 AND id = $2`, [company.companyId, queued.id])
-    const memory = Mail.memory()
+    const memory = MemoryMail.make()
     await app.runtime.runPromise(Worker.drain(workerOptions).pipe(Effect.provide(memory.layer)))
     expect((await company.get(`/v1/email/outbox/${queued.id}`)).body.status).toBe("sending")
     await app.query(`UPDATE jobs SET locked_until = now() - interval '1 second' WHERE locked_by = 'dead-worker'`)

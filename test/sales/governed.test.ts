@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, newKey, type TestApp } from "../support/app.ts"
-import { accountantOf, accountTotals, agentOf, connectMcp, salesCompany } from "./support.ts"
+import { accountTotals, connectMcp, makeTestApp, newKey, type TestApp } from "../support/index.ts"
+import { accountantOf, agentOf, salesCompany } from "./support.ts"
 
 let app: TestApp
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, type TestApp } from "../support/app.ts"
+import { makeTestApp, type TestApp } from "../support/index.ts"
 import { salesCompany, type SalesCompany } from "./support.ts"
 
 let app: TestApp

@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, type TestApp } from "../support/app.ts"
+import { makeTestApp, type TestApp } from "../support/index.ts"
 import { salesCompany } from "./support.ts"
 
 let app: TestApp

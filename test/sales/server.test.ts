@@ -3,7 +3,7 @@ import path from "node:path"
 import { promisify } from "node:util"
 import { SMTPServer } from "smtp-server"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshStore, repositoryRoot, type RunningServer, startServer, type Store } from "../foundation/server-process.ts"
+import { freshStore, repositoryRoot, type RunningServer, startServer, type Store } from "../support/server-process.ts"
 
 /**
  * The real `ledger serve` process: its background worker delivers queued email over SMTP (the

@@ -1,4 +1,4 @@
-import { newKey, type TestApp, type TestCompany } from "../support/app.ts"
+import { newKey, type TestApp, type TestCompany } from "../support/index.ts"
 
 /** A company with a customer, a vendor and a three-jurisdiction combined sales tax rate. */
 export interface SalesCompany extends TestCompany {
@@ -46,26 +46,6 @@ export const salesCompany = async (app: TestApp, name = "Sales Co"): Promise<Sal
   }
 }
 
-/** Every posted line of the company nets to zero, per account, from the journal itself. */
-export const accountTotals = async (app: TestApp, companyId: string): Promise<Map<string, number>> => {
-  const rows = await app.query<{ code: string; total: string | number }>(
-    `SELECT a.code, sum(l.amount_cents) AS total FROM journal_lines l
-     JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id
-     WHERE l.company_id = $1 GROUP BY a.code`,
-    [companyId]
-  )
-  return new Map(rows.map((row) => [row.code, Number(row.total)]))
-}
-
-/** The trial balance from the ledger's daily totals: debits minus credits over every account. */
-export const trialBalanceDifference = async (app: TestApp, companyId: string): Promise<number> => {
-  const rows = await app.query<{ difference: string | number | null }>(
-    `SELECT coalesce(sum(amount_cents), 0) AS difference FROM journal_lines WHERE company_id = $1`,
-    [companyId]
-  )
-  return Number(rows[0]!.difference)
-}
-
 /** An agent of the company with a key: its token and the headers its writes need. */
 export const agentOf = async (
   company: SalesCompany,
@@ -103,17 +83,4 @@ export const mimeParts = (raw: string) => {
     return { headers: partHeaders, body, text: base64 ? "" : content }
   })
   return { headers, parts }
-}
-
-/** An MCP client over the app's in-process fetch, holding `token`. */
-export const connectMcp = async (app: TestApp, token: string, headers: Record<string, string> = {}) => {
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js")
-  const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js")
-  const client = new Client({ name: "ledger-sales-test", version: "1.0.0" })
-  const transport = new StreamableHTTPClientTransport(new URL("http://ledger.test/mcp"), {
-    requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
-    fetch: (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))
-  })
-  await client.connect(transport)
-  return client
 }

@@ -1,6 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Server } from "@ledger/server"
+import { type Call, callOf } from "./http.ts"
+
+export type { Call, CallOptions, CallResult } from "./http.ts"
 
 /**
  * A whole Ledger in this process for tests: the real routes, pipeline and engine, over PGlite in
@@ -12,7 +15,7 @@ export interface TestApp {
   readonly operatorToken: string
   readonly fetch: (request: Request) => Promise<Response>
   /** One JSON request; `token` is the Bearer credential, `key` the Idempotency-Key. */
-  readonly call: (method: "GET" | "POST" | "DELETE", path: string, options?: CallOptions) => Promise<CallResult>
+  readonly call: Call
   /** Runs SQL against the app's database (to inspect tables). */
   readonly query: <Row = Record<string, unknown>>(text: string, params?: ReadonlyArray<unknown>) => Promise<Array<Row>>
   readonly createCompany: (options?: {
@@ -41,20 +44,8 @@ export interface TestAppOptions {
   readonly groupCommit?: boolean
   /** The server's upkeep of planner statistics (on by default, as in a server). */
   readonly analyzeGrownTables?: boolean
-}
-
-export interface CallOptions {
-  readonly token?: string | null
-  readonly body?: unknown
-  readonly rawBody?: string
-  readonly key?: string
-  readonly headers?: Record<string, string>
-}
-
-export interface CallResult {
-  readonly status: number
-  readonly body: any
-  readonly headers: Headers
+  /** The outside world's ports (mail, bank feeds, sealer); default the server's unconfigured ones. */
+  readonly providers?: Parameters<typeof Server.inProcess>[0]["providers"]
 }
 
 export interface TestCompany {
@@ -85,29 +76,13 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
     rateLimits: options.rateLimits ?? false,
     ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
     ...(options.analyzeGrownTables === undefined ? {} : { analyzeGrownTables: options.analyzeGrownTables }),
+    ...(options.providers === undefined ? {} : { providers: options.providers }),
     ...(clock === undefined ? {} : { clock })
   })
 
   const fetch = (request: Request) => app.handler(request)
 
-  const call: TestApp["call"] = async (method, path, callOptions = {}) => {
-    const headers = new Headers(callOptions.headers)
-    if (callOptions.token !== undefined && callOptions.token !== null) headers.set("authorization", `Bearer ${callOptions.token}`)
-    if (callOptions.key !== undefined) headers.set("idempotency-key", callOptions.key)
-    let body: string | undefined
-    if (callOptions.rawBody !== undefined) body = callOptions.rawBody
-    else if (callOptions.body !== undefined) body = JSON.stringify(callOptions.body)
-    if (body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json")
-    const response = await fetch(new Request(`http://ledger.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) }))
-    const text = await response.text()
-    let parsed: unknown = text
-    try {
-      parsed = text === "" ? null : JSON.parse(text)
-    } catch {
-      // Not JSON (a PDF, a CSV): the text is the body.
-    }
-    return { status: response.status, body: parsed, headers: response.headers }
-  }
+  const call = callOf(fetch)
 
   const query: TestApp["query"] = (text, params = []) =>
     app.runtime.runPromise(Effect.gen(function*() {

@@ -1,6 +1,6 @@
 import { Clock, Data, Effect, Layer, Schema } from "effect"
 import { Administration, Ledger as LedgerApi, type Operation } from "@ledger/api"
-import { Entropy, Ledger, Operator } from "@ledger/engine"
+import { Entropy, Ledger, Operator, Ports } from "@ledger/engine"
 import { Storage } from "@ledger/server"
 
 /**
@@ -54,7 +54,7 @@ export const program = Effect.gen(function*() {
   const now = new Date(yield* Clock.currentTimeMillis)
   yield* Operator.ensure(operatorToken, now.toISOString())
 
-  const created = yield* invoke(Administration.createCompany, {
+  const created = yield* invoke(Administration.Companies.createCompany, {
     credential: operatorToken,
     idempotencyKey: "example-embed-company",
     body: { name: "Corner Bakery", owner_name: "Rosa Diaz", starter_chart: "general" }
@@ -87,7 +87,7 @@ export const program = Effect.gen(function*() {
     accounts.data.filter((account) => touched.has(account.code)).map((account) => [account.code, account.balance_cents ?? 0])
   )
 
-  const audit = yield* invoke(Administration.listAuditEvents, { credential: owner, query: { limit: 20 } })
+  const audit = yield* invoke(Administration.AuditLog.listAuditEvents, { credential: owner, query: { limit: 20 } })
   return {
     companyId: created.company.company_id,
     entryIds: entries.map((entry) => (entry as { id: number }).id),
@@ -98,10 +98,12 @@ export const program = Effect.gen(function*() {
 
 /**
  * The engine over embedded PGlite: in memory, or in a folder that keeps the books between runs.
- * Rate limits are for servers; an embedding program has no callers to hold back.
+ * Rate limits are for servers; an embedding program has no callers to hold back. It talks to no
+ * outside provider (bank-feed aggregator, mail), so every port is the unconfigured one.
  */
 export const layer = (dataDir: string) =>
   Layer.mergeAll(Ledger.layer({ storage: "pglite", rateLimits: false }), Entropy.layer).pipe(
+    Layer.provide(Ports.layerUnconfigured),
     Layer.provideMerge(Storage.layer({ dataDir }))
   )
 

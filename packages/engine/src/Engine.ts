@@ -3,10 +3,17 @@ import type { SqlClient } from "effect/sql"
 import { Dispatcher, Handlers, type Invocation } from "./pipeline/Dispatcher.ts"
 import { EngineInfo, version } from "./kernel/EngineInfo.ts"
 import { Entropy } from "./ports/Entropy.ts"
-import { type BatchWriter, GroupCommit } from "./pipeline/batching/GroupCommit.ts"
-import * as handlers from "./Handlers.ts"
-import * as JournalBatch from "./ledger/JournalBatch.ts"
+import type * as Ports from "./ports/Ports.ts"
+import { GroupCommit } from "./pipeline/batching/GroupCommit.ts"
 import { RateLimiter } from "./pipeline/RateLimiter.ts"
+import * as Area from "./pipeline/Area.ts"
+import { Registry } from "./kernel/Registry.ts"
+import * as Administration from "./administration/index.ts"
+import * as Banking from "./banking/index.ts"
+import * as Firms from "./firms/index.ts"
+import * as Ledger from "./ledger/index.ts"
+import * as Reports from "./reports/index.ts"
+import * as Sales from "./sales/index.ts"
 
 export interface Options {
   readonly storage: "postgresql" | "pglite"
@@ -29,18 +36,42 @@ export interface Options {
   readonly groupCommit?: boolean
 }
 
+/**
+ * THE COMPOSITION ROOT: every area of the engine, in order (setup steps and account protections
+ * run in this order). An area adds ONE line here; everything else it adds is in its own folder,
+ * declared in the `Area` its index.ts exports (pipeline/Area.ts).
+ */
+export const areas: ReadonlyArray<Area.Area> = [
+  Administration.area,
+  Ledger.area,
+  Sales.area,
+  Banking.area,
+  Reports.area,
+  Firms.area
+]
+
+const folded = Area.fold(areas)
+
+/** Every operation's handler, by operation id (what the Dispatcher serves). */
+export const handlers = folded.handlers
+
+/** Every job kind the areas declare, by name: what the server's workers run. */
+export const jobKinds = folded.jobKinds
+
 /** The operations whose writes commit in groups, with their batch writers: new ones for each engine. */
-const batchWriters = (): ReadonlyMap<string, BatchWriter> => new Map([["proposeJournalEntry", JournalBatch.writer()]])
+const batchWriters = () => new Map([...folded.batchWriters].map(([operationId, make]) => [operationId, make()] as const))
 
 /**
- * The engine: every operation behind one `Dispatcher`, over whatever `SqlClient` is provided.
- * Servers put HTTP and MCP in front of it; embedders call it directly.
+ * The engine: every operation behind one `Dispatcher`, over whatever `SqlClient` and outside ports
+ * (ports/Ports.ts: an adapter, a fake or the unconfigured layer of each) are provided. Servers put
+ * HTTP and MCP in front of it; embedders call it directly.
  */
-export const layer = (options: Options): Layer.Layer<Dispatcher, never, SqlClient.SqlClient> => {
+export const layer = (options: Options): Layer.Layer<Dispatcher, never, SqlClient.SqlClient | Ports.Engine> => {
   const entropy = options.seed === undefined ? Entropy.layer : Entropy.layerSeeded(options.seed)
   return Dispatcher.layer.pipe(
     Layer.provide(Layer.mergeAll(
-      Layer.succeed(Handlers)(handlers.all),
+      Layer.succeed(Handlers)(folded.handlers),
+      Registry.layer(folded),
       options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock)(options.clock),
       options.rateLimits === false ? RateLimiter.layerUnlimited : RateLimiter.layer,
       Layer.succeed(EngineInfo)(EngineInfo.of({ storage: options.storage, version, tracing: options.tracing ?? false })),

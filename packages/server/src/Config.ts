@@ -1,3 +1,5 @@
+import * as MasterKey from "./adapters/MasterKey.ts"
+import * as SmtpMail from "./adapters/SmtpMail.ts"
 import * as PgliteWasm from "./storage/pglite/PgliteWasm.ts"
 
 /**
@@ -21,6 +23,13 @@ export interface ServerConfig {
    * where the process may use under 2 GiB (PgliteWasm.ts, docs/decisions/0716-pglite-wasm-chosen-by-memory.md).
    */
   readonly pgliteWasm: PgliteWasm.Choice
+  /**
+   * LEDGER_MASTER_KEY: seals secrets at rest (adapters/MasterKey.ts). Required for bank feeds with
+   * PostgreSQL; embedded use generates one into the data folder when it is unset.
+   */
+  readonly masterKey: string | undefined
+  /** SMTP for the mail port (adapters/SmtpMail.ts); null: emails wait in their jobs until it is set. */
+  readonly smtp: SmtpMail.SmtpConfig | null
 }
 
 /** The settings in `environment`, for a process that may use `memoryBytes` (the machine's or its cgroup's). */
@@ -31,6 +40,9 @@ export const fromEnvironment = (
   const port = Number(environment.PORT ?? 8080)
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number, got ${environment.PORT}`)
   const host = environment.HOST ?? "127.0.0.1"
+  const masterKey = environment.LEDGER_MASTER_KEY === "" ? undefined : environment.LEDGER_MASTER_KEY
+  // A malformed key is refused at start, not at the first bank feed.
+  if (masterKey !== undefined) MasterKey.parse(masterKey)
   return {
     port,
     host,
@@ -40,6 +52,8 @@ export const fromEnvironment = (
     baseUrl: environment.LEDGER_BASE_URL ?? `http://${host}:${port}`,
     rateLimits: environment.LEDGER_RATE_LIMITS !== "off",
     tracing: environment.LEDGER_TRACING === "on",
-    pgliteWasm: PgliteWasm.choose(PgliteWasm.parseSetting(environment.LEDGER_PGLITE_WASM), memoryBytes)
+    pgliteWasm: PgliteWasm.choose(PgliteWasm.parseSetting(environment.LEDGER_PGLITE_WASM), memoryBytes),
+    masterKey,
+    smtp: SmtpMail.fromEnvironment(environment)
   }
 }

@@ -3,7 +3,8 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Clock, Duration, Effect, Layer, ManagedRuntime, Schedule } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { Dispatcher, Entropy, Idempotency, Ledger, Operator, Statistics } from "@ledger/engine"
+import { Dispatcher, Entropy, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
+import * as ServerPorts from "./adapters/Ports.ts"
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./http/Http.ts"
 import * as Storage from "./storage/Storage.ts"
@@ -33,6 +34,12 @@ export interface AppOptions extends Storage.StorageOptions {
    * every handler's `now`. Default: the system clock. Tests pass `manualClock()` and move it.
    */
   readonly clock?: Clock.Clock | undefined
+  /**
+   * The outside ports (bank-feed aggregator, token sealer, mail delivery, ...): real adapters
+   * (`portsOf`), or the testkit's fakes. Default: none configured (`Ports.layerUnconfigured`), so
+   * bank feeds answer 503 bank_feeds_not_configured and emails wait.
+   */
+  readonly providers?: Layer.Layer<Ports.All, unknown> | undefined
 }
 
 /** A clock a test moves by hand; sleeping and elapsed-time measures stay on the system clock. */
@@ -105,8 +112,12 @@ const statisticsUpkeep = Layer.effectDiscard(Effect.forkScoped(Statistics.analyz
   Effect.repeat(Schedule.spaced(statisticsEvery))
 )))
 
-/** The engine over migrated storage, with the operator token in place. */
-export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlClient.SqlClient, unknown> => {
+/**
+ * The engine over migrated storage, with the operator token in place and the ports provided (and
+ * kept in the context, for the workers and the testkit). The ports are built after storage: the
+ * master key may be generated into the data folder, which PGlite must have made first.
+ */
+export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlClient.SqlClient | Ports.All, unknown> => {
   const storage = Storage.layer(options)
   const clock = options.clock ?? Clock.Clock.defaultValue()
   const operator = Layer.effectDiscard(Effect.gen(function*() {
@@ -126,7 +137,10 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlCl
     operator,
     idempotencyPurge(clock),
     options.analyzeGrownTables === false ? Layer.empty : statisticsUpkeep
-  ).pipe(Layer.provideMerge(storage))
+  ).pipe(
+    Layer.provideMerge(options.providers ?? Ports.layerUnconfigured),
+    Layer.provideMerge(storage)
+  )
 }
 
 /** Every route over the engine: what both the Node server and the in-process web handler serve. */
@@ -146,17 +160,8 @@ export const webHandler = (options: AppOptions) =>
  * The whole app in this process with no network: a Fetch-style handler plus the runtime that
  * holds the engine and its SQL client (tests inspect tables through it; the testkit builds on it).
  */
-export const inProcess = async (
-  options: AppOptions & {
-    /**
-     * Outside providers for the engine: a layer of port services (bank-feed aggregator, token
-     * sealer, mail delivery, ...), usually fakes; the testkit passes its own. None by default.
-     */
-    readonly providers?: Layer.Layer<any> | undefined
-  }
-) => {
-  const engine = engineLayer(options)
-  const runtime = ManagedRuntime.make(options.providers === undefined ? engine : engine.pipe(Layer.provideMerge(options.providers)))
+export const inProcess = async (options: AppOptions) => {
+  const runtime = ManagedRuntime.make(engineLayer(options))
   const context = await runtime.context()
   const web = HttpRouter.toWebHandler(
     Http.routes.pipe(Layer.provide(Layer.succeedContext(context)), Layer.provide(HttpServer.layerServices)) as never,
@@ -173,9 +178,17 @@ export const inProcess = async (
 }
 
 /**
+ * The ports `ledger serve` wires from its settings (adapters/Ports.ts): SMTP mail, the master key's
+ * sealer, and the unconfigured layer of the rest, which `unconfigured` names.
+ */
+export const portsOf = (config: ServerConfig): ServerPorts.Wired =>
+  ServerPorts.wire({ smtp: config.smtp, masterKey: config.masterKey, databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+
+/**
  * The Node HTTP server on the configured host and port. Storage is opened and migrated before the
  * port is bound: a request that arrives while the server starts is refused (connection refused,
- * which clients and load balancers retry) rather than accepted and left without an answer.
+ * which clients and load balancers retry) rather than accepted and left without an answer. The
+ * ports are the configured ones (`portsOf`) unless `options.providers` gives others.
  */
 export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> = {}) =>
   HttpRouter.serve(Http.routes, { disableLogger: true }).pipe(
@@ -188,6 +201,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       rateLimits: config.rateLimits,
       tracing: config.tracing,
       pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
-      ...options
+      ...options,
+      providers: options.providers ?? portsOf(config).layer
     }))
   )

@@ -11,7 +11,14 @@ const usage = `ledger — the Ledger server
 Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR, default ./.ledger;
 "memory" for none), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
 LEDGER_PGLITE_WASM=auto|optimizing|baseline (embedded PGlite's WebAssembly compiler; auto: baseline
-under 2 GiB of memory).`
+under 2 GiB of memory), LEDGER_WORKERS=off.
+
+Outside providers (a provider left unset answers 503 with a type that names it, or waits):
+  mail        LEDGER_SMTP_URL, or LEDGER_SMTP_HOST, LEDGER_SMTP_PORT, LEDGER_SMTP_USER, LEDGER_SMTP_PASS,
+              LEDGER_SMTP_SECURE; with LEDGER_MAIL_FROM (unset: emails wait in their jobs)
+  master key  LEDGER_MASTER_KEY, 32 bytes as base64 or hex (unset: generated into the data folder;
+              required with DATABASE_URL for bank feeds)
+  bank feeds  no aggregator adapter yet: 503 bank_feeds_not_configured`
 
 const command = process.argv[2] ?? "serve"
 
@@ -38,9 +45,11 @@ if (command === "serve") {
     ? `embedded PGlite (${config.dataDir === "memory" ? "in memory" : config.dataDir}; ` +
       `${config.pgliteWasm.tier} WebAssembly compiler: ${config.pgliteWasm.reason})`
     : "PostgreSQL"
+  const ports = Server.portsOf(config)
   Effect.gen(function*() {
-    yield* Layer.build(Server.serverLayer(config, { onOperatorToken: printOperatorToken }))
+    yield* Layer.build(Server.serverLayer(config, { onOperatorToken: printOperatorToken, providers: ports.layer }))
     process.stdout.write(`Ledger listening on http://${config.host}:${config.port} with ${storage}\n`)
+    if (ports.unconfigured.length > 0) process.stdout.write(`Not configured: ${ports.unconfigured.join("; ")}.\n`)
     return yield* Effect.never
   }).pipe(
     Effect.scoped,

@@ -1,6 +1,6 @@
 export * as Config from "./Config.ts"
 export * as Http from "./http/Http.ts"
-export * as JsonSchema from "./http/JsonSchema.ts"
+export * as JsonSchema from "./JsonSchema.ts"
 export * as Mcp from "./mcp/Mcp.ts"
 export * as OpenApi from "./http/OpenApi.ts"
 export * as Server from "./Server.ts"

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto"
 import { Layer } from "effect"
-import { Mail } from "@ledger/engine"
-import { type Aggregator, FakeAggregator, TokenSealer } from "@ledger/engine/ports"
+import { type All, TokenSealer } from "@ledger/engine/ports"
+import * as FakeAggregator from "./fakes/FakeAggregator.ts"
+import * as MemoryMail from "./fakes/MemoryMail.ts"
 
 /**
  * The outside world of a test ledger: every provider Ledger talks to is a fake a test can script
@@ -16,9 +17,9 @@ import { type Aggregator, FakeAggregator, TokenSealer } from "@ledger/engine/por
  */
 export interface TestProviders {
   readonly aggregator: FakeAggregator.FakeAggregator
-  readonly mail: ReturnType<typeof Mail.memory>
-  /** Every provider as one layer for the engine. */
-  readonly layer: Layer.Layer<Aggregator.Aggregator | TokenSealer | Mail>
+  readonly mail: MemoryMail.MemoryMail
+  /** Every port, as one layer for the engine and its workers. */
+  readonly layer: Layer.Layer<All>
 }
 
 /** 32 bytes from the seed: a master key that is the same on every run and never a real one. */
@@ -27,7 +28,7 @@ export const masterKeyOf = (seed: number): Uint8Array =>
 
 export const make = (seed: number): TestProviders => {
   const aggregator = FakeAggregator.make()
-  const mail = Mail.memory()
+  const mail = MemoryMail.make()
   return {
     aggregator,
     mail,

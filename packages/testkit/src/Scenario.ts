@@ -1,6 +1,7 @@
-import { isClientError, type OperationId, type PromiseClient } from "@ledger/client"
-import type { NewAgent, NewCompany, TestCompany } from "./TestCompany.ts"
-import type { TestLedger } from "./TestLedger.ts"
+import { isClientError } from "@ledger/client"
+import type { Scenario, ScenarioAgent, ScenarioRun, Step, StepOutcome, TestLedger } from "./Model.ts"
+
+export type { Scenario, ScenarioAgent, ScenarioRun, Step, StepContext, StepExpectation, StepOutcome } from "./Model.ts"
 
 /**
  * Scenarios: a company's history as a list of dated requests to public operations, replayed
@@ -8,68 +9,6 @@ import type { TestLedger } from "./TestLedger.ts"
  * its books must show at the end, computed by its own model, so running it is a test of the
  * ledger as well as a way to give an agent a realistic company to work in.
  */
-
-/** What steps can read: the bodies earlier steps saved, by name. */
-export interface StepContext {
-  readonly saved: Readonly<Record<string, any>>
-}
-
-export type StepExpectation =
-  /** Any success (the default). */
-  | "ok"
-  /** Queued for a person's approval (202). */
-  | "queued"
-  /** Refused with this error type. */
-  | { readonly refused: string }
-
-export interface Step {
-  /** YYYY-MM-DD: the clock moves to 09:00 UTC that day before the step (never backwards). */
-  readonly date: string
-  /** Says what the step is, in failure messages. */
-  readonly label: string
-  /** `owner` (the default), or the name of one of the scenario's agents. */
-  readonly actor?: string
-  readonly operation: OperationId
-  /** The flat input, or a function of earlier results. */
-  readonly input: Readonly<Record<string, unknown>> | ((context: StepContext) => Readonly<Record<string, unknown>>)
-  /** Saves the answer's body under this name for later steps. */
-  readonly save?: string
-  readonly expect?: StepExpectation
-}
-
-export interface Scenario {
-  readonly name: string
-  readonly company?: NewCompany
-  /** Agents created before the first step, by name. */
-  readonly agents?: ReadonlyArray<NewAgent & { readonly name: string }>
-  readonly steps: ReadonlyArray<Step>
-  /** Balances in cents by account code the ledger must show at the end (natural direction). */
-  readonly expectedBalances?: Readonly<Record<string, number>>
-  /** The date `expectedBalances` are as of; default the last step's date. */
-  readonly balancesAsOf?: string
-}
-
-export interface StepOutcome {
-  readonly label: string
-  readonly date: string
-  readonly operation: string
-  readonly status: number
-}
-
-/** An agent of a running scenario; its key and client change when it renews its key. */
-export interface ScenarioAgent {
-  readonly id: number
-  keyId: number
-  keyExpiresAt: string
-  client: PromiseClient
-}
-
-export interface ScenarioRun {
-  readonly company: TestCompany
-  readonly agents: Readonly<Record<string, ScenarioAgent>>
-  readonly saved: Readonly<Record<string, unknown>>
-  readonly outcomes: ReadonlyArray<StepOutcome>
-}
 
 /** A step did not end as the scenario says it must. */
 export class ScenarioStepFailed extends Error {

@@ -9,6 +9,8 @@
  */
 export * as Balances from "./Balances.ts"
 export { BalanceMismatch } from "./Balances.ts"
+export * as FakeAggregator from "./fakes/FakeAggregator.ts"
+export * as MemoryMail from "./fakes/MemoryMail.ts"
 export * as Providers from "./Providers.ts"
 export * as Scenario from "./Scenario.ts"
 export { ScenarioStepFailed } from "./Scenario.ts"

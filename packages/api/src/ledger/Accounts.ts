@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { DateString, DryRun, Name, Page, PageQuery, Reason } from "../Common.ts"
 import * as Operation from "../Operation.ts"
-import { starterCharts } from "../administration/Company.ts"
+import { starterCharts } from "../administration/Companies.ts"
 import {
   Account,
   AccountCode,

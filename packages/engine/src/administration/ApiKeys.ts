@@ -6,8 +6,9 @@ import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import { issueKey, requireCompanyId } from "./Companies.ts"
-import * as Rows from "./AdministrationRows.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
+import { issueKey } from "./Companies.ts"
+import * as AdministrationRows from "./AdministrationRows.ts"
 
 const isAdmin = (actor: Actor): boolean => Scope.satisfies(actor.scopes, "admin")
 
@@ -74,7 +75,7 @@ const loadKey = Effect.fn("Keys.load")(function*(companyId: string, id: number, 
 })
 
 export const handlers = [
-  Handler.make(Administration.createKey, ({ body }) =>
+  Handler.make(Administration.ApiKeys.createKey, ({ body }) =>
     Effect.gen(function*() {
       const companyId = yield* requireCompanyId
       const principalId = body.principal_type === "user" ? body.user_id : body.agent_id
@@ -107,7 +108,7 @@ export const handlers = [
       }
     })),
 
-  Handler.make(Administration.listKeys, ({ query }) =>
+  Handler.make(Administration.ApiKeys.listKeys, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
@@ -129,20 +130,20 @@ export const handlers = [
         ${query.agent_id === undefined ? sql`` : sql`AND agent_id = ${query.agent_id}`}
         ${after === null ? sql`` : sql`AND id < ${after}`}
         ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => Rows.apiKey(row, request.now)) }
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => AdministrationRows.apiKey(row, request.now)) }
     })),
 
-  Handler.make(Administration.getKey, ({ path }) =>
+  Handler.make(Administration.ApiKeys.getKey, ({ path }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
       const row = yield* loadKey(companyId, path.id, false)
       // Someone else's key is as unknown to a non-admin as a key that does not exist.
       if (!isAdmin(request.actor) && !holds(request.actor, row)) return yield* Effect.fail(ApiError.notFound("key"))
-      return { body: Rows.apiKey(row, request.now) }
+      return { body: AdministrationRows.apiKey(row, request.now) }
     })),
 
-  Handler.make(Administration.rotateKey, ({ path, body }) =>
+  Handler.make(Administration.ApiKeys.rotateKey, ({ path, body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
@@ -154,7 +155,7 @@ export const handlers = [
       if (body.rate_limit_rpm !== undefined && !admin) {
         return yield* Effect.fail(ApiError.fail("insufficient_scope", "Only an admin may change a key's rate limit."))
       }
-      const status = Rows.keyStatus(row, request.now)
+      const status = AdministrationRows.keyStatus(row, request.now)
       if (status !== "active") {
         return yield* Effect.fail(ApiError.fail("conflict", `A key that is ${status} cannot be rotated.`, { status }))
       }
@@ -187,7 +188,7 @@ export const handlers = [
       }
     })),
 
-  Handler.make(Administration.revokeKey, ({ path, body }) =>
+  Handler.make(Administration.ApiKeys.revokeKey, ({ path, body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
@@ -197,12 +198,12 @@ export const handlers = [
       const updated = yield* sql<Record<string, unknown>>`UPDATE api_keys SET revoked_at = ${request.now},
         revoked_reason = ${body.reason} WHERE company_id = ${companyId} AND id = ${path.id} RETURNING *`.pipe(Effect.orDie)
       return {
-        body: Rows.apiKey(updated[0]!, request.now),
+        body: AdministrationRows.apiKey(updated[0]!, request.now),
         audit: { targetType: "api_key", targetId: path.id, reason: body.reason }
       }
     })),
 
-  Handler.make(Administration.claimOwnerInvite, () =>
+  Handler.make(Administration.ApiKeys.claimOwnerInvite, () =>
     // Owner invitations are issued by firms (spec 4.3); until a firm issues one, none is valid.
     Effect.fail(ApiError.fail("unauthorized", "The owner invitation is not valid.")))
 ] as const

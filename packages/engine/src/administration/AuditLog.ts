@@ -4,7 +4,7 @@ import { Administration, Limits } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import * as Row from "../kernel/Row.ts"
-import { requireCompanyId } from "./Companies.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 
 const event = (row: Record<string, unknown>) => ({
   id: Row.int(row.id),
@@ -27,7 +27,7 @@ const event = (row: Record<string, unknown>) => ({
 })
 
 export const handlers = [
-  Handler.make(Administration.listAuditEvents, ({ query }) =>
+  Handler.make(Administration.AuditLog.listAuditEvents, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId

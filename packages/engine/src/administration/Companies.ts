@@ -2,10 +2,11 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Administration, ApiError, Limits } from "@ledger/api"
 import * as CompanySetup from "./CompanySetup.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Secret from "../kernel/Secret.ts"
-import * as Rows from "./AdministrationRows.ts"
+import * as AdministrationRows from "./AdministrationRows.ts"
 
 const daysLater = (now: string, days: number): string => new Date(Date.parse(now) + days * 86_400_000).toISOString()
 
@@ -15,13 +16,7 @@ export const loadCompany = Effect.fn("Companies.load")(function*(companyId: stri
   const rows = yield* sql<Record<string, unknown>>`SELECT * FROM companies WHERE company_id = ${companyId}`.pipe(Effect.orDie)
   const row = rows[0]
   if (row === undefined) return yield* Effect.fail(ApiError.notFound("company"))
-  return Rows.company(row)
-})
-
-export const requireCompanyId = Effect.gen(function*() {
-  const request = yield* RequestContext
-  if (request.companyId === null) return yield* Effect.die(new Error(`${request.operationId} needs a company`))
-  return request.companyId
+  return AdministrationRows.company(row)
 })
 
 /** Issues a key and returns its record and secret (shown once). */
@@ -51,11 +46,11 @@ export const issueKey = Effect.fn("Companies.issueKey")(function*(input: {
     rotated_from_key_id: input.rotatedFromKeyId ?? null,
     created_at: request.now
   })} RETURNING *`.pipe(Effect.orDie)
-  return { key: Rows.apiKey(rows[0]!, request.now), secret }
+  return { key: AdministrationRows.apiKey(rows[0]!, request.now), secret }
 })
 
 export const handlers = [
-  Handler.make(Administration.createCompany, ({ body }) =>
+  Handler.make(Administration.Companies.createCompany, ({ body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
@@ -76,7 +71,7 @@ export const handlers = [
         role: "owner",
         created_at: request.now
       })} RETURNING *`.pipe(Effect.orDie)
-      const owner = Rows.user(ownerRows[0]!)
+      const owner = AdministrationRows.user(ownerRows[0]!)
       const issued = yield* issueKey({
         companyId,
         principalType: "user",
@@ -85,7 +80,7 @@ export const handlers = [
         expiresInDays: Limits.personKeyDaysDefault,
         rateLimitRpm: null
       })
-      const company = Rows.company(companyRows[0]!)
+      const company = AdministrationRows.company(companyRows[0]!)
       const setup = yield* CompanySetup.run({
         companyId,
         starterChart,
@@ -99,13 +94,13 @@ export const handlers = [
       }
     })),
 
-  Handler.make(Administration.getCompanyPlan, ({ path }) =>
+  Handler.make(Administration.Companies.getCompanyPlan, ({ path }) =>
     Effect.gen(function*() {
       const company = yield* loadCompany(path.id)
       return { body: { company_id: company.company_id, name: company.name, plan: company.plan, rate_limit_rpm: company.rate_limit_rpm } }
     })),
 
-  Handler.make(Administration.setCompanyPlan, ({ path, body }) =>
+  Handler.make(Administration.Companies.setCompanyPlan, ({ path, body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const before = yield* loadCompany(path.id)
@@ -125,13 +120,13 @@ export const handlers = [
       }
     })),
 
-  Handler.make(Administration.getCompany, () =>
+  Handler.make(Administration.Companies.getCompany, () =>
     Effect.gen(function*() {
       const companyId = yield* requireCompanyId
       return { body: yield* loadCompany(companyId) }
     })),
 
-  Handler.make(Administration.getMe, () =>
+  Handler.make(Administration.Companies.getMe, () =>
     Effect.gen(function*() {
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
@@ -151,7 +146,7 @@ export const handlers = [
       }
     })),
 
-  Handler.make(Administration.setKillSwitch, ({ body }) =>
+  Handler.make(Administration.Companies.setKillSwitch, ({ body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
@@ -164,7 +159,7 @@ export const handlers = [
       }
     })),
 
-  Handler.make(Administration.setFiscalYear, ({ body }) =>
+  Handler.make(Administration.Companies.setFiscalYear, ({ body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId

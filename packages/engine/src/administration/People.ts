@@ -5,11 +5,11 @@ import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import { requireCompanyId } from "./Companies.ts"
-import * as Rows from "./AdministrationRows.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
+import * as AdministrationRows from "./AdministrationRows.ts"
 
 export const handlers = [
-  Handler.make(Administration.createUser, ({ body }) =>
+  Handler.make(Administration.People.createUser, ({ body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
@@ -20,11 +20,11 @@ export const handlers = [
         role: body.role,
         created_at: request.now
       })} RETURNING *`.pipe(Effect.orDie)
-      const user = Rows.user(rows[0]!)
+      const user = AdministrationRows.user(rows[0]!)
       return { body: user, audit: { targetType: "user", targetId: user.id, details: { role: user.role } } }
     })),
 
-  Handler.make(Administration.listUsers, ({ query }) =>
+  Handler.make(Administration.People.listUsers, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
@@ -32,10 +32,10 @@ export const handlers = [
       const after = yield* Pagination.afterId(query)
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM users WHERE company_id = ${companyId}
         ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), Rows.user) }
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), AdministrationRows.user) }
     })),
 
-  Handler.make(Administration.createAgent, ({ body }) =>
+  Handler.make(Administration.People.createAgent, ({ body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
@@ -58,7 +58,7 @@ export const handlers = [
         owner_user_id: ownerUserId,
         created_at: request.now
       })} RETURNING *`.pipe(Effect.orDie)
-      const agent = Rows.agent(rows[0]!)
+      const agent = AdministrationRows.agent(rows[0]!)
       return {
         body: agent,
         audit: {
@@ -69,7 +69,7 @@ export const handlers = [
       }
     })),
 
-  Handler.make(Administration.listAgents, ({ query }) =>
+  Handler.make(Administration.People.listAgents, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
@@ -77,10 +77,10 @@ export const handlers = [
       const after = yield* Pagination.afterId(query)
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM agents WHERE company_id = ${companyId}
         ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), Rows.agent) }
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), AdministrationRows.agent) }
     })),
 
-  Handler.make(Administration.revokeAgent, ({ path, body }) =>
+  Handler.make(Administration.People.revokeAgent, ({ path, body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
@@ -97,7 +97,7 @@ export const handlers = [
       const keys = yield* sql`UPDATE api_keys SET revoked_at = ${request.now}, revoked_reason = ${"agent revoked: " + body.reason}
         WHERE company_id = ${companyId} AND agent_id = ${path.id} AND revoked_at IS NULL RETURNING id`.pipe(Effect.orDie)
       return {
-        body: Rows.agent(updated[0]!),
+        body: AdministrationRows.agent(updated[0]!),
         audit: { targetType: "agent", targetId: path.id, reason: body.reason, details: { keys_revoked: keys.length } }
       }
     }))

@@ -2,12 +2,13 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Banking, Limits } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../administration/Companies.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Pagination from "../kernel/Pagination.ts"
+import { exists } from "../kernel/Registry.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import * as Chart from "../ledger/Chart.ts"
-import * as Records from "./Records.ts"
+import { AccountStore } from "../ledger/index.ts"
+import * as BankingRows from "./BankingRows.ts"
 
 /**
  * Bank accounts (spec 4.5): each tied for good to one ledger account, an asset for checking and
@@ -103,7 +104,7 @@ export const create = Effect.fn("BankAccounts.create")(function*(body: NewBankAc
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   const companyId = yield* requireCompanyId
-  const account = yield* Chart.accountRow(companyId, body.ledger_account)
+  const account = yield* AccountStore.accountRow(companyId, body.ledger_account)
   const issue = (message: string) =>
     Effect.fail(ApiError.validationFailed(message, [{ path: [...path, "ledger_account"], message }]))
   if (account === undefined) {
@@ -168,7 +169,7 @@ export const handlers = [
       const imports = yield* sql<Record<string, unknown>>`SELECT * FROM statement_imports
         WHERE company_id = ${companyId} AND bank_account_id = ${path.id} ORDER BY id DESC LIMIT ${Limits.pageSizeDefault}`
         .pipe(Effect.orDie)
-      return { body: { ...account, imports: imports.map(Records.statementImport) } }
+      return { body: { ...account, imports: imports.map(BankingRows.statementImport) } }
     })),
 
   Handler.make(Banking.BankAccounts.updateBankAccount, ({ path, body }) =>
@@ -194,3 +195,7 @@ export const handlers = [
       }
     }))
 ] as const
+
+/** A bank account's ledger account may not be deactivated (spec 7, `account_protected`). */
+export const ledgerAccountProtection = exists("bank_account", "It is a bank account's ledger account.", (sql, account) =>
+  sql`SELECT 1 FROM bank_accounts WHERE company_id = ${account.companyId} AND account_id = ${account.id}`)

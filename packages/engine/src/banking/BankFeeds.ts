@@ -1,8 +1,8 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Banking, Limits } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../administration/Companies.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
@@ -20,23 +20,22 @@ import { TokenSealer } from "../ports/TokenSealer.ts"
 
 type BankFeed = typeof Banking.Records.BankFeed.Type
 
-/** The two ports, or the 503 that says this deployment has no bank feeds. */
+const notConfigured = () => ApiError.fail("bank_feeds_not_configured", "Bank feeds are not configured on this deployment.")
+
+/** The two ports, or the 503 that says this deployment has no bank feeds (their unconfigured layers). */
 const ports = Effect.gen(function*() {
-  const aggregator = yield* Effect.serviceOption(Aggregator)
-  const sealer = yield* Effect.serviceOption(TokenSealer)
-  if (Option.isNone(aggregator) || Option.isNone(sealer)) {
-    return yield* Effect.fail(ApiError.fail("bank_feeds_not_configured", "Bank feeds are not configured on this deployment."))
-  }
-  return { aggregator: aggregator.value, sealer: sealer.value }
+  const aggregator = yield* Aggregator
+  const sealer = yield* TokenSealer
+  if (!aggregator.configured || !sealer.configured) return yield* Effect.fail(notConfigured())
+  return { aggregator, sealer }
 })
 
-const configured = Effect.map(
-  Effect.all([Effect.serviceOption(Aggregator), Effect.serviceOption(TokenSealer)]),
-  ([aggregator, sealer]) => Option.isSome(aggregator) && Option.isSome(sealer)
-)
+const configured = Effect.map(Effect.all([Aggregator, TokenSealer]), ([aggregator, sealer]) => aggregator.configured && sealer.configured)
 
 const badGateway = (failure: AggregatorFailure) =>
-  ApiError.fail("bad_gateway", `The bank-feed aggregator failed: ${failure.message}`, { code: failure.code })
+  failure.code === "not_configured"
+    ? notConfigured()
+    : ApiError.fail("bad_gateway", `The bank-feed aggregator failed: ${failure.message}`, { code: failure.code })
 
 /** What a sealed token is bound to: its company and feed, so it opens on no other row. */
 const boundTo = (companyId: string, feedId: number): string => `bank_feed:${companyId}:${feedId}`

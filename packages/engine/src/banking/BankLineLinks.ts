@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { ApiError } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
 import * as BankAccounts from "./BankAccounts.ts"
-import * as Store from "./BankLineStore.ts"
+import * as BankLineStore from "./BankLineStore.ts"
 
 /**
  * BANK LINES AS THE BANK SIDE OF A PAYMENT: the functions the sales area calls inside its own
@@ -20,12 +20,15 @@ import * as Store from "./BankLineStore.ts"
  *   2. Posted (201): `linkPosted(bankLineId, entryId)`: checks the entry moves the bank's ledger
  *      account by exactly the line's amount, and makes the line `categorized`, linked to the entry.
  *   3. Queued (202), in `onProposed`: `markProposed(bankLineId, proposalId)`: the line is `proposed`.
- *      Then in your ProposalKinds entry: `approved` calls `linkPosted` with the approved entry;
+ *      Then in your proposal kind: `approved` calls `linkPosted` with the approved entry;
  *      `rejected` calls `release(bankLineId, proposalId)`, which returns the line to `unmatched`.
  *   4. Voiding a payment: `releaseEntry(entryId)` returns every line linked to the voided entry to
  *      `unmatched` (409 `bank_line_reconciled` when that entry is cleared in a finished
  *      reconciliation: the void must be refused then).
  */
+
+/** Locks a bank line in the request's transaction and reads it (404 when not this company's). */
+export const lockLine = BankLineStore.lockLine
 
 export interface Claimed {
   readonly bankLineId: number
@@ -40,9 +43,9 @@ export const claim = Effect.fn("BankLineLinks.claim")(function*(input: {
   readonly direction: "received" | "made"
   readonly amountCents: number
 }) {
-  const line = yield* Store.lockLine(input.bankLineId)
-  yield* Store.requireStatus(line, ["unmatched"], "paid")
-  yield* Store.requirePosted(line)
+  const line = yield* BankLineStore.lockLine(input.bankLineId)
+  yield* BankLineStore.requireStatus(line, ["unmatched"], "paid")
+  yield* BankLineStore.requirePosted(line)
   const amount = Row.int(line.amount_cents)
   const wanted = input.direction === "received" ? input.amountCents : -input.amountCents
   if (amount !== wanted) {
@@ -61,16 +64,16 @@ export const claim = Effect.fn("BankLineLinks.claim")(function*(input: {
 })
 
 export const markProposed = Effect.fn("BankLineLinks.markProposed")(function*(bankLineId: number, proposalId: number) {
-  const line = yield* Store.lockLine(bankLineId)
-  yield* Store.requireStatus(line, ["unmatched"], "proposed")
-  yield* Store.update(bankLineId, { status: "proposed", proposal_id: proposalId })
+  const line = yield* BankLineStore.lockLine(bankLineId)
+  yield* BankLineStore.requireStatus(line, ["unmatched"], "proposed")
+  yield* BankLineStore.update(bankLineId, { status: "proposed", proposal_id: proposalId })
 })
 
 export const linkPosted = Effect.fn("BankLineLinks.linkPosted")(function*(bankLineId: number, entryId: number) {
-  const line = yield* Store.lockLine(bankLineId)
-  yield* Store.requireStatus(line, ["unmatched", "proposed"], "linked to a payment")
+  const line = yield* BankLineStore.lockLine(bankLineId)
+  yield* BankLineStore.requireStatus(line, ["unmatched", "proposed"], "linked to a payment")
   const bank = yield* BankAccounts.load(Row.int(line.bank_account_id))
-  const effect = yield* Store.entryEffect(entryId, Row.int(bank.account_id))
+  const effect = yield* BankLineStore.entryEffect(entryId, Row.int(bank.account_id))
   if (effect === undefined || effect.effectCents !== Row.int(line.amount_cents)) {
     return yield* Effect.fail(ApiError.fail("entry_not_matchable", "The payment's entry does not move the bank line's account by the line's amount.", {
       entry_id: entryId,
@@ -78,28 +81,28 @@ export const linkPosted = Effect.fn("BankLineLinks.linkPosted")(function*(bankLi
       line_amount_cents: Row.int(line.amount_cents)
     }))
   }
-  const updated = yield* Store.update(bankLineId, { status: "categorized", entry_id: entryId, proposal_id: null })
-  return yield* Store.presentOne(updated)
+  const updated = yield* BankLineStore.update(bankLineId, { status: "categorized", entry_id: entryId, proposal_id: null })
+  return yield* BankLineStore.presentOne(updated)
 })
 
 export const release = Effect.fn("BankLineLinks.release")(function*(bankLineId: number, proposalId: number) {
-  const line = yield* Store.lockLine(bankLineId)
+  const line = yield* BankLineStore.lockLine(bankLineId)
   if (line.status === "proposed" && Row.intOrNull(line.proposal_id) === proposalId) {
-    yield* Store.update(bankLineId, { status: "unmatched", proposal_id: null })
+    yield* BankLineStore.update(bankLineId, { status: "unmatched", proposal_id: null })
   }
 })
 
 export const releaseEntry = Effect.fn("BankLineLinks.releaseEntry")(function*(entryId: number) {
-  const rows = yield* Store.linesOfEntry(entryId)
+  const rows = yield* BankLineStore.linesOfEntry(entryId)
   for (const row of rows) {
-    const reconciliationId = yield* Store.clearedInFinished(Row.int(row.bank_account_id), entryId)
+    const reconciliationId = yield* BankLineStore.clearedInFinished(Row.int(row.bank_account_id), entryId)
     if (reconciliationId !== null) {
       return yield* Effect.fail(ApiError.fail("bank_line_reconciled", "The payment's bank line is cleared in a finished reconciliation.", {
         reconciliation_id: reconciliationId,
         bank_line_id: Row.int(row.id)
       }))
     }
-    yield* Store.update(Row.int(row.id), { status: "unmatched", entry_id: null })
+    yield* BankLineStore.update(Row.int(row.id), { status: "unmatched", entry_id: null })
   }
   return rows.length
 })

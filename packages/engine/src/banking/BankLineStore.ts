@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Banking } from "@ledger/api"
-import { requireCompanyId } from "../administration/Companies.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import * as BankRule from "./BankRule.ts"
-import * as Records from "./Records.ts"
+import * as BankRuleRules from "./BankRuleRules.ts"
+import * as BankingRows from "./BankingRows.ts"
 
 /** Reads and state changes of bank lines shared by the line operations, payments and feeds. */
 
@@ -52,7 +52,7 @@ export const activeRules = Effect.fn("BankLineStore.activeRules")(function*() {
   const rows = yield* sql<Record<string, unknown>>`SELECT r.*, a.code AS account_code FROM bank_rules r
     JOIN accounts a ON a.company_id = r.company_id AND a.id = r.account_id
     WHERE r.company_id = ${companyId} AND r.active ORDER BY r.priority, r.created_at, r.id`.pipe(Effect.orDie)
-  return rows.map(Records.rule)
+  return rows.map(BankingRows.rule)
 })
 
 /** Lines as the API shows them; unmatched ones carry the first matching rule's suggestion. */
@@ -60,7 +60,7 @@ export const present = Effect.fn("BankLineStore.present")(function*(rows: Readon
   const needsRules = rows.some((row) => row.status === "unmatched")
   const rules = needsRules ? yield* activeRules() : []
   return rows.map((row) =>
-    Records.bankLine(row, row.status === "unmatched" ? Records.suggestionOf(BankRule.firstMatch(rules, Records.facts(row))) : null)
+    BankingRows.bankLine(row, row.status === "unmatched" ? BankingRows.suggestionOf(BankRuleRules.firstMatch(rules, BankingRows.facts(row))) : null)
   )
 })
 

@@ -1,27 +1,29 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Banking } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../administration/Companies.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Pagination from "../kernel/Pagination.ts"
+import { proposalKind as declareKind } from "../kernel/Registry.ts"
 import * as Row from "../kernel/Row.ts"
-import * as Governed from "../ledger/Governed.ts"
-import * as Journal from "../ledger/Journal.ts"
+import { Governed, JournalEntryStore } from "../ledger/index.ts"
 import * as BankAccounts from "./BankAccounts.ts"
-import * as Store from "./BankLineStore.ts"
+import * as BankLineStore from "./BankLineStore.ts"
 
 /**
  * Bank lines (spec 3.5): listing with rule suggestions, categorizing through the governed path,
  * matching to a posted entry, unmatching, excluding and restoring.
  */
 
-type CategorizeRequest = {
-  readonly bank_line_id: number
-  readonly account: string
-  readonly class: string | null
-  readonly memo: string | null
-  readonly rule_id: number | null
-}
+/** What a queued categorization stores with its proposal. */
+const CategorizeRequest = Schema.Struct({
+  bank_line_id: Schema.Number,
+  account: Schema.String,
+  class: Schema.NullOr(Schema.String),
+  memo: Schema.NullOr(Schema.String),
+  rule_id: Schema.NullOr(Schema.Number)
+})
+type CategorizeRequest = typeof CategorizeRequest.Type
 
 /**
  * The entry a categorization posts: money in debits the bank's ledger account and credits the
@@ -54,14 +56,14 @@ const memoOf = (row: Record<string, unknown>, given: string | undefined): string
 }
 
 const linkCategorized = (lineId: number, entryId: number) =>
-  Effect.flatMap(Store.update(lineId, { status: "categorized", entry_id: entryId, proposal_id: null }), Store.presentOne)
+  Effect.flatMap(BankLineStore.update(lineId, { status: "categorized", entry_id: entryId, proposal_id: null }), BankLineStore.presentOne)
 
-/** How a person's decision on a queued categorization reaches the line (ProposalKinds.ts). */
-export const proposalKind: Governed.ProposalKind = {
-  approved: ({ proposal, request, entry }) =>
+/** How a person's decision on a queued categorization reaches the line (kind `bank_line`). */
+export const proposalKind = declareKind({
+  request: CategorizeRequest,
+  approved: ({ proposal, request: input, entry }) =>
     Effect.gen(function*() {
-      const input = request as CategorizeRequest
-      const line = yield* Store.lockLine(input.bank_line_id)
+      const line = yield* BankLineStore.lockLine(input.bank_line_id)
       if (line.status !== "proposed" || Row.intOrNull(line.proposal_id) !== proposal.id) {
         return yield* Effect.fail(ApiError.fail("bank_line_state", "The bank line no longer waits for this proposal.", {
           bank_line_id: input.bank_line_id,
@@ -70,15 +72,14 @@ export const proposalKind: Governed.ProposalKind = {
       }
       return yield* linkCategorized(input.bank_line_id, entry.id)
     }),
-  rejected: ({ proposal, request }) =>
+  rejected: ({ proposal, request: input }) =>
     Effect.gen(function*() {
-      const input = request as CategorizeRequest
-      const line = yield* Store.lockLine(input.bank_line_id)
+      const line = yield* BankLineStore.lockLine(input.bank_line_id)
       if (line.status === "proposed" && Row.intOrNull(line.proposal_id) === proposal.id) {
-        yield* Store.update(input.bank_line_id, { status: "unmatched", proposal_id: null })
+        yield* BankLineStore.update(input.bank_line_id, { status: "unmatched", proposal_id: null })
       }
     })
-}
+})
 
 export const handlers = [
   Handler.make(Banking.BankLines.listBankLines, ({ query }) =>
@@ -97,14 +98,14 @@ export const handlers = [
         ${after === null ? sql`` : sql`AND id < ${after}`}
         ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
       const page = Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => row)
-      return { body: { ...page, data: yield* Store.present(page.data) } }
+      return { body: { ...page, data: yield* BankLineStore.present(page.data) } }
     })),
 
   Handler.make(Banking.BankLines.categorizeBankLine, ({ path, body }) =>
     Effect.gen(function*() {
-      const line = yield* Store.lockLine(path.id)
-      yield* Store.requireStatus(line, ["unmatched"], "categorized")
-      yield* Store.requirePosted(line)
+      const line = yield* BankLineStore.lockLine(path.id)
+      yield* BankLineStore.requireStatus(line, ["unmatched"], "categorized")
+      yield* BankLineStore.requirePosted(line)
       const amountCents = Row.int(line.amount_cents)
       if (amountCents === 0) {
         return yield* Effect.fail(ApiError.validationFailed("A line of zero has nothing to post: exclude it instead.", [
@@ -142,9 +143,9 @@ export const handlers = [
         confidence: body.confidence ?? null,
         sourceId: path.id,
         linesPath: ["body"],
-        preview: { document: { bank_line: yield* Store.presentOne(line), account: body.account, class: body.class ?? null } },
+        preview: { document: { bank_line: yield* BankLineStore.presentOne(line), account: body.account, class: body.class ?? null } },
         onPosted: (entry) => linkCategorized(path.id, entry.id),
-        onProposed: (proposal) => Effect.asVoid(Store.update(path.id, { status: "proposed", proposal_id: proposal.id }))
+        onProposed: (proposal) => Effect.asVoid(BankLineStore.update(path.id, { status: "proposed", proposal_id: proposal.id }))
       })
       return {
         ...(written.status === undefined ? {} : { status: written.status }),
@@ -161,11 +162,11 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const line = yield* Store.lockLine(path.id)
-      yield* Store.requireStatus(line, ["unmatched"], "matched")
-      yield* Store.requirePosted(line)
+      const line = yield* BankLineStore.lockLine(path.id)
+      yield* BankLineStore.requireStatus(line, ["unmatched"], "matched")
+      yield* BankLineStore.requirePosted(line)
       const bank = yield* BankAccounts.load(Row.int(line.bank_account_id))
-      const effect = yield* Store.entryEffect(body.entry_id, Row.int(bank.account_id))
+      const effect = yield* BankLineStore.entryEffect(body.entry_id, Row.int(bank.account_id))
       const refuse = (message: string, details: Record<string, unknown> = {}) =>
         Effect.fail(ApiError.fail("entry_not_matchable", message, { entry_id: body.entry_id, ...details }))
       if (effect === undefined) return yield* refuse("No such posted entry.")
@@ -180,9 +181,9 @@ export const handlers = [
       const taken = yield* sql<Record<string, unknown>>`SELECT id FROM bank_lines WHERE company_id = ${companyId}
         AND bank_account_id = ${line.bank_account_id} AND entry_id = ${body.entry_id}`.pipe(Effect.orDie)
       if (taken.length > 0) return yield* refuse("The entry is already matched to another line.", { bank_line_id: Row.int(taken[0]!.id) })
-      const updated = yield* Store.update(path.id, { status: "matched", entry_id: body.entry_id })
+      const updated = yield* BankLineStore.update(path.id, { status: "matched", entry_id: body.entry_id })
       return {
-        body: yield* Store.presentOne(updated),
+        body: yield* BankLineStore.presentOne(updated),
         audit: { targetType: "bank_line", targetId: path.id, details: { entry_id: body.entry_id } }
       }
     })),
@@ -191,11 +192,11 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const line = yield* Store.lockLine(path.id)
-      yield* Store.requireStatus(line, ["matched", "categorized"], "unmatched")
+      const line = yield* BankLineStore.lockLine(path.id)
+      yield* BankLineStore.requireStatus(line, ["matched", "categorized"], "unmatched")
       const entryId = Row.int(line.entry_id)
       const bankAccountId = Row.int(line.bank_account_id)
-      const reconciliationId = yield* Store.clearedInFinished(bankAccountId, entryId)
+      const reconciliationId = yield* BankLineStore.clearedInFinished(bankAccountId, entryId)
       if (reconciliationId !== null) {
         return yield* Effect.fail(ApiError.fail("bank_line_reconciled", "The entry is cleared in a finished reconciliation: undo that reconciliation first.", {
           reconciliation_id: reconciliationId,
@@ -206,8 +207,8 @@ export const handlers = [
       // books are as before it. A matched entry belongs to something else and stays.
       let reversalId: number | null = null
       if (line.status === "categorized") {
-        const entry = yield* Journal.load(entryId)
-        const reversal = yield* Journal.reverse(entryId, {
+        const entry = yield* JournalEntryStore.load(entryId)
+        const reversal = yield* JournalEntryStore.reverse(entryId, {
           date: entry!.record.entry_date,
           memo: `Unmatched bank line: ${body.reason}`.slice(0, 1_000),
           sourceKind: "bank_line_unmatch",
@@ -219,9 +220,9 @@ export const handlers = [
         WHERE i.company_id = ${companyId} AND r.company_id = i.company_id AND r.id = i.reconciliation_id
           AND r.status = 'in_progress' AND i.bank_account_id = ${bankAccountId}
           AND i.entry_id IN ${sql.in(reversalId === null ? [entryId] : [entryId, reversalId])}`.pipe(Effect.orDie)
-      const updated = yield* Store.update(path.id, { status: "unmatched", entry_id: null })
+      const updated = yield* BankLineStore.update(path.id, { status: "unmatched", entry_id: null })
       return {
-        body: yield* Store.presentOne(updated),
+        body: yield* BankLineStore.presentOne(updated),
         audit: {
           targetType: "bank_line",
           targetId: path.id,
@@ -233,17 +234,17 @@ export const handlers = [
 
   Handler.make(Banking.BankLines.excludeBankLine, ({ path, body }) =>
     Effect.gen(function*() {
-      const line = yield* Store.lockLine(path.id)
-      yield* Store.requireStatus(line, ["unmatched"], "excluded")
-      const updated = yield* Store.update(path.id, { status: "excluded", excluded_reason: body.reason })
-      return { body: yield* Store.presentOne(updated), audit: { targetType: "bank_line", targetId: path.id, reason: body.reason } }
+      const line = yield* BankLineStore.lockLine(path.id)
+      yield* BankLineStore.requireStatus(line, ["unmatched"], "excluded")
+      const updated = yield* BankLineStore.update(path.id, { status: "excluded", excluded_reason: body.reason })
+      return { body: yield* BankLineStore.presentOne(updated), audit: { targetType: "bank_line", targetId: path.id, reason: body.reason } }
     })),
 
   Handler.make(Banking.BankLines.restoreBankLine, ({ path }) =>
     Effect.gen(function*() {
-      const line = yield* Store.lockLine(path.id)
-      yield* Store.requireStatus(line, ["excluded"], "restored")
-      const updated = yield* Store.update(path.id, { status: "unmatched", excluded_reason: null })
-      return { body: yield* Store.presentOne(updated), audit: { targetType: "bank_line", targetId: path.id } }
+      const line = yield* BankLineStore.lockLine(path.id)
+      yield* BankLineStore.requireStatus(line, ["excluded"], "restored")
+      const updated = yield* BankLineStore.update(path.id, { status: "unmatched", excluded_reason: null })
+      return { body: yield* BankLineStore.presentOne(updated), audit: { targetType: "bank_line", targetId: path.id } }
     }))
 ] as const

@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Banking } from "@ledger/api"
-import { requireCompanyId } from "../administration/Companies.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import type { Aggregator, FeedTransaction } from "../ports/Aggregator.ts"
-import * as AutoMatch from "./AutoMatch.ts"
+import * as AutoMatch from "./MatchingRules.ts"
 import * as Store from "./BankLineStore.ts"
 
 /**

@@ -3,12 +3,12 @@ import { SqlClient } from "effect/sql"
 import { ApiError, Banking, Limits } from "@ledger/api"
 import { isAgent } from "../kernel/Actor.ts"
 import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../administration/Companies.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as BankAccounts from "./BankAccounts.ts"
-import * as Dedupe from "./Dedupe.ts"
-import * as Records from "./Records.ts"
+import * as ImportRules from "./ImportRules.ts"
+import * as BankingRows from "./BankingRows.ts"
 import * as Reader from "./statement/Reader.ts"
 import type { StatementLine, StatementReader } from "./statement/Statement.ts"
 
@@ -64,11 +64,11 @@ export interface Keyed {
 }
 
 /** The dedupe key of each line, counting identical lines of this file as they come. */
-export const keyLines = (lines: ReadonlyArray<StatementLine>, occurrences: ReturnType<typeof Dedupe.occurrenceCounter>) =>
+export const keyLines = (lines: ReadonlyArray<StatementLine>, occurrences: ReturnType<typeof ImportRules.occurrenceCounter>) =>
   Effect.forEach(lines, (line) => {
-    const statementId = Dedupe.usableStatementId(line.statementId)
-    if (statementId !== null) return Effect.succeed({ line, key: Dedupe.statementKey(statementId) })
-    return Effect.map(Dedupe.contentKey(line, occurrences(line)), (key) => ({ line, key }))
+    const statementId = ImportRules.usableStatementId(line.statementId)
+    if (statementId !== null) return Effect.succeed({ line, key: ImportRules.statementKey(statementId) })
+    return Effect.map(ImportRules.contentKey(line, occurrences(line)), (key) => ({ line, key }))
   })
 
 /** The keys among `keys` that a bank account already has. */
@@ -119,7 +119,7 @@ export const handlers = [
         importId = Row.int(rows[0]!.id)
       }
 
-      const occurrences = Dedupe.occurrenceCounter()
+      const occurrences = ImportRules.occurrenceCounter()
       const seenInFile = new Set<string>()
       const preview: Array<ParsedLine> = []
       let read = 0
@@ -222,7 +222,7 @@ export const handlers = [
           last_date: lastDate,
           statement_balance_cents: statementBalance
         })} WHERE company_id = ${companyId} AND id = ${importId} RETURNING *`.pipe(Effect.orDie)
-        record = Records.statementImport(rows[0]!)
+        record = BankingRows.statementImport(rows[0]!)
       }
       return {
         status: dryRun ? 200 : 201,

@@ -1,28 +1,31 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Banking, Limits } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../administration/Companies.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
+import { proposalKind } from "../kernel/Registry.ts"
 import * as Row from "../kernel/Row.ts"
-import * as Governed from "../ledger/Governed.ts"
-import * as AutoMatch from "./AutoMatch.ts"
+import { Governed } from "../ledger/index.ts"
+import * as MatchingRules from "./MatchingRules.ts"
 import * as BankAccounts from "./BankAccounts.ts"
-import * as Store from "./BankLineStore.ts"
+import * as BankLineStore from "./BankLineStore.ts"
 
 /**
  * Auto-match (spec 3.5): unmatched lines of a bank account to unlinked posted entries of exactly
- * their amount within the window (AutoMatch.decide), and optionally transfers between two of the
+ * their amount within the window (MatchingRules.decide), and optionally transfers between two of the
  * company's bank accounts, posted as one entry through the governed path (kind `bank_transfer`).
  */
 
-type TransferRequest = { readonly out_line_id: number; readonly in_line_id: number }
+/** What a queued transfer stores with its proposal: its two lines. */
+const TransferRequest = Schema.Struct({ out_line_id: Schema.Number, in_line_id: Schema.Number })
+type TransferRequest = typeof TransferRequest.Type
 
 const addDays = (date: string, days: number): string => {
   const time = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) + days * 86_400_000
   return new Date(time).toISOString().slice(0, 10)
 }
 
-const lineOf = (row: Record<string, unknown>): AutoMatch.Line => ({
+const lineOf = (row: Record<string, unknown>): MatchingRules.Line => ({
   id: Row.int(row.id),
   bankAccountId: Row.int(row.bank_account_id),
   date: Row.date(row.line_date),
@@ -31,35 +34,34 @@ const lineOf = (row: Record<string, unknown>): AutoMatch.Line => ({
 
 const linkBoth = (request: TransferRequest, entryId: number) =>
   Effect.gen(function*() {
-    const out = yield* Store.update(request.out_line_id, { status: "categorized", entry_id: entryId, proposal_id: null })
-    const into = yield* Store.update(request.in_line_id, { status: "categorized", entry_id: entryId, proposal_id: null })
-    return yield* Store.present([out, into])
+    const out = yield* BankLineStore.update(request.out_line_id, { status: "categorized", entry_id: entryId, proposal_id: null })
+    const into = yield* BankLineStore.update(request.in_line_id, { status: "categorized", entry_id: entryId, proposal_id: null })
+    return yield* BankLineStore.present([out, into])
   })
 
-/** A person's decision on a queued transfer reaches both lines (ProposalKinds.ts). */
-export const transferProposalKind: Governed.ProposalKind = {
-  approved: ({ proposal, request, entry }) =>
+/** A person's decision on a queued transfer reaches both lines (kind `bank_transfer`). */
+export const transferProposalKind = proposalKind({
+  request: TransferRequest,
+  approved: ({ proposal, request: input, entry }) =>
     Effect.gen(function*() {
-      const input = request as TransferRequest
       for (const id of [input.out_line_id, input.in_line_id]) {
-        const line = yield* Store.lockLine(id)
+        const line = yield* BankLineStore.lockLine(id)
         if (line.status !== "proposed" || Row.intOrNull(line.proposal_id) !== proposal.id) {
           return yield* Effect.fail(ApiError.fail("bank_line_state", "A bank line no longer waits for this proposal.", { bank_line_id: id }))
         }
       }
       return yield* linkBoth(input, entry.id)
     }),
-  rejected: ({ proposal, request }) =>
+  rejected: ({ proposal, request: input }) =>
     Effect.gen(function*() {
-      const input = request as TransferRequest
       for (const id of [input.out_line_id, input.in_line_id]) {
-        const line = yield* Store.lockLine(id)
+        const line = yield* BankLineStore.lockLine(id)
         if (line.status === "proposed" && Row.intOrNull(line.proposal_id) === proposal.id) {
-          yield* Store.update(id, { status: "unmatched", proposal_id: null })
+          yield* BankLineStore.update(id, { status: "unmatched", proposal_id: null })
         }
       }
     })
-}
+})
 
 export const handlers = [
   Handler.make(Banking.BankAccounts.autoMatchBankLines, ({ path, body }) =>
@@ -74,7 +76,7 @@ export const handlers = [
         AND bank_account_id = ${path.id} AND status = 'unmatched' AND NOT pending AND withdrawn_at IS NULL
         AND amount_cents <> 0 ORDER BY line_date, id ${dryRun ? sql`` : sql`FOR UPDATE`}`.pipe(Effect.orDie)
       const lines = lineRows.map(lineOf)
-      let candidates: Array<AutoMatch.Candidate> = []
+      let candidates: Array<MatchingRules.Candidate> = []
       if (lines.length > 0) {
         const from = addDays(lines.reduce((min, line) => (line.date < min ? line.date : min), lines[0]!.date), -windowDays)
         const to = addDays(lines.reduce((max, line) => (line.date > max ? line.date : max), lines[0]!.date), windowDays)
@@ -88,9 +90,9 @@ export const handlers = [
           GROUP BY l.entry_id, e.entry_date HAVING sum(l.amount_cents) <> 0`.pipe(Effect.orDie)
         candidates = rows.map((row) => ({ entryId: Row.int(row.entry_id), date: Row.date(row.entry_date), amountCents: Row.int(row.effect) }))
       }
-      const decision = AutoMatch.decide(lines, candidates, windowDays)
+      const decision = MatchingRules.decide(lines, candidates, windowDays)
       if (!dryRun) {
-        for (const match of decision.matched) yield* Store.update(match.lineId, { status: "matched", entry_id: match.entryId })
+        for (const match of decision.matched) yield* BankLineStore.update(match.lineId, { status: "matched", entry_id: match.entryId })
       }
 
       const transfers: Array<typeof Banking.Records.MatchResult.Type["transfers"][number]> = []
@@ -103,7 +105,7 @@ export const handlers = [
             AND l.amount_cents <> 0 ORDER BY l.line_date, l.id`.pipe(Effect.orDie)
         const codes = new Map(others.map((row) => [Row.int(row.id), String(row.account_code)]))
         const pool = others.map(lineOf).filter((line) => !matchedIds.has(line.id))
-        const pairs = AutoMatch.pairTransfers(pool, windowDays)
+        const pairs = MatchingRules.pairTransfers(pool, windowDays)
           .filter((pair) => pair.out.bankAccountId === path.id || pair.into.bankAccountId === path.id)
         for (const pair of pairs) {
           const size = pair.into.amountCents
@@ -111,7 +113,7 @@ export const handlers = [
             transfers.push({ out_line_id: pair.out.id, in_line_id: pair.into.id, amount_cents: size, entry_id: null, proposal_id: null })
             continue
           }
-          for (const id of [pair.out.id, pair.into.id]) yield* Store.lockLine(id)
+          for (const id of [pair.out.id, pair.into.id]) yield* BankLineStore.lockLine(id)
           const request: TransferRequest = { out_line_id: pair.out.id, in_line_id: pair.into.id }
           const date = pair.out.date > pair.into.date ? pair.out.date : pair.into.date
           const written = yield* Governed.write({
@@ -130,7 +132,7 @@ export const handlers = [
             sourceId: pair.out.id,
             onPosted: (entry) => linkBoth(request, entry.id),
             onProposed: (proposal) =>
-              Effect.forEach([pair.out.id, pair.into.id], (id) => Store.update(id, { status: "proposed", proposal_id: proposal.id }), {
+              Effect.forEach([pair.out.id, pair.into.id], (id) => BankLineStore.update(id, { status: "proposed", proposal_id: proposal.id }), {
                 discard: true
               })
           })

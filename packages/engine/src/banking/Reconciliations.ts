@@ -2,13 +2,13 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Banking, Limits } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../administration/Companies.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Outbox from "../pipeline/Outbox.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as BankAccounts from "./BankAccounts.ts"
-import * as Reconciliation from "./Reconciliation.ts"
+import * as ReconciliationRules from "./ReconciliationRules.ts"
 
 /**
  * Reconciliations (spec 3.6): clear the posted entries a bank statement shows, finish at zero
@@ -79,7 +79,7 @@ const clearedItems = Effect.fn("Reconciliations.clearedItems")(function*(reconci
   }))
 })
 
-const asItems = (items: ReadonlyArray<Item>): Array<Reconciliation.Item> =>
+const asItems = (items: ReadonlyArray<Item>): Array<ReconciliationRules.Item> =>
   items.map((item) => ({ entryId: item.entry_id, date: item.date, amountCents: item.amount_cents }))
 
 const summary = (row: Record<string, unknown>, cleared: ReadonlyArray<Item>) => {
@@ -92,8 +92,8 @@ const summary = (row: Record<string, unknown>, cleared: ReadonlyArray<Item>) => 
     statement_date: Row.date(row.statement_date),
     beginning_balance_cents: beginning,
     statement_ending_balance_cents: ending,
-    cleared_balance_cents: Reconciliation.clearedBalance(beginning, asItems(cleared)),
-    difference_cents: Reconciliation.difference(ending, beginning, asItems(cleared)),
+    cleared_balance_cents: ReconciliationRules.clearedBalance(beginning, asItems(cleared)),
+    difference_cents: ReconciliationRules.difference(ending, beginning, asItems(cleared)),
     cleared_count: cleared.length,
     finished_at: Row.isoOrNull(row.finished_at),
     reason: row.reason === null ? null : String(row.reason),
@@ -366,7 +366,7 @@ export const handlers = [
         FROM account_daily_totals WHERE company_id = ${companyId} AND account_id = ${bank.account_id}
         AND day <= ${statementDate}`.pipe(Effect.orDie)
       const book = BankAccounts.naturalSign(String(bank.account_type)) * Row.int(balance[0]!.net)
-      const parts = Reconciliation.split(cleared.map((item) => ({ ...item, amountCents: item.amount_cents })))
+      const parts = ReconciliationRules.split(cleared.map((item) => ({ ...item, amountCents: item.amount_cents })))
       const strip = (items: ReadonlyArray<Item & { amountCents: number }>): Array<Item> =>
         items.map(({ amountCents: _, ...item }) => item)
       const report = {
@@ -374,7 +374,7 @@ export const handlers = [
         cleared_deposits: strip(parts.deposits),
         cleared_payments: strip(parts.payments),
         uncleared,
-        tie_out: Reconciliation.tieOut({
+        tie_out: ReconciliationRules.tieOut({
           beginningCents: Row.int(row.beginning_balance_cents),
           statementEndingCents: Row.int(row.statement_ending_balance_cents),
           cleared: asItems(cleared),

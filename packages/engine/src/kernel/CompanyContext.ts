@@ -5,10 +5,10 @@ import { RequestContext } from "./RequestContext.ts"
 import * as Row from "./Row.ts"
 
 /**
- * The company a ledger request acts in. Kept apart from handlers/Companies.ts because company
- * creation calls into the ledger (CompanySetup), and the ledger must not import back.
+ * The company a request acts in, for every area: the Dispatcher resolved it once from the
+ * credential; an operation that needs one and finds none is a programmer error (its operation is
+ * declared without a company credential).
  */
-
 export const requireCompanyId = Effect.gen(function*() {
   const request = yield* RequestContext
   if (request.companyId === null) return yield* Effect.die(new Error(`${request.operationId} needs a company`))

@@ -1,6 +1,6 @@
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
+import { Base64Url } from "effect/encoding"
 import { ApiError } from "@ledger/api"
-import * as Base64 from "./Base64.ts"
 
 /**
  * Cursors of lists that page by a natural key (account code, class name, period start): opaque to
@@ -8,12 +8,12 @@ import * as Base64 from "./Base64.ts"
  * the same on every database.
  */
 
-export const encode = (key: string): string => Base64.encodeUrl(new TextEncoder().encode(key))
+export const encode = (key: string): string => Base64Url.encode(key)
 
 export const decode = (cursor: string | undefined): Effect.Effect<string | null, ApiError.LedgerError> => {
   if (cursor === undefined) return Effect.succeed(null)
   try {
-    const key = new TextDecoder("utf-8", { fatal: true }).decode(Base64.decodeUrl(cursor))
+    const key = new TextDecoder("utf-8", { fatal: true }).decode(Result.getOrThrow(Base64Url.decode(cursor)))
     if (key !== "") return Effect.succeed(key)
   } catch {
     // Falls through to the refusal.

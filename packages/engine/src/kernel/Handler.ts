@@ -1,10 +1,21 @@
 import type { Effect, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { ApiError, Operation } from "@ledger/api"
-import type { AuditNote } from "../pipeline/Audit.ts"
 import type { Entropy } from "../ports/Entropy.ts"
+import type { Engine as Ports } from "../ports/Ports.ts"
 import type { EngineInfo } from "./EngineInfo.ts"
+import type { Registry } from "./Registry.ts"
 import type { RequestContext } from "./RequestContext.ts"
+
+/** What a handler tells the pipeline to write into the audit event of its change (pipeline/Audit.ts). */
+export interface AuditNote {
+  readonly targetType?: string
+  readonly targetId?: string | number
+  readonly reason?: string | null
+  readonly details?: Record<string, unknown>
+  /** Another company whose log must also carry the event (an operator acting on a company). */
+  readonly companyId?: string
+}
 
 export interface Result {
   /** Defaults to the operation's main success status. */
@@ -14,8 +25,11 @@ export interface Result {
   readonly audit?: AuditNote
 }
 
-/** What a handler may use: the database (inside the request's transaction), the request, randomness. */
-export type Services = SqlClient.SqlClient | RequestContext | Entropy | EngineInfo
+/**
+ * What a handler may use: the database (inside the request's transaction), the request,
+ * randomness, the deployment, what the areas registered, and the outside ports (ports/Ports.ts).
+ */
+export type Services = SqlClient.SqlClient | RequestContext | Entropy | EngineInfo | Registry | Ports
 
 export interface Input<P = unknown, Q = unknown, B = unknown> {
   readonly path: P
@@ -33,4 +47,4 @@ export const make = <O extends Operation.Any>(
   handler: (
     input: Input<TypeOf<O["pathParams"]>, TypeOf<O["query"]>, TypeOf<O["body"]>>
   ) => Effect.Effect<Result, ApiError.LedgerError, Services>
-): readonly [string, Handler] => [operation.id, handler as Handler]
+): readonly [O["id"], Handler] => [operation.id, handler as Handler]

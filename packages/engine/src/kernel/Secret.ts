@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
-import * as Base64 from "./Base64.ts"
+import { Base64Url } from "effect/encoding"
 import { Entropy } from "../ports/Entropy.ts"
 
 /**
@@ -17,7 +17,7 @@ export type Prefix = "ldg_" | "ldgs_" | "ldgf_" | "ldgi_" | "ldgc_" | "ldgwhsec_
 export const generate = Effect.fn("Secret.generate")(function*(prefix: Prefix) {
   const entropy = yield* Entropy
   const bytes = yield* entropy.bytes(secretBytes)
-  return `${prefix}${Base64.encodeUrl(bytes)}`
+  return `${prefix}${Base64Url.encode(bytes)}`
 })
 
 const encoder = new TextEncoder()

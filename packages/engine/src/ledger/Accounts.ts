@@ -4,9 +4,9 @@ import { ApiError, type Company, Ledger, Limits } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import * as AccountProtection from "./AccountProtection.ts"
-import * as Balances from "./Balances.ts"
-import * as Chart from "./Chart.ts"
+import * as AccountProtections from "./AccountProtections.ts"
+import * as BalanceStore from "./BalanceStore.ts"
+import * as AccountStore from "./AccountStore.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Cursor from "../kernel/Cursor.ts"
 import * as StarterCharts from "./StarterCharts.ts"
@@ -35,7 +35,7 @@ export const applyChart = Effect.fn("Accounts.applyChart")(function*(companyId: 
   const request = yield* RequestContext
   if (chart.accounts.length === 0) return []
   // One statement: foreign keys to parents are checked at its end, so parents and children go together.
-  const rows = yield* sql<Record<string, unknown>>`INSERT INTO accounts ${sql.insert(Chart.rows(chart.accounts.map((account) => ({
+  const rows = yield* sql<Record<string, unknown>>`INSERT INTO accounts ${sql.insert(AccountStore.rows(chart.accounts.map((account) => ({
     company_id: companyId,
     code: account.code,
     name: account.name,
@@ -76,7 +76,7 @@ const checkDefault = Effect.fn("Accounts.checkDefault")(function*(
   code: string | null | undefined
 ) {
   if (code === undefined || code === null) return
-  const row = yield* Chart.accountRow(companyId, code)
+  const row = yield* AccountStore.accountRow(companyId, code)
   if (row === undefined) return yield* Effect.fail(ApiError.fail("unknown_account", `No account ${code}.`, {
     issues: [{ path: ["body", field], message: `No account ${code}` }]
   }))
@@ -103,7 +103,7 @@ export const handlers = [
       }
       const parentCode = body.parent_code ?? null
       if (parentCode !== null) {
-        const parent = yield* Chart.accountRow(companyId, parentCode)
+        const parent = yield* AccountStore.accountRow(companyId, parentCode)
         if (parent === undefined) return yield* refuse(`No parent account ${parentCode}.`, "parent_code", "Unknown account")
         if (parent.type !== body.type) {
           return yield* refuse("A sub-account has its parent's type.", "parent_code", `Parent ${parentCode} is ${String(parent.type)}`)
@@ -126,7 +126,7 @@ export const handlers = [
       if (rows[0] === undefined) {
         return yield* Effect.fail(ApiError.fail("conflict", `Account ${body.code} already exists.`, { code: body.code }))
       }
-      const account = Chart.account(rows[0], yield* Chart.defaults(companyId))
+      const account = AccountStore.account(rows[0], yield* AccountStore.defaults(companyId))
       return { body: account, audit: { targetType: "account", targetId: account.code, details: { type: account.type } } }
     })),
 
@@ -153,7 +153,7 @@ export const handlers = [
         )${withBalances
           ? sql`, totals AS MATERIALIZED (
             SELECT jsonb_object_agg(account_id, jsonb_build_array(debit_cents, credit_cents)) AS by_account
-            FROM (${Balances.totalsAsOfQuery(sql, companyId, asOf, sql`AND account_id = ANY (ARRAY(SELECT id FROM page))`)}) AS sums
+            FROM (${BalanceStore.totalsAsOfQuery(sql, companyId, asOf, sql`AND account_id = ANY (ARRAY(SELECT id FROM page))`)}) AS sums
           )`
           : sql``}
         SELECT page.*, d.income_code, d.expense_code
@@ -167,11 +167,11 @@ export const handlers = [
         ORDER BY page.code COLLATE "C"`.pipe(Effect.orDie)
       const shown = rows.slice(0, limit)
       // A page with no account has no row to bring the defaults along.
-      const defaults = shown[0] === undefined ? yield* Chart.defaults(companyId) : Chart.defaultsOf(shown[0])
+      const defaults = shown[0] === undefined ? yield* AccountStore.defaults(companyId) : AccountStore.defaultsOf(shown[0])
       const data = shown.map((row) =>
         withBalances
-          ? Chart.account(row, defaults, Balances.natural(row.type as Ledger.Records.AccountType, Balances.totalsOf(row)))
-          : Chart.account(row, defaults)
+          ? AccountStore.account(row, defaults, BalanceStore.natural(row.type as Ledger.Records.AccountType, BalanceStore.totalsOf(row)))
+          : AccountStore.account(row, defaults)
       )
       const hasMore = rows.length > limit
       return {
@@ -190,12 +190,12 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
-      const row = yield* Chart.accountRow(companyId, path.code, body.dry_run !== true)
+      const row = yield* AccountStore.accountRow(companyId, path.code, body.dry_run !== true)
       if (row === undefined) return yield* Effect.fail(ApiError.notFound("account"))
       const wasActive = row.active === true
       const active = body.active ?? wasActive
       if (wasActive && !active) {
-        const found = yield* AccountProtection.protections(AccountProtection.fromRow(companyId, row))
+        const found = yield* AccountProtections.protections(AccountProtections.fromRow(companyId, row))
         if (found.length > 0) {
           return yield* Effect.fail(ApiError.fail(
             "account_protected",
@@ -205,16 +205,16 @@ export const handlers = [
         }
       }
       if (!wasActive && active && row.parent_code !== null) {
-        const parent = yield* Chart.accountRow(companyId, String(row.parent_code))
+        const parent = yield* AccountStore.accountRow(companyId, String(row.parent_code))
         if (parent?.active !== true) return yield* refuse("Reactivate the parent account first.", "active", `Parent ${String(row.parent_code)} is inactive`)
       }
-      const defaults = yield* Chart.defaults(companyId)
+      const defaults = yield* AccountStore.defaults(companyId)
       const after = { ...row, name: body.name ?? row.name, active }
-      if (body.dry_run === true) return { status: 200, body: { dry_run: true, account: Chart.account(after, defaults) } }
+      if (body.dry_run === true) return { status: 200, body: { dry_run: true, account: AccountStore.account(after, defaults) } }
       const updated = yield* sql<Record<string, unknown>>`UPDATE accounts SET name = ${String(after.name)}, active = ${active},
           deactivated_at = ${active ? null : wasActive ? request.now : row.deactivated_at ?? null}
         WHERE company_id = ${companyId} AND code = ${path.code} RETURNING *`.pipe(Effect.orDie)
-      const account = Chart.account(updated[0]!, defaults)
+      const account = AccountStore.account(updated[0]!, defaults)
       return {
         body: account,
         audit: {
@@ -235,7 +235,7 @@ export const handlers = [
       const companyId = yield* requireCompanyId
       yield* checkDefault(companyId, "income", body.income)
       yield* checkDefault(companyId, "expense", body.expense)
-      const before = yield* Chart.defaults(companyId)
+      const before = yield* AccountStore.defaults(companyId)
       const income = body.income === undefined ? before.income : body.income
       const expense = body.expense === undefined ? before.expense : body.expense
       yield* sql`INSERT INTO account_defaults ${sql.insert({ company_id: companyId, income_code: income, expense_code: expense })}
@@ -265,9 +265,9 @@ export const handlers = [
         return { status: 200, body: { dry_run: true, template: chart.name, accounts: chart.accounts, defaults: chart.defaults } }
       }
       const rows = yield* applyChart(companyId, chart)
-      const defaults = yield* Chart.defaults(companyId)
+      const defaults = yield* AccountStore.defaults(companyId)
       return {
-        body: { template: chart.name, accounts: rows.map((row) => Chart.account(row, defaults)), defaults },
+        body: { template: chart.name, accounts: rows.map((row) => AccountStore.account(row, defaults)), defaults },
         audit: { targetType: "chart", targetId: chart.name, details: { accounts_created: rows.length } }
       }
     })),

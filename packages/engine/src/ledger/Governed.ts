@@ -4,9 +4,9 @@ import type { AuditNote } from "../pipeline/Audit.ts"
 import type * as Handler from "../kernel/Handler.ts"
 import * as Events from "./Events.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
-import * as Balances from "./Balances.ts"
-import * as Journal from "./Journal.ts"
-import * as JournalEntry from "./JournalEntry.ts"
+import * as BalanceStore from "./BalanceStore.ts"
+import * as JournalEntryStore from "./JournalEntryStore.ts"
+import * as JournalEntryRules from "./JournalEntryRules.ts"
 import * as PostingPolicy from "./PostingPolicy.ts"
 import * as ProposalStore from "./ProposalStore.ts"
 
@@ -35,12 +35,12 @@ import * as ProposalStore from "./ProposalStore.ts"
  *      (`unbalanced_entry`, `single_line_entry`, `zero_amount_line`, `two_sided_line`,
  *      `unknown_account`, `inactive_account`, `unknown_class`, `unknown_contact`; 422 with
  *      `details.issues` under `linesPath`). A dry run reports period refusals as verdict `refuse`.
- * 3. Register your kind with ONE line in ProposalKinds.ts: `approved` receives the proposal, its
- *    stored request and the entry Ledger has just posted EXACTLY as proposed (after checking the
+ * 3. Declare your kind in your area's `Area` (`proposalKinds`, kernel/Registry.ts `ProposalKind`):
+ *    `request` is the Schema of the request you stored, `approved` receives the proposal, that
+ *    request decoded and the entry Ledger has just posted EXACTLY as proposed (after checking the
  *    period again) and writes your rows as `onPosted` would (typically the same function);
  *    `rejected` undoes what `onProposed` held (a bank line back to `unmatched`). Both run inside the
  *    decision's transaction; a failure refuses the decision and rolls everything back.
- *    Never import ProposalKinds.ts from an area module (it imports yours).
  * 4. Events: Ledger emits `entry.posted`, `proposal.created` and `proposal.decided`; emit your own
  *    (`invoice.created`, ...) from `onPosted` / `approved`.
  * 5. The kill switch and the agent's X-Agent-Model are enforced by the Dispatcher before your
@@ -54,19 +54,20 @@ import * as ProposalStore from "./ProposalStore.ts"
  * `Journal.load`, `Journal.prepare`.
  */
 
-export type DraftEntry = JournalEntry.DraftEntry
-export type DraftLine = JournalEntry.DraftLine
+export type DraftEntry = JournalEntryRules.DraftEntry
+export type DraftLine = JournalEntryRules.DraftLine
 export type PostedEntry = Ledger.Records.JournalEntry
 export type ProposalSummary = Ledger.Governed.Queued["proposal"]
 export type Proposal = ProposalStore.Proposal
 export type PolicyReason = PostingPolicy.Reason
+export type { ProposalKind } from "../kernel/Registry.ts"
 
 /** Where the dependencies of a governed write come from: the handler's own services. */
 type R = Handler.Services
 
 export interface Write<A> {
   /**
-   * The operation's kind: the proposal kind registered in ProposalKinds.ts and the posted entry's
+   * The operation's kind: the proposal kind its area registers and the posted entry's
    * `source.kind` (`journal_entry`, `invoice`, `bill`, `payment_received`, `bank_line`, ...).
    */
   readonly kind: string
@@ -94,7 +95,7 @@ export interface Write<A> {
   /** Makes an agent's write wait for a person whatever its amount, with this reason (e.g. receipt_review). */
   readonly alwaysProposeForAgents?: PolicyReason | undefined
   /** Where the entry's lines are in your request, for `details.issues` (default `["body", "lines"]`). */
-  readonly linesPath?: JournalEntry.Path | undefined
+  readonly linesPath?: JournalEntryRules.Path | undefined
   /** The entry has posted: write your rows linked to `entry.id`; return the 201 body. */
   readonly onPosted: (entry: PostedEntry) => Effect.Effect<A, ApiError.LedgerError, R>
   /** A proposal was queued: hold what it needs (a bank line becomes `proposed`). */
@@ -112,22 +113,22 @@ export interface Written<A> extends Handler.Result {
 }
 
 /** The entry as it posts, with the balances it moves (as of its date), for previews and proposals. */
-export const entryPreview = (prepared: Journal.Prepared): Ledger.Governed.EntryPreview => ({
+export const entryPreview = (prepared: JournalEntryStore.Prepared): Ledger.Governed.EntryPreview => ({
   date: prepared.draft.date,
   memo: prepared.draft.memo ?? null,
-  lines: prepared.lines.map(JournalEntry.toWireLine),
+  lines: prepared.lines.map(JournalEntryRules.toWireLine),
   total_cents: prepared.totalCents
 })
 
-const balancesMoved = Effect.fn("Governed.balancesMoved")(function*(prepared: Journal.Prepared) {
+const balancesMoved = Effect.fn("Governed.balancesMoved")(function*(prepared: JournalEntryStore.Prepared) {
   const request = yield* RequestContext
-  const sums = JournalEntry.byAccount(prepared.lines)
-  const totals = yield* Balances.totalsAsOf(request.companyId!, prepared.draft.date, sums.map((sum) => sum.accountId))
+  const sums = JournalEntryRules.byAccount(prepared.lines)
+  const totals = yield* BalanceStore.totalsAsOf(request.companyId!, prepared.draft.date, sums.map((sum) => sum.accountId))
   const byId = new Map(prepared.lines.map((line) => [line.accountId, line]))
   return sums.map((sum) => {
     const line = byId.get(sum.accountId)!
-    const balance = Balances.natural(line.accountType, totals.get(sum.accountId))
-    const change = JournalEntry.naturalSign(line.accountType) * (sum.debitCents - sum.creditCents)
+    const balance = BalanceStore.natural(line.accountType, totals.get(sum.accountId))
+    const change = JournalEntryRules.naturalSign(line.accountType) * (sum.debitCents - sum.creditCents)
     return {
       account: line.account,
       name: line.accountName,
@@ -154,10 +155,10 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
     // A dry run only looks; a real write holds the period row until it commits.
     const periodLock = input.dryRun ? "none" : "share"
     const { prepared, period } = input.reverses === undefined
-      ? yield* Journal.prepareOn(input.entry, input.linesPath ?? ["body", "lines"], periodLock)
+      ? yield* JournalEntryStore.prepareOn(input.entry, input.linesPath ?? ["body", "lines"], periodLock)
       : {
-        prepared: (yield* Journal.prepareReversal(input.reverses, { date: input.entry.date, memo: input.entry.memo })).prepared,
-        period: yield* Journal.periodOn(input.entry.date, periodLock)
+        prepared: (yield* JournalEntryStore.prepareReversal(input.reverses, { date: input.entry.date, memo: input.entry.memo })).prepared,
+        period: yield* JournalEntryStore.periodOn(input.entry.date, periodLock)
       }
     const softLockOverrideReason = input.softLockOverrideReason ?? null
     const decision = PostingPolicy.decide({
@@ -222,7 +223,7 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
       } satisfies Written<A>
     }
 
-    const entry = yield* Journal.post(prepared, {
+    const entry = yield* JournalEntryStore.post(prepared, {
       sourceKind: input.kind,
       sourceId: input.sourceId ?? null,
       softLockOverrideReason,
@@ -238,25 +239,3 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
       outcome: { _tag: "Posted", entry, value }
     } satisfies Written<A>
   })
-
-/**
- * What an area registers for each of its kinds in ProposalKinds.ts, so that a person's decision
- * on a proposal reaches the area that made it.
- */
-export interface ProposalKind {
-  /**
-   * The proposal was approved and Ledger has just posted its entry exactly as proposed (`entry`):
-   * write the rows `onPosted` would have written, linked to `entry.id`, and return the posted
-   * record (it becomes `result` in the approval's 201 body).
-   */
-  readonly approved: (input: {
-    readonly proposal: Proposal
-    readonly request: unknown
-    readonly entry: PostedEntry
-  }) => Effect.Effect<unknown, ApiError.LedgerError, R>
-  /** The proposal was rejected (the reason is on `proposal`): release what `onProposed` held. */
-  readonly rejected: (input: {
-    readonly proposal: Proposal
-    readonly request: unknown
-  }) => Effect.Effect<void, ApiError.LedgerError, R>
-}

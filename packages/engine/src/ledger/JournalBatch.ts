@@ -9,10 +9,10 @@ import * as Outbox from "../pipeline/Outbox.ts"
 import type { RequestInfo } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import { BatchCharts, type Charts, type Wanted } from "./BatchCharts.ts"
-import * as Chart from "./Chart.ts"
+import * as AccountStore from "./AccountStore.ts"
 import * as Governed from "./Governed.ts"
-import * as Journal from "./Journal.ts"
-import * as JournalEntry from "./JournalEntry.ts"
+import * as JournalEntryStore from "./JournalEntryStore.ts"
+import * as JournalEntryRules from "./JournalEntryRules.ts"
 import * as PostingPolicy from "./PostingPolicy.ts"
 
 /**
@@ -34,10 +34,10 @@ import * as PostingPolicy from "./PostingPolicy.ts"
 
 type Body = (typeof Ledger.JournalEntries.proposeJournalEntry.body)["Type"]
 
-const linesPath: JournalEntry.Path = ["body", "lines"]
+const linesPath: JournalEntryRules.Path = ["body", "lines"]
 const kind = "journal_entry"
-const noClasses: ReadonlyMap<string, JournalEntry.ClassRef> = new Map()
-const noAccounts: ReadonlyMap<string, JournalEntry.AccountRef> = new Map()
+const noClasses: ReadonlyMap<string, JournalEntryRules.ClassRef> = new Map()
+const noAccounts: ReadonlyMap<string, JournalEntryRules.AccountRef> = new Map()
 
 const accepts = (body: unknown, request: RequestInfo): boolean => {
   const proposed = body as Body
@@ -50,12 +50,12 @@ interface Candidate {
   readonly item: GroupCommit.Item
   readonly companyId: string
   readonly body: Body
-  readonly draft: JournalEntry.DraftEntry
+  readonly draft: JournalEntryRules.DraftEntry
 }
 
 interface Posting extends Candidate {
-  readonly prepared: Journal.Prepared
-  readonly period: Journal.PeriodOnDate | null
+  readonly prepared: JournalEntryStore.Prepared
+  readonly period: JournalEntryStore.PeriodOnDate | null
 }
 
 /**
@@ -89,18 +89,18 @@ const readCharts = Effect.fn("JournalBatch.readCharts")(function*(candidates: Re
     UNION ALL
     SELECT 'id', NULL, nextval('ledger_ids'), NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM generate_series(1, ${candidates.length})`
     .pipe(Effect.orDie)
-  const accounts = new Map<string, Map<string, JournalEntry.AccountRef>>()
-  const periods = new Map<string, Array<Journal.PeriodOnDate>>()
+  const accounts = new Map<string, Map<string, JournalEntryRules.AccountRef>>()
+  const periods = new Map<string, Array<JournalEntryStore.PeriodOnDate>>()
   const ids: Array<number> = []
   for (const row of rows) {
     const companyId = String(row.company_id)
     if (row.row_kind === "id") {
       ids.push(Row.int(row.id))
     } else if (row.row_kind === "period") {
-      periods.set(companyId, [...periods.get(companyId) ?? [], Journal.periodOf(row)])
+      periods.set(companyId, [...periods.get(companyId) ?? [], JournalEntryStore.periodOf(row)])
     } else {
-      const chart = accounts.get(companyId) ?? new Map<string, JournalEntry.AccountRef>()
-      chart.set(String(row.code), Chart.accountRef(row))
+      const chart = accounts.get(companyId) ?? new Map<string, JournalEntryRules.AccountRef>()
+      chart.set(String(row.code), AccountStore.accountRef(row))
       accounts.set(companyId, chart)
     }
   }
@@ -112,11 +112,11 @@ const readCharts = Effect.fn("JournalBatch.readCharts")(function*(candidates: Re
 /** The candidates the governed path would post at once, resolved against their charts; the others run alone. */
 const postable = (candidates: ReadonlyArray<Candidate>, charts: Omit<Charts, "ids">): ReadonlyArray<Posting> =>
   candidates.flatMap((candidate): Array<Posting> => {
-    const resolved = JournalEntry.resolve(candidate.draft, charts.accounts.get(candidate.companyId) ?? noAccounts, noClasses, linesPath)
+    const resolved = JournalEntryRules.resolve(candidate.draft, charts.accounts.get(candidate.companyId) ?? noAccounts, noClasses, linesPath)
     if (resolved instanceof ApiError.LedgerError) return []
-    const period = Journal.periodContaining(charts.periods.get(candidate.companyId) ?? [], candidate.draft.date)
+    const period = JournalEntryStore.periodContaining(charts.periods.get(candidate.companyId) ?? [], candidate.draft.date)
     if (period !== null && period.status !== "open") return []
-    const prepared: Journal.Prepared = { draft: candidate.draft, lines: resolved, totalCents: JournalEntry.total(resolved) }
+    const prepared: JournalEntryStore.Prepared = { draft: candidate.draft, lines: resolved, totalCents: JournalEntryRules.total(resolved) }
     const decision = PostingPolicy.decide({
       actor: candidate.item.request.actor,
       totalCents: prepared.totalCents,
@@ -170,8 +170,8 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
     if (keys.has(key) || item.request.companyId === null) return
     keys.add(key)
     const body = item.body as Body
-    const draft: JournalEntry.DraftEntry = { date: body.entry_date, memo: body.memo ?? null, lines: body.lines }
-    if (JournalEntry.checkShape(draft, linesPath) !== null) return
+    const draft: JournalEntryRules.DraftEntry = { date: body.entry_date, memo: body.memo ?? null, lines: body.lines }
+    if (JournalEntryRules.checkShape(draft, linesPath) !== null) return
     candidates.push({ index, item, companyId: item.request.companyId, body, draft })
   })
   if (candidates.length === 0) return answers
@@ -195,22 +195,22 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
   for (const [position, posting] of postings.entries()) {
     const request = posting.item.request
     const entryRow = {
-      ...Journal.entryRow(posting.prepared, {
+      ...JournalEntryStore.entryRow(posting.prepared, {
         sourceKind: kind,
         softLockOverrideReason: posting.body.soft_lock_override_reason ?? null,
         confidence: posting.body.confidence ?? null
       }, request, posting.companyId, posting.period),
       id: charts.ids[position]!
     }
-    const entry = Journal.recordOf(entryRow, posting.prepared.lines, null)
+    const entry = JournalEntryStore.recordOf(entryRow, posting.prepared.lines, null)
     entries.push(entryRow)
-    for (const line of Journal.lineRows(posting.prepared)) {
+    for (const line of JournalEntryStore.lineRows(posting.prepared)) {
       lines.push({ company_id: posting.companyId, entry_id: entry.id, entry_date: entry.entry_date, ...line })
     }
     events.push({
       company_id: posting.companyId,
       event_type: "entry.posted",
-      payload: JSON.stringify(Journal.postedEvent(entry)),
+      payload: JSON.stringify(JournalEntryStore.postedEvent(entry)),
       occurred_at: request.now
     })
     auditEvents.push(Audit.row(Audit.ofWrite(request, 201, Governed.postedAudit(kind, entry))!))

@@ -1,9 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { ApiError, Ledger } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
+import { proposalKind as declareKind } from "../kernel/Registry.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Governed from "./Governed.ts"
-import * as Journal from "./Journal.ts"
+import * as JournalEntryStore from "./JournalEntryStore.ts"
 import { formatCents } from "./PostingPolicy.ts"
 
 /** Journal entries: propose (through the governed path), read, reverse. */
@@ -14,10 +15,13 @@ const operations = Ledger.JournalEntries
 const reversibleKinds = new Set(["journal_entry", "reversal"])
 
 /** A journal entry's proposal posts the entry itself; there is nothing else to write or release. */
-export const proposalKind: Governed.ProposalKind = {
+export const proposalKind = declareKind({
+  // Nothing is read from the stored request (the entry is the proposal's own): any is accepted,
+  // so exact reversals queued through Governed.write with their own request finish here too.
+  request: Schema.Unknown,
   approved: ({ entry }) => Effect.succeed(entry),
   rejected: () => Effect.void
-}
+})
 
 export const handlers = [
   Handler.make(operations.proposeJournalEntry, ({ body }) =>
@@ -36,7 +40,7 @@ export const handlers = [
 
   Handler.make(operations.getJournalEntry, ({ path }) =>
     Effect.gen(function*() {
-      const entry = yield* Journal.load(path.id)
+      const entry = yield* JournalEntryStore.load(path.id)
       if (entry === undefined) return yield* Effect.fail(ApiError.notFound("journal entry"))
       return { body: entry.record }
     })),
@@ -44,7 +48,7 @@ export const handlers = [
   Handler.make(operations.reverseJournalEntry, ({ body, path }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const existing = yield* Journal.load(path.id)
+      const existing = yield* JournalEntryStore.load(path.id)
       if (existing === undefined) return yield* Effect.fail(ApiError.notFound("journal entry"))
       if (!reversibleKinds.has(existing.sourceKind)) {
         return yield* Effect.fail(ApiError.fail(
@@ -53,7 +57,7 @@ export const handlers = [
           { source: existing.record.source }
         ))
       }
-      const reversed = yield* Journal.reverse(path.id, {
+      const reversed = yield* JournalEntryStore.reverse(path.id, {
         date: body.entry_date ?? request.today,
         memo: body.memo ?? null,
         softLockOverrideReason: body.soft_lock_override_reason ?? null

@@ -6,11 +6,11 @@ import * as Handler from "../kernel/Handler.ts"
 import * as Events from "./Events.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import * as Chart from "./Chart.ts"
+import * as AccountStore from "./AccountStore.ts"
 import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Cursor from "../kernel/Cursor.ts"
 import * as FiscalYear from "./FiscalYear.ts"
-import * as PeriodStatus from "./PeriodStatus.ts"
+import * as PeriodRules from "./PeriodRules.ts"
 
 /**
  * Periods and fiscal years: creating them, listing them and moving their status (spec 3.2).
@@ -57,7 +57,7 @@ const insertPeriods = Effect.fn("Periods.insert")(function*(companyId: string, r
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   if (ranges.length === 0) return []
-  return yield* sql<Record<string, unknown>>`INSERT INTO periods ${sql.insert(Chart.rows(ranges.map((range) => ({
+  return yield* sql<Record<string, unknown>>`INSERT INTO periods ${sql.insert(AccountStore.rows(ranges.map((range) => ({
     company_id: companyId,
     start_date: range.start,
     end_date: range.end,
@@ -99,7 +99,7 @@ const periodsOfYear = Effect.fn("Periods.ofYear")(function*(companyId: string, r
     ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)
 })
 
-const refuseTransition = (verdict: PeriodStatus.Verdict, period: Period) => {
+const refuseTransition = (verdict: PeriodRules.Verdict, period: Period) => {
   if (verdict._tag !== "Refused") return Effect.void
   if (verdict.type === "validation_failed") {
     return Effect.fail(ApiError.validationFailed(verdict.message, [{ path: ["body", "reason"], message: "Required to reopen a hard lock" }]))
@@ -203,7 +203,7 @@ export const handlers = [
       if (rows[0] === undefined) return yield* Effect.fail(ApiError.notFound("period"))
       const period = toPeriod(rows[0], startMonth)
       const reason = body.reason ?? null
-      const verdict = PeriodStatus.check({ from: period.status, to: body.status, actorIsPerson: request.actor.isPerson, reason })
+      const verdict = PeriodRules.check({ from: period.status, to: body.status, actorIsPerson: request.actor.isPerson, reason })
       yield* refuseTransition(verdict, period)
       if (verdict._tag === "Unchanged") {
         return { body: period, audit: { targetType: "period", targetId: period.id, reason, details: { unchanged: true } } }
@@ -244,7 +244,7 @@ export const handlers = [
       const reason = body.reason ?? null
       // All or none: every period's transition is checked before any changes.
       for (const period of periods) {
-        const verdict = PeriodStatus.check({ from: period.status, to: body.status, actorIsPerson: request.actor.isPerson, reason })
+        const verdict = PeriodRules.check({ from: period.status, to: body.status, actorIsPerson: request.actor.isPerson, reason })
         yield* refuseTransition(verdict, period)
       }
       const changed: Array<Period> = []

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { ApiError, type Ledger } from "@ledger/api"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import type * as JournalEntry from "./JournalEntry.ts"
+import type * as JournalEntry from "./JournalEntryRules.ts"
 import type { Reason } from "./PostingPolicy.ts"
 
 /**

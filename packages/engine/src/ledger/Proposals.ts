@@ -1,13 +1,13 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Ledger } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
 import * as Events from "./Events.ts"
 import * as Pagination from "../kernel/Pagination.ts"
+import { Registry } from "../kernel/Registry.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import * as Journal from "./Journal.ts"
-import * as ProposalKinds from "./ProposalKinds.ts"
+import * as JournalEntryStore from "./JournalEntryStore.ts"
 import * as ProposalStore from "./ProposalStore.ts"
 
 /**
@@ -34,12 +34,15 @@ const notTheProposer = Effect.fn("Proposals.notTheProposer")(function*(proposal:
   }
 })
 
-const kindOf = (proposal: ProposalStore.Proposal) => {
-  const kind = ProposalKinds.kinds[proposal.kind]
-  return kind === undefined
-    ? Effect.die(new Error(`No proposal kind "${proposal.kind}" is registered in ProposalKinds.ts`))
-    : Effect.succeed(kind)
-}
+/**
+ * The kind that finishes the proposal, registered by its area, and the stored request decoded by
+ * the kind's Schema: the area wrote it, so one that does not decode is a defect.
+ */
+const kindOf = Effect.fn("Proposals.kindOf")(function*(proposal: ProposalStore.Proposal) {
+  const kind = yield* Registry.proposalKind(proposal.kind)
+  const request = yield* Schema.decodeUnknownEffect(kind.request)(proposal.request).pipe(Effect.orDie)
+  return { kind, request }
+})
 
 export const handlers = [
   Handler.make(operations.listProposals, ({ query }) =>
@@ -65,20 +68,20 @@ export const handlers = [
       const proposal = yield* ProposalStore.load(path.id, true)
       yield* pendingOrRefuse(proposal)
       yield* notTheProposer(proposal)
-      const kind = yield* kindOf(proposal)
+      const { kind, request } = yield* kindOf(proposal)
       // Exactly what was proposed: the stored entry, or again the exact reversal it was.
       const prepared = proposal.reverses_entry_id === null
-        ? yield* Journal.prepare(ProposalStore.draftOf(proposal), ["proposal", "entry", "lines"])
-        : (yield* Journal.prepareReversal(proposal.reverses_entry_id, { date: proposal.entry.date, memo: proposal.entry.memo }))
+        ? yield* JournalEntryStore.prepare(ProposalStore.draftOf(proposal), ["proposal", "entry", "lines"])
+        : (yield* JournalEntryStore.prepareReversal(proposal.reverses_entry_id, { date: proposal.entry.date, memo: proposal.entry.memo }))
           .prepared
-      const entry = yield* Journal.post(prepared, {
+      const entry = yield* JournalEntryStore.post(prepared, {
         sourceKind: proposal.kind,
         // The date may have been soft-locked since: the proposer's reason, else the approver's.
         softLockOverrideReason: proposal.soft_lock_override_reason ?? body.reason ?? null,
         proposalId: proposal.id,
         reversesEntryId: proposal.reverses_entry_id
       })
-      const result = yield* kind.approved({ proposal, request: proposal.request, entry })
+      const result = yield* kind.approved({ proposal, request, entry })
       const decided = yield* ProposalStore.decide(proposal.id, { status: "approved", reason: body.reason ?? null, entryId: entry.id })
       yield* Events.emit("proposal.decided", {
         proposal_id: decided.id,
@@ -104,9 +107,9 @@ export const handlers = [
       const proposal = yield* ProposalStore.load(path.id, true)
       yield* pendingOrRefuse(proposal)
       yield* notTheProposer(proposal)
-      const kind = yield* kindOf(proposal)
+      const { kind, request } = yield* kindOf(proposal)
       const decided = yield* ProposalStore.decide(proposal.id, { status: "rejected", reason: body.reason, entryId: null })
-      yield* kind.rejected({ proposal: decided, request: decided.request })
+      yield* kind.rejected({ proposal: decided, request })
       yield* Events.emit("proposal.decided", {
         proposal_id: decided.id,
         kind: decided.kind,

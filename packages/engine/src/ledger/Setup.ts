@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type * as CompanySetup from "../administration/CompanySetup.ts"
+import type { SetupStep } from "../kernel/Registry.ts"
 import * as Accounts from "./Accounts.ts"
 import * as FiscalYear from "./FiscalYear.ts"
 import * as Periods from "./Periods.ts"
@@ -10,7 +10,7 @@ import * as StarterCharts from "./StarterCharts.ts"
  * chart with its default accounts, and (unless `periods` is false) the monthly periods of the
  * fiscal year containing today and of the next one.
  */
-export const step: CompanySetup.SetupStep = (request) =>
+export const step: SetupStep = (request) =>
   Effect.gen(function*() {
     const accounts = yield* Accounts.applyChart(request.companyId, StarterCharts.byName(request.starterChart))
     let periods = 0

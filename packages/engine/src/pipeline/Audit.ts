@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { ApiError } from "@ledger/api"
 import type { Actor } from "../kernel/Actor.ts"
+import type { AuditNote } from "../kernel/Handler.ts"
 import type { RequestInfo } from "../kernel/RequestContext.ts"
 
 export interface AuditEntry {
@@ -133,12 +134,5 @@ export const storable = (value: unknown): unknown => {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [storable(key) as string, storable(item)]))
 }
 
-/** What a handler tells the pipeline to write into the audit event of its change. */
-export interface AuditNote {
-  readonly targetType?: string
-  readonly targetId?: string | number
-  readonly reason?: string | null
-  readonly details?: Record<string, unknown>
-  /** Another company whose log must also carry the event (an operator acting on a company). */
-  readonly companyId?: string
-}
+/** What a handler tells the pipeline to write into the audit event of its change (declared with the handler, in kernel/). */
+export type { AuditNote } from "../kernel/Handler.ts"

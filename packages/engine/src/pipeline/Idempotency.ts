@@ -1,9 +1,10 @@
 import { Data, Effect } from "effect"
-import { SqlClient, type Statement } from "effect/sql"
+import { SqlClient, type SqlError, type Statement } from "effect/sql"
 import { ApiError, Limits } from "@ledger/api"
 import * as Alongside from "./Alongside.ts"
-import * as Base64 from "../kernel/Base64.ts"
-import type * as Authenticate from "./Authenticate.ts"
+import { Base64 } from "effect/encoding"
+import type * as Authenticate from "./authenticate/Credential.ts"
+import type { KeyedRequest } from "./authenticate/Credential.ts"
 import type { Entropy } from "../ports/Entropy.ts"
 import * as Row from "../kernel/Row.ts"
 import * as Secret from "../kernel/Secret.ts"
@@ -30,29 +31,19 @@ export const isValidKey = (key: string): boolean =>
   key.length >= Limits.idempotencyKeyLengthMin && key.length <= Limits.idempotencyKeyLengthMax &&
   !/[\u0000-\u001f\u007f\ud800-\udfff]/u.test(key)
 
-export const checkKey = (key: string): Effect.Effect<string, ApiError.LedgerError> =>
-  isValidKey(key)
-    ? Effect.succeed(key)
-    : Effect.fail(ApiError.fail(
-      "invalid_idempotency_key",
-      `Idempotency-Key must be ${Limits.idempotencyKeyLengthMin} to ${Limits.idempotencyKeyLengthMax} characters, none of them control characters.`,
-      { length_min: Limits.idempotencyKeyLengthMin, length_max: Limits.idempotencyKeyLengthMax }
-    ))
+/** The refusal of a key that is not `isValidKey`. */
+export const invalidKey = (): ApiError.LedgerError =>
+  ApiError.fail(
+    "invalid_idempotency_key",
+    `Idempotency-Key must be ${Limits.idempotencyKeyLengthMin} to ${Limits.idempotencyKeyLengthMax} characters, none of them control characters.`,
+    { length_min: Limits.idempotencyKeyLengthMin, length_max: Limits.idempotencyKeyLengthMax }
+  )
 
-export interface KeyedRequest {
-  /** `company:<uuid>`, `firm:<id>` or `operator`: keys are scoped to it and to the principal. */
-  readonly tenant: string
-  readonly principal: string
-  readonly key: string
-  /** The request's fingerprint (`requestHashOf`), computed once per request. */
-  readonly requestHash: string
-  readonly now: string
-  /**
-   * The Bearer credential of the request. Never stored: secrets in the result are sealed with a
-   * key derived from it, so only a replay with the same credential can read them again.
-   */
-  readonly credential: string | null
-}
+export const checkKey = (key: string): Effect.Effect<string, ApiError.LedgerError> =>
+  isValidKey(key) ? Effect.succeed(key) : Effect.fail(invalidKey())
+
+/** A keyed request's claim on its key (declared beside the stored record, for the batches that write it too). */
+export type { KeyedRequest } from "./authenticate/Credential.ts"
 
 export interface Replay {
   readonly _tag: "Replay"
@@ -160,7 +151,9 @@ export const record: (
   status: number,
   body: unknown,
   alongside?: ReadonlyArray<Statement.Fragment>
-) => Effect.Effect<void, ApiError.LedgerError | KeyTaken, SqlClient.SqlClient | Entropy> = Effect.fn("Idempotency.record")(
+) => Effect.Effect<void, ApiError.LedgerError | KeyTaken | SqlError.SqlError, SqlClient.SqlClient | Entropy> = Effect.fn(
+  "Idempotency.record"
+)(
   function*(input: KeyedRequest, status: number, body: unknown, alongside: ReadonlyArray<Statement.Fragment> = []) {
     const sql = yield* SqlClient.SqlClient
     const row = yield* storedRow(input, status, body)
@@ -173,8 +166,8 @@ export const record: (
       ${sql.literal(replacingExpired)}
       RETURNING 1 AS recorded`
     const rows = yield* Alongside.statement(sql, alongside, insert).pipe(
-      Effect.catchTag("SqlError", (error) =>
-        error.reason._tag === "LockTimeoutError" ? Effect.fail(inProgress()) : Effect.die(error))
+      Effect.catchTag("SqlError", (error): Effect.Effect<never, ApiError.LedgerError | SqlError.SqlError> =>
+        error.reason._tag === "LockTimeoutError" ? Effect.fail(inProgress()) : Effect.fail(error))
     )
     if (rows.length === 0) return yield* Effect.fail(new KeyTaken())
   }
@@ -192,7 +185,7 @@ export const settledElsewhere = Effect.fn("Idempotency.settledElsewhere")(functi
   const rows = yield* sql<Record<string, unknown>>`SELECT encode(request_hash, 'hex') AS request_hash, status, body,
       answer, expires_at
     FROM idempotency_records
-    WHERE scope = ledger_idempotency_scope(${input.tenant}, ${input.principal}, ${input.key})`.pipe(Effect.orDie)
+    WHERE scope = ledger_idempotency_scope(${input.tenant}, ${input.principal}, ${input.key})`
   const row = rows[0]
   if (row === undefined) return null
   const stored: Authenticate.StoredResult = {
@@ -213,7 +206,7 @@ export const purgeExpired = Effect.fn("Idempotency.purgeExpired")(function*(now:
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql`DELETE FROM idempotency_records WHERE scope IN (
     SELECT scope FROM idempotency_records WHERE expires_at <= ${now} LIMIT ${batch})
-    RETURNING 1`.pipe(Effect.orDie)
+    RETURNING 1`
   return rows.length
 })
 
@@ -228,5 +221,5 @@ export const purgeExpired = Effect.fn("Idempotency.purgeExpired")(function*(now:
 export const reclaimSpace = Effect.fn("Idempotency.reclaimSpace")(function*() {
   const sql = yield* SqlClient.SqlClient
   // VACUUM runs outside any transaction, as its own statement.
-  yield* sql.unsafe("VACUUM idempotency_records").pipe(Effect.orDie)
+  yield* sql.unsafe("VACUUM idempotency_records")
 })

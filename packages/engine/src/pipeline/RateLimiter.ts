@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { Limits } from "@ledger/api"
 import type { Actor } from "../kernel/Actor.ts"
-import type { CompanyState } from "./Authenticate.ts"
+import type { CompanyState } from "./authenticate/Credential.ts"
 
 export interface Verdict {
   readonly allowed: boolean

@@ -1,6 +1,6 @@
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import { ApiError } from "@ledger/api"
-import * as Base64 from "../kernel/Base64.ts"
+import { Base64Url } from "effect/encoding"
 import { Entropy } from "../ports/Entropy.ts"
 
 /**
@@ -77,7 +77,7 @@ export const seal = Effect.fn("SealedResult.seal")(function*(body: unknown, cred
         const out = new Uint8Array(ivBytes + encrypted.byteLength)
         out.set(iv, 0)
         out.set(new Uint8Array(encrypted), ivBytes)
-        return { $sealed: Base64.encodeUrl(out) }
+        return { $sealed: Base64Url.encode(out) }
       }), (name, item) => name === "secret" && typeof item === "string")
 })
 
@@ -98,7 +98,7 @@ export const open = Effect.fn("SealedResult.open")(function*(stored: unknown, cr
       const text = (sealed as Record<string, unknown>).$sealed
       if (typeof text !== "string" || credential === null) return yield* Effect.fail(unreadable())
       key ??= yield* sealingKey(credential, idempotencyKey)
-      const bytes = Base64.decodeUrl(text)
+      const bytes = Result.getOrThrow(Base64Url.decode(text))
       const opened = yield* Effect.tryPromise({
         try: () =>
           globalThis.crypto.subtle.decrypt(

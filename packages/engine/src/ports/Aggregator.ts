@@ -1,12 +1,12 @@
-import { Context, Data, type Effect } from "effect"
+import { Context, Data, Effect, Layer } from "effect"
 
 /**
- * The bank-feed aggregator, as a port (DESIGN.md "Ports"): link tokens for its widget, the
- * exchange of the widget's public token for an access token, the accounts behind it, and a
- * cursor-based sync of added, modified and removed transactions (the shape Plaid-style
- * aggregators share). A deployment without an aggregator simply has none in its context: the feed
- * operations then answer 503 `bank_feeds_not_configured`. Tests and the testkit use
- * FakeAggregator.ts; real adapters live in @ledger/server.
+ * The bank-feed aggregator, as a port: link tokens for its widget, the exchange of the widget's
+ * public token for an access token, the accounts behind it, and a cursor-based sync of added,
+ * modified and removed transactions (the shape Plaid-style aggregators share). The engine layer
+ * requires it; a deployment without an aggregator provides `Aggregator.layerUnconfigured`, and the
+ * feed operations then answer 503 `bank_feeds_not_configured`. Tests use the testkit's
+ * `FakeAggregator`; real adapters live in @ledger/server (packages/server/src/adapters).
  */
 
 export interface FeedAccountInfo {
@@ -39,12 +39,17 @@ export interface SyncPage {
 }
 
 export class AggregatorFailure extends Data.TaggedError("AggregatorFailure")<{
-  /** `login_required`: the person must reconnect (update mode); anything else is the aggregator's fault. */
-  readonly code: "login_required" | "invalid_token" | "unavailable" | "error"
+  /**
+   * `login_required`: the person must reconnect (update mode); `not_configured`: this deployment
+   * has no aggregator (the unconfigured layer); anything else is the aggregator's fault.
+   */
+  readonly code: "login_required" | "invalid_token" | "unavailable" | "error" | "not_configured"
   readonly message: string
 }> {}
 
 export class Aggregator extends Context.Service<Aggregator, {
+  /** False only for `layerUnconfigured`: the feed operations check it before any call. */
+  readonly configured: boolean
   readonly createLinkToken: (input: {
     readonly companyId: string
     readonly clientUserId: string
@@ -60,4 +65,22 @@ export class Aggregator extends Context.Service<Aggregator, {
   readonly accounts: (accessToken: string) => Effect.Effect<ReadonlyArray<FeedAccountInfo>, AggregatorFailure>
   /** Transactions since `cursor` (null: everything the item holds now). */
   readonly sync: (accessToken: string, cursor: string | null) => Effect.Effect<SyncPage, AggregatorFailure>
-}>()("@ledger/engine/Aggregator") {}
+}>()("@ledger/engine/Aggregator") {
+  /**
+   * No aggregator on this deployment: every call fails with `not_configured`, which the feed
+   * operations answer as 503 `bank_feeds_not_configured` (they refuse before calling, by `configured`).
+   */
+  static readonly layerUnconfigured: Layer.Layer<Aggregator> = Layer.sync(Aggregator)(() => {
+    const notConfigured = Effect.fail(new AggregatorFailure({
+      code: "not_configured",
+      message: "No bank-feed aggregator is configured on this deployment."
+    }))
+    return Aggregator.of({
+      configured: false,
+      createLinkToken: () => notConfigured,
+      exchangePublicToken: () => notConfigured,
+      accounts: () => notConfigured,
+      sync: () => notConfigured
+    })
+  })
+}

@@ -1,8 +1,9 @@
 import { Context, Effect, Layer, Schema } from "effect"
 
 /**
- * The mail port: how the outbox's emails leave. The server provides the SMTP adapter
- * (packages/server/src/mail); tests and the testkit use `Mail.memory()`, which keeps what was sent.
+ * The mail port: how the outbox's emails leave (the workers deliver them; Worker.ts requires it).
+ * The server provides the SMTP adapter (packages/server/src/adapters/SmtpMail.ts) or, with no SMTP
+ * configured, `Mail.layerUnconfigured`; tests use the testkit's `MemoryMail`, which keeps what was sent.
  */
 export interface Attachment {
   readonly filename: string
@@ -36,34 +37,9 @@ export class Mail extends Context.Service<Mail, {
   readonly send: (message: OutgoingMessage) => Effect.Effect<{ readonly messageId: string }, MailError>
 }>()("@ledger/engine/Mail") {
   /**
-   * An in-memory mailbox: every message sent is kept in `sent`; `failNext` scripts the next
-   * deliveries to fail (a transient outage, a bounce), for tests of retries and suppression.
+   * No way out configured: every delivery fails as transient and waits (its job retries), so
+   * nothing is lost or marked sent; the message names what to configure.
    */
-  static memory() {
-    const sent: Array<OutgoingMessage> = []
-    const failures: Array<MailError> = []
-    let counter = 0
-    const service = Mail.of({
-      send: (message) =>
-        Effect.suspend(() => {
-          const failure = failures.shift()
-          if (failure !== undefined) return Effect.fail(failure)
-          sent.push(message)
-          counter += 1
-          return Effect.succeed({ messageId: `<memory-${counter}@ledger.invalid>` })
-        })
-    })
-    return {
-      sent,
-      failNext: (error: { readonly message: string; readonly permanent?: boolean; readonly bounce?: boolean }) => {
-        failures.push(new MailError({ message: error.message, permanent: error.permanent ?? false, bounce: error.bounce ?? false }))
-      },
-      service,
-      layer: Layer.succeed(Mail)(service)
-    }
-  }
-
-  /** No way out configured: every delivery waits (transient), so nothing is lost or marked sent. */
   static readonly layerUnconfigured = Layer.succeed(Mail)(Mail.of({
     send: () => Effect.fail(new MailError({ message: "No mail delivery is configured (LEDGER_SMTP_URL).", permanent: false, bounce: false }))
   }))

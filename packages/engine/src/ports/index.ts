@@ -1,10 +1,16 @@
 /**
- * The banking area's ports and their test doubles, for servers, embedders and @ledger/testkit:
- * provide `Aggregator` (or `FakeAggregator.make().layer`) and `TokenSealer.layerFromKey(masterKey)`
- * to the engine's layer and the bank-feed operations work; leave them out and those operations
- * answer 503 `bank_feeds_not_configured`.
+ * The engine's ports (`@ledger/engine/ports`), for servers, embedders and @ledger/testkit: provide
+ * an adapter of each (or `layerUnconfigured` for those a deployment has none of) to the
+ * engine's layer. Their fakes live in @ledger/testkit (`FakeAggregator`, `MemoryMail`).
  */
-export * as Aggregator from "./Aggregator.ts"
-export * as FakeAggregator from "../banking/FakeAggregator.ts"
+export {
+  Aggregator,
+  AggregatorFailure,
+  type FeedAccountInfo,
+  type FeedTransaction,
+  type SyncPage
+} from "./Aggregator.ts"
+export { Entropy } from "./Entropy.ts"
+export { type Attachment, Mail, MailError, type OutgoingMessage } from "./Mail.ts"
+export { type All, type Engine, layerUnconfigured } from "./Ports.ts"
 export { TokenSealer } from "./TokenSealer.ts"
-export * as BankLineLinks from "../banking/BankLineLinks.ts"

@@ -1,14 +1,15 @@
 import { Effect } from "effect"
 import { Reports } from "@ledger/api"
 import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext.ts"
-import { naturalSign } from "../ledger/JournalEntry.ts"
+import * as Handler from "../kernel/Handler.ts"
+import { JournalEntryRules } from "../ledger/index.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Columns from "./Columns.ts"
 import * as Csv from "./Csv.ts"
 import * as ReportChart from "./ReportChart.ts"
 import * as ReportDates from "./ReportDates.ts"
 import * as Snapshot from "./Snapshot.ts"
-import * as Totals from "./Totals.ts"
+import * as TotalsStore from "./TotalsStore.ts"
 import * as YearEndClose from "./YearEndClose.ts"
 
 /**
@@ -26,23 +27,23 @@ interface Line {
   readonly name: string
   readonly subtype: string | null
   readonly parentCode: string | null
-  readonly balanceOf: (key: Totals.ColumnKey) => number
+  readonly balanceOf: (key: TotalsStore.ColumnKey) => number
 }
 
 const section = (columns: Columns.Columns, lines: ReadonlyArray<Line>, keepZero: (line: Line) => boolean = () => false): Section => {
   const keys = Columns.keys(columns)
   const shown = lines.filter((line) => keepZero(line) || keys.some((key) => line.balanceOf(key) !== 0))
-  const totalOf = (key: Totals.ColumnKey) => lines.reduce((sum, line) => sum + line.balanceOf(key), 0)
+  const totalOf = (key: TotalsStore.ColumnKey) => lines.reduce((sum, line) => sum + line.balanceOf(key), 0)
   return {
     rows: shown.map((line) => ({
       code: line.code,
       name: line.name,
       subtype: line.subtype,
       parent_code: line.parentCode,
-      balance_cents: line.balanceOf(Totals.allColumn),
+      balance_cents: line.balanceOf(TotalsStore.allColumn),
       ...(columns.byClass ? { by_class: Columns.classAmounts(columns, line.balanceOf) } : {})
     })),
-    total_cents: totalOf(Totals.allColumn),
+    total_cents: totalOf(TotalsStore.allColumn),
     ...(columns.byClass ? { total_by_class: Columns.classAmounts(columns, totalOf) } : {})
   }
 }
@@ -52,7 +53,7 @@ export const build = (
   asOf: string,
   fiscalYearStart: string,
   columns: Columns.Columns,
-  closed: ReadonlyMap<Totals.ColumnKey, YearEndClose.Closed>,
+  closed: ReadonlyMap<TotalsStore.ColumnKey, YearEndClose.Closed>,
   header: Record<string, unknown>
 ): BalanceSheet => {
   const retained = ReportChart.retainedEarnings(chart)
@@ -61,12 +62,12 @@ export const build = (
     name: account.name,
     subtype: account.subtype,
     parentCode: account.parentCode,
-    balanceOf: (key) => naturalSign(account.type) * (closed.get(key)?.nets.get(account.id) ?? 0)
+    balanceOf: (key) => JournalEntryRules.naturalSign(account.type) * (closed.get(key)?.nets.get(account.id) ?? 0)
   })
   const ofType = (type: ReportChart.ReportAccount["type"]) =>
     chart.accounts.filter((account) => account.type === type).map(accountLine)
-  const earlier = (key: Totals.ColumnKey) => closed.get(key)?.earlierYearsEarnings ?? 0
-  const current = (key: Totals.ColumnKey) => closed.get(key)?.currentYearEarnings ?? 0
+  const earlier = (key: TotalsStore.ColumnKey) => closed.get(key)?.earlierYearsEarnings ?? 0
+  const current = (key: TotalsStore.ColumnKey) => closed.get(key)?.currentYearEarnings ?? 0
   const netIncome: Line = { code: null, name: "Net Income", subtype: null, parentCode: null, balanceOf: current }
   const equityLines: ReadonlyArray<Line> = [
     ...ofType("equity"),
@@ -76,7 +77,7 @@ export const build = (
   const assets = section(columns, ofType("asset"))
   const liabilities = section(columns, ofType("liability"))
   const equity = section(columns, equityLines, (line) => line === netIncome)
-  const liabilitiesAndEquity = (key: Totals.ColumnKey) =>
+  const liabilitiesAndEquity = (key: TotalsStore.ColumnKey) =>
     [...ofType("liability"), ...equityLines].reduce((sum, line) => sum + line.balanceOf(key), 0)
   return {
     as_of: asOf,
@@ -85,10 +86,10 @@ export const build = (
     assets,
     liabilities,
     equity,
-    total_liabilities_and_equity_cents: liabilitiesAndEquity(Totals.allColumn),
+    total_liabilities_and_equity_cents: liabilitiesAndEquity(TotalsStore.allColumn),
     ...(columns.byClass ? { total_liabilities_and_equity_by_class: Columns.classAmounts(columns, liabilitiesAndEquity) } : {}),
-    current_year_earnings_cents: current(Totals.allColumn),
-    earlier_years_earnings_cents: earlier(Totals.allColumn),
+    current_year_earnings_cents: current(TotalsStore.allColumn),
+    earlier_years_earnings_cents: earlier(TotalsStore.allColumn),
     retained_earnings_account: retained?.code ?? null
   }
 }
@@ -120,7 +121,7 @@ export const report = Effect.fn("BalanceSheet.report")(function*(query: typeof R
     const chart = yield* ReportChart.load(companyId)
     const selection = yield* ReportChart.selection(chart, query)
     const ranges = YearEndClose.ranges(asOf, fiscalYearStart, ReportDates.dayBefore)
-    const read = yield* Totals.rangeSums(companyId, "every", ranges, selection)
+    const read = yield* TotalsStore.rangeSums(companyId, "every", ranges, selection)
     const { columns, sums } = Columns.of(chart, selection, read, ranges.length)
     const retainedId = ReportChart.retainedEarnings(chart)?.id ?? null
     const closed = new Map(Columns.keys(columns).map((key) => [key, YearEndClose.closeColumn(chart.accounts, retainedId, sums.get(key))]))
@@ -128,3 +129,7 @@ export const report = Effect.fn("BalanceSheet.report")(function*(query: typeof R
     return query.format === "csv" ? Csv.file(`balance-sheet-${asOf}.csv`, csv(body)) : body
   }))
 })
+
+export const handlers = [
+  Handler.make(Reports.BalanceSheet.getBalanceSheet, ({ query }) => Effect.map(report(query), (body) => ({ body })))
+] as const

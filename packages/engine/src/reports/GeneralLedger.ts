@@ -1,185 +1,160 @@
-import { Effect } from "effect"
-import { ApiError, type Reports } from "@ledger/api"
-import * as Base64 from "../kernel/Base64.ts"
-import * as FiscalYear from "../ledger/FiscalYear.ts"
-import { naturalSign } from "../ledger/JournalEntry.ts"
+import { Effect, Result } from "effect"
+import { ApiError, Reports } from "@ledger/api"
+import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext.ts"
+import * as Handler from "../kernel/Handler.ts"
+import * as Pagination from "../kernel/Pagination.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Csv from "./Csv.ts"
-import type * as ReportChart from "./ReportChart.ts"
+import * as GeneralLedgerRules from "./GeneralLedgerRules.ts"
+import * as GeneralLedgerStore from "./GeneralLedgerStore.ts"
+import * as ReportChart from "./ReportChart.ts"
 import * as ReportDates from "./ReportDates.ts"
+import * as Snapshot from "./Snapshot.ts"
+import * as TotalsStore from "./TotalsStore.ts"
+import * as YearEndClose from "./YearEndClose.ts"
 
 /**
- * The general ledger's pure parts: the order of lines, the cursor, the year-end close lines, the
- * running balances of one account's page, and the CSV. The reads are in GeneralLedgerStore.ts and
- * the request in GeneralLedgerReport.ts.
- *
- * Lines are ordered per account by (date, entry id, line number). A year-end close line (what the
- * reports close to retained earnings at a fiscal-year start: YearEndClose.ts) sorts first on its
- * date, as (date, 0, 0), so an income account's running balance starts the new year at zero.
+ * `GET /v1/reports/general-ledger`: per account in code order, the opening balance, each line with
+ * its running balance, and the closing balance (equal to the trial balance's row as of `to`).
+ * `limit` counts lines; an account whose lines go on past a page appears again on the next one,
+ * its `balance_forward_cents` carrying the running balance over.
  */
 
-type GeneralLedgerAccount = Reports.GeneralLedger.GeneralLedgerAccount
-type GeneralLedgerLine = GeneralLedgerAccount["lines"][number]
+type Query = typeof Reports.GeneralLedger.getGeneralLedger.query.Type
 
-export interface Position {
-  readonly date: string
-  readonly entryId: number
-  readonly lineNo: number
+/** The accounts a request names (all of them when it names none); unknown codes are refused together. */
+const accountsInScope = (chart: ReportChart.Chart, codes: ReadonlyArray<string> | undefined) => {
+  if (codes === undefined) return Effect.succeed(chart.accounts)
+  const byCode = new Map(chart.accounts.map((account) => [account.code, account]))
+  const issues = codes.flatMap((code, index) =>
+    byCode.has(code) ? [] : [{ path: ["query", "account", index] as Array<string | number>, message: `No account ${code}` }]
+  )
+  if (issues.length > 0) {
+    return Effect.fail(ApiError.fail("unknown_account", "The report names accounts that do not exist.", { issues }))
+  }
+  const wanted = new Set(codes)
+  return Effect.succeed(chart.accounts.filter((account) => wanted.has(account.code)))
 }
 
-export const comparePositions = (left: Position, right: Position): number =>
-  left.date !== right.date ? (left.date < right.date ? -1 : 1) : left.entryId !== right.entryId
-    ? left.entryId - right.entryId
-    : left.lineNo - right.lineNo
+export const report = Effect.fn("GeneralLedger.report")(function*(query: Query) {
+  const companyId = yield* requireCompanyId
+  const request = yield* RequestContext
+  const startMonth = yield* fiscalYearStartMonth(companyId)
+  const spanResult = ReportDates.span(query, request.today, startMonth)
+  if (Result.isFailure(spanResult)) return yield* Effect.fail(ApiError.invalidRequest(spanResult.failure))
+  const span = spanResult.success
+  const cursor = yield* GeneralLedgerRules.decodeCursor(query.cursor)
+  const limit = Pagination.limitOf(query)
 
-export interface Line {
-  readonly position: Position
-  /** Debits positive, credits negative. */
-  readonly amountCents: number
-  readonly yearEndClose: boolean
-  readonly source: string
-  readonly memo: string | null
-  readonly className: string | null
-  readonly contactId: number | null
-}
+  return yield* Snapshot.consistent(Effect.gen(function*() {
+    const chart = yield* ReportChart.load(companyId)
+    const selection = (yield* ReportChart.selection(chart, { class: query.class })) as Exclude<
+      TotalsStore.Selection,
+      { readonly _tag: "ByClass" }
+    >
+    const scope = yield* accountsInScope(chart, query.account)
+    const retainedId = ReportChart.retainedEarnings(chart)?.id ?? null
+    const fiscalYearStart = ReportDates.fiscalYearStart(span.from, startMonth)
+    // Every account's sums, not only the scope's: retained earnings opens with all of earlier years' income.
+    const sums = yield* TotalsStore.rangeSums(companyId, "every", [
+      ...YearEndClose.ranges(ReportDates.dayBefore(span.from), fiscalYearStart, ReportDates.dayBefore),
+      { from: span.from, to: span.to }
+    ], selection)
+    const column = sums.get(TotalsStore.allColumn)
+    const opening = YearEndClose.closeColumn(chart.accounts, retainedId, column)
+    const starts = ReportDates.fiscalYearStartsWithin(span, startMonth)
+    const profitAndLossIds = chart.accounts.filter(ReportChart.isProfitAndLoss).map((account) => account.id)
+    const yearTotals = starts.length === 0
+      ? new Map<number, Map<number, TotalsStore.Totals>>()
+      : yield* TotalsStore.fiscalYearSums(companyId, profitAndLossIds, startMonth, fiscalYearStart, starts[starts.length - 1]!, selection)
+    const yearNets = new Map(Array.from(yearTotals, ([accountId, years]) =>
+      [accountId, new Map(Array.from(years, ([year, totals]) => [year, TotalsStore.net(totals)]))]
+    ))
+    const className = selection._tag === "Class" && selection.classId !== null ? chart.classes.get(selection.classId) ?? null : null
 
-/** Where the next page starts: after this line of this account. */
-export interface Cursor extends Position {
-  readonly code: string
-}
-
-export const encodeCursor = (cursor: Cursor): string =>
-  Base64.encodeUrl(new TextEncoder().encode(JSON.stringify([cursor.code, cursor.date, cursor.entryId, cursor.lineNo])))
-
-const isDate = (value: unknown): value is string => typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/u.test(value)
-const isCount = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0
-
-export const decodeCursor = (cursor: string | undefined): Effect.Effect<Cursor | null, ApiError.LedgerError> => {
-  if (cursor === undefined) return Effect.succeed(null)
-  try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(Base64.decodeUrl(cursor))
-    const parsed: unknown = JSON.parse(text)
-    if (Array.isArray(parsed) && parsed.length === 4) {
-      const [code, date, entryId, lineNo] = parsed as [unknown, unknown, unknown, unknown]
-      if (typeof code === "string" && code !== "" && isDate(date) && isCount(entryId) && isCount(lineNo)) {
-        return Effect.succeed({ code, date, entryId, lineNo })
+    const pageAccounts: Array<GeneralLedgerRules.PageAccount> = []
+    let remaining = limit
+    let hasMore = false
+    let lastShown: GeneralLedgerRules.Cursor | null = null
+    const startIndex = cursor === null ? 0 : scope.findIndex((account) => account.code >= cursor.code)
+    for (const account of startIndex === -1 ? [] : scope.slice(startIndex)) {
+      const activity = column?.get(account.id)?.[2] ?? TotalsStore.zero
+      const closeLines = GeneralLedgerRules.yearEndCloseLines({
+        account,
+        isRetainedEarnings: account.id === retainedId,
+        profitAndLossIds,
+        yearNets,
+        span,
+        startMonth,
+        className
+      })
+      const openingNet = opening.nets.get(account.id) ?? 0
+      const hasLines = activity.debitCents + activity.creditCents > 0
+      if (openingNet === 0 && !hasLines && closeLines.length === 0) continue
+      const after = cursor !== null && account.code === cursor.code ? cursor : null
+      if (remaining === 0) {
+        hasMore = true
+        break
+      }
+      const posted = hasLines
+        ? yield* GeneralLedgerStore.linesAfter(companyId, account.id, span, selection, after, remaining + 1)
+        : []
+      const lines = [...posted, ...closeLines.filter((line) => after === null || GeneralLedgerRules.comparePositions(line.position, after) > 0)]
+        .sort((left, right) => GeneralLedgerRules.comparePositions(left.position, right.position))
+      const shown = lines.slice(0, remaining)
+      // A page that stopped exactly at the end of this account resumes here with nothing left to show.
+      if (after !== null && shown.length === 0) continue
+      const forwardNet = after === null
+        ? openingNet
+        : openingNet +
+          (hasLines ? yield* GeneralLedgerStore.netThrough(companyId, account.id, span.from, after, selection, ReportDates.dayBefore) : 0) +
+          closeLines.filter((line) => GeneralLedgerRules.comparePositions(line.position, after) <= 0)
+            .reduce((sum, line) => sum + line.amountCents, 0)
+      const closeNet = closeLines.reduce((sum, line) => sum + line.amountCents, 0)
+      const closeDebits = closeLines.reduce((sum, line) => sum + Math.max(line.amountCents, 0), 0)
+      const closeCredits = closeLines.reduce((sum, line) => sum + Math.max(-line.amountCents, 0), 0)
+      const complete = lines.length === shown.length
+      pageAccounts.push({
+        account: GeneralLedgerRules.segment({
+          account,
+          openingNet,
+          forwardNet,
+          lines: shown,
+          totalDebitCents: activity.debitCents + closeDebits,
+          totalCreditCents: activity.creditCents + closeCredits,
+          closingNet: openingNet + TotalsStore.net(activity) + closeNet
+        }),
+        continued: after !== null,
+        complete
+      })
+      remaining -= shown.length
+      const last = shown[shown.length - 1]
+      if (last !== undefined) lastShown = { code: account.code, ...last.position }
+      if (!complete) {
+        hasMore = true
+        break
       }
     }
-  } catch {
-    // Falls through to the refusal.
-  }
-  return Effect.fail(ApiError.invalidRequest([{ path: ["query", "cursor"], message: "Not a cursor this server issued" }]))
-}
-
-/**
- * The year-end close lines of one account in a range: at each fiscal-year start after `from`, an
- * income or expense account is closed by the opposite of its net for the year that ended, and the
- * retained earnings account receives every income and expense account's net for that year.
- * `yearNets` gives debits minus credits per account id and fiscal year.
- */
-export const yearEndCloseLines = (options: {
-  readonly account: ReportChart.ReportAccount
-  readonly isRetainedEarnings: boolean
-  readonly profitAndLossIds: ReadonlyArray<number>
-  readonly yearNets: ReadonlyMap<number, ReadonlyMap<number, number>>
-  readonly span: ReportDates.Span
-  readonly startMonth: number
-  readonly className: string | null
-}): ReadonlyArray<Line> => {
-  const { account } = options
-  const isProfitAndLoss = account.type === "income" || account.type === "expense"
-  if (!isProfitAndLoss && !options.isRetainedEarnings) return []
-  const lines: Array<Line> = []
-  for (const start of ReportDates.fiscalYearStartsWithin(options.span, options.startMonth)) {
-    const fiscalYear = FiscalYear.containing(ReportDates.dayBefore(start), options.startMonth)
-    const yearNet = (accountId: number) => options.yearNets.get(accountId)?.get(fiscalYear) ?? 0
-    const amount = isProfitAndLoss
-      ? -yearNet(account.id)
-      : options.profitAndLossIds.reduce((sum, accountId) => sum + yearNet(accountId), 0)
-    if (amount === 0) continue
-    lines.push({
-      position: { date: start, entryId: 0, lineNo: 0 },
-      amountCents: amount,
-      yearEndClose: true,
-      source: "year_end_close",
-      memo: isProfitAndLoss
-        ? `Fiscal year ${fiscalYear} closed to retained earnings`
-        : `Net ${amount < 0 ? "income" : "loss"} of fiscal year ${fiscalYear}`,
-      className: options.className,
-      contactId: null
-    })
-  }
-  return lines
-}
-
-/** One account's part of a page: its lines with running balances from `forwardNet` (debits minus credits before the first). */
-export const segment = (options: {
-  readonly account: ReportChart.ReportAccount
-  readonly openingNet: number
-  readonly forwardNet: number
-  readonly lines: ReadonlyArray<Line>
-  readonly totalDebitCents: number
-  readonly totalCreditCents: number
-  readonly closingNet: number
-}): GeneralLedgerAccount => {
-  const sign = naturalSign(options.account.type)
-  let running = options.forwardNet
-  const lines = options.lines.map((line): GeneralLedgerLine => {
-    running += line.amountCents
-    return {
-      date: line.position.date,
-      entry_id: line.yearEndClose ? null : line.position.entryId,
-      line_no: line.yearEndClose ? null : line.position.lineNo,
-      source: line.source,
-      memo: line.memo,
-      class: line.className,
-      contact_id: line.contactId,
-      debit_cents: line.amountCents > 0 ? line.amountCents : 0,
-      credit_cents: line.amountCents < 0 ? -line.amountCents : 0,
-      balance_cents: sign * running
+    const nextCursor = hasMore && lastShown !== null ? GeneralLedgerRules.encodeCursor(lastShown) : null
+    const classHeader = selection._tag === "Class" ? { class: className } : {}
+    if (query.format === "csv") {
+      return {
+        ...Csv.file(`general-ledger-${span.from}-to-${span.to}.csv`, GeneralLedgerRules.csv(span, pageAccounts)),
+        has_more: hasMore,
+        next_cursor: nextCursor
+      }
     }
-  })
-  return {
-    code: options.account.code,
-    name: options.account.name,
-    type: options.account.type,
-    opening_balance_cents: sign * options.openingNet,
-    balance_forward_cents: sign * options.forwardNet,
-    lines,
-    total_debit_cents: options.totalDebitCents,
-    total_credit_cents: options.totalCreditCents,
-    closing_balance_cents: sign * options.closingNet
-  }
-}
+    return {
+      from: span.from,
+      to: span.to,
+      ...classHeader,
+      accounts: pageAccounts.map((entry) => entry.account),
+      has_more: hasMore,
+      next_cursor: nextCursor
+    }
+  }))
+})
 
-/** A page's account with whether it continues an earlier page and whether its last line is on this page. */
-export interface PageAccount {
-  readonly account: GeneralLedgerAccount
-  readonly continued: boolean
-  readonly complete: boolean
-}
-
-export const csv = (span: ReportDates.Span, accounts: ReadonlyArray<PageAccount>): string => {
-  const header = ["Account Code", "Account Name", "Date", "Entry ID", "Line", "Source", "Memo", "Class", "Debit", "Credit", "Balance"]
-  const rows = accounts.flatMap(({ account, continued, complete }) => [
-    [account.code, account.name, continued ? null : span.from, null, null, null, continued ? "Balance Forward" : "Opening Balance", null, null, null,
-      Csv.cents(account.balance_forward_cents)],
-    ...account.lines.map((line) => [
-      account.code,
-      account.name,
-      line.date,
-      line.entry_id,
-      line.line_no,
-      line.source,
-      line.memo,
-      line.class,
-      Csv.cents(line.debit_cents),
-      Csv.cents(line.credit_cents),
-      Csv.cents(line.balance_cents)
-    ]),
-    ...(complete
-      ? [[account.code, account.name, span.to, null, null, null, "Closing Balance", null, Csv.cents(account.total_debit_cents),
-        Csv.cents(account.total_credit_cents), Csv.cents(account.closing_balance_cents)]]
-      : [])
-  ])
-  return Csv.render(header, rows)
-}
+export const handlers = [
+  Handler.make(Reports.GeneralLedger.getGeneralLedger, ({ query }) => Effect.map(report(query), (body) => ({ body })))
+] as const

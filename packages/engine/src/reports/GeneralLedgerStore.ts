@@ -1,16 +1,16 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Row from "../kernel/Row.ts"
-import type * as GeneralLedger from "./GeneralLedger.ts"
+import type * as GeneralLedger from "./GeneralLedgerRules.ts"
 import type * as ReportDates from "./ReportDates.ts"
-import * as Totals from "./Totals.ts"
+import * as TotalsStore from "./TotalsStore.ts"
 
 /**
  * The general ledger's reads of journal lines: one account at a time through the lines' (company,
  * account, date) index, so a page reads about as many lines as it shows, however large the journal.
  */
 
-type OneColumn = Exclude<Totals.Selection, { readonly _tag: "ByClass" }>
+type OneColumn = Exclude<TotalsStore.Selection, { readonly _tag: "ByClass" }>
 
 const classCondition = (sql: SqlClient.SqlClient, selection: OneColumn) =>
   selection._tag === "All" ? sql`` : selection.classId === null ? sql`AND l.class_id IS NULL` : sql`AND l.class_id = ${selection.classId}`
@@ -64,8 +64,8 @@ export const netThrough = Effect.fn("GeneralLedgerStore.netThrough")(function*(
   let net = 0
   let linesFrom = from
   if (selection._tag === "All" && from < through.date) {
-    const sums = yield* Totals.rangeSums(companyId, [accountId], [{ from, to: dayBefore(through.date) }], selection)
-    net += Totals.net(sums.get(Totals.allColumn)?.get(accountId)?.[0] ?? Totals.zero)
+    const sums = yield* TotalsStore.rangeSums(companyId, [accountId], [{ from, to: dayBefore(through.date) }], selection)
+    net += TotalsStore.net(sums.get(TotalsStore.allColumn)?.get(accountId)?.[0] ?? TotalsStore.zero)
     linesFrom = through.date
   }
   const rows = yield* sql<{ net: unknown }>`SELECT coalesce(sum(l.amount_cents), 0) AS net

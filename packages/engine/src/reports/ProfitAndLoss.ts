@@ -1,14 +1,15 @@
 import { Effect, Result } from "effect"
 import { ApiError, Reports } from "@ledger/api"
 import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext.ts"
-import { naturalSign } from "../ledger/JournalEntry.ts"
+import * as Handler from "../kernel/Handler.ts"
+import { JournalEntryRules } from "../ledger/index.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Columns from "./Columns.ts"
 import * as Csv from "./Csv.ts"
 import * as ReportChart from "./ReportChart.ts"
 import * as ReportDates from "./ReportDates.ts"
 import * as Snapshot from "./Snapshot.ts"
-import * as Totals from "./Totals.ts"
+import * as TotalsStore from "./TotalsStore.ts"
 
 /**
  * The profit and loss for a range of dates: income, cost of goods sold, gross profit, expenses and
@@ -25,14 +26,14 @@ export const build = (
   chart: ReportChart.Chart,
   span: ReportDates.Span,
   columns: Columns.Columns,
-  sums: Totals.Sums,
+  sums: TotalsStore.Sums,
   header: Record<string, unknown>
 ): ProfitAndLoss => {
   const byCode = new Map(chart.accounts.map((account) => [account.code, account]))
   const keys = Columns.keys(columns)
-  const amountOf = (key: Totals.ColumnKey, account: ReportChart.ReportAccount): number => {
+  const amountOf = (key: TotalsStore.ColumnKey, account: ReportChart.ReportAccount): number => {
     const totals = sums.get(key)?.get(account.id)?.[0]
-    return totals === undefined ? 0 : naturalSign(account.type) * Totals.net(totals)
+    return totals === undefined ? 0 : JournalEntryRules.naturalSign(account.type) * TotalsStore.net(totals)
   }
   const sections = new Map<ReportChart.ProfitAndLossSection, Array<ReportChart.ReportAccount>>(sectionNames.map((name) => [name, []]))
   for (const account of chart.accounts) {
@@ -40,7 +41,7 @@ export const build = (
     if (keys.every((key) => amountOf(key, account) === 0)) continue
     sections.get(ReportChart.profitAndLossSection(account, byCode))!.push(account)
   }
-  const totalOf = (name: ReportChart.ProfitAndLossSection, key: Totals.ColumnKey) =>
+  const totalOf = (name: ReportChart.ProfitAndLossSection, key: TotalsStore.ColumnKey) =>
     sections.get(name)!.reduce((sum, account) => sum + amountOf(key, account), 0)
   const section = (name: ReportChart.ProfitAndLossSection): Section => ({
     rows: sections.get(name)!.map((account) => ({
@@ -48,24 +49,24 @@ export const build = (
       name: account.name,
       subtype: account.subtype,
       parent_code: account.parentCode,
-      amount_cents: amountOf(Totals.allColumn, account),
+      amount_cents: amountOf(TotalsStore.allColumn, account),
       ...(columns.byClass ? { by_class: Columns.classAmounts(columns, (key) => amountOf(key, account)) } : {})
     })),
-    total_cents: totalOf(name, Totals.allColumn),
+    total_cents: totalOf(name, TotalsStore.allColumn),
     ...(columns.byClass ? { total_by_class: Columns.classAmounts(columns, (key) => totalOf(name, key)) } : {})
   })
-  const grossProfit = (key: Totals.ColumnKey) => totalOf("income", key) - totalOf("cost_of_goods_sold", key)
-  const netIncome = (key: Totals.ColumnKey) => grossProfit(key) - totalOf("expenses", key)
+  const grossProfit = (key: TotalsStore.ColumnKey) => totalOf("income", key) - totalOf("cost_of_goods_sold", key)
+  const netIncome = (key: TotalsStore.ColumnKey) => grossProfit(key) - totalOf("expenses", key)
   return {
     from: span.from,
     to: span.to,
     ...header,
     income: section("income"),
     cost_of_goods_sold: section("cost_of_goods_sold"),
-    gross_profit_cents: grossProfit(Totals.allColumn),
+    gross_profit_cents: grossProfit(TotalsStore.allColumn),
     ...(columns.byClass ? { gross_profit_by_class: Columns.classAmounts(columns, grossProfit) } : {}),
     expenses: section("expenses"),
-    net_income_cents: netIncome(Totals.allColumn),
+    net_income_cents: netIncome(TotalsStore.allColumn),
     ...(columns.byClass ? { net_income_by_class: Columns.classAmounts(columns, netIncome) } : {})
   }
 }
@@ -111,9 +112,13 @@ export const report = Effect.fn("ProfitAndLoss.report")(function*(query: typeof 
     // Every account's sums from the totals (no id list to send: the balance sheet's are ignored);
     // only income and expense accounts' lines when the sums come from the journal.
     const accounts = selection._tag === "All" ? "every" : chart.accounts.filter(ReportChart.isProfitAndLoss).map((account) => account.id)
-    const read = yield* Totals.rangeSums(companyId, accounts, [{ from: range.from, to: range.to }], selection)
+    const read = yield* TotalsStore.rangeSums(companyId, accounts, [{ from: range.from, to: range.to }], selection)
     const { columns, sums } = Columns.of(chart, selection, read, 1)
     const body = build(chart, range, columns, sums, Columns.header(columns, selection, chart))
     return query.format === "csv" ? Csv.file(`profit-and-loss-${range.from}-to-${range.to}.csv`, csv(body)) : body
   }))
 })
+
+export const handlers = [
+  Handler.make(Reports.ProfitAndLoss.getProfitAndLoss, ({ query }) => Effect.map(report(query), (body) => ({ body })))
+] as const

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { ApiError, Reports } from "@ledger/api"
 import type { Ledger } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
-import type * as Totals from "./Totals.ts"
+import type * as Totals from "./TotalsStore.ts"
 
 /**
  * The chart as the reports read it: every account (inactive ones too: they may still hold a

@@ -1,6 +1,6 @@
 import { Result } from "effect"
 import type { ApiError } from "@ledger/api"
-import * as FiscalYear from "../ledger/FiscalYear.ts"
+import { FiscalYear } from "../ledger/index.ts"
 
 /**
  * Date arithmetic of the reports on `YYYY-MM-DD` strings (UTC calendar days, no clock): the

@@ -1,13 +1,14 @@
 import { Effect } from "effect"
 import { Reports } from "@ledger/api"
 import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext.ts"
+import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Columns from "./Columns.ts"
 import * as Csv from "./Csv.ts"
 import * as ReportChart from "./ReportChart.ts"
 import * as ReportDates from "./ReportDates.ts"
 import * as Snapshot from "./Snapshot.ts"
-import * as Totals from "./Totals.ts"
+import * as TotalsStore from "./TotalsStore.ts"
 import * as YearEndClose from "./YearEndClose.ts"
 
 /**
@@ -26,11 +27,11 @@ export const build = (
   chart: ReportChart.Chart,
   asOf: string,
   columns: Columns.Columns,
-  closed: ReadonlyMap<Totals.ColumnKey, YearEndClose.Closed>,
+  closed: ReadonlyMap<TotalsStore.ColumnKey, YearEndClose.Closed>,
   header: Record<string, unknown>
 ): TrialBalance => {
   const keys = Columns.keys(columns)
-  const netOf = (key: Totals.ColumnKey, accountId: number | null): number => {
+  const netOf = (key: TotalsStore.ColumnKey, accountId: number | null): number => {
     const column = closed.get(key)
     if (column === undefined) return 0
     // The earlier years' earnings row stands in for a retained earnings account the chart lacks.
@@ -48,13 +49,13 @@ export const build = (
       code: account.code,
       name: account.name,
       type: account.type,
-      ...sides(netOf(Totals.allColumn, account.id)),
+      ...sides(netOf(TotalsStore.allColumn, account.id)),
       ...(columns.byClass
         ? { by_class: columns.classKeys.map((key) => ({ class: columns.nameOf(key), ...sides(netOf(key, account.id)) })) }
         : {})
     })
   }
-  const totalsOf = (key: Totals.ColumnKey) => {
+  const totalsOf = (key: TotalsStore.ColumnKey) => {
     let debit = 0
     let credit = 0
     for (const account of candidates) {
@@ -64,7 +65,7 @@ export const build = (
     }
     return { debit_cents: debit, credit_cents: credit }
   }
-  const total = totalsOf(Totals.allColumn)
+  const total = totalsOf(TotalsStore.allColumn)
   return {
     as_of: asOf,
     ...header,
@@ -111,7 +112,7 @@ export const report = Effect.fn("TrialBalance.report")(function*(query: typeof R
     const chart = yield* ReportChart.load(companyId)
     const selection = yield* ReportChart.selection(chart, query)
     const ranges = YearEndClose.ranges(asOf, ReportDates.fiscalYearStart(asOf, startMonth), ReportDates.dayBefore)
-    const read = yield* Totals.rangeSums(companyId, "every", ranges, selection)
+    const read = yield* TotalsStore.rangeSums(companyId, "every", ranges, selection)
     const { columns, sums } = Columns.of(chart, selection, read, ranges.length)
     const retainedId = ReportChart.retainedEarnings(chart)?.id ?? null
     const closed = new Map(Columns.keys(columns).map((key) => [key, YearEndClose.closeColumn(chart.accounts, retainedId, sums.get(key))]))
@@ -119,3 +120,7 @@ export const report = Effect.fn("TrialBalance.report")(function*(query: typeof R
     return query.format === "csv" ? Csv.file(`trial-balance-${asOf}.csv`, csv(body)) : body
   }))
 })
+
+export const handlers = [
+  Handler.make(Reports.TrialBalance.getTrialBalance, ({ query }) => Effect.map(report(query), (body) => ({ body })))
+] as const

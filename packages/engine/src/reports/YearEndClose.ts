@@ -1,5 +1,5 @@
 import type * as ReportChart from "./ReportChart.ts"
-import * as Totals from "./Totals.ts"
+import * as TotalsStore from "./TotalsStore.ts"
 
 /**
  * The year-end close, done in the reports rather than in the journal. Ledger posts no closing
@@ -12,8 +12,8 @@ import * as Totals from "./Totals.ts"
 
 /** Sums up to the end of a day and up to the day before its fiscal year started. */
 export interface ClosingInput {
-  readonly toDate: ReadonlyMap<number, Totals.Totals>
-  readonly beforeYear: ReadonlyMap<number, Totals.Totals>
+  readonly toDate: ReadonlyMap<number, TotalsStore.Totals>
+  readonly beforeYear: ReadonlyMap<number, TotalsStore.Totals>
 }
 
 export interface Closed {
@@ -34,9 +34,9 @@ export const close = (
   let earlierYearsEarnings = 0
   let currentYearEarnings = 0
   for (const account of accounts) {
-    const toDate = Totals.net(input.toDate.get(account.id) ?? Totals.zero)
+    const toDate = TotalsStore.net(input.toDate.get(account.id) ?? TotalsStore.zero)
     if (account.type === "income" || account.type === "expense") {
-      const beforeYear = Totals.net(input.beforeYear.get(account.id) ?? Totals.zero)
+      const beforeYear = TotalsStore.net(input.beforeYear.get(account.id) ?? TotalsStore.zero)
       // Earnings are credits minus debits: income is credited, expenses debited.
       earlierYearsEarnings -= beforeYear
       currentYearEarnings -= toDate - beforeYear
@@ -50,7 +50,7 @@ export const close = (
 }
 
 /** The two ranges `close` reads for a balance at the end of `date`, given its fiscal year's start. */
-export const ranges = (date: string, fiscalYearStart: string, dayBefore: (date: string) => string): ReadonlyArray<Totals.Range> => [
+export const ranges = (date: string, fiscalYearStart: string, dayBefore: (date: string) => string): ReadonlyArray<TotalsStore.Range> => [
   { from: null, to: date },
   { from: null, to: dayBefore(fiscalYearStart) }
 ]
@@ -59,11 +59,11 @@ export const ranges = (date: string, fiscalYearStart: string, dayBefore: (date: 
 export const closeColumn = (
   accounts: ReadonlyArray<ReportChart.ReportAccount>,
   retainedEarningsId: number | null,
-  column: ReadonlyMap<number, ReadonlyArray<Totals.Totals>> | undefined,
+  column: ReadonlyMap<number, ReadonlyArray<TotalsStore.Totals>> | undefined,
   offset = 0
 ): Closed => {
-  const toDate = new Map<number, Totals.Totals>()
-  const beforeYear = new Map<number, Totals.Totals>()
+  const toDate = new Map<number, TotalsStore.Totals>()
+  const beforeYear = new Map<number, TotalsStore.Totals>()
   for (const [accountId, totals] of column ?? []) {
     toDate.set(accountId, totals[offset]!)
     beforeYear.set(accountId, totals[offset + 1]!)

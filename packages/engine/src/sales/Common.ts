@@ -2,15 +2,12 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError } from "@ledger/api"
 import { reference } from "../kernel/Actor.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 
 /** The company the request acts in; every sales operation is a company operation. */
-export const companyId = Effect.gen(function*() {
-  const request = yield* RequestContext
-  if (request.companyId === null) return yield* Effect.die(new Error(`${request.operationId} needs a company`))
-  return request.companyId
-})
+export const companyId = requireCompanyId
 
 /** Who did it, as the audit log names principals: `user:12`, `agent:40`. */
 export const actorReference = Effect.gen(function*() {
@@ -60,12 +57,6 @@ export const loadContact = Effect.fn("Sales.loadContact")(function*(
     active: row.active === true
   } satisfies ContactRow
 })
-
-/** A unique-violation from the database as a refusal, anything else stays a defect. */
-export const isUniqueViolation = (error: unknown): boolean => {
-  const text = String((error as { cause?: unknown })?.cause ?? error)
-  return /unique|duplicate key|23505/i.test(text)
-}
 
 /** Rows for a multi-row insert; callers insert only when there is at least one. */
 export const rowsToInsert = <A extends Record<string, unknown>>(rows: ReadonlyArray<A>) =>

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Sales } from "@ledger/api"
-import * as Base64 from "../kernel/Base64.ts"
-import { titles } from "./Documents.ts"
+import { Base64 } from "effect/encoding"
+import { titles } from "./DocumentResolution.ts"
 import { isCashDocument } from "./DocumentStatus.ts"
 import * as Pdf from "./Pdf.ts"
 

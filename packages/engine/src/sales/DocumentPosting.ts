@@ -1,4 +1,4 @@
-import type { TaxLine } from "./TaxMath.ts"
+import type { TaxLine } from "./SalesTaxRules.ts"
 
 /**
  * The exact journal entry of a sales or purchase document, a payment and a void (spec 4.7):

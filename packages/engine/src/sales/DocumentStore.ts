@@ -1,14 +1,18 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Sales } from "@ledger/api"
+import * as DatabaseError from "../store/DatabaseError.ts"
 import * as Outbox from "../pipeline/Outbox.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import { actorReference, isUniqueViolation, rowsToInsert } from "./Common.ts"
+import { actorReference, rowsToInsert } from "./Common.ts"
 import type { PostingKind } from "./DocumentPosting.ts"
-import { headingFields, lineToWire, type ResolvedDocument, taxLineToWire } from "./Documents.ts"
+import { headingFields, lineToWire, type ResolvedDocument, taxLineToWire } from "./DocumentResolution.ts"
 import { isCashDocument, isOverdue, openBalance, status } from "./DocumentStatus.ts"
-import * as Numbers from "./Numbers.ts"
+import * as NumberingStore from "./NumberingStore.ts"
+
+/** The unique indexes of a document's number: per company and kind, per vendor too for purchases (store/migrations, sales). */
+const numberConstraints = ["documents_sales_number", "documents_purchases_number"]
 
 /**
  * Documents in the database: written once their entry has posted (with their number, lines, tax
@@ -24,7 +28,7 @@ export const persist = Effect.fn("Documents.persist")(function*(document: Resolv
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   const company = request.companyId!
-  const number = document.number ?? (yield* Numbers.next(company, document.kind, true))
+  const number = document.number ?? (yield* NumberingStore.next(company, document.kind, true))
   const createdBy = yield* actorReference
   const rows = yield* sql<{ id: unknown }>`INSERT INTO documents ${sql.insert({
     company_id: company,
@@ -41,7 +45,7 @@ export const persist = Effect.fn("Documents.persist")(function*(document: Resolv
     created_at: request.now
   })} RETURNING id`.pipe(
     Effect.catch((error) =>
-      isUniqueViolation(error)
+      numberConstraints.some((constraint) => DatabaseError.isUniqueViolation(error, constraint))
         ? Effect.fail(ApiError.fail("number_in_use", `Number ${number} is already used.`, { issues: [{ path: ["body", "number"], message: "Already used" }] }))
         : Effect.die(error)
     )

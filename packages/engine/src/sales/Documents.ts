@@ -1,320 +1,285 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, Limits, type Sales } from "@ledger/api"
+import { ApiError, Sales } from "@ledger/api"
+import * as Handler from "../kernel/Handler.ts"
+import { proposalKind } from "../kernel/Registry.ts"
+import { Governed, JournalEntryRules, JournalEntryStore } from "../ledger/index.ts"
+import * as Outbox from "../pipeline/Outbox.ts"
+import * as Pagination from "../kernel/Pagination.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import * as Accounts from "./Accounts.ts"
-import { addDays, isCalendarDate } from "./Calendar.ts"
-import { type ContactRow, loadContact } from "./Common.ts"
-import { documentEntry, type Entry, type PostingKind, side, subtotal, taxTotal } from "./DocumentPosting.ts"
-import { isCashDocument, openBalance, status } from "./DocumentStatus.ts"
-import { lineAmount } from "./LineAmounts.ts"
-import * as Numbers from "./Numbers.ts"
-import type { TaxLine } from "./TaxMath.ts"
-import { taxLines } from "./TaxMath.ts"
-import * as TaxRates from "./TaxRates.ts"
+import * as Applications from "./Applications.ts"
+import { asOfOrToday, companyId } from "./Common.ts"
+import * as DocumentPdf from "./DocumentPdf.ts"
+import type { PostingKind } from "./DocumentPosting.ts"
+import * as DocumentResolution from "./DocumentResolution.ts"
+import * as DocumentStore from "./DocumentStore.ts"
+import * as ProposalRequests from "./ProposalRequests.ts"
+import { isCredit } from "./DocumentStatus.ts"
+
+type GovernedBody = {
+  readonly dry_run?: boolean | undefined
+  readonly confidence?: number | undefined
+  readonly soft_lock_override_reason?: string | undefined
+}
 
 /**
- * Sales and purchase documents before they exist: resolving a request into the exact document
- * (lines, accounts, tax per jurisdiction, totals, due date), its entry, its summary for a person
- * deciding a proposal, and its preview. Writing and reading them is DocumentStore.ts.
+ * Posts a resolved document on the governed path: a dry run shows it with the number it would
+ * take, a person or an agent within policy posts it (201), an agent over policy queues it (202).
  */
-
-export interface ResolvedLine {
-  readonly lineNo: number
-  readonly itemId: number | null
-  readonly description: string | null
-  readonly account: string
-  readonly quantity: string | null
-  readonly unitPriceCents: number | null
-  readonly amountCents: number
-  readonly class: string | null
-  readonly taxable: boolean
-}
-
-/** Everything a document is, decided before it posts; stored with a proposal and written as is on approval. */
-export interface ResolvedDocument {
-  readonly kind: PostingKind
-  readonly contactId: number
-  readonly contactName: string
-  /** Given by the caller; otherwise the kind's next number is taken when the document is written. */
-  readonly number: string | null
-  readonly docDate: string
-  readonly dueDate: string | null
-  readonly termsDays: number | null
-  readonly reference: string | null
-  readonly memo: string | null
-  /** AR or AP; for receipts and refunds, the bank or cash account. */
-  readonly controlAccount: string
-  readonly taxRateId: number | null
-  readonly lines: ReadonlyArray<ResolvedLine>
-  readonly taxLines: ReadonlyArray<TaxLine>
-  readonly subtotalCents: number
-  readonly taxCents: number
-  readonly totalCents: number
-  readonly estimateId: number | null
-  readonly recurring: { readonly templateId: number; readonly occurrenceDate: string } | null
-}
-
-export interface DocumentRequest {
-  readonly contact_id: number
-  readonly number?: string | undefined
-  readonly doc_date: string
-  readonly due_date?: string | undefined
-  readonly terms_days?: number | undefined
-  readonly reference?: string | undefined
-  readonly memo?: string | undefined
-  readonly control_account?: string | undefined
-  readonly account?: string | undefined
-  readonly tax_rate_id?: number | undefined
-  readonly lines: ReadonlyArray<Sales.Shared.DocumentLineInput>
-}
-
-const contactKindOf = (kind: PostingKind): "customer" | "vendor" => side(kind) === "sales" ? "customer" : "vendor"
-
-/** Refuses a number the kind already uses (per vendor for purchases). */
-export const requireFreeNumber = Effect.fn("Documents.requireFreeNumber")(function*(
-  company: string,
-  kind: PostingKind,
-  contactId: number,
-  number: string
-) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = side(kind) === "sales"
-    ? yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND kind = ${kind} AND number = ${number}`.pipe(Effect.orDie)
-    : yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND kind = ${kind} AND contact_id = ${contactId}
-        AND number = ${number}`.pipe(Effect.orDie)
-  if (rows.length > 0) {
-    return yield* Effect.fail(ApiError.fail("number_in_use", `Number ${number} is already used.`, {
-      issues: [{ path: ["body", "number"], message: "Already used" }]
-    }))
-  }
-})
-
-/** The lines of a document or estimate: items, accounts, amounts and taxability resolved. */
-export const resolveLines = Effect.fn("Documents.resolveLines")(function*(
-  company: string,
-  documentSide: "sales" | "purchases",
-  lines: ReadonlyArray<Sales.Shared.DocumentLineInput>,
-  taxed: boolean
-) {
-  const sql = yield* SqlClient.SqlClient
-  const itemIds = Array.from(new Set(lines.flatMap((line) => line.item_id === undefined ? [] : [line.item_id])))
-  const itemRows = itemIds.length === 0
-    ? []
-    : yield* sql<Record<string, unknown>>`SELECT * FROM items WHERE company_id = ${company} AND id IN ${sql.in(itemIds)}`.pipe(Effect.orDie)
-  const items = new Map(itemRows.map((row) => [Row.int(row.id), row]))
-  const defaults = yield* Accounts.defaults(company)
-  const issues: Array<ApiError.Issue> = []
-  const resolved: Array<ResolvedLine> = []
-  lines.forEach((line, index) => {
-    const item = line.item_id === undefined ? undefined : items.get(line.item_id)
-    if (line.item_id !== undefined && (item === undefined || item.active !== true)) {
-      issues.push({ path: ["body", "lines", index, "item_id"], message: item === undefined ? "Unknown item" : "Inactive item" })
-      return
-    }
-    const itemAccount = item === undefined
-      ? null
-      : (documentSide === "sales" ? item.income_account : item.expense_account) as string | null
-    const account = line.account ?? itemAccount ?? (documentSide === "sales" ? defaults.income : defaults.expense)
-    if (account === null) {
-      issues.push({ path: ["body", "lines", index, "account"], message: "No account: name one, use an item with one, or set a default" })
-      return
-    }
-    const itemPrice = item === undefined ? null : Row.intOrNull(documentSide === "sales" ? item.sales_price_cents : item.purchase_cost_cents)
-    const amount = lineAmount(index, line, itemPrice)
-    if (amount._tag === "Refused") {
-      issues.push(amount.issue)
-      return
-    }
-    if (Math.abs(amount.amountCents) > Limits.amountCentsMax) {
-      issues.push({ path: ["body", "lines", index], message: `A line is at most ${Limits.amountCentsMax} cents` })
-      return
-    }
-    const unitPrice = line.unit_price_cents ?? (line.quantity !== undefined ? itemPrice : null)
-    resolved.push({
-      lineNo: index + 1,
-      itemId: line.item_id ?? null,
-      description: line.description ?? ((item?.description as string | null | undefined) ?? (item === undefined ? null : String(item.name))),
-      account,
-      quantity: line.quantity ?? null,
-      unitPriceCents: unitPrice ?? null,
-      amountCents: amount.amountCents,
-      class: line.class ?? null,
-      taxable: line.taxable ?? (item === undefined ? taxed : item.taxable === true)
+export const postDocument = (
+  document: DocumentResolution.ResolvedDocument,
+  body: GovernedBody,
+  onProposed?: (proposal: Governed.Proposal) => Effect.Effect<void, ApiError.LedgerError, Handler.Services>
+) =>
+  Effect.gen(function*() {
+    const request = yield* RequestContext
+    const company = request.companyId!
+    const dryRun = body.dry_run === true
+    const number = dryRun ? yield* DocumentResolution.previewNumber(company, document) : null
+    return yield* Governed.write({
+      kind: document.kind,
+      summary: DocumentResolution.summaryOf(document),
+      entry: DocumentResolution.entryOf(document),
+      request: { document },
+      dryRun,
+      softLockOverrideReason: body.soft_lock_override_reason,
+      confidence: body.confidence,
+      linesPath: ["entry", "lines"],
+      ...(number === null ? {} : { preview: { document: DocumentResolution.preview(document, number), number } }),
+      onPosted: (entry) => persistAndLoad(document, entry.id),
+      onProposed
     })
   })
-  if (issues.length > 0) return yield* Effect.fail(ApiError.validationFailed("Some lines cannot be used.", issues))
-  yield* Accounts.requireUsable(company, resolved.map((line) => ({ code: line.account, path: ["body", "lines", line.lineNo - 1, "account"] })))
-  return resolved
-})
 
-/** Tax per jurisdiction on the taxable lines, each rounded on its own. */
-export const resolveTax = Effect.fn("Documents.resolveTax")(function*(
-  company: string,
-  taxRateId: number | undefined,
-  lines: ReadonlyArray<ResolvedLine>
-) {
-  if (taxRateId === undefined) return { taxRateId: null, taxLines: [] as ReadonlyArray<TaxLine> }
-  const rate = yield* TaxRates.requireActive(company, taxRateId)
-  const taxable = lines.filter((line) => line.taxable).reduce((sum, line) => sum + line.amountCents, 0)
-  return { taxRateId, taxLines: taxLines(taxable, TaxRates.jurisdictions(rate)) }
-})
-
-const controlFor = Effect.fn("Documents.controlFor")(function*(company: string, kind: PostingKind, request: DocumentRequest) {
-  if (isCashDocument(kind)) {
-    const code = request.account!
-    const facts = yield* Accounts.requireUsable(company, [{ code, path: ["body", "account"] }])
-    const account = facts.get(code)!
-    if (account.control !== null || !["asset", "liability"].includes(account.type)) {
-      return yield* Effect.fail(ApiError.validationFailed("Receipts and refunds go through a bank, cash or card account.", [{
-        path: ["body", "account"],
-        message: "Not a bank, cash or card account"
-      }]))
-    }
-    return code
-  }
-  const control = side(kind) === "sales" ? "ar" : "ap"
-  const code = request.control_account ?? (yield* Accounts.defaultControl(company, control))
-  const facts = yield* Accounts.requireUsable(company, [{ code, path: ["body", "control_account"] }])
-  if (facts.get(code)!.control !== control) {
-    return yield* Effect.fail(ApiError.validationFailed(`The control account must be an ${control.toUpperCase()} account.`, [{
-      path: ["body", "control_account"],
-      message: `Not an ${control.toUpperCase()} control account`
-    }]))
-  }
-  return code
-})
-
-/** Checks and resolves a document request into the exact document it posts. Writes nothing. */
-export const resolve = Effect.fn("Documents.resolve")(function*(
-  company: string,
-  kind: PostingKind,
-  request: DocumentRequest,
-  extras: { readonly estimateId?: number | null; readonly recurring?: ResolvedDocument["recurring"] } = {}
-) {
-  const contact: ContactRow = yield* loadContact(company, request.contact_id, contactKindOf(kind))
-  if (request.number !== undefined) yield* requireFreeNumber(company, kind, contact.id, request.number)
-  const lines = yield* resolveLines(company, side(kind), request.lines, request.tax_rate_id !== undefined)
-  const tax = yield* resolveTax(company, request.tax_rate_id, lines)
-  const controlAccount = yield* controlFor(company, kind, request)
-  const subtotalCents = subtotal(lines)
-  const taxCents = taxTotal(tax.taxLines)
-  const totalCents = subtotalCents + taxCents
-  if (subtotalCents > Limits.amountCentsMax || totalCents > Limits.amountCentsMax) {
-    return yield* Effect.fail(ApiError.validationFailed(`A document's total is at most ${Limits.amountCentsMax} cents.`, [{ path: ["body", "lines"], message: "Too large" }]))
-  }
-  if (totalCents <= 0) {
-    return yield* Effect.fail(ApiError.validationFailed("A document's total must be positive.", [{ path: ["body", "lines"], message: `Total is ${totalCents}` }]))
-  }
-  const receivable = kind === "invoice" || kind === "bill"
-  const termsDays = receivable ? request.terms_days ?? contact.terms_days ?? 0 : null
-  const dueDate = receivable ? request.due_date ?? addDays(request.doc_date, termsDays ?? 0) : null
-  if (dueDate !== null && !isCalendarDate(dueDate)) {
-    return yield* Effect.fail(ApiError.validationFailed("The due date would fall after 9999-12-31.", [{ path: ["body", "terms_days"], message: "Too far" }]))
-  }
-  if (dueDate !== null && dueDate < request.doc_date) {
-    return yield* Effect.fail(ApiError.validationFailed("The due date is before the document date.", [{ path: ["body", "due_date"], message: "Before doc_date" }]))
-  }
-  return {
-    kind,
-    contactId: contact.id,
-    contactName: contact.name,
-    number: request.number ?? null,
-    docDate: request.doc_date,
-    dueDate,
-    termsDays: request.terms_days === undefined && request.due_date !== undefined ? null : termsDays,
-    reference: request.reference ?? null,
-    memo: request.memo ?? null,
-    controlAccount,
-    taxRateId: tax.taxRateId,
-    lines,
-    taxLines: tax.taxLines,
-    subtotalCents,
-    taxCents,
-    totalCents,
-    estimateId: extras.estimateId ?? null,
-    recurring: extras.recurring ?? null
-  } satisfies ResolvedDocument
-})
-
-export const entryOf = (document: ResolvedDocument): Entry =>
-  documentEntry({
-    kind: document.kind,
-    contactId: document.contactId,
-    date: document.docDate,
-    memo: document.memo ?? `${titles[document.kind]} ${document.number ?? ""} ${document.contactName}`.replace(/\s+/g, " ").trim(),
-    controlAccount: document.controlAccount,
-    lines: document.lines.map((line) => ({ account: line.account, amountCents: line.amountCents, description: line.description, class: line.class })),
-    taxLines: document.taxLines
+/** Writes the document linked to its entry and answers with it as the API shows it. */
+export const persistAndLoad = (document: DocumentResolution.ResolvedDocument, entryId: number) =>
+  Effect.gen(function*() {
+    const request = yield* RequestContext
+    const id = yield* DocumentStore.persist(document, entryId)
+    return yield* DocumentStore.load(request.companyId!, id, request.today)
   })
 
-export const titles: Record<PostingKind, string> = {
-  invoice: "Invoice",
-  credit_memo: "Credit memo",
-  bill: "Bill",
-  vendor_credit: "Vendor credit",
-  sales_receipt: "Sales receipt",
-  refund: "Refund",
-  vendor_refund: "Vendor refund"
+/**
+ * A document kind's proposal (registered once per kind in the sales area). Documents made from
+ * estimates and recurring templates are documents of these same kinds: what they need at approval
+ * travels in the stored request.
+ */
+export const documentProposalKind = proposalKind({
+  request: ProposalRequests.DocumentProposal,
+  approved: ({ entry, request }) => persistAndLoad(request.document, entry.id),
+  rejected: ({ request }) =>
+    Effect.gen(function*() {
+      const { recurring } = request.document
+      if (recurring === null) return
+      // The occurrence stays generated (never offered again) and says why it has no document.
+      const sql = yield* SqlClient.SqlClient
+      const context = yield* RequestContext
+      yield* sql`UPDATE recurring_occurrences SET status = 'rejected' WHERE company_id = ${context.companyId!}
+        AND template_id = ${recurring.templateId} AND occurrence_date = ${recurring.occurrenceDate}`.pipe(Effect.orDie)
+    })
+})
+
+const create = <B extends DocumentResolution.DocumentRequest & GovernedBody>(kind: PostingKind) => ({ body }: { body: B }) =>
+  Effect.gen(function*() {
+    const company = yield* companyId
+    const document = yield* DocumentResolution.resolve(company, kind, body)
+    return yield* postDocument(document, body)
+  })
+
+const statusFilter = (sql: SqlClient.SqlClient, status: string | undefined, asOf: string) => {
+  switch (status) {
+    case undefined:
+      return sql``
+    case "void":
+      return sql`AND voided`
+    case "open":
+      return sql`AND NOT voided AND kind NOT IN ('sales_receipt', 'refund', 'vendor_refund') AND applied_cents = 0`
+    case "partial":
+      return sql`AND NOT voided AND applied_cents > 0 AND applied_cents < total_cents`
+    case "paid":
+      return sql`AND NOT voided AND (kind IN ('sales_receipt', 'refund', 'vendor_refund')
+        OR (kind IN ('invoice', 'bill') AND applied_cents >= total_cents))`
+    case "applied":
+      return sql`AND NOT voided AND kind IN ('credit_memo', 'vendor_credit') AND applied_cents >= total_cents`
+    case "unpaid":
+      return sql`AND NOT voided AND kind IN ('invoice', 'bill') AND applied_cents < total_cents`
+    default:
+      return sql`AND NOT voided AND kind IN ('invoice', 'bill') AND applied_cents < total_cents
+        AND coalesce(due_date, doc_date) < ${asOf}`
+  }
 }
 
-export const summaryOf = (document: ResolvedDocument): string =>
-  `${titles[document.kind]}${document.number === null ? "" : ` ${document.number}`} ${side(document.kind) === "sales" ? "to" : "from"} ${document.contactName}, ` +
-  `${document.lines.length} line${document.lines.length === 1 ? "" : "s"}, ${document.totalCents} cents`
+const voidDocument = ({ path, body }: { path: { id: number }; body: Sales.Documents.VoidBody }) =>
+  Effect.gen(function*() {
+    const request = yield* RequestContext
+    const company = yield* companyId
+    const document = yield* DocumentStore.load(company, path.id, request.today)
+    yield* refuseVoid(document)
+    const voidDate = body.void_date ?? request.today
+    if (voidDate < document.doc_date) {
+      return yield* Effect.fail(ApiError.validationFailed("A void is dated on or after the document.", [{ path: ["body", "void_date"], message: `Before ${document.doc_date}` }]))
+    }
+    const original = yield* JournalEntryStore.load(document.entry_id!)
+    const title = DocumentResolution.titles[document.kind as PostingKind]
+    const written = yield* Governed.write({
+      kind: "document_void",
+      summary: `Void ${title} ${document.number}: ${body.reason}`,
+      entry: {
+        date: voidDate,
+        memo: `Void of ${title} ${document.number}: ${body.reason}`.slice(0, 1000),
+        lines: JournalEntryRules.reversal(original!.lines).map(JournalEntryRules.toDraftLine)
+      },
+      request: { document_id: document.id, reason: body.reason, void_date: voidDate },
+      dryRun: body.dry_run === true,
+      softLockOverrideReason: body.soft_lock_override_reason,
+      onPosted: (entry) => markVoid(document.id, entry.id, voidDate, body.reason)
+    })
+    return { ...written, status: written.status === 201 ? 200 : written.status ?? 200 }
+  })
 
-/** A document's heading, as the API shows it and as `documents` stores it. */
-export const headingFields = (document: ResolvedDocument, number: string) => ({
-  kind: document.kind,
-  side: side(document.kind),
-  contact_id: document.contactId,
-  number,
-  doc_date: document.docDate,
-  due_date: document.dueDate,
-  terms_days: document.termsDays,
-  reference: document.reference,
-  memo: document.memo
+const refuseVoid = (document: Sales.Documents.Document) => {
+  if (document.status === "void") return Effect.fail(ApiError.fail("already_void", "The document is already void."))
+  if ((document.kind === "invoice" || document.kind === "bill") && document.applications.length > 0) {
+    return Effect.fail(ApiError.fail("document_has_applications", "Void its payments and credits first.", {
+      applications: document.applications.map((application) => ({
+        application_id: application.application_id,
+        payment_id: application.payment_id,
+        credit_document_id: application.credit_document_id,
+        amount_cents: application.amount_cents
+      }))
+    }))
+  }
+  return Effect.void
+}
+
+/** The void's reversal has posted: the document is void, a credit's applications end. */
+const markVoid = (documentId: number, entryId: number, voidDate: string, reason: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const request = yield* RequestContext
+    const company = request.companyId!
+    // Checked again under lock: a proposal approved later may find the document changed.
+    yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND id = ${documentId} FOR UPDATE`.pipe(Effect.orDie)
+    const document = yield* DocumentStore.load(company, documentId, request.today)
+    yield* refuseVoid(document)
+    yield* sql`UPDATE documents SET voided = true, void_entry_id = ${entryId}, void_reason = ${reason}, void_date = ${voidDate},
+      voided_at = ${request.now} WHERE company_id = ${company} AND id = ${documentId}`.pipe(Effect.orDie)
+    if (isCredit(document.kind)) yield* Applications.voidAll(company, { creditDocumentId: documentId }, voidDate)
+    if (document.kind === "invoice" || document.kind === "bill") {
+      yield* Outbox.emit(document.kind === "invoice" ? "invoice.voided" : "bill.voided", {
+        document_id: documentId,
+        number: document.number,
+        contact_id: document.contact_id,
+        total_cents: document.total_cents,
+        reason,
+        void_date: voidDate,
+        void_entry_id: entryId
+      }).pipe(Effect.orDie)
+    }
+    return yield* DocumentStore.load(company, documentId, request.today)
+  })
+
+/** A void's proposal: the reversal has posted, the document becomes void. */
+export const voidProposalKind = proposalKind({
+  request: ProposalRequests.DocumentVoidProposal,
+  approved: ({ entry, request }) => markVoid(request.document_id, entry.id, request.void_date, request.reason),
+  rejected: () => Effect.void
 })
 
-/** The document as the API shows it, before it exists (a dry run's preview). */
-export const preview = (document: ResolvedDocument, number: string): Record<string, unknown> => ({
-  ...headingFields(document, number),
-  control_account: isCashDocument(document.kind) ? null : document.controlAccount,
-  account: isCashDocument(document.kind) ? document.controlAccount : null,
-  tax_rate_id: document.taxRateId,
-  lines: document.lines.map(lineToWire),
-  tax_lines: document.taxLines.map(taxLineToWire),
-  subtotal_cents: document.subtotalCents,
-  tax_cents: document.taxCents,
-  total_cents: document.totalCents,
-  status: status(document.kind, document.totalCents, 0, false),
-  open_balance_cents: openBalance(document.kind, document.totalCents, 0, false)
-})
+export const handlers = [
+  Handler.make(Sales.Documents.createInvoice, create("invoice")),
+  Handler.make(Sales.Documents.createCreditMemo, create("credit_memo")),
+  Handler.make(Sales.Documents.createBill, create("bill")),
+  Handler.make(Sales.Documents.createVendorCredit, create("vendor_credit")),
+  Handler.make(Sales.Documents.createSalesReceipt, create("sales_receipt")),
+  Handler.make(Sales.Documents.createRefund, create("refund")),
+  Handler.make(Sales.Documents.createVendorRefund, create("vendor_refund")),
 
-/** A resolved line as the API shows it (and as `document_lines` and estimates store it). */
-export const lineToWire = (line: ResolvedLine) => ({
-  line_no: line.lineNo,
-  item_id: line.itemId,
-  description: line.description,
-  account: line.account,
-  quantity: line.quantity,
-  unit_price_cents: line.unitPriceCents,
-  amount_cents: line.amountCents,
-  class: line.class,
-  taxable: line.taxable
-})
+  Handler.make(Sales.Documents.listDocuments, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const company = yield* companyId
+      const asOf = yield* asOfOrToday(query.as_of)
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      const rows = yield* sql<{ id: unknown }>`SELECT id FROM (
+          SELECT d.*, coalesce((SELECT sum(a.amount_cents) FROM applications a WHERE a.company_id = d.company_id
+            AND (a.document_id = d.id OR a.credit_document_id = d.id) AND a.applied_on <= ${asOf}
+            AND (a.voided_on IS NULL OR a.voided_on > ${asOf})), 0) AS applied_cents
+          FROM documents d WHERE d.company_id = ${company}
+          ${query.kind === undefined ? sql`` : sql`AND d.kind = ${query.kind}`}
+          ${query.side === undefined ? sql`` : sql`AND d.side = ${query.side}`}
+          ${query.contact_id === undefined ? sql`` : sql`AND d.contact_id = ${query.contact_id}`}
+          ${query.from === undefined ? sql`` : sql`AND d.doc_date >= ${query.from}`}
+          ${query.to === undefined ? sql`` : sql`AND d.doc_date <= ${query.to}`}
+          ${query.as_of === undefined ? sql`` : sql`AND d.doc_date <= ${asOf}`}
+          ${after === null ? sql`` : sql`AND d.id < ${after}`}
+        ) listed WHERE true ${statusFilter(sql, query.status, asOf)}
+        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      const documents = yield* DocumentStore.loadMany(company, rows.slice(0, limit).map((row) => Row.int(row.id)), asOf)
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => documents.get(Row.int(row.id))!) }
+    })),
 
-/** A tax line as the API shows it (and as `document_tax_lines` and estimates store it). */
-export const taxLineToWire = (tax: TaxLine) => ({
-  tax_rate_id: tax.taxRateId,
-  name: tax.name,
-  agency_id: tax.agencyId,
-  rate_percent: tax.ratePercent,
-  payable_account: tax.payableAccount,
-  taxable_subtotal_cents: tax.taxableSubtotalCents,
-  tax_cents: tax.taxCents
-})
+  Handler.make(Sales.Documents.getDocument, ({ path, query }) =>
+    Effect.gen(function*() {
+      const company = yield* companyId
+      return { body: yield* DocumentStore.load(company, path.id, yield* asOfOrToday(query.as_of)) }
+    })),
 
-/** The number a write would take now, for a dry run (nothing consumed). */
-export const previewNumber = (company: string, document: ResolvedDocument) =>
-  document.number === null ? Numbers.next(company, document.kind, false) : Effect.succeed(document.number)
+  Handler.make(Sales.Documents.voidDocument, voidDocument),
 
+  Handler.make(Sales.Documents.applyCredit, ({ path, body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const dryRun = body.dry_run === true
+      if (!dryRun) yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND id = ${path.id} FOR UPDATE`.pipe(Effect.orDie)
+      const credit = yield* DocumentStore.load(company, path.id, request.today)
+      if (!isCredit(credit.kind)) {
+        return yield* Effect.fail(ApiError.validationFailed("Only credit memos and vendor credits are applied this way; payments use /v1/payments/{id}/apply.", [{
+          path: ["path", "id"],
+          message: `A ${credit.kind}`
+        }]))
+      }
+      if (credit.status === "void") return yield* Effect.fail(ApiError.fail("already_void", "The credit is void."))
+      const appliedOn = body.applied_on ?? request.today
+      const source: Applications.Source = {
+        paymentId: null,
+        creditDocumentId: credit.id,
+        contactId: credit.contact_id,
+        side: credit.side === "purchases" ? "purchases" : "sales",
+        controlAccount: credit.control_account!,
+        date: credit.doc_date,
+        availableCents: credit.total_cents - (yield* Applications.appliedFrom(company, { creditDocumentId: credit.id }))
+      }
+      if (dryRun) {
+        yield* Applications.check(company, source, body.applications, appliedOn)
+        const applying = body.applications.reduce((sum, application) => sum + application.amount_cents, 0)
+        const applied = credit.applied_cents + applying
+        return {
+          status: 200,
+          body: {
+            ...credit,
+            applied_cents: applied,
+            open_balance_cents: credit.total_cents - applied,
+            status: applied >= credit.total_cents ? "applied" : applied > 0 ? "partial" : "open"
+          }
+        }
+      }
+      yield* Applications.apply(company, source, body.applications, appliedOn)
+      return {
+        body: yield* DocumentStore.load(company, credit.id, request.today),
+        audit: { targetType: "document", targetId: credit.id, details: { applications: body.applications } }
+      }
+    })),
+
+  Handler.make(Sales.Documents.getDocumentPdf, ({ path }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const document = yield* DocumentStore.load(company, path.id, request.today)
+      return { body: DocumentPdf.toWire(yield* DocumentPdf.forDocument(company, document, request.now)) }
+    }))
+]

@@ -4,7 +4,7 @@ import { Limits } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
 import * as DocumentPdf from "./DocumentPdf.ts"
 import * as DocumentStore from "./DocumentStore.ts"
-import * as Estimates from "./Estimates.ts"
+import * as EstimateStore from "./EstimateStore.ts"
 import { Mail, type OutgoingMessage } from "../ports/Mail.ts"
 
 /**
@@ -14,6 +14,9 @@ import { Mail, type OutgoingMessage } from "../ports/Mail.ts"
  * job is tried again later. A crash while `sending` leaves the job's lease to run out, and the
  * retry sends again: delivery is at least once, and the Message-ID header lets receivers dedupe.
  */
+
+/** The job that delivers one queued email (`payload.email_id`). */
+export const jobKind = "email.send"
 export type Delivery =
   | { readonly _tag: "Sent"; readonly messageId: string }
   | { readonly _tag: "Skipped"; readonly status: string }
@@ -28,7 +31,7 @@ const attachmentOf = Effect.fn("EmailDelivery.attachment")(function*(company: st
     const document = yield* Effect.orDie(DocumentStore.load(company, Row.int(row.document_id), today))
     return yield* DocumentPdf.forDocument(company, document, now)
   }
-  const estimate = Estimates.toWire(yield* Effect.orDie(Estimates.loadRow(company, Row.int(row.estimate_id))), today)
+  const estimate = EstimateStore.toWire(yield* Effect.orDie(EstimateStore.loadRow(company, Row.int(row.estimate_id))), today)
   return yield* DocumentPdf.forEstimate(company, estimate, now)
 })
 

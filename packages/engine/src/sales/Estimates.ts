@@ -1,88 +1,146 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, type Sales } from "@ledger/api"
+import { ApiError, Limits, Sales } from "@ledger/api"
+import * as Handler from "../kernel/Handler.ts"
+import * as DatabaseError from "../store/DatabaseError.ts"
+import * as Pagination from "../kernel/Pagination.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import { lineToWire, type ResolvedLine, taxLineToWire } from "./Documents.ts"
-import type { TaxLine } from "./TaxMath.ts"
+import { actorReference, asOfOrToday, companyId, loadContact } from "./Common.ts"
+import { postDocument } from "./Documents.ts"
+import * as DocumentPdf from "./DocumentPdf.ts"
+import { subtotal, taxTotal } from "./DocumentPosting.ts"
+import * as DocumentResolution from "./DocumentResolution.ts"
+import * as EstimateStore from "./EstimateStore.ts"
+import * as NumberingStore from "./NumberingStore.ts"
 
-/**
- * Estimates (spec 3.4): quotes that never post. Their lines are resolved like an invoice's and
- * kept as they were quoted; converting one makes an invoice through the governed path.
- */
-export type Status = "open" | "accepted" | "declined" | "converted" | "void"
+/** The unique constraint of an estimate's number in its company (store/migrations, sales). */
+const estimateNumberConstraint = "estimates_company_id_number_key"
 
-/** The moves of spec 3.4; `converted` is reached only by converting. */
-export const transitions: Record<Status, ReadonlyArray<Status>> = {
-  open: ["accepted", "declined", "void"],
-  accepted: ["open", "void"],
-  declined: ["open", "void"],
-  converted: [],
-  void: []
-}
+const numberInUse = (number: string) =>
+  ApiError.fail("number_in_use", `Number ${number} is already used.`, { issues: [{ path: ["body", "number"], message: "Already used" }] })
 
-export const canMove = (from: Status, to: Status): boolean => transitions[from].includes(to)
-export const canConvert = (status: Status): boolean => status === "open" || status === "accepted"
+export const handlers = [
+  Handler.make(Sales.Estimates.createEstimate, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      yield* loadContact(company, body.contact_id, "customer")
+      if (body.expiry_date !== undefined && body.expiry_date < body.estimate_date) {
+        return yield* Effect.fail(ApiError.validationFailed("An estimate expires after its date.", [{ path: ["body", "expiry_date"], message: "Before estimate_date" }]))
+      }
+      if (body.number !== undefined) {
+        const taken = yield* sql`SELECT 1 FROM estimates WHERE company_id = ${company} AND number = ${body.number}`.pipe(Effect.orDie)
+        if (taken.length > 0) return yield* Effect.fail(numberInUse(body.number))
+      }
+      const lines = yield* DocumentResolution.resolveLines(company, "sales", body.lines, body.tax_rate_id !== undefined)
+      const tax = yield* DocumentResolution.resolveTax(company, body.tax_rate_id, lines)
+      const subtotalCents = subtotal(lines)
+      const taxCents = taxTotal(tax.taxLines)
+      if (subtotalCents > Limits.amountCentsMax || subtotalCents + taxCents > Limits.amountCentsMax) {
+        return yield* Effect.fail(ApiError.validationFailed(`An estimate's total is at most ${Limits.amountCentsMax} cents.`, [{ path: ["body", "lines"], message: "Too large" }]))
+      }
+      const dryRun = body.dry_run === true
+      const number = body.number ?? (yield* NumberingStore.next(company, "estimate", !dryRun))
+      const row = {
+        company_id: company,
+        contact_id: body.contact_id,
+        number,
+        estimate_date: body.estimate_date,
+        expiry_date: body.expiry_date ?? null,
+        reference: body.reference ?? null,
+        memo: body.memo ?? null,
+        tax_rate_id: tax.taxRateId,
+        lines: JSON.stringify(lines),
+        tax_lines: JSON.stringify(tax.taxLines),
+        subtotal_cents: subtotalCents,
+        tax_cents: taxCents,
+        total_cents: subtotalCents + taxCents,
+        status: "open",
+        created_by: yield* actorReference,
+        created_at: request.now,
+        updated_at: request.now
+      }
+      if (dryRun) {
+        return { status: 200, body: { dry_run: true, number, estimate: EstimateStore.toWire({ ...row, id: 0 }, request.today) } }
+      }
+      const rows = yield* sql<Record<string, unknown>>`INSERT INTO estimates ${sql.insert(row)} RETURNING *`.pipe(
+        Effect.catch((error) =>
+          DatabaseError.isUniqueViolation(error, estimateNumberConstraint) ? Effect.fail(numberInUse(number)) : Effect.die(error)
+        )
+      )
+      const estimate = EstimateStore.toWire(rows[0]!, request.today)
+      return { body: estimate, audit: { targetType: "estimate", targetId: estimate.id, details: { number, total_cents: estimate.total_cents } } }
+    })),
 
-export const toWire = (row: Record<string, unknown>, asOf: string): Sales.Estimates.Estimate => {
-  const lines = Row.json<ReadonlyArray<ResolvedLine>>(row.lines)
-  const taxLines = Row.json<ReadonlyArray<TaxLine>>(row.tax_lines)
-  const status = String(row.status) as Status
-  const expiry = row.expiry_date === null ? null : Row.date(row.expiry_date)
-  return {
-    id: Row.int(row.id),
-    contact_id: Row.int(row.contact_id),
-    number: String(row.number),
-    estimate_date: Row.date(row.estimate_date),
-    expiry_date: expiry,
-    expired: (status === "open" || status === "accepted") && expiry !== null && expiry < asOf,
-    reference: (row.reference as string | null) ?? null,
-    memo: (row.memo as string | null) ?? null,
-    tax_rate_id: Row.intOrNull(row.tax_rate_id),
-    lines: lines.map(lineToWire),
-    tax_lines: taxLines.map(taxLineToWire),
-    subtotal_cents: Row.int(row.subtotal_cents),
-    tax_cents: Row.int(row.tax_cents),
-    total_cents: Row.int(row.total_cents),
-    status,
-    status_reason: (row.status_reason as string | null) ?? null,
-    invoice_id: Row.intOrNull(row.invoice_id),
-    created_at: Row.iso(row.created_at),
-    updated_at: Row.iso(row.updated_at)
-  }
-}
+  Handler.make(Sales.Estimates.listEstimates, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const company = yield* companyId
+      const asOf = yield* asOfOrToday(query.as_of)
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM estimates WHERE company_id = ${company}
+        ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
+        ${query.contact_id === undefined ? sql`` : sql`AND contact_id = ${query.contact_id}`}
+        ${query.as_of === undefined ? sql`` : sql`AND estimate_date <= ${asOf}`}
+        ${after === null ? sql`` : sql`AND id < ${after}`}
+        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => EstimateStore.toWire(row, asOf)) }
+    })),
 
-export const loadRow = Effect.fn("Estimates.loadRow")(function*(company: string, id: number, lock = false) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM estimates WHERE company_id = ${company} AND id = ${id}
-    ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)
-  if (rows[0] === undefined) return yield* Effect.fail(ApiError.notFound("estimate"))
-  return rows[0]
-})
+  Handler.make(Sales.Estimates.getEstimate, ({ path }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      return { body: EstimateStore.toWire(yield* EstimateStore.loadRow(company, path.id), request.today) }
+    })),
 
-/** The invoice request an estimate converts into: its lines exactly as quoted. */
-export const invoiceRequest = (estimate: Sales.Estimates.Estimate, body: {
-  readonly doc_date?: string | undefined
-  readonly due_date?: string | undefined
-  readonly terms_days?: number | undefined
-  readonly number?: string | undefined
-  readonly memo?: string | undefined
-}, today: string) => ({
-  contact_id: estimate.contact_id,
-  doc_date: body.doc_date ?? today,
-  ...(body.due_date === undefined ? {} : { due_date: body.due_date }),
-  ...(body.terms_days === undefined ? {} : { terms_days: body.terms_days }),
-  ...(body.number === undefined ? {} : { number: body.number }),
-  ...(body.memo === undefined ? (estimate.memo === null ? {} : { memo: estimate.memo }) : { memo: body.memo }),
-  reference: estimate.reference ?? estimate.number,
-  ...(estimate.tax_rate_id === null ? {} : { tax_rate_id: estimate.tax_rate_id }),
-  lines: estimate.lines.map((line) => ({
-    ...(line.item_id === null ? {} : { item_id: line.item_id }),
-    ...(line.description === null ? {} : { description: line.description }),
-    account: line.account,
-    ...(line.quantity === null ? {} : { quantity: line.quantity }),
-    ...(line.unit_price_cents === null ? {} : { unit_price_cents: line.unit_price_cents }),
-    amount_cents: line.amount_cents,
-    ...(line.class === null ? {} : { class: line.class }),
-    taxable: line.taxable
-  }))
-})
+  Handler.make(Sales.Estimates.setEstimateStatus, ({ path, body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const row = yield* EstimateStore.loadRow(company, path.id, true)
+      const from = String(row.status) as EstimateStore.Status
+      if (!EstimateStore.canMove(from, body.status)) {
+        return yield* Effect.fail(ApiError.fail("invalid_transition", `An estimate that is ${from} cannot become ${body.status}.`, {
+          from,
+          to: body.status,
+          allowed: EstimateStore.transitions[from]
+        }))
+      }
+      if (body.status === "void" && body.reason === undefined) {
+        return yield* Effect.fail(ApiError.validationFailed("Voiding an estimate needs a reason.", [{ path: ["body", "reason"], message: "Required to void" }]))
+      }
+      const rows = yield* sql<Record<string, unknown>>`UPDATE estimates SET status = ${body.status}, status_reason = ${body.reason ?? null},
+        updated_at = ${request.now} WHERE company_id = ${company} AND id = ${path.id} RETURNING *`.pipe(Effect.orDie)
+      return {
+        body: EstimateStore.toWire(rows[0]!, request.today),
+        audit: { targetType: "estimate", targetId: path.id, reason: body.reason ?? null, details: { from, to: body.status } }
+      }
+    })),
+
+  Handler.make(Sales.Estimates.convertEstimate, ({ path, body }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const estimate = EstimateStore.toWire(yield* EstimateStore.loadRow(company, path.id, body.dry_run !== true), request.today)
+      if (!EstimateStore.canConvert(estimate.status)) {
+        return yield* Effect.fail(ApiError.fail("invalid_transition", `An estimate that is ${estimate.status} cannot be converted.`))
+      }
+      const document = yield* DocumentResolution.resolve(company, "invoice", EstimateStore.invoiceRequest(estimate, body, request.today), {
+        estimateId: estimate.id
+      })
+      return yield* postDocument(document, body)
+    })),
+
+  Handler.make(Sales.Estimates.getEstimatePdf, ({ path }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const estimate = EstimateStore.toWire(yield* EstimateStore.loadRow(company, path.id), request.today)
+      return { body: DocumentPdf.toWire(yield* DocumentPdf.forEstimate(company, estimate, request.now)) }
+    }))
+]

@@ -1,225 +1,166 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, type Sales } from "@ledger/api"
-import * as Outbox from "../pipeline/Outbox.ts"
+import { ApiError, Sales } from "@ledger/api"
+import * as Handler from "../kernel/Handler.ts"
+import { proposalKind } from "../kernel/Registry.ts"
+import { Governed, JournalEntryRules, JournalEntryStore } from "../ledger/index.ts"
+import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import * as Accounts from "./Accounts.ts"
 import * as Applications from "./Applications.ts"
-import { actorReference, type ContactRow, loadContact } from "./Common.ts"
-import { type Entry, paymentEntry } from "./DocumentPosting.ts"
+import * as PaymentBankLines from "./PaymentBankLines.ts"
+import { companyId } from "./Common.ts"
+import * as PaymentResolution from "./PaymentResolution.ts"
+import * as ProposalRequests from "./ProposalRequests.ts"
 
-/**
- * Payments received from customers and made to vendors. A payment posts its whole amount against
- * AR or AP (Dr bank, Cr AR; Dr AP, Cr bank); applications set it against invoices or bills, and
- * whatever is not applied stays as credit on account, to apply later or refund.
- */
-export type Direction = "received" | "made"
-
-export interface ResolvedPayment {
-  readonly direction: Direction
-  readonly contactId: number
-  readonly contactName: string
-  readonly paymentDate: string
-  readonly account: string
-  readonly controlAccount: string
-  readonly amountCents: number
-  readonly applications: ReadonlyArray<Applications.ApplicationInput>
-  readonly number: string | null
-  readonly reference: string | null
-  readonly memo: string | null
-  readonly bankLineId: number | null
-}
-
-const sideOf = (direction: Direction) => direction === "received" ? "sales" as const : "purchases" as const
-
-export const sourceOf = (payment: ResolvedPayment, paymentId: number | null, alreadyApplied = 0): Applications.Source => ({
-  paymentId,
-  creditDocumentId: null,
-  contactId: payment.contactId,
-  side: sideOf(payment.direction),
-  controlAccount: payment.controlAccount,
-  date: payment.paymentDate,
-  availableCents: payment.amountCents - alreadyApplied
-})
-
-/** A bank line the payment categorizes: its account, date and amount fill what the body left out. */
-export interface BankLineFacts {
-  readonly account: string
-  readonly date: string
-  readonly amountCents: number
-}
-
-export const resolve = Effect.fn("Payments.resolve")(function*(
-  company: string,
-  direction: Direction,
-  body: Sales.Payments.PaymentBody,
-  bankLine: BankLineFacts | null
-) {
-  const request = yield* RequestContext
-  const contact: ContactRow = yield* loadContact(company, body.contact_id, direction === "received" ? "customer" : "vendor")
-  const account = body.account ?? bankLine?.account
-  if (account === undefined) {
-    return yield* Effect.fail(ApiError.validationFailed("Name the bank, cash or card account (or a bank line).", [{ path: ["body", "account"], message: "Required without bank_line_id" }]))
-  }
-  const facts = yield* Accounts.requireUsable(company, [{ code: account, path: ["body", "account"] }])
-  const accountFacts = facts.get(account)!
-  if (accountFacts.control !== null || !["asset", "liability"].includes(accountFacts.type)) {
-    return yield* Effect.fail(ApiError.validationFailed("Payments go through a bank, cash or card account.", [{ path: ["body", "account"], message: "Not a bank, cash or card account" }]))
-  }
-  const control = direction === "received" ? "ar" : "ap"
-  const controlAccount = body.control_account ?? (yield* Accounts.defaultControl(company, control))
-  const controlFacts = yield* Accounts.requireUsable(company, [{ code: controlAccount, path: ["body", "control_account"] }])
-  if (controlFacts.get(controlAccount)!.control !== control) {
-    return yield* Effect.fail(ApiError.validationFailed(`The control account must be an ${control.toUpperCase()} account.`, [{ path: ["body", "control_account"], message: "Not a control account" }]))
-  }
-  const applications = body.applications ?? []
-  const applied = applications.reduce((sum, application) => sum + application.amount_cents, 0)
-  const amount = body.amount_cents ?? bankLine?.amountCents ?? (applied > 0 ? applied : undefined)
-  if (amount === undefined) {
-    return yield* Effect.fail(ApiError.validationFailed("Give amount_cents, applications or a bank line.", [{ path: ["body", "amount_cents"], message: "Required" }]))
-  }
-  if (bankLine !== null && amount !== bankLine.amountCents) {
-    return yield* Effect.fail(ApiError.validationFailed(`The bank line is for ${bankLine.amountCents} cents.`, [{ path: ["body", "amount_cents"], message: "Differs from the bank line" }]))
-  }
-  if (bankLine !== null && bankLine.account !== account) {
-    return yield* Effect.fail(ApiError.validationFailed(`The bank line is in account ${bankLine.account}.`, [{ path: ["body", "account"], message: "Differs from the bank line's account" }]))
-  }
-  const payment: ResolvedPayment = {
-    direction,
-    contactId: contact.id,
-    contactName: contact.name,
-    paymentDate: body.payment_date ?? bankLine?.date ?? request.today,
-    account,
-    controlAccount,
-    amountCents: amount,
-    applications,
-    number: body.number ?? null,
-    reference: body.reference ?? null,
-    memo: body.memo ?? null,
-    bankLineId: body.bank_line_id ?? null
-  }
-  yield* Applications.check(company, sourceOf(payment, null), applications, payment.paymentDate)
-  return payment
-})
-
-export const entryOf = (payment: ResolvedPayment): Entry =>
-  paymentEntry({
-    direction: payment.direction,
-    contactId: payment.contactId,
-    date: payment.paymentDate,
-    memo: payment.memo ?? `Payment ${payment.direction === "received" ? "from" : "to"} ${payment.contactName}`,
-    account: payment.account,
-    controlAccount: payment.controlAccount,
-    amountCents: payment.amountCents
+/** Writes the payment linked to its entry (and its bank line) and answers with it. */
+const persistAndLoad = (payment: PaymentResolution.ResolvedPayment, entryId: number) =>
+  Effect.gen(function*() {
+    const request = yield* RequestContext
+    const id = yield* PaymentResolution.persist(payment, entryId)
+    if (payment.bankLineId !== null) yield* PaymentBankLines.linkPosted(payment.bankLineId, entryId)
+    return yield* PaymentResolution.load(request.companyId!, id)
   })
 
-export const summaryOf = (payment: ResolvedPayment): string =>
-  `Payment ${payment.direction === "received" ? "from" : "to"} ${payment.contactName}, ${payment.amountCents} cents` +
-  (payment.applications.length === 0 ? "" : `, applied to ${payment.applications.length} document${payment.applications.length === 1 ? "" : "s"}`)
+const create = (direction: PaymentResolution.Direction) => ({ body }: { body: Sales.Payments.PaymentBody }) =>
+  Effect.gen(function*() {
+    const company = yield* companyId
+    const bankLine = body.bank_line_id === undefined ? null : yield* PaymentBankLines.resolve(body.bank_line_id, direction, body.amount_cents)
+    const payment = yield* PaymentResolution.resolve(company, direction, body, bankLine)
+    return yield* Governed.write({
+      kind: direction === "received" ? "payment_received" : "payment_made",
+      summary: PaymentResolution.summaryOf(payment),
+      entry: PaymentResolution.entryOf(payment),
+      request: { payment },
+      dryRun: body.dry_run === true,
+      softLockOverrideReason: body.soft_lock_override_reason,
+      confidence: body.confidence,
+      linesPath: ["entry", "lines"],
+      preview: { document: PaymentResolution.preview(payment) },
+      onPosted: (entry) => persistAndLoad(payment, entry.id),
+      onProposed: (proposal) => payment.bankLineId === null ? Effect.void : PaymentBankLines.hold(payment.bankLineId, proposal.id)
+    })
+  })
 
-export const preview = (payment: ResolvedPayment): Record<string, unknown> => {
-  const applied = payment.applications.reduce((sum, application) => sum + application.amount_cents, 0)
-  return {
-    direction: payment.direction,
-    contact_id: payment.contactId,
-    payment_date: payment.paymentDate,
-    account: payment.account,
-    control_account: payment.controlAccount,
-    amount_cents: payment.amountCents,
-    applied_cents: applied,
-    unapplied_cents: payment.amountCents - applied,
-    applications: payment.applications,
-    number: payment.number,
-    reference: payment.reference,
-    memo: payment.memo,
-    bank_line_id: payment.bankLineId
-  }
-}
-
-/** Writes a payment whose entry has posted, applies it, and emits its events. */
-export const persist = Effect.fn("Payments.persist")(function*(payment: ResolvedPayment, entryId: number) {
-  const sql = yield* SqlClient.SqlClient
-  const request = yield* RequestContext
-  const company = request.companyId!
-  const rows = yield* sql<{ id: unknown }>`INSERT INTO payments ${sql.insert({
-    company_id: company,
-    direction: payment.direction,
-    contact_id: payment.contactId,
-    payment_date: payment.paymentDate,
-    account: payment.account,
-    control_account: payment.controlAccount,
-    amount_cents: payment.amountCents,
-    number: payment.number,
-    reference: payment.reference,
-    memo: payment.memo,
-    bank_line_id: payment.bankLineId,
-    entry_id: entryId,
-    created_by: yield* actorReference,
-    created_at: request.now
-  })} RETURNING id`.pipe(Effect.orDie)
-  const id = Row.int(rows[0]!.id)
-  yield* Applications.apply(company, sourceOf(payment, id), payment.applications, payment.paymentDate)
-  yield* Outbox.emit(payment.direction === "received" ? "payment.received" : "payment.made", {
-    payment_id: id,
-    contact_id: payment.contactId,
-    payment_date: payment.paymentDate,
-    amount_cents: payment.amountCents,
-    applications: payment.applications,
-    entry_id: entryId
-  }).pipe(Effect.orDie)
-  return id
+/** A payment's proposal: written on approval, its bank line released on rejection. */
+export const paymentProposalKind = proposalKind({
+  request: ProposalRequests.PaymentProposal,
+  approved: ({ entry, request }) => persistAndLoad(request.payment, entry.id),
+  rejected: ({ proposal, request }) =>
+    request.payment.bankLineId === null ? Effect.void : PaymentBankLines.release(request.payment.bankLineId, proposal.id)
 })
 
-export const loadMany = Effect.fn("Payments.loadMany")(function*(company: string, ids: ReadonlyArray<number>) {
-  const sql = yield* SqlClient.SqlClient
-  if (ids.length === 0) return new Map<number, Sales.Payments.Payment>()
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM payments WHERE company_id = ${company} AND id IN ${sql.in(ids)}`
-    .pipe(Effect.orDie)
-  const applications = yield* sql<Record<string, unknown>>`SELECT a.*, d.number FROM applications a
-    JOIN documents d ON d.company_id = a.company_id AND d.id = a.document_id
-    WHERE a.company_id = ${company} AND a.payment_id IN ${sql.in(ids)} ORDER BY a.id`.pipe(Effect.orDie)
-  return new Map(rows.map((row): [number, Sales.Payments.Payment] => {
-    const id = Row.int(row.id)
-    const mine = applications.filter((application) => Row.int(application.payment_id) === id)
-    const applied = mine.filter((application) => application.voided_on === null)
-      .reduce((sum, application) => sum + Row.int(application.amount_cents), 0)
-    const voided = row.voided === true
-    const amount = Row.int(row.amount_cents)
-    return [id, {
-      id,
-      direction: row.direction as Direction,
-      contact_id: Row.int(row.contact_id),
-      payment_date: Row.date(row.payment_date),
-      account: String(row.account),
-      control_account: String(row.control_account),
-      amount_cents: amount,
-      applied_cents: applied,
-      unapplied_cents: voided ? 0 : amount - applied,
-      applications: mine.map((application) => ({
-        application_id: Row.int(application.id),
-        document_id: Row.int(application.document_id),
-        document_number: String(application.number),
-        amount_cents: Row.int(application.amount_cents),
-        applied_on: Row.date(application.applied_on),
-        active: application.voided_on === null
-      })),
-      number: (row.number as string | null) ?? null,
-      reference: (row.reference as string | null) ?? null,
-      memo: (row.memo as string | null) ?? null,
-      bank_line_id: Row.intOrNull(row.bank_line_id),
-      status: voided ? "void" : "posted",
-      entry_id: Row.intOrNull(row.entry_id),
-      void_entry_id: Row.intOrNull(row.void_entry_id),
-      void_reason: (row.void_reason as string | null) ?? null,
-      voided_at: Row.isoOrNull(row.voided_at),
-      created_at: Row.iso(row.created_at)
-    }]
-  }))
+/** The void's reversal has posted: the payment is void and its applications end. */
+const markVoid = (paymentId: number, entryId: number, voidDate: string, reason: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const request = yield* RequestContext
+    const company = request.companyId!
+    const rows = yield* sql<{ voided: boolean }>`SELECT voided FROM payments WHERE company_id = ${company} AND id = ${paymentId} FOR UPDATE`
+      .pipe(Effect.orDie)
+    if (rows[0]?.voided === true) return yield* Effect.fail(ApiError.fail("already_void", "The payment is already void."))
+    const payment = yield* PaymentResolution.load(company, paymentId)
+    if (payment.bank_line_id !== null) yield* PaymentBankLines.releaseEntry(payment.entry_id!)
+    yield* sql`UPDATE payments SET voided = true, void_entry_id = ${entryId}, void_reason = ${reason}, void_date = ${voidDate},
+      voided_at = ${request.now} WHERE company_id = ${company} AND id = ${paymentId}`.pipe(Effect.orDie)
+    yield* Applications.voidAll(company, { paymentId }, voidDate)
+    return yield* PaymentResolution.load(company, paymentId)
+  })
+
+/** A payment void's proposal: the reversal has posted, the payment becomes void. */
+export const paymentVoidProposalKind = proposalKind({
+  request: ProposalRequests.PaymentVoidProposal,
+  approved: ({ entry, request }) => markVoid(request.payment_id, entry.id, request.void_date, request.reason),
+  rejected: () => Effect.void
 })
 
-export const load = Effect.fn("Payments.load")(function*(company: string, id: number) {
-  const payment = (yield* loadMany(company, [id])).get(id)
-  if (payment === undefined) return yield* Effect.fail(ApiError.notFound("payment"))
-  return payment
-})
+export const handlers = [
+  Handler.make(Sales.Payments.receivePayment, create("received")),
+  Handler.make(Sales.Payments.makePayment, create("made")),
+
+  Handler.make(Sales.Payments.listPayments, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const company = yield* companyId
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      const rows = yield* sql<{ id: unknown }>`SELECT p.id FROM payments p WHERE p.company_id = ${company}
+        ${query.kind === undefined ? sql`` : sql`AND p.direction = ${query.kind}`}
+        ${query.contact_id === undefined ? sql`` : sql`AND p.contact_id = ${query.contact_id}`}
+        ${query.unapplied === true
+          ? sql`AND NOT p.voided AND p.amount_cents > coalesce((SELECT sum(a.amount_cents) FROM applications a
+              WHERE a.company_id = p.company_id AND a.payment_id = p.id AND a.voided_on IS NULL), 0)`
+          : sql``}
+        ${after === null ? sql`` : sql`AND p.id < ${after}`}
+        ORDER BY p.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      const payments = yield* PaymentResolution.loadMany(company, rows.slice(0, limit).map((row) => Row.int(row.id)))
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => payments.get(Row.int(row.id))!) }
+    })),
+
+  Handler.make(Sales.Payments.getPayment, ({ path }) =>
+    Effect.gen(function*() {
+      const company = yield* companyId
+      return { body: yield* PaymentResolution.load(company, path.id) }
+    })),
+
+  Handler.make(Sales.Payments.applyPayment, ({ path, body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const dryRun = body.dry_run === true
+      if (!dryRun) yield* sql`SELECT 1 FROM payments WHERE company_id = ${company} AND id = ${path.id} FOR UPDATE`.pipe(Effect.orDie)
+      const payment = yield* PaymentResolution.load(company, path.id)
+      if (payment.status === "void") return yield* Effect.fail(ApiError.fail("already_void", "The payment is void."))
+      const source: Applications.Source = {
+        paymentId: payment.id,
+        creditDocumentId: null,
+        contactId: payment.contact_id,
+        side: payment.direction === "received" ? "sales" : "purchases",
+        controlAccount: payment.control_account,
+        date: payment.payment_date,
+        availableCents: payment.unapplied_cents
+      }
+      const appliedOn = body.applied_on ?? request.today
+      if (dryRun) {
+        yield* Applications.check(company, source, body.applications, appliedOn)
+        const applying = body.applications.reduce((sum, application) => sum + application.amount_cents, 0)
+        return {
+          status: 200,
+          body: { ...payment, applied_cents: payment.applied_cents + applying, unapplied_cents: payment.unapplied_cents - applying }
+        }
+      }
+      yield* Applications.apply(company, source, body.applications, appliedOn)
+      return {
+        body: yield* PaymentResolution.load(company, payment.id),
+        audit: { targetType: "payment", targetId: payment.id, details: { applications: body.applications } }
+      }
+    })),
+
+  Handler.make(Sales.Payments.voidPayment, ({ path, body }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const payment = yield* PaymentResolution.load(company, path.id)
+      if (payment.status === "void") return yield* Effect.fail(ApiError.fail("already_void", "The payment is already void."))
+      const voidDate = body.void_date ?? request.today
+      if (voidDate < payment.payment_date) {
+        return yield* Effect.fail(ApiError.validationFailed("A void is dated on or after the payment.", [{ path: ["body", "void_date"], message: `Before ${payment.payment_date}` }]))
+      }
+      const original = yield* JournalEntryStore.load(payment.entry_id!)
+      const written = yield* Governed.write({
+        kind: "payment_void",
+        summary: `Void payment ${payment.id} (${payment.amount_cents} cents): ${body.reason}`,
+        entry: {
+          date: voidDate,
+          memo: `Void of payment ${payment.id}: ${body.reason}`.slice(0, 1000),
+          lines: JournalEntryRules.reversal(original!.lines).map(JournalEntryRules.toDraftLine)
+        },
+        request: { payment_id: payment.id, reason: body.reason, void_date: voidDate },
+        dryRun: body.dry_run === true,
+        softLockOverrideReason: body.soft_lock_override_reason,
+        onPosted: (entry) => markVoid(payment.id, entry.id, voidDate, body.reason)
+      })
+      return { ...written, status: written.status === 201 ? 200 : written.status ?? 200 }
+    }))
+]

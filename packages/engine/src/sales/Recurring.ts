@@ -1,69 +1,195 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, Limits, type Sales } from "@ledger/api"
+import { ApiError, Limits, Sales } from "@ledger/api"
+import * as Handler from "../kernel/Handler.ts"
+import { Governed } from "../ledger/index.ts"
+import * as Pagination from "../kernel/Pagination.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import { isCalendarDate } from "./Calendar.ts"
-import { occurrence, type Schedule } from "./Recurrence.ts"
+import { actorReference, companyId } from "./Common.ts"
+import { persistAndLoad } from "./Documents.ts"
+import * as DocumentResolution from "./DocumentResolution.ts"
+import { occurrencesThrough } from "./Recurrence.ts"
+import * as RecurringStore from "./RecurringStore.ts"
 
-/** Recurring templates (spec 4.9): a schedule and the invoice or bill each occurrence creates. */
-export const scheduleOf = (row: Record<string, unknown>): Schedule => ({
-  frequency: String(row.frequency) as Schedule["frequency"],
-  intervalCount: Row.int(row.interval_count),
-  startDate: Row.date(row.start_date),
-  endDate: row.end_date === null ? null : Row.date(row.end_date)
-})
+type RunOccurrence = typeof Sales.Recurring.RunResult.Type["occurrences"][number]
 
-export const loadRow = Effect.fn("Recurring.loadRow")(function*(company: string, id: number, lock = false) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM recurring_templates WHERE company_id = ${company} AND id = ${id}
-    ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)
-  if (rows[0] === undefined) return yield* Effect.fail(ApiError.notFound("recurring template"))
-  return rows[0]
-})
-
-export const occurrencesOf = Effect.fn("Recurring.occurrencesOf")(function*(company: string, templateIds: ReadonlyArray<number>) {
-  const sql = yield* SqlClient.SqlClient
-  if (templateIds.length === 0) return []
-  return yield* sql<Record<string, unknown>>`SELECT * FROM recurring_occurrences WHERE company_id = ${company}
-    AND template_id IN ${sql.in(templateIds)} ORDER BY template_id, occurrence_date`.pipe(Effect.orDie)
-})
-
-export const toWire = (row: Record<string, unknown>, occurrences: ReadonlyArray<Record<string, unknown>>): typeof Sales.Recurring.RecurringTemplate.Type => {
-  const mine = occurrences.filter((occurrence) => Row.int(occurrence.template_id) === Row.int(row.id))
-  const generated = new Set(mine.map((occurrence) => Row.date(occurrence.occurrence_date)))
-  const schedule = scheduleOf(row)
-  // The first scheduled date with no occurrence yet, or null when the schedule has ended.
-  let next: string | null = null
-  for (let n = 0; ; n++) {
-    const date = occurrence(schedule, n)
-    if (!isCalendarDate(date) || (schedule.endDate !== null && date > schedule.endDate)) break
-    if (!generated.has(date)) {
-      next = date
-      break
+/**
+ * Generates a template's due occurrences through `through`, each through the governed path as
+ * the invoice or bill it describes. The template row is locked for the run and every occurrence
+ * date has one row at most (its primary key), so two runs never generate a date twice. A date
+ * refused (say, a hard-locked period) leaves no row and is tried again by the next run.
+ */
+const runTemplate = (company: string, templateId: number, through: string, dryRun: boolean) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const template = yield* RecurringStore.loadRow(company, templateId, !dryRun)
+    const kind = String(template.kind) as "invoice" | "bill"
+    const done = new Set((yield* RecurringStore.occurrencesOf(company, [templateId])).map((row) => Row.date(row.occurrence_date)))
+    const due = template.active === true
+      ? occurrencesThrough(RecurringStore.scheduleOf(template), through).filter((date) => !done.has(date))
+      : []
+    const batch = due.slice(0, RecurringStore.occurrencesPerRunMax)
+    const request = Row.json<Omit<DocumentResolution.DocumentRequest, "doc_date">>(template.request)
+    const results: Array<RunOccurrence> = []
+    for (const date of batch) {
+      const recurring = { templateId, occurrenceDate: date }
+      const outcome = yield* Effect.gen(function*() {
+        const document = yield* DocumentResolution.resolve(company, kind, { ...request, doc_date: date }, { recurring })
+        const written = yield* Governed.write({
+          kind,
+          summary: `${DocumentResolution.summaryOf(document)} (recurring ${String(template.name)}, ${date})`,
+          entry: DocumentResolution.entryOf(document),
+          request: { document },
+          dryRun,
+          linesPath: ["entry", "lines"],
+          onPosted: (entry) => persistAndLoad(document, entry.id),
+          onProposed: (proposal) =>
+            Effect.gen(function*() {
+              const context = yield* RequestContext
+              yield* sql`INSERT INTO recurring_occurrences ${sql.insert({
+                company_id: company,
+                template_id: templateId,
+                occurrence_date: date,
+                status: "pending_approval",
+                proposal_id: proposal.id,
+                created_at: context.now
+              })}`.pipe(Effect.orDie)
+            })
+        })
+        switch (written.outcome._tag) {
+          case "Previewed":
+            return {
+              occurrence_date: date,
+              status: written.outcome.preview.verdict === "propose" ? "would_propose" as const : "would_post" as const,
+              document_id: null,
+              proposal_id: null,
+              number: null,
+              error: written.outcome.preview.verdict === "refuse" ? { reasons: written.outcome.preview.reasons } : null
+            }
+          case "Queued":
+            return { occurrence_date: date, status: "pending_approval" as const, document_id: null, proposal_id: written.outcome.proposal.id, number: null, error: null }
+          case "Posted": {
+            const value = written.outcome.value as { id: number; number: string }
+            return { occurrence_date: date, status: "posted" as const, document_id: value.id, proposal_id: null, number: value.number, error: null }
+          }
+        }
+      }).pipe(
+        Effect.catchTag("LedgerError", (error) =>
+          Effect.succeed({
+            occurrence_date: date,
+            status: "failed" as const,
+            document_id: null,
+            proposal_id: null,
+            number: null,
+            error: error.toBody().error
+          }))
+      )
+      results.push(outcome)
     }
-  }
-  return {
-    id: Row.int(row.id),
-    name: String(row.name),
-    kind: String(row.kind) as "invoice" | "bill",
-    frequency: schedule.frequency,
-    interval_count: schedule.intervalCount,
-    start_date: schedule.startDate,
-    end_date: schedule.endDate,
-    request: Row.json(row.request),
-    active: row.active === true,
-    next_date: next,
-    occurrences: mine.map((occurrence) => ({
-      occurrence_date: Row.date(occurrence.occurrence_date),
-      status: String(occurrence.status) as "posted" | "pending_approval" | "rejected" | "failed",
-      document_id: Row.intOrNull(occurrence.document_id),
-      proposal_id: Row.intOrNull(occurrence.proposal_id),
-      error: occurrence.error === null ? null : Row.json(occurrence.error),
-      created_at: Row.iso(occurrence.created_at)
-    })),
-    created_at: Row.iso(row.created_at),
-    updated_at: Row.iso(row.updated_at)
-  }
-}
+    return { template_id: templateId, through, dry_run: dryRun, occurrences: results, has_more: due.length > batch.length }
+  })
 
-export const occurrencesPerRunMax = Limits.recurringOccurrencesPerRunMax
+const templateBody = Effect.fn("Recurring.body")(function*(company: string, templateId: number) {
+  const row = yield* RecurringStore.loadRow(company, templateId)
+  return RecurringStore.toWire(row, yield* RecurringStore.occurrencesOf(company, [templateId]))
+})
+
+export const handlers = [
+  Handler.make(Sales.Recurring.createRecurringTemplate, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      if (body.end_date !== undefined && body.end_date < body.start_date) {
+        return yield* Effect.fail(ApiError.validationFailed("The end date is before the start date.", [{ path: ["body", "end_date"], message: "Before start_date" }]))
+      }
+      if (body.kind === "bill" && body.request.tax_rate_id !== undefined) {
+        return yield* Effect.fail(ApiError.validationFailed("Bills carry no sales tax rate.", [{ path: ["body", "request", "tax_rate_id"], message: "Invoices only" }]))
+      }
+      // Checked now as the first occurrence would be, so a template that could never post is refused at once.
+      yield* DocumentResolution.resolve(company, body.kind, { ...body.request, doc_date: body.start_date }).pipe(
+        Effect.mapError((error) => {
+          const issues = (error.details?.issues as ReadonlyArray<{ path: ReadonlyArray<string | number>; message: string }> | undefined) ?? []
+          return ApiError.fail(error.type as never, error.message, {
+            ...error.details,
+            issues: issues.map((issue) => ({ ...issue, path: issue.path[0] === "body" ? ["body", "request", ...issue.path.slice(1)] : issue.path }))
+          })
+        })
+      )
+      const rows = yield* sql<{ id: unknown }>`INSERT INTO recurring_templates ${sql.insert({
+        company_id: company,
+        name: body.name,
+        kind: body.kind,
+        frequency: body.frequency,
+        interval_count: body.interval_count ?? 1,
+        start_date: body.start_date,
+        end_date: body.end_date ?? null,
+        request: JSON.stringify(body.request),
+        created_by: yield* actorReference,
+        created_at: request.now,
+        updated_at: request.now
+      })} RETURNING id`.pipe(Effect.orDie)
+      const id = Row.int(rows[0]!.id)
+      return { body: yield* templateBody(company, id), audit: { targetType: "recurring_template", targetId: id } }
+    })),
+
+  Handler.make(Sales.Recurring.listRecurringTemplates, ({ query }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const company = yield* companyId
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM recurring_templates WHERE company_id = ${company}
+        ${query.active === undefined ? sql`` : sql`AND active = ${query.active}`}
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      const occurrences = yield* RecurringStore.occurrencesOf(company, rows.slice(0, limit).map((row) => Row.int(row.id)))
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => RecurringStore.toWire(row, occurrences)) }
+    })),
+
+  Handler.make(Sales.Recurring.getRecurringTemplate, ({ path }) =>
+    Effect.gen(function*() {
+      const company = yield* companyId
+      return { body: yield* templateBody(company, path.id) }
+    })),
+
+  Handler.make(Sales.Recurring.updateRecurringTemplate, ({ path, body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const row = yield* RecurringStore.loadRow(company, path.id, true)
+      if (body.end_date !== undefined && body.end_date !== null && body.end_date < Row.date(row.start_date)) {
+        return yield* Effect.fail(ApiError.validationFailed("The end date is before the start date.", [{ path: ["body", "end_date"], message: "Before start_date" }]))
+      }
+      const changes: Record<string, unknown> = { updated_at: request.now }
+      if (body.active !== undefined) changes.active = body.active
+      if (body.end_date !== undefined) changes.end_date = body.end_date
+      yield* sql`UPDATE recurring_templates SET ${sql.update(changes)} WHERE company_id = ${company} AND id = ${path.id}`.pipe(Effect.orDie)
+      return {
+        body: yield* templateBody(company, path.id),
+        audit: { targetType: "recurring_template", targetId: path.id, reason: body.reason ?? null, details: { changed: Object.keys(changes) } }
+      }
+    })),
+
+  Handler.make(Sales.Recurring.runRecurringTemplate, ({ path, body }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const result = yield* runTemplate(company, path.id, body.through ?? request.today, body.dry_run === true)
+      return { body: result, audit: { targetType: "recurring_template", targetId: path.id, details: { through: result.through } } }
+    })),
+
+  Handler.make(Sales.Recurring.runAllRecurring, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const company = yield* companyId
+      const through = body.through ?? request.today
+      const templates = yield* sql<{ id: unknown }>`SELECT id FROM recurring_templates WHERE company_id = ${company} AND active
+        AND start_date <= ${through} ORDER BY id LIMIT ${Limits.recurringTemplatesPerRunMax}`.pipe(Effect.orDie)
+      const results = []
+      for (const template of templates) results.push(yield* runTemplate(company, Row.int(template.id), through, body.dry_run === true))
+      return { body: { through, dry_run: body.dry_run === true, results } }
+    }))
+]

@@ -1,9 +1,9 @@
 import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Row from "../kernel/Row.ts"
-import * as Balances from "./Balances.ts"
+import * as OpenBalanceStore from "./OpenBalanceStore.ts"
 import { addDays, isCalendarDate } from "./Calendar.ts"
-import * as Emails from "./Emails.ts"
+import * as EmailStore from "./EmailStore.ts"
 import { money } from "./Pdf.ts"
 
 /**
@@ -13,6 +13,9 @@ import { money } from "./Pdf.ts"
  * not before the invoice was dated) gets
  * one reminder email per offset, at most once (a unique reminder key), queued for delivery.
  */
+
+/** The periodic job that looks for reminders due (one per deployment). */
+export const jobKind = "reminders.scan"
 export const catchUpDays = 7
 
 export const scan = Effect.fn("Reminders.scan")(function*() {
@@ -26,7 +29,7 @@ export const scan = Effect.fn("Reminders.scan")(function*() {
     const companyId = String(company.company_id)
     const offsets = Row.json<Array<number>>(company.reminder_days)
     if (offsets.length === 0) continue
-    const invoices = yield* Balances.openDocuments({ companyId, asOf: today, kinds: ["invoice"] })
+    const invoices = yield* OpenBalanceStore.openDocuments({ companyId, asOf: today, kinds: ["invoice"] })
     if (invoices.length === 0) continue
     const contacts = yield* sql<{ id: unknown; name: string; email: string | null }>`SELECT id, name, email FROM contacts
       WHERE company_id = ${companyId} AND id IN ${sql.in(Array.from(new Set(invoices.map((invoice) => invoice.contactId))))}`.pipe(Effect.orDie)
@@ -60,7 +63,7 @@ export const scan = Effect.fn("Reminders.scan")(function*() {
           updated_at: now
         })} ON CONFLICT (company_id, reminder_key) WHERE reminder_key IS NOT NULL DO NOTHING RETURNING id`.pipe(Effect.orDie)
         for (const row of rows) {
-          yield* Emails.enqueueDelivery(companyId, Row.int(row.id))
+          yield* EmailStore.enqueueDelivery(companyId, Row.int(row.id))
           queued += 1
         }
       }

@@ -1,41 +1,45 @@
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Foundation from "./migrations/0001_foundation.ts"
-import * as LedgerTables from "./migrations/0002_ledger.ts"
-import * as SalesTables from "./migrations/0003_sales.ts"
-import * as BankingTables from "./migrations/0004_banking.ts"
-import * as ReportsTables from "./migrations/0005_reports.ts"
-import * as PostingPath from "./migrations/0006_posting_path.ts"
-import * as GroupCommit from "./migrations/0007_group_commit.ts"
-import * as StoredAnswers from "./migrations/0008_stored_answers.ts"
-import * as IdempotencyScope from "./migrations/0009_idempotency_scope.ts"
-import * as WebhookEndpoints from "./migrations/0010_webhook_endpoints.ts"
-import * as JournalLinesLayout from "./migrations/0011_journal_lines_layout.ts"
-import * as CheckedEntriesByStatement from "./migrations/0012_checked_entries_by_statement.ts"
-import * as AccountsByCodeBytes from "./migrations/0013_accounts_by_code_bytes.ts"
-import * as BatchChartsCurrent from "./migrations/0014_batch_charts_current.ts"
-import * as BatchFound from "./migrations/0015_batch_found.ts"
-import * as EntriesCheckedWithTheirLines from "./migrations/0016_entries_checked_with_their_lines.ts"
+import * as Ledger from "./migrations/0002_ledger.ts"
+import * as Sales from "./migrations/0003_sales.ts"
+import * as Banking from "./migrations/0004_banking.ts"
+import * as Reports from "./migrations/0005_reports.ts"
 
-/** Numbered migrations, applied in order at start. A migration is never edited once released. */
+/**
+ * Numbered migrations, applied in order at start: one baseline per area (issue 18 squashed the
+ * migrations 0001-0016 made before anything was released into these), then one migration a
+ * change. A migration is never edited once released.
+ *
+ * A baseline's name ends in `_baseline` because the squashed migrations 1 to 5 were named
+ * foundation, ledger, sales, banking and reports: a database that recorded those is one made
+ * before the squash, which `run` refuses rather than taking it for one of these.
+ */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly sql: string }> = [
-  { id: 1, name: "foundation", sql: Foundation.sql },
-  { id: 2, name: "ledger", sql: LedgerTables.sql },
-  { id: 3, name: "sales", sql: SalesTables.sql },
-  { id: 4, name: "banking", sql: BankingTables.sql },
-  { id: 5, name: "reports", sql: ReportsTables.sql },
-  { id: 6, name: "posting_path", sql: PostingPath.sql },
-  { id: 7, name: "group_commit", sql: GroupCommit.sql },
-  { id: 8, name: "stored_answers", sql: StoredAnswers.sql },
-  { id: 9, name: "idempotency_scope", sql: IdempotencyScope.sql },
-  { id: 10, name: "webhook_endpoints", sql: WebhookEndpoints.sql },
-  { id: 11, name: "journal_lines_layout", sql: JournalLinesLayout.sql },
-  { id: 12, name: "checked_entries_by_statement", sql: CheckedEntriesByStatement.sql },
-  { id: 13, name: "accounts_by_code_bytes", sql: AccountsByCodeBytes.sql },
-  { id: 14, name: "batch_charts_current", sql: BatchChartsCurrent.sql },
-  { id: 15, name: "batch_found", sql: BatchFound.sql },
-  { id: 16, name: "entries_checked_with_their_lines", sql: EntriesCheckedWithTheirLines.sql }
+  { id: 1, name: "foundation_baseline", sql: Foundation.sql },
+  { id: 2, name: "ledger_baseline", sql: Ledger.sql },
+  { id: 3, name: "sales_baseline", sql: Sales.sql },
+  { id: 4, name: "banking_baseline", sql: Banking.sql },
+  { id: 5, name: "reports_baseline", sql: Reports.sql }
 ]
+
+/**
+ * The database records a migration under a number this build gives another name: it was made by
+ * another line of migrations (before the squash of issue 18, or another branch's), and applying
+ * this build's on top would leave it half of each. Nothing is changed; the database must be
+ * migrated by the build that made it, or discarded.
+ */
+export class MigrationsMismatch extends Data.TaggedError("MigrationsMismatch")<{
+  readonly recorded: ReadonlyArray<{ readonly id: number; readonly name: string }>
+}> {
+  override get message(): string {
+    const found = this.recorded.map((row) => `${row.id} ${row.name}`).join(", ")
+    return `this database records migrations that this build numbers otherwise (${found}): it was made by another ` +
+      `build, such as one before the migrations were squashed into one baseline per area. Nothing was changed. ` +
+      `Open it with the build that made it, or discard it and start again (for ledger serve on PGlite, its data ` +
+      `folder: LEDGER_DATA_DIR, ./.ledger by default).`
+  }
+}
 
 /**
  * Splits a migration into statements, since the extended query protocol takes one at a time.
@@ -74,8 +78,9 @@ export const splitStatements = (text: string): ReadonlyArray<string> => {
 const migrationLockId = 7_413_001
 
 /**
- * Applies every migration not yet applied, each in its own transaction, under an advisory lock so
- * that replicas starting together migrate once.
+ * Applies every migration not yet applied, all in one transaction, under an advisory lock so that
+ * replicas starting together migrate once. Refuses (MigrationsMismatch) a database made by another
+ * line of migrations.
  */
 export const run = Effect.fn("Migrations.run")(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -83,7 +88,14 @@ export const run = Effect.fn("Migrations.run")(function*() {
     yield* sql`SELECT pg_advisory_xact_lock(${migrationLockId})`
     yield* sql`CREATE TABLE IF NOT EXISTS ledger_migrations (
       id int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`
-    const rows = yield* sql<{ id: number }>`SELECT id FROM ledger_migrations`
+    const rows = yield* sql<{ id: number; name: string }>`SELECT id, name FROM ledger_migrations ORDER BY id`
+    const names = new Map(migrations.map((migration) => [migration.id, migration.name]))
+    // A number this build does not know is a later build's migration, which this one may run beside
+    // (replicas upgrading one by one); a number it knows under another name is another line's.
+    const foreign = rows.filter((row) => names.has(Number(row.id)) && names.get(Number(row.id)) !== row.name)
+    if (foreign.length > 0) {
+      return yield* new MigrationsMismatch({ recorded: foreign.map((row) => ({ id: Number(row.id), name: row.name })) })
+    }
     const applied = new Set(rows.map((row) => Number(row.id)))
     // A migration with no SQL yet is an area still being written: it is not recorded as applied.
     const pending = migrations.filter((migration) => !applied.has(migration.id) && migration.sql.trim() !== "")

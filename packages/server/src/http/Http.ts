@@ -139,19 +139,17 @@ const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
       headers,
       body: JSON.stringify(body ?? null)
     })
-    const response = yield* Effect.promise(() =>
-      Mcp.handle({
-        request: webRequest,
-        parsedBody: body,
-        dispatcher,
-        headers: {
-          credential: bearer(request),
-          agentModel: header(request, "x-agent-model"),
-          agentRunId: header(request, "x-agent-run-id"),
-          company: header(request, "x-ledger-company")
-        }
-      })
-    )
+    const response = yield* Mcp.handle({
+      request: webRequest,
+      parsedBody: body,
+      dispatcher,
+      headers: {
+        credential: bearer(request),
+        agentModel: header(request, "x-agent-model"),
+        agentRunId: header(request, "x-agent-run-id"),
+        company: header(request, "x-ledger-company")
+      }
+    })
     return HttpServerResponse.fromWeb(response)
   }).pipe(guard)
 

@@ -1,6 +1,6 @@
 import { ApiError, Catalog, Operation } from "@ledger/api"
 import { Engine } from "../EngineVersion.ts"
-import * as JsonSchema from "./JsonSchema.ts"
+import * as JsonSchema from "../JsonSchema.ts"
 
 type Json = Record<string, unknown>
 

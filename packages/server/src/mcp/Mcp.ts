@@ -1,11 +1,16 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js"
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type Tool
+} from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { ApiError, Catalog, Operation } from "@ledger/api"
-import type { Dispatcher } from "@ledger/engine"
+import type { Dispatcher, Invocation } from "@ledger/engine"
 import { Engine } from "../EngineVersion.ts"
-import * as JsonSchema from "../http/JsonSchema.ts"
+import * as JsonSchema from "../JsonSchema.ts"
 
 /** Names whose calls end or undo something: MCP clients may ask a person before calling them. */
 const destructiveVerbs = /^(revoke|void|remove|delete|cancel|disconnect|reject|archive|unlink|undo|unmatch|exclude|deactivate|discard)/
@@ -78,11 +83,11 @@ const metaString = (meta: Record<string, unknown> | undefined, key: string): str
   return typeof value === "string" && value !== "" ? value : null
 }
 
-/**
- * Serves one MCP request: stateless Streamable HTTP with JSON responses. Each call runs through
- * the same `Dispatcher` as HTTP, so credential, scope, idempotency and audit are the same.
- */
-export const handle = (input: {
+/** Runs a tool call's Effect with the server's runtime, interrupted when `signal` aborts. */
+type RunEffect = <A>(effect: Effect.Effect<A>, signal: AbortSignal) => Promise<A>
+
+/** What one MCP request carries besides its JSON-RPC message. */
+export interface McpRequest {
   readonly request: Request
   readonly parsedBody: unknown
   readonly dispatcher: Dispatcher["Service"]
@@ -92,40 +97,64 @@ export const handle = (input: {
     readonly agentRunId: string | null
     readonly company: string | null
   }
-}): Promise<Response> => {
+}
+
+/**
+ * Serves one MCP request: stateless Streamable HTTP with JSON responses. Each call runs through
+ * the same `Dispatcher` as HTTP, so credential, scope, idempotency and audit are the same.
+ *
+ * The SDK calls its handlers as promises; each tool call's Effect runs with the context of the
+ * fiber serving the request (its services, logger, tracer and span), not a runtime of its own,
+ * and is interrupted when that fiber is (the client went away) or the client cancels the call.
+ */
+export const handle = Effect.fn("Mcp.handle")(function*(input: McpRequest) {
+  const context = yield* Effect.context<never>()
+  const runWith = Effect.runPromiseWith(context)
+  return yield* Effect.promise((served) => {
+    const run: RunEffect = (effect, called) => runWith(effect, { signal: AbortSignal.any([served, called]) })
+    return serve(input, run)
+  })
+})
+
+/** The tool call's invocation of its operation: arguments split into path, query and body by the operation's fields. */
+const invocationOf = (entry: ToolEntry, call: CallToolRequest, headers: McpRequest["headers"]): Invocation => {
+  const meta = call.params._meta as Record<string, unknown> | undefined
+  const args = { ...(call.params.arguments ?? {}) } as Record<string, unknown>
+  const keyFromArgs = typeof args.idempotency_key === "string" ? args.idempotency_key : null
+  delete args.idempotency_key
+  const path: Record<string, unknown> = {}
+  const query: Record<string, unknown> = {}
+  const body: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(args)) {
+    if (entry.pathFields.has(name)) path[name] = value
+    else if (entry.queryFields.has(name) || entry.operation.method === "GET") query[name] = value
+    else body[name] = value
+  }
+  return {
+    operationId: entry.operation.id,
+    path,
+    query,
+    body: entry.operation.method === "POST" ? body : undefined,
+    credential: headers.credential,
+    idempotencyKey: keyFromArgs ?? metaString(meta, "dev.ledger/idempotency_key"),
+    agentModel: metaString(meta, "dev.ledger/model") ?? headers.agentModel,
+    agentRunId: metaString(meta, "dev.ledger/run_id") ?? headers.agentRunId,
+    company: metaString(meta, "dev.ledger/company") ?? headers.company,
+    via: "mcp",
+    coerce: false
+  }
+}
+
+const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
   const server = new Server({ name: "ledger", version: Engine.serverVersion }, { capabilities: { tools: {} } })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: Array.from(toolsOf().values(), (entry) => entry.tool) }))
-  server.setRequestHandler(CallToolRequestSchema, async (call) => {
+  server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
     const entry = toolsOf().get(call.params.name)
     if (entry === undefined) {
       const body = ApiError.fail("not_found", `No tool named ${call.params.name}.`).toBody()
       return { isError: true, content: [{ type: "text", text: text(body) }], structuredContent: body }
     }
-    const meta = call.params._meta as Record<string, unknown> | undefined
-    const args = { ...(call.params.arguments ?? {}) } as Record<string, unknown>
-    const keyFromArgs = typeof args.idempotency_key === "string" ? args.idempotency_key : null
-    delete args.idempotency_key
-    const path: Record<string, unknown> = {}
-    const query: Record<string, unknown> = {}
-    const body: Record<string, unknown> = {}
-    for (const [name, value] of Object.entries(args)) {
-      if (entry.pathFields.has(name)) path[name] = value
-      else if (entry.queryFields.has(name) || entry.operation.method === "GET") query[name] = value
-      else body[name] = value
-    }
-    const outcome = await Effect.runPromise(input.dispatcher.execute({
-      operationId: entry.operation.id,
-      path,
-      query,
-      body: entry.operation.method === "POST" ? body : undefined,
-      credential: input.headers.credential,
-      idempotencyKey: keyFromArgs ?? metaString(meta, "dev.ledger/idempotency_key"),
-      agentModel: metaString(meta, "dev.ledger/model") ?? input.headers.agentModel,
-      agentRunId: metaString(meta, "dev.ledger/run_id") ?? input.headers.agentRunId,
-      company: metaString(meta, "dev.ledger/company") ?? input.headers.company,
-      via: "mcp",
-      coerce: false
-    }))
+    const outcome = await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), extra.signal)
     const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body)
       ? outcome.body
       : { result: outcome.body }) as Record<string, unknown>

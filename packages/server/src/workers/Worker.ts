@@ -1,13 +1,12 @@
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
-import { SqlClient } from "effect/sql"
-import { Mail, Sales } from "@ledger/engine"
-import * as SmtpMail from "../adapters/SmtpMail.ts"
+import { Area, Ledger, Sales } from "@ledger/engine"
 
 /**
  * The background job runner. Jobs live in the `jobs` table; every replica runs a worker that
  * claims due jobs with FOR UPDATE SKIP LOCKED under a lease (so replicas share the work and a
  * crashed worker's jobs are taken up again when the lease runs out), runs each by its kind, and
- * records the outcome. A kind is one entry in `kinds`: webhook delivery adds `webhook.deliver`.
+ * records the outcome. The kinds are the engine's areas' (each area's `jobKinds`): webhook delivery
+ * adds `webhook.deliver` in its own area.
  * Switched off per replica with LEDGER_WORKERS=off.
  */
 export interface WorkerOptions {
@@ -16,7 +15,7 @@ export interface WorkerOptions {
   readonly pollInterval: Duration.Input
   readonly batchSize: number
   readonly leaseSeconds: number
-  /** How often payment reminders are looked for. */
+  /** How long after one run of a periodic job (payment reminders) the next is due. */
   readonly reminderScanSeconds: number
 }
 
@@ -27,33 +26,28 @@ export const defaults: Omit<WorkerOptions, "id"> = {
   reminderScanSeconds: 3_600
 }
 
-type Outcome = { readonly _tag: "Done" } | { readonly _tag: "Retry"; readonly error: string } | { readonly _tag: "GiveUp"; readonly error: string }
-type Services = SqlClient.SqlClient | Mail
-type Kind = (job: Sales.Jobs.Job) => Effect.Effect<Outcome, never, Services>
+type Outcome = Area.JobOutcome
+type Services = Area.JobServices
 
 const nowPlus = (seconds: number) => Effect.map(Clock.currentTimeMillis, (now) => new Date(now + seconds * 1000).toISOString())
 
-export const reminderScanKey = "reminders.scan"
+export const reminderScanKey = Sales.Reminders.jobKind
 
-/** Every job kind the workers know, by name. */
-export const kinds: Record<string, Kind> = {
-  "email.send": (job) =>
-    Effect.map(
-      Sales.EmailDelivery.deliver(job.companyId ?? "", Number(job.payload.email_id)),
-      (delivery): Outcome => delivery._tag === "Retry" ? { _tag: "Retry", error: delivery.error } : { _tag: "Done" }
-    ),
-  [reminderScanKey]: () => Effect.as(Sales.Reminders.scan(), { _tag: "Done" } as Outcome)
-}
+/** Every job kind the workers know, by name: the areas' (Engine.ts `jobKinds`). */
+export const kinds: ReadonlyMap<string, Area.JobKind> = Ledger.jobKinds
+
+/** The periodic kinds: one of each is kept waiting, the next enqueued once one has run. */
+const periodicKinds = [...kinds].filter(([, kind]) => kind.periodic === true).map(([name]) => name)
 
 /** Claims and runs one batch of due jobs; returns how many ran. */
 export const runOnce = (options: WorkerOptions) =>
   Effect.gen(function*() {
     const jobs = yield* Sales.Jobs.claim(options.id, options.batchSize, options.leaseSeconds)
     for (const job of jobs) {
-      const kind = kinds[job.kind]
+      const kind = kinds.get(job.kind)
       const outcome: Outcome = kind === undefined
         ? { _tag: "GiveUp", error: `No worker knows the job kind ${job.kind}.` }
-        : yield* kind(job).pipe(
+        : yield* kind.run(job).pipe(
           Effect.catchCause((cause) => Effect.succeed<Outcome>({ _tag: "Retry", error: String(cause).slice(0, 2000) }))
         )
       if (outcome._tag === "Done") {
@@ -62,21 +56,22 @@ export const runOnce = (options: WorkerOptions) =>
         const finalAttempt = yield* Sales.Jobs.fail(outcome._tag === "GiveUp" ? { ...job, attempts: job.maxAttempts } : job, options.id, outcome.error)
         if (finalAttempt) {
           yield* Effect.logWarning(`Job ${job.id} (${job.kind}) failed for good: ${outcome.error}`)
-          if (job.kind === "email.send" && job.companyId !== null) {
-            yield* Sales.EmailDelivery.giveUp(job.companyId, Number(job.payload.email_id), outcome.error)
-          }
+          if (kind?.gaveUp !== undefined) yield* kind.gaveUp(job, outcome.error)
         }
       }
-      // The next scan is enqueued once this one is done: its unique key is free again only now.
-      if (job.kind === reminderScanKey) yield* scheduleReminderScan(options.reminderScanSeconds)
+      // The next run is enqueued once this one is done: its unique key is free again only now.
+      if (kind?.periodic === true) yield* schedulePeriodic(job.kind, options.reminderScanSeconds)
     }
     return jobs.length
   })
 
-/** Makes sure one reminder scan is waiting (a no-op while one is pending or running). */
-export const scheduleReminderScan = (afterSeconds: number) =>
+/** Makes sure one job of a periodic kind is waiting (a no-op while one is pending or running). */
+export const schedulePeriodic = (kind: string, afterSeconds: number) =>
   Effect.flatMap(nowPlus(afterSeconds), (runAt) =>
-    Sales.Jobs.enqueue({ kind: reminderScanKey, companyId: null, uniqueKey: reminderScanKey, runAt, maxAttempts: 3 }))
+    Sales.Jobs.enqueue({ kind, companyId: null, uniqueKey: kind, runAt, maxAttempts: 3 }))
+
+/** Makes sure one reminder scan is waiting (a no-op while one is pending or running). */
+export const scheduleReminderScan = (afterSeconds: number) => schedulePeriodic(reminderScanKey, afterSeconds)
 
 /** Runs batches until none is due (tests and the CLI use it to drain the queue). */
 export const drain = (options: WorkerOptions, maxBatches = 100) =>
@@ -93,7 +88,7 @@ export const drain = (options: WorkerOptions, maxBatches = 100) =>
 /** The worker loop as a layer: starts with the server, stops with it. */
 export const layer = (options: WorkerOptions): Layer.Layer<never, never, Services> =>
   Layer.effectDiscard(Effect.gen(function*() {
-    yield* scheduleReminderScan(0)
+    yield* Effect.forEach(periodicKinds, (kind) => schedulePeriodic(kind, 0), { discard: true })
     yield* runOnce(options).pipe(
       Effect.catchCause((cause) => Effect.logError("Worker batch failed", cause)),
       Effect.repeat(Schedule.spaced(options.pollInterval)),
@@ -101,18 +96,12 @@ export const layer = (options: WorkerOptions): Layer.Layer<never, never, Service
     )
   }))
 
-/** The mail port the environment configures: SMTP when set, else deliveries wait (and say why). */
-export const mailFromEnvironment = (environment: Record<string, string | undefined> = process.env): Layer.Layer<Mail> => {
-  const config = SmtpMail.fromEnvironment(environment)
-  return config === null ? Mail.layerUnconfigured : SmtpMail.layer(config)
-}
-
 /**
- * What the server adds to its start (Server.serverLayer): the worker loop with the configured mail
- * port, or nothing when LEDGER_WORKERS=off.
+ * What the server adds to its start (Server.serverLayer): the worker loop, over the mail port the
+ * server wires (adapters/Ports.ts), or nothing when LEDGER_WORKERS=off.
  */
-export const fromEnvironment = (environment: Record<string, string | undefined> = process.env): Layer.Layer<never, never, SqlClient.SqlClient> => {
+export const fromEnvironment = (environment: Record<string, string | undefined> = process.env): Layer.Layer<never, never, Services> => {
   if (environment.LEDGER_WORKERS === "off") return Layer.empty
   const id = `${environment.HOSTNAME ?? "ledger"}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`
-  return layer({ id, ...defaults }).pipe(Layer.provide(mailFromEnvironment(environment)))
+  return layer({ id, ...defaults })
 }

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
+import { operator } from "../../kernel/Actor.ts"
 import * as Secret from "../../kernel/Secret.ts"
+import { type Authenticated, type Refused, refusedUnknown, type Strategy } from "./Credential.ts"
 
 /**
  * The operator bootstrap token. Given one (LEDGER_OPERATOR_TOKEN) its hash replaces the stored
@@ -24,3 +26,34 @@ export const ensure = Effect.fn("Operator.ensure")(function*(configured: string 
   // Another replica may have generated one first; then this one is not the token.
   return { generated: inserted.length > 0 ? token : null }
 })
+
+/** Checks the operator bootstrap token against the stored hash. */
+export const authenticate = Effect.fn("OperatorToken.authenticate")(function*(
+  token: string
+): Effect.fn.Return<Authenticated, Refused | SqlError.SqlError, SqlClient.SqlClient> {
+  const sql = yield* SqlClient.SqlClient
+  const hash = yield* Secret.hash(token)
+  const rows = yield* sql<{ token_hash: string }>`SELECT token_hash FROM operator_credentials WHERE id = 1`
+  const stored = rows[0]?.token_hash
+  if (stored === undefined || !constantTimeEqual(stored, hash)) {
+    return yield* Effect.fail(refusedUnknown("The operator token is not valid."))
+  }
+  return { actor: operator, company: null }
+})
+
+const constantTimeEqual = (a: string, b: string): boolean => {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index)
+  return difference === 0
+}
+
+/**
+ * A configured operator token may be any text (LEDGER_OPERATOR_TOKEN), so every token is
+ * recognised; only operator operations ask this strategy.
+ */
+export const strategy: Strategy = {
+  name: "operator_token",
+  recognises: () => true,
+  authenticate: (token) => authenticate(token)
+}

@@ -1,4 +1,4 @@
-import type { ApiKeyUse, Authenticated } from "../Authenticate.ts"
+import type { ApiKeyUse, Authenticated } from "../authenticate/Credential.ts"
 import * as Bounded from "../../kernel/Bounded.ts"
 
 /**

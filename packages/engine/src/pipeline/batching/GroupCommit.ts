@@ -1,8 +1,7 @@
 import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Queue } from "effect"
 import { SqlClient } from "effect/sql"
-import type { CredentialState } from "../Authenticate.ts"
+import type { CredentialState, KeyedRequest } from "../authenticate/Credential.ts"
 import type { Entropy } from "../../ports/Entropy.ts"
-import type * as Idempotency from "../Idempotency.ts"
 import type { RequestInfo } from "../../kernel/RequestContext.ts"
 
 /**
@@ -32,7 +31,7 @@ import type { RequestInfo } from "../../kernel/RequestContext.ts"
 /** One write waiting for its batch. */
 export interface Item {
   readonly request: RequestInfo
-  readonly claim: Idempotency.KeyedRequest
+  readonly claim: KeyedRequest
   /** The decoded body. */
   readonly body: unknown
   /**

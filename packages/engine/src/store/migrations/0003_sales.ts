@@ -1,7 +1,7 @@
 /**
- * Sales and purchases: contacts, items, sales tax, documents and their lines, payments and their
- * applications, estimates, recurring templates and occurrences, the email outbox, and the
- * background job queue the workers claim.
+ * The sales baseline: sales and purchases. Contacts, items, sales tax, documents and their lines,
+ * payments and their applications, estimates, recurring templates and occurrences, and the email
+ * outbox (its sending runs as background jobs, whose queue is the foundation's).
  *
  * Rules the database holds besides the engine:
  * - a document's total is its lines plus its tax lines, and it is positive;
@@ -10,6 +10,9 @@
  * - document numbers are unique per company and kind (per vendor for purchase documents);
  * - a recurring template generates an occurrence date at most once (its primary key);
  * - a tax id is never stored: only its last four digits.
+ *
+ * A baseline (issue 18; 0001_foundation.ts says more): every piece is as migration 0003 made it
+ * (ADRs 0300-0305), but the job queue, now in the foundation's baseline.
  */
 export const sql = `
 CREATE TABLE contacts (
@@ -348,26 +351,4 @@ CREATE TABLE email_suppressions (
   created_at timestamptz NOT NULL,
   PRIMARY KEY (company_id, address)
 );
-
--- Background jobs, shared by every server replica: a worker claims due jobs with
--- FOR UPDATE SKIP LOCKED and holds a lease (locked_until); a job whose worker died is claimed
--- again once its lease runs out. unique_key keeps at most one live job per key (a periodic scan).
-CREATE TABLE jobs (
-  id bigint PRIMARY KEY DEFAULT nextval('ledger_ids'),
-  kind text NOT NULL,
-  company_id uuid,
-  payload jsonb NOT NULL DEFAULT '{}',
-  unique_key text,
-  status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'running', 'done', 'failed')),
-  run_at timestamptz NOT NULL,
-  attempts int NOT NULL DEFAULT 0,
-  max_attempts int NOT NULL DEFAULT 5 CHECK (max_attempts >= 1),
-  locked_by text,
-  locked_until timestamptz,
-  last_error text,
-  created_at timestamptz NOT NULL,
-  finished_at timestamptz
-);
-CREATE INDEX jobs_due ON jobs (run_at) WHERE status IN ('pending', 'running');
-CREATE UNIQUE INDEX jobs_unique_live ON jobs (unique_key) WHERE unique_key IS NOT NULL AND status IN ('pending', 'running');
 `

@@ -1,11 +1,15 @@
 /**
- * Banking: bank accounts, statement imports, bank lines, rules, bank feeds and reconciliations.
+ * The banking baseline: bank accounts, statement imports, bank lines, rules, bank feeds and
+ * reconciliations.
  *
  * A bank account is tied for good to one ledger account (its kind and ledger account never
  * change). Lines dedupe per bank account on `dedupe_key`: the statement's transaction id when it
  * has one, else a content hash. A reconciliation clears posted entries (by the net effect each has
  * on the ledger account); an entry is cleared at most once per bank account, and the items of a
  * finished reconciliation can only go away by undoing it.
+ *
+ * A baseline (issue 18; 0001_foundation.ts says more): every piece is as migration 0004 made it
+ * (ADRs 0400-0404).
  */
 export const sql = `
 CREATE TABLE bank_accounts (

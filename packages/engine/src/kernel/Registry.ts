@@ -1,0 +1,122 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Statement } from "effect/sql"
+import type { ApiError, Company, Ledger } from "@ledger/api"
+import type { EngineInfo } from "./EngineInfo.ts"
+import type { RequestContext } from "./RequestContext.ts"
+
+/**
+ * What areas add to what other areas do, and the `Registry` the composition root (Engine.ts)
+ * folds them into (pipeline/Area.ts): the ledger reads proposal kinds and account protections
+ * here and company creation its setup steps, so none of them imports the areas that add them.
+ */
+
+/**
+ * What a contribution may use: the database (inside the request's transaction), the request and
+ * the deployment. Narrower than a handler's services on purpose: a decision on a proposal, a
+ * protection or a setup step works on rows; an outside port has no place in them.
+ */
+export type ContributionServices = SqlClient.SqlClient | RequestContext | EngineInfo
+
+/** The proposal a person decides (ledger/ProposalStore.ts). */
+export type Proposal = Ledger.Governed.Proposal
+export type PostedEntry = Ledger.Records.JournalEntry
+
+/**
+ * How a person's decision on a queued governed write reaches the area that made it
+ * (ledger/Governed.ts, docs/governed-writes.md). `request` decodes the request the area stored
+ * with the proposal; a stored request it cannot decode is a defect (the area wrote it).
+ */
+export interface ProposalKind<Request = any> {
+  readonly request: Schema.Decoder<Request>
+  /**
+   * The proposal was approved and Ledger has just posted its entry exactly as proposed (`entry`):
+   * write the rows `onPosted` would have written, linked to `entry.id`, and return the posted
+   * record (it becomes `result` in the approval's 201 body).
+   */
+  readonly approved: (input: {
+    readonly proposal: Proposal
+    readonly request: Request
+    readonly entry: PostedEntry
+  }) => Effect.Effect<unknown, ApiError.LedgerError, ContributionServices>
+  /** The proposal was rejected (the reason is on `proposal`): release what `onProposed` held. */
+  readonly rejected: (input: {
+    readonly proposal: Proposal
+    readonly request: Request
+  }) => Effect.Effect<void, ApiError.LedgerError, ContributionServices>
+}
+
+/** Declares a proposal kind, its stored request typed by its Schema. */
+export const proposalKind = <Request>(kind: ProposalKind<Request>): ProposalKind<Request> => kind
+
+/** The account a deactivation asks about (ledger/Accounts.ts). */
+export interface ProtectedAccount {
+  readonly companyId: string
+  readonly id: number
+  readonly code: string
+  readonly type: string
+  readonly control: "ar" | "ap" | null
+}
+
+/**
+ * Why an account may not be deactivated (spec 7, `account_protected`): a small SQL question asked
+ * inside the deactivation's transaction. The table it reads must exist once its area's migration
+ * has run; every failing check is reported in `details.protections`, in the order of the areas.
+ */
+export interface ProtectionCheck {
+  /** A stable name shown in `details.protections[].check`. */
+  readonly name: string
+  /** A message when the account is protected by this rule, else null. */
+  readonly check: (account: ProtectedAccount) => Effect.Effect<string | null, never, SqlClient.SqlClient>
+}
+
+/** Protected whenever `query` returns a row. */
+export const exists = (
+  name: string,
+  message: string,
+  query: (sql: SqlClient.SqlClient, account: ProtectedAccount) => Statement.Statement<Record<string, unknown>>
+): ProtectionCheck => ({
+  name,
+  check: (account) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* query(sql, account).pipe(Effect.orDie)
+      return rows.length > 0 ? message : null
+    })
+})
+
+/** What company creation asks of each area, inside the creation's one transaction. */
+export interface SetupRequest {
+  readonly companyId: string
+  readonly starterChart: Company.StarterChartName
+  readonly periods: boolean
+  readonly fiscalYearStartMonth: number
+  readonly today: string
+}
+
+export interface SetupResult {
+  readonly accounts_created: number
+  readonly periods_created: number
+}
+
+export type SetupStep = (request: SetupRequest) => Effect.Effect<Partial<SetupResult>, never, ContributionServices>
+
+export interface Contributions {
+  readonly proposalKinds: ReadonlyMap<string, ProposalKind>
+  readonly protections: ReadonlyArray<ProtectionCheck>
+  readonly setupSteps: ReadonlyArray<SetupStep>
+}
+
+/** The areas' contributions, folded once (pipeline/Area.ts `fold`); every handler may read it. */
+export class Registry extends Context.Service<Registry, Contributions>()("@ledger/engine/Registry") {
+  static readonly layer = (contributions: Contributions): Layer.Layer<Registry> => Layer.succeed(Registry)(contributions)
+
+  /** The kind a stored proposal names; an unregistered one is a defect (its area was not folded). */
+  static readonly proposalKind = (kind: string): Effect.Effect<ProposalKind, never, Registry> =>
+    Effect.flatMap(Registry, (registry) => {
+      const found = registry.proposalKinds.get(kind)
+      return found === undefined
+        ? Effect.die(new Error(`No area registers the proposal kind "${kind}"`))
+        : Effect.succeed(found)
+    })
+}

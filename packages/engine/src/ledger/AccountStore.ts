@@ -1,0 +1,105 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Ledger } from "@ledger/api"
+import * as Row from "../kernel/Row.ts"
+import type { AccountRef, ClassRef } from "./JournalEntryRules.ts"
+
+/**
+ * Reads of the chart of accounts and the classes, shared by every ledger module and by other
+ * areas (sales and banking look accounts up by code through `accountsByCode`).
+ */
+
+export const accountRef = (row: Record<string, unknown>): AccountRef => ({
+  id: Row.int(row.id),
+  code: String(row.code),
+  name: String(row.name),
+  type: row.type as AccountRef["type"],
+  active: Boolean(row.active)
+})
+
+export interface Defaults {
+  readonly income: string | null
+  readonly expense: string | null
+}
+
+/** An account row as the API shows it. */
+export const account = (
+  row: Record<string, unknown>,
+  defaults: Defaults,
+  balanceCents?: number
+): Ledger.Records.Account => {
+  const code = String(row.code)
+  return {
+    id: Row.int(row.id),
+    code,
+    name: String(row.name),
+    type: row.type as Ledger.Records.AccountType,
+    subtype: row.subtype === null ? null : String(row.subtype),
+    parent_code: row.parent_code === null ? null : String(row.parent_code),
+    control: row.control === null ? null : row.control as "ar" | "ap",
+    active: Boolean(row.active),
+    default_for: defaults.income === code ? "income" : defaults.expense === code ? "expense" : null,
+    ...(balanceCents === undefined ? {} : { balance_cents: balanceCents }),
+    created_at: Row.iso(row.created_at)
+  }
+}
+
+/** The accounts of a company with these codes, by code (missing codes are simply absent). */
+export const accountsByCode = Effect.fn("Chart.accountsByCode")(function*(companyId: string, codes: ReadonlyArray<string>) {
+  const sql = yield* SqlClient.SqlClient
+  const unique = Array.from(new Set(codes))
+  if (unique.length === 0) return new Map<string, AccountRef>()
+  const rows = yield* sql<Record<string, unknown>>`SELECT id, code, name, type, active FROM accounts
+    WHERE company_id = ${companyId} AND code IN ${sql.in(unique)}`.pipe(Effect.orDie)
+  return new Map(rows.map((row) => [String(row.code), accountRef(row)]))
+})
+
+/** One account row by code, optionally locked for update. */
+export const accountRow = Effect.fn("Chart.accountRow")(function*(companyId: string, code: string, lock = false) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM accounts WHERE company_id = ${companyId} AND code = ${code}
+    ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)
+  return rows[0]
+})
+
+export const classesByName = Effect.fn("Chart.classesByName")(function*(companyId: string, names: ReadonlyArray<string>) {
+  const sql = yield* SqlClient.SqlClient
+  const unique = Array.from(new Set(names))
+  if (unique.length === 0) return new Map<string, ClassRef>()
+  const rows = yield* sql<Record<string, unknown>>`SELECT id, name FROM classes
+    WHERE company_id = ${companyId} AND name IN ${sql.in(unique)}`.pipe(Effect.orDie)
+  return new Map(rows.map((row) => [String(row.name), { id: Row.int(row.id), name: String(row.name) }]))
+})
+
+/** The defaults from a row that carries `income_code` and `expense_code` (absent or null: none). */
+export const defaultsOf = (row: Record<string, unknown> | undefined): Defaults => ({
+  income: row?.income_code === null || row?.income_code === undefined ? null : String(row.income_code),
+  expense: row?.expense_code === null || row?.expense_code === undefined ? null : String(row.expense_code)
+})
+
+export const defaults = Effect.fn("Chart.defaults")(function*(companyId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`SELECT income_code, expense_code FROM account_defaults
+    WHERE company_id = ${companyId}`.pipe(Effect.orDie)
+  return defaultsOf(rows[0])
+})
+
+/**
+ * Contacts belong to the sales area, whose table is created by a later migration: lines may name
+ * one only once it exists. Returns the ids that are not contacts of the company.
+ */
+export const unknownContacts = Effect.fn("Chart.unknownContacts")(function*(companyId: string, ids: ReadonlyArray<number>) {
+  const sql = yield* SqlClient.SqlClient
+  const unique = Array.from(new Set(ids))
+  if (unique.length === 0) return []
+  const present = yield* sql<{ present: boolean }>`SELECT to_regclass('contacts') IS NOT NULL AS present`.pipe(Effect.orDie)
+  if (present[0]?.present !== true) return unique
+  const rows = yield* sql<{ id: unknown }>`SELECT id FROM contacts WHERE company_id = ${companyId} AND id IN ${sql.in(unique)}`
+    .pipe(Effect.orDie)
+  const found = new Set(rows.map((row) => Row.int(row.id)))
+  return unique.filter((id) => !found.has(id))
+})
+
+/** `sql.insert` of several rows wants a non-empty array; callers check emptiness first. */
+export const rows = <A extends Record<string, unknown>>(values: ReadonlyArray<A>) =>
+  values as unknown as readonly [Record<string, unknown>, ...Array<Record<string, unknown>>]

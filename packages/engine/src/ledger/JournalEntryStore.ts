@@ -1,0 +1,358 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, type Ledger, Limits } from "@ledger/api"
+import * as Events from "./Events.ts"
+import { RequestContext, type RequestInfo } from "../kernel/RequestContext.ts"
+import * as Row from "../kernel/Row.ts"
+import * as AccountStore from "./AccountStore.ts"
+import * as JournalEntryRules from "./JournalEntryRules.ts"
+import type { PeriodStatus } from "./PostingPolicy.ts"
+import * as PostingPolicy from "./PostingPolicy.ts"
+
+/**
+ * The journal's storage: preparing a draft against the chart, finding the period of a date,
+ * writing an entry with its lines and daily totals, reading an entry back. Policy (who may post)
+ * lives in Governed.ts; this module only posts what it is given, and refuses locked dates.
+ */
+
+export interface Prepared {
+  readonly draft: JournalEntryRules.DraftEntry
+  readonly lines: ReadonlyArray<JournalEntryRules.ResolvedLine>
+  readonly totalCents: number
+}
+
+const requireCompany = Effect.gen(function*() {
+  const request = yield* RequestContext
+  if (request.companyId === null) return yield* Effect.die(new Error(`${request.operationId} needs a company`))
+  return request.companyId
+})
+
+/** Checks a draft's shape and resolves it against the company's chart, classes and contacts. */
+export const prepare = Effect.fn("Journal.prepare")(function*(
+  draft: JournalEntryRules.DraftEntry,
+  linesPath: JournalEntryRules.Path = ["body", "lines"]
+) {
+  const companyId = yield* requireCompany
+  const shape = JournalEntryRules.checkShape(draft, linesPath)
+  if (shape !== null) return yield* Effect.fail(shape)
+  const accounts = yield* AccountStore.accountsByCode(companyId, draft.lines.map((line) => line.account))
+  return yield* resolveDraft(companyId, draft, accounts, linesPath)
+})
+
+/**
+ * `prepare` and `periodOn` in one: the accounts and the period of the entry's date are read by one
+ * statement, since every posting needs both (one round trip fewer on the posting path).
+ */
+export const prepareOn = Effect.fn("Journal.prepareOn")(function*(
+  draft: JournalEntryRules.DraftEntry,
+  linesPath: JournalEntryRules.Path,
+  lock: "share" | "none"
+) {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompany
+  const shape = JournalEntryRules.checkShape(draft, linesPath)
+  if (shape !== null) return yield* Effect.fail(shape)
+  const codes = Array.from(new Set(draft.lines.map((line) => line.account)))
+  // The period's subquery holds its own lock clause: FOR SHARE of the period row only.
+  const rows = yield* sql<Record<string, unknown>>`
+    SELECT 'account' AS row_kind, id, code, name, type, active, NULL::text AS status, NULL::date AS start_date, NULL::date AS end_date
+      FROM accounts WHERE company_id = ${companyId} AND code IN ${sql.in(codes)}
+    UNION ALL
+    SELECT 'period', id, NULL, NULL, NULL, NULL, status, start_date, end_date FROM (
+      SELECT id, status, start_date, end_date FROM periods
+      WHERE company_id = ${companyId} AND start_date <= ${draft.date} AND end_date >= ${draft.date}
+      ${lock === "share" ? sql`FOR SHARE` : sql``}) AS period`.pipe(Effect.orDie)
+  const accounts = new Map<string, JournalEntryRules.AccountRef>()
+  let period: PeriodOnDate | null = null
+  for (const row of rows) {
+    if (row.row_kind === "period") period = periodOf(row)
+    else accounts.set(String(row.code), AccountStore.accountRef(row))
+  }
+  const prepared = yield* resolveDraft(companyId, draft, accounts, linesPath)
+  return { prepared, period }
+})
+
+const resolveDraft = Effect.fn("Journal.resolveDraft")(function*(
+  companyId: string,
+  draft: JournalEntryRules.DraftEntry,
+  accounts: ReadonlyMap<string, JournalEntryRules.AccountRef>,
+  linesPath: JournalEntryRules.Path
+) {
+  const classNames = draft.lines.flatMap((line) => line.class === undefined || line.class === null ? [] : [line.class])
+  const classes = yield* AccountStore.classesByName(companyId, classNames)
+  const resolved = JournalEntryRules.resolve(draft, accounts, classes, linesPath)
+  if (resolved instanceof ApiError.LedgerError) return yield* Effect.fail(resolved)
+  const contactIds = draft.lines.flatMap((line) => line.contact_id === undefined || line.contact_id === null ? [] : [line.contact_id])
+  const unknown = yield* AccountStore.unknownContacts(companyId, contactIds)
+  if (unknown.length > 0) {
+    const missing = new Set(unknown)
+    return yield* Effect.fail(ApiError.fail("unknown_contact", "The entry names contacts that do not exist.", {
+      issues: draft.lines.flatMap((line, index) =>
+        line.contact_id !== undefined && line.contact_id !== null && missing.has(line.contact_id)
+          ? [{ path: [...linesPath, index, "contact_id"], message: `No contact ${line.contact_id}` }]
+          : []
+      )
+    }))
+  }
+  return { draft, lines: resolved, totalCents: JournalEntryRules.total(resolved) } satisfies Prepared
+})
+
+export interface PeriodOnDate {
+  readonly id: number
+  readonly status: PeriodStatus
+  readonly startDate: string
+  readonly endDate: string
+}
+
+/** Of periods already read, the one containing a date, or null when none does (such dates are open). */
+export const periodContaining = (periods: ReadonlyArray<PeriodOnDate>, date: string): PeriodOnDate | null =>
+  periods.find((held) => held.startDate <= date && held.endDate >= date) ?? null
+
+/**
+ * The period containing a date, or null when none does (such dates are open). `share` holds the
+ * row FOR SHARE until the transaction ends, so a concurrent status change (FOR UPDATE) waits for
+ * this posting and a posting waits for a status change in progress, then sees its result.
+ */
+export const periodOn = Effect.fn("Journal.periodOn")(function*(date: string, lock: "share" | "none" = "none") {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompany
+  const rows = yield* sql<Record<string, unknown>>`SELECT id, status, start_date, end_date FROM periods
+    WHERE company_id = ${companyId} AND start_date <= ${date} AND end_date >= ${date}
+    ${lock === "share" ? sql`FOR SHARE` : sql``}`.pipe(Effect.orDie)
+  const row = rows[0]
+  return row === undefined ? null : periodOf(row)
+})
+
+/** A `periods` row as the period of a date. */
+export const periodOf = (row: Record<string, unknown>): PeriodOnDate => ({
+  id: Row.int(row.id),
+  status: row.status as PeriodStatus,
+  startDate: Row.date(row.start_date),
+  endDate: Row.date(row.end_date)
+})
+
+export interface PostOptions {
+  /** What is posting: `journal_entry`, `reversal`, `invoice`, `bank_line`, ... (shown as `source.kind`). */
+  readonly sourceKind: string
+  /** The owning record's id when it is known before posting (e.g. from `SELECT nextval('ledger_ids')`). */
+  readonly sourceId?: number | null
+  readonly softLockOverrideReason?: string | null
+  readonly proposalId?: number | null
+  readonly confidence?: number | null
+  readonly reversesEntryId?: number | null
+  /** The date's period as the caller already read it FOR SHARE in this transaction (saves a query). */
+  readonly heldPeriod?: PeriodOnDate | null
+}
+
+/**
+ * Posts a prepared entry: checks (and holds) its period, writes the entry and its lines, and emits
+ * `entry.posted`, all in the caller's transaction; the database adds the daily and monthly totals
+ * as the lines are inserted (migration 0007) and checks the entry at commit. No policy: callers decide
+ * first (Governed.ts).
+ */
+export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, options: PostOptions) {
+  const sql = yield* SqlClient.SqlClient
+  const request = yield* RequestContext
+  const companyId = yield* requireCompany
+  const softLockOverrideReason = options.softLockOverrideReason ?? null
+  const period = options.heldPeriod !== undefined ? options.heldPeriod : yield* periodOn(prepared.draft.date, "share")
+  const check = PostingPolicy.periodCheck(period?.status ?? null, softLockOverrideReason)
+  if (check.refusal !== null) {
+    return yield* Effect.fail(ApiError.fail(check.refusal.type, check.refusal.message, {
+      entry_date: prepared.draft.date,
+      ...(period === null ? {} : { period_id: period.id, period_status: period.status })
+    }))
+  }
+  // The entry and its lines in one statement (one round trip): the lines take the entry's id from
+  // its RETURNING row. The balance and account checks run at commit (migrations 0002, 0006).
+  const rows = yield* sql<Record<string, unknown>>`WITH entry AS (INSERT INTO journal_entries ${
+    sql.insert(entryRow(prepared, options, request, companyId, period))
+  } RETURNING *), lines AS (
+    INSERT INTO journal_lines (company_id, entry_id, line_no, account_id, entry_date, amount_cents, memo, class_id, contact_id)
+    SELECT entry.company_id, entry.id, line.line_no, line.account_id, entry.entry_date, line.amount_cents, line.memo,
+      line.class_id, line.contact_id
+    FROM entry, jsonb_to_recordset(${JSON.stringify(lineRows(prepared))}::jsonb)
+      AS line(line_no int, account_id bigint, amount_cents bigint, memo text, class_id bigint, contact_id bigint)
+  ) SELECT * FROM entry`.pipe(Effect.orDie)
+  // The daily and monthly totals are added by the lines' statement trigger (migration 0007).
+  const entry = recordOf(rows[0]!, prepared.lines, null)
+  yield* Events.emit("entry.posted", postedEvent(entry))
+  if (entry.reverses_entry_id !== null) {
+    yield* Events.emit("entry.reversed", {
+      entry_id: entry.reverses_entry_id,
+      reversal_entry_id: entry.id,
+      entry_date: entry.entry_date,
+      total_cents: entry.total_cents,
+      source: entry.source
+    })
+  }
+  return entry
+})
+
+/** The `journal_entries` row of a prepared entry, as `post` inserts it (and a group commit, with its id). */
+export const entryRow = (
+  prepared: Prepared,
+  options: PostOptions,
+  request: RequestInfo,
+  companyId: string,
+  period: PeriodOnDate | null
+) => ({
+  company_id: companyId,
+  entry_date: prepared.draft.date,
+  memo: prepared.draft.memo ?? null,
+  total_cents: prepared.totalCents,
+  source_kind: options.sourceKind,
+  source_id: options.sourceId ?? null,
+  reverses_entry_id: options.reversesEntryId ?? null,
+  proposal_id: options.proposalId ?? null,
+  // Recorded only where it mattered: a soft-locked period.
+  soft_lock_override_reason: period?.status === "soft_locked" ? options.softLockOverrideReason ?? null : null,
+  confidence: options.confidence ?? null,
+  posted_by_type: request.actor.type,
+  posted_by_id: request.actor.id,
+  posted_by_name: request.actor.name,
+  agent_model: request.agentModel,
+  posted_at: request.now
+})
+
+/** The `journal_lines` columns of a prepared entry's lines that are not the entry's own. */
+export const lineRows = (prepared: Prepared) =>
+  prepared.lines.map((line) => ({
+    line_no: line.lineNo,
+    account_id: line.accountId,
+    amount_cents: line.amountCents,
+    memo: line.memo,
+    class_id: line.classId,
+    contact_id: line.contactId
+  }))
+
+/** The payload of `entry.posted` (spec 6.1). */
+export const postedEvent = (entry: Ledger.Records.JournalEntry): Record<string, unknown> => ({
+  entry_id: entry.id,
+  entry_date: entry.entry_date,
+  total_cents: entry.total_cents,
+  source: entry.source,
+  proposal_id: entry.proposal_id,
+  reverses_entry_id: entry.reverses_entry_id
+})
+
+/** A posted entry as the API shows it, from its row as stored (or as about to be) and its lines. */
+export const recordOf = (
+  row: Record<string, unknown>,
+  lines: ReadonlyArray<JournalEntryRules.ResolvedLine>,
+  reversedBy: number | null
+): Ledger.Records.JournalEntry => {
+  const id = Row.int(row.id)
+  return {
+    id,
+    entry_id: id,
+    entry_date: Row.date(row.entry_date),
+    memo: row.memo === null ? null : String(row.memo),
+    lines: lines.map(JournalEntryRules.toWireLine),
+    total_cents: Row.int(row.total_cents),
+    source: { kind: String(row.source_kind), id: Row.intOrNull(row.source_id) },
+    reverses_entry_id: Row.intOrNull(row.reverses_entry_id),
+    reversed_by_entry_id: reversedBy,
+    proposal_id: Row.intOrNull(row.proposal_id),
+    soft_lock_override_reason: row.soft_lock_override_reason === null ? null : String(row.soft_lock_override_reason),
+    confidence: row.confidence === null ? null : Number(row.confidence),
+    posted_by: {
+      type: String(row.posted_by_type),
+      id: Row.intOrNull(row.posted_by_id),
+      name: row.posted_by_name === null ? null : String(row.posted_by_name)
+    },
+    agent_model: row.agent_model === null ? null : String(row.agent_model),
+    posted_at: Row.iso(row.posted_at)
+  }
+}
+
+/** Lines of an entry as stored, resolved again (for reading and reversing). */
+const loadLines = Effect.fn("Journal.loadLines")(function*(companyId: string, entryId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`SELECT l.line_no, l.account_id, l.amount_cents, l.memo, l.class_id,
+      l.contact_id, a.code, a.name AS account_name, a.type, c.name AS class_name
+    FROM journal_lines l
+    JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id
+    LEFT JOIN classes c ON c.company_id = l.company_id AND c.id = l.class_id
+    WHERE l.company_id = ${companyId} AND l.entry_id = ${entryId}
+    ORDER BY l.line_no`.pipe(Effect.orDie)
+  return rows.map((row): JournalEntryRules.ResolvedLine => ({
+    lineNo: Row.int(row.line_no),
+    accountId: Row.int(row.account_id),
+    account: String(row.code),
+    accountName: String(row.account_name),
+    accountType: row.type as JournalEntryRules.AccountRef["type"],
+    amountCents: Row.int(row.amount_cents),
+    memo: row.memo === null ? null : String(row.memo),
+    classId: Row.intOrNull(row.class_id),
+    className: row.class_name === null ? null : String(row.class_name),
+    contactId: Row.intOrNull(row.contact_id)
+  }))
+})
+
+/** A posted entry with its lines, or undefined when the company has no such entry. */
+export const load = Effect.fn("Journal.load")(function*(entryId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompany
+  const rows = yield* sql<Record<string, unknown>>`SELECT e.*,
+      (SELECT r.id FROM journal_entries r WHERE r.company_id = e.company_id AND r.reverses_entry_id = e.id) AS reversed_by
+    FROM journal_entries e WHERE e.company_id = ${companyId} AND e.id = ${entryId}`.pipe(Effect.orDie)
+  const row = rows[0]
+  if (row === undefined) return undefined
+  const lines = yield* loadLines(companyId, entryId)
+  return { record: recordOf(row, lines, Row.intOrNull(row.reversed_by)), lines, sourceKind: String(row.source_kind) }
+})
+
+/**
+ * The exact reversal of a posted entry (every line on the other side: same accounts, classes,
+ * contacts and memos), ready to post with `reversesEntryId`. Accounts deactivated since still
+ * take their reversal. Holds a per-entry lock until the transaction ends, so of two concurrent
+ * reversals the second waits, then finds the first (`entry_already_reversed`).
+ */
+export const prepareReversal = Effect.fn("Journal.prepareReversal")(function*(entryId: number, options: {
+  readonly date: string
+  readonly memo?: string | null | undefined
+}) {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompany
+  yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:reverse:${entryId}`}))`.pipe(Effect.orDie)
+  const original = yield* load(entryId)
+  if (original === undefined) return yield* Effect.fail(ApiError.notFound("journal entry"))
+  if (original.record.reversed_by_entry_id !== null) {
+    return yield* Effect.fail(ApiError.fail("entry_already_reversed", "This entry has already been reversed.", {
+      entry_id: entryId,
+      reversed_by_entry_id: original.record.reversed_by_entry_id
+    }))
+  }
+  const lines = JournalEntryRules.reversal(original.lines)
+  const memo = options.memo ??
+    `Reversal of entry ${entryId}${original.record.memo === null ? "" : `: ${original.record.memo}`}`.slice(0, Limits.memoLengthMax)
+  const prepared: Prepared = {
+    draft: { date: options.date, memo, lines: lines.map(JournalEntryRules.toDraftLine) },
+    lines,
+    totalCents: JournalEntryRules.total(lines)
+  }
+  return { original, prepared }
+})
+
+/**
+ * Posts the exact reversal of an entry dated `date` (`entry.posted` and `entry.reversed`). The
+ * journal endpoint uses it; other areas reversing through the governed path pass `reverses` to
+ * Governed.write instead. An entry is reversed at most once (`entry_already_reversed`).
+ */
+export const reverse = Effect.fn("Journal.reverse")(function*(entryId: number, options: {
+  readonly date: string
+  readonly memo?: string | null
+  readonly softLockOverrideReason?: string | null
+  readonly sourceKind?: string
+  readonly sourceId?: number | null
+}) {
+  const { original, prepared } = yield* prepareReversal(entryId, options)
+  const reversal = yield* post(prepared, {
+    sourceKind: options.sourceKind ?? "reversal",
+    sourceId: options.sourceId ?? null,
+    softLockOverrideReason: options.softLockOverrideReason ?? null,
+    reversesEntryId: entryId
+  })
+  return { original: { ...original.record, reversed_by_entry_id: reversal.id }, reversal }
+})

@@ -1,0 +1,163 @@
+import { Clock, Effect, Result } from "effect"
+import type { SqlError } from "effect/sql"
+import { ApiError, Limits, type Operation, Scope } from "@ledger/api"
+import { isAgent } from "../kernel/Actor.ts"
+import type { Arrival } from "./batching/GroupCommit.ts"
+import * as Authenticate from "./Authenticate.ts"
+import * as Idempotency from "./Idempotency.ts"
+import * as RequestDecoding from "./RequestDecoding.ts"
+import {
+  again,
+  answer,
+  Answered,
+  type Authentication,
+  auditRefusal,
+  errorOutcome,
+  type Invocation,
+  type Pipeline,
+  refuse,
+  type Run
+} from "./Run.ts"
+
+/**
+ * The checks before the handler, in the order of docs/decisions/0007-request-pipeline-order.md:
+ * who is asking, the rate limit, the caller's identity fields, scope (people-only, the agent's
+ * model, the kill switch), the Idempotency-Key, then the body and the request's Schemas. A step
+ * that ends the run fails with `Answered`; the checks that need no I/O return their refusal.
+ */
+
+/**
+ * 1. Who is asking (Authenticate.identify). A key from memory came without its statement: only its batch's
+ * statement, which checks the key, may then answer the request; any other outcome runs it again
+ * from the start with the key read afresh (`again`). A credential refused is answered here; an
+ * ended key's refusal is audited at a bounded rate of its own, before any rate limit, so a leaked
+ * revoked key cannot flood the company's log.
+ */
+export const identify = Effect.fnUntraced(function*(
+  pipeline: Pipeline,
+  received: Invocation,
+  operation: Operation.Any,
+  arrival: Arrival,
+  authentication: Authentication
+): Effect.fn.Return<Run, Answered | SqlError.SqlError> {
+  const nowMs = yield* Clock.currentTimeMillis
+  const now = new Date(nowMs).toISOString()
+  // The agent's model and run id go into the audit log only when they fit in it; otherwise the
+  // request is refused (`authorization`), and that refusal is recorded without them.
+  const identityIssues = RequestDecoding.agentIdentityIssues(received.agentModel, received.agentRunId)
+  const invocation = identityIssues.length === 0 ? received : { ...received, agentModel: null, agentRunId: null }
+  const caller = yield* Authenticate.identify(pipeline.sql, pipeline.credentials, {
+    operation,
+    credential: invocation.credential,
+    idempotencyKey: invocation.idempotencyKey,
+    now,
+    nowMs,
+    batched: pipeline.groupCommit.commitsInGroups(operation.id),
+    recall: authentication.recall
+  })
+  if (Result.isFailure(caller.authenticated)) {
+    const refused = caller.authenticated.failure
+    if (refused.known !== null) {
+      const budget = yield* pipeline.rateLimiter.take(`ended-key:${refused.known.actor.keyId}`, Limits.endedKeyAuditsPerMinute)
+      if (budget.allowed) {
+        const companyId = refused.known.company?.companyId ?? null
+        yield* auditRefusal(pipeline, { operation, invocation, now }, refused.known.actor, companyId, refused.error)
+      }
+    }
+    return yield* Effect.fail(new Answered(errorOutcome(refused.error)))
+  }
+  const authenticated = caller.authenticated.success
+  return {
+    received,
+    invocation,
+    identityIssues,
+    operation,
+    now,
+    arrival,
+    authentication,
+    recalled: caller.recalled,
+    secretHash: caller.secretHash,
+    authenticated,
+    actor: authenticated?.actor ?? null,
+    company: authenticated?.company ?? null,
+    headers: { ...authentication.counted },
+    counted: authentication.counted
+  }
+})
+
+/**
+ * 2. The rate limit, once per request (a run again was counted by the run before it). Only the
+ * first refusal of a run of them is audited: a client past its limit must not turn every refused
+ * request into a write.
+ */
+export const rateLimit = Effect.fnUntraced(function*(pipeline: Pipeline, run: Run): Effect.fn.Return<void, Answered | SqlError.SqlError> {
+  if (run.actor === null || run.company === null || run.counted !== null) return
+  const verdict = yield* pipeline.rateLimiter.check(run.actor, run.company)
+  if (Number.isFinite(verdict.limitPerMinute)) {
+    run.headers["RateLimit-Limit"] = String(verdict.limitPerMinute)
+    run.headers["RateLimit-Remaining"] = String(verdict.remaining)
+  }
+  if (!verdict.allowed) {
+    run.headers["Retry-After"] = String(verdict.retryAfterSeconds)
+    const error = ApiError.fail("rate_limited", `Rate limit of ${verdict.limitPerMinute} requests a minute reached.`, {
+      limit_per_minute: verdict.limitPerMinute,
+      retry_after_seconds: verdict.retryAfterSeconds
+    })
+    if (run.recalled) return yield* answer(again(pipeline, run, verdict.firstRefusal))
+    if (verdict.firstRefusal || run.authentication.firstRefusal) return yield* answer(refuse(pipeline, run, error))
+    return yield* Effect.fail(new Answered(errorOutcome(error, run.headers)))
+  }
+  run.counted = { ...run.headers }
+})
+
+/**
+ * 3. and 4. The caller's identity fields, then scope, people-only, and for an agent's write its
+ * model and the company's kill switch: the refusal, or null.
+ */
+export const authorization = (run: Run): ApiError.LedgerError | null => {
+  if (run.identityIssues.length > 0) return ApiError.invalidRequest(run.identityIssues)
+  const { actor, operation } = run
+  if (actor === null || operation.credential !== "company") return null
+  if (!Scope.satisfies(actor.scopes, operation.scope)) {
+    return ApiError.fail("insufficient_scope", `This operation needs the ${operation.scope} scope.`, {
+      required_scope: operation.scope
+    })
+  }
+  if (operation.peopleOnly && !actor.isPerson) return ApiError.fail("insufficient_scope", "Only a person may do this.")
+  if (operation.mode === "R" || !isAgent(actor)) return null
+  if (run.invocation.agentModel === null || run.invocation.agentModel.trim() === "") {
+    return ApiError.fail(
+      "agent_model_required",
+      "Agent writes must name the model in X-Agent-Model (MCP: _meta dev.ledger/model)."
+    )
+  }
+  if (run.company?.killSwitchSuspended === true) {
+    return ApiError.fail("kill_switch_active", "Agent writes are suspended by the company's kill switch.")
+  }
+  return null
+}
+
+const acceptsDryRun = (operation: Operation.Any): boolean =>
+  operation.governed || RequestDecoding.fieldNames(operation.body).includes("dry_run")
+
+/** `dry_run: true` in the raw body of an operation that takes it: no key needed, nothing written. */
+export const isDryRun = (run: Run): boolean => RequestDecoding.isDryRun(acceptsDryRun(run.operation), run.invocation.body)
+
+/**
+ * 5. The Idempotency-Key, before the body: a write without a key is refused for that, even when
+ * its body is wrong too. Only `dry_run: true` in the raw body exempts it. The valid key of a keyed
+ * write, else null.
+ */
+export const idempotencyKey = (run: Run, dryRun: boolean): Result.Result<string | null, ApiError.LedgerError> => {
+  if (run.operation.mode !== "K" || dryRun) return Result.succeed(null)
+  const key = run.invocation.idempotencyKey
+  if (key === null) return Result.fail(ApiError.fail("idempotency_key_required", "This write needs an Idempotency-Key."))
+  return Idempotency.isValidKey(key) ? Result.succeed(key) : Result.fail(Idempotency.invalidKey())
+}
+
+/** 6. and 7. The body as read, then the request against the operation's Schemas. */
+export const decode = (run: Run): Result.Result<RequestDecoding.Decoded, ApiError.LedgerError> => {
+  if (run.invocation.unreadableBody !== undefined) return Result.fail(run.invocation.unreadableBody)
+  const decoding = RequestDecoding.decodeRequest(run.operation, run.invocation, run.invocation.coerce)
+  return Result.isFailure(decoding) ? Result.fail(ApiError.invalidRequest(decoding.failure)) : Result.succeed(decoding.success)
+}

@@ -1,0 +1,169 @@
+import { Effect } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
+import type { Scope } from "@ledger/api"
+import { type Actor, roleScopes } from "../../kernel/Actor.ts"
+import * as Row from "../../kernel/Row.ts"
+import * as Secret from "../../kernel/Secret.ts"
+import {
+  type ApiKeyUse,
+  type Asking,
+  type Authenticated,
+  type CompanyState,
+  type CredentialState,
+  type Refused,
+  refusedUnknown,
+  type Strategy,
+  unauthorized
+} from "./Credential.ts"
+
+/** A company API key (`ldg_`): a user's or an agent's, in one company. */
+
+/** The prefix every company API key has (Secret.generate). */
+export const prefix = "ldg_"
+
+/** How long a key's last use may be old before a request writes it again: one write a minute per key. */
+export const lastUseResolutionMs = 60_000
+
+/** The rows an API key (`k`) is decided by: its company (`c`) and its user (`u`) or agent (`a`). */
+const credentialJoins = `JOIN companies c ON c.company_id = k.company_id
+    LEFT JOIN users u ON u.company_id = k.company_id AND u.id = k.user_id
+    LEFT JOIN agents a ON a.company_id = k.company_id AND a.id = k.agent_id`
+
+/**
+ * A key's state over those rows: every column authentication and the pipeline decide by, except
+ * the last use (written once a minute, and bounding reuse by itself). Times as epoch seconds, so
+ * that no session setting changes the text.
+ */
+const credentialState = `md5(ROW(k.principal_type, k.user_id, k.agent_id, k.scopes, extract(epoch FROM k.expires_at),
+      extract(epoch FROM k.revoked_at), extract(epoch FROM k.overlap_ends_at), k.rate_limit_rpm, c.plan, c.rate_limit_rpm,
+      c.kill_switch_suspended, u.name, u.role, a.name, a.status, a.posting_threshold_cents, a.scopes)::text)`
+
+/**
+ * A query counting the keys of `credentials` (a JSON array of `company_id`, `key_id`, `state`)
+ * still in the state given: a statement that relied on remembered keys compares it with their
+ * number (GroupCommit.ts). Each key is found by its primary key in a scalar subquery, which the
+ * planner cannot turn into a join over every company's keys.
+ */
+export const currentCredentialsCount = (sql: SqlClient.SqlClient, credentials: ReadonlyArray<CredentialState>) =>
+  sql`SELECT count(*) FROM json_to_recordset(${
+    JSON.stringify(credentials.map((credential) => ({
+      company_id: credential.companyId,
+      key_id: credential.keyId,
+      state: credential.state
+    })))
+  }::json) AS x(company_id uuid, key_id bigint, state text)
+    WHERE (SELECT ${sql.literal(credentialState)} = x.state FROM api_keys k ${sql.literal(credentialJoins)}
+      WHERE k.company_id = x.company_id AND k.id = x.key_id)`
+
+/**
+ * The key's row with everything decided by along with it, and with an Idempotency-Key the record
+ * this key's principal holds under it: tenant and principal are written as the Dispatcher writes
+ * them (`company:<id>`, Actor.reference).
+ */
+const readKey = (sql: SqlClient.SqlClient, hash: string, idempotencyKey: string | null) => {
+  const stored = idempotencyKey === null ? sql`` : sql`, encode(r.request_hash, 'hex') AS stored_request_hash,
+      r.status AS stored_status, r.body AS stored_body, r.answer AS stored_answer, r.expires_at AS stored_expires_at`
+  const storedJoin = idempotencyKey === null ? sql`` : sql`LEFT JOIN idempotency_records r
+      ON r.scope = ledger_idempotency_scope('company:' || k.company_id::text,
+        CASE WHEN k.principal_type = 'agent' THEN 'agent:' || k.agent_id ELSE 'user:' || k.user_id END, ${idempotencyKey})`
+  return sql<Record<string, unknown>>`
+    SELECT k.company_id, k.id, k.principal_type, k.user_id, k.agent_id, k.scopes, k.expires_at, k.revoked_at,
+      k.overlap_ends_at, k.rate_limit_rpm, k.last_used_at,
+      c.plan, c.rate_limit_rpm AS company_rate_limit_rpm, c.kill_switch_suspended,
+      u.name AS user_name, u.role AS user_role,
+      a.name AS agent_name, a.status AS agent_status, a.posting_threshold_cents, a.scopes AS agent_scopes,
+      ${sql.literal(credentialState)} AS credential_state ${stored}
+    FROM api_keys k
+    ${sql.literal(credentialJoins)}
+    ${storedJoin}
+    WHERE k.secret_hash = ${hash}`
+}
+
+/** The actor, company and stored record a key's row names, before any check of its validity. */
+const knownOf = (row: Record<string, unknown>): Authenticated => {
+  const isAgent = row.principal_type === "agent"
+  const ceiling: ReadonlyArray<Scope.Scope> = isAgent
+    ? Row.textArray<Scope.Scope>(row.agent_scopes)
+    : roleScopes[row.user_role as keyof typeof roleScopes] ?? []
+  const actor: Actor = {
+    type: isAgent ? "agent" : "user",
+    id: Row.int(isAgent ? row.agent_id : row.user_id),
+    name: String(isAgent ? row.agent_name : row.user_name),
+    role: isAgent ? null : String(row.user_role),
+    companyId: String(row.company_id),
+    scopes: Row.textArray<Scope.Scope>(row.scopes).filter((scope) => ceiling.includes(scope)),
+    isPerson: !isAgent,
+    keyId: Row.int(row.id),
+    credentialKind: "api_key",
+    postingThresholdCents: isAgent ? Row.int(row.posting_threshold_cents) : null,
+    rateLimitRpm: Row.intOrNull(row.rate_limit_rpm),
+    firmId: null
+  }
+  const company: CompanyState = {
+    companyId: String(row.company_id),
+    plan: row.plan as CompanyState["plan"],
+    rateLimitRpm: Row.intOrNull(row.company_rate_limit_rpm),
+    killSwitchSuspended: Boolean(row.kill_switch_suspended)
+  }
+  const stored = row.stored_status === undefined || row.stored_status === null ? null : {
+    requestHash: String(row.stored_request_hash),
+    status: Number(row.stored_status),
+    body: row.stored_body,
+    answer: Row.bytesOrNull(row.stored_answer),
+    expiresAt: Row.iso(row.stored_expires_at)
+  }
+  return { actor, company, stored }
+}
+
+/** Why a key found may not act at `nowMs`, or null when it may. */
+const endedBecause = (row: Record<string, unknown>, nowMs: number): string | null => {
+  if (row.revoked_at !== null) return "The API key has been revoked."
+  if (row.principal_type === "agent" && row.agent_status !== "active") return "The agent has been revoked."
+  if (Date.parse(Row.iso(row.expires_at)) <= nowMs) return "The API key has expired."
+  if (row.overlap_ends_at !== null && Date.parse(Row.iso(row.overlap_ends_at)) <= nowMs) {
+    return "The API key was rotated and its overlap has ended."
+  }
+  return null
+}
+
+/**
+ * Resolves a company API key to its actor, or explains why it may not act now. With an
+ * Idempotency-Key the record its principal holds under it comes in the same statement.
+ */
+export const authenticate = Effect.fn("ApiKey.authenticate")(function*(
+  token: string,
+  asking: Asking
+): Effect.fn.Return<Authenticated, Refused | SqlError.SqlError, SqlClient.SqlClient> {
+  const sql = yield* SqlClient.SqlClient
+  const hash = asking.secretHash ?? (yield* Secret.hash(token))
+  const row = (yield* readKey(sql, hash, asking.idempotencyKey))[0]
+  if (row === undefined) return yield* Effect.fail(refusedUnknown("The API key is not valid."))
+  const known = knownOf(row)
+  const nowMs = Date.parse(asking.now)
+  const ended = endedBecause(row, nowMs)
+  if (ended !== null) return yield* Effect.fail<Refused>({ error: unauthorized(ended), known })
+  // Last use is kept to the minute: one write a minute per key, not one per request.
+  let lastUsedMs = row.last_used_at === null ? 0 : Date.parse(Row.iso(row.last_used_at))
+  if (nowMs - lastUsedMs >= lastUseResolutionMs) {
+    yield* sql`UPDATE api_keys SET last_used_at = ${asking.now} WHERE company_id = ${known.actor.companyId} AND id = ${known.actor.keyId}`
+    lastUsedMs = nowMs
+  }
+  const apiKey: ApiKeyUse = {
+    companyId: String(row.company_id),
+    keyId: Row.int(row.id),
+    state: String(row.credential_state),
+    secretHash: hash,
+    reusableUntilMs: Math.min(
+      Date.parse(Row.iso(row.expires_at)),
+      row.overlap_ends_at === null ? Infinity : Date.parse(Row.iso(row.overlap_ends_at)),
+      lastUsedMs + lastUseResolutionMs
+    )
+  }
+  return { ...known, apiKey }
+})
+
+export const strategy: Strategy = {
+  name: "api_key",
+  recognises: (token) => token.startsWith(prefix),
+  authenticate
+}

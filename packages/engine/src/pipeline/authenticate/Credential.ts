@@ -1,0 +1,123 @@
+import type { Effect } from "effect"
+import type { SqlClient, SqlError } from "effect/sql"
+import { ApiError } from "@ledger/api"
+import type { Actor } from "../../kernel/Actor.ts"
+
+/**
+ * What every credential kind shares: the one small interface a strategy implements
+ * (`Strategy`: recognise the token by its shape, then authenticate it to an actor and a company,
+ * or refuse it), and what the pipeline receives from it. One file per kind beside this one
+ * (ApiKey.ts, OperatorToken.ts); `../Authenticate.ts` picks the strategy for an operation.
+ */
+
+/** A company as the pipeline needs it on every request. */
+export interface CompanyState {
+  readonly companyId: string
+  readonly plan: "solo" | "business" | "advanced" | "owned"
+  readonly rateLimitRpm: number | null
+  readonly killSwitchSuspended: boolean
+}
+
+/**
+ * An API key and everything the pipeline decides by along with it (the key, its company, its user
+ * or agent) as one value, `state`, that changes whenever any of them does.
+ */
+export interface CredentialState {
+  readonly companyId: string
+  readonly keyId: number
+  readonly state: string
+}
+
+/** A key as authentication found it: its state, the hash of its secret, and until when that finding may be reused. */
+export interface ApiKeyUse extends CredentialState {
+  readonly secretHash: string
+  /**
+   * The key's expiry, its rotation overlap's end, or a minute after its last use was written,
+   * whichever is first: past it, only a full authentication may let the key act (and write its
+   * last use).
+   */
+  readonly reusableUntilMs: number
+}
+
+/** An idempotency record as stored (Idempotency.ts decides what it means for the request). */
+export interface StoredResult {
+  /** The first 16 bytes of the request's fingerprint, as 32 hexadecimal characters (`Idempotency.requestHashOf`). */
+  readonly requestHash: string
+  readonly status: number
+  /** The answer of a record written before migration 0008, as `json`; null once `answer` holds it. */
+  readonly body: unknown
+  /** The answer packed (StoredAnswer.ts); null for a record written before migration 0008. */
+  readonly answer: Uint8Array | null
+  readonly expiresAt: string
+}
+
+/**
+ * A keyed request's claim on its Idempotency-Key: what the record it writes is scoped to and
+ * fingerprinted by (Idempotency.ts; a group commit writes it too, GroupCommit.ts).
+ */
+export interface KeyedRequest {
+  /** `company:<uuid>`, `firm:<id>` or `operator`: keys are scoped to it and to the principal. */
+  readonly tenant: string
+  readonly principal: string
+  readonly key: string
+  /** The request's fingerprint (`Idempotency.requestHashOf`), computed once per request. */
+  readonly requestHash: string
+  readonly now: string
+  /**
+   * The Bearer credential of the request. Never stored: secrets in the result are sealed with a
+   * key derived from it, so only a replay with the same credential can read them again.
+   */
+  readonly credential: string | null
+}
+
+export interface Authenticated {
+  readonly actor: Actor
+  readonly company: CompanyState | null
+  /**
+   * The idempotency record this principal already holds under the request's Idempotency-Key, read
+   * by the same statement: a replay is then answered with no transaction at all.
+   */
+  readonly stored?: StoredResult | null
+  /** An API key's: the state it was found in, by which the pipeline may remember it (CredentialMemory.ts). */
+  readonly apiKey?: ApiKeyUse | undefined
+}
+
+/** A credential that was recognised but may not be used, so the refusal can be audited. */
+export interface Refused {
+  readonly error: ApiError.LedgerError
+  readonly known: Authenticated | null
+}
+
+/** What a strategy may use besides the token. */
+export interface Asking {
+  readonly now: string
+  /**
+   * A keyed write's valid Idempotency-Key, or null: a strategy that can read the record its
+   * principal holds under it in the same statement does (`Authenticated.stored`).
+   */
+  readonly idempotencyKey: string | null
+  /** The token's `Secret.hash` when the caller has it already, else null. */
+  readonly secretHash: string | null
+}
+
+/**
+ * One kind of credential. `recognises` looks at the token alone (its prefix, its shape), with no
+ * I/O, so the pipeline knows which strategy owns a token before it asks anything; `authenticate`
+ * then resolves it to who is asking, or to a refusal (known: null for a token that matches
+ * nothing, else the actor so the refusal is audited).
+ */
+export interface Strategy {
+  /** For traces and the slots table: `api_key`, `operator_token`, ... */
+  readonly name: string
+  readonly recognises: (token: string) => boolean
+  /** A database that fails is no refusal: its `SqlError` is the Dispatcher's to answer. */
+  readonly authenticate: (
+    token: string,
+    asking: Asking
+  ) => Effect.Effect<Authenticated, Refused | SqlError.SqlError, SqlClient.SqlClient>
+}
+
+export const unauthorized = (message: string): ApiError.LedgerError => ApiError.fail("unauthorized", message)
+
+/** A refusal of a token that names nobody: not audited. */
+export const refusedUnknown = (message: string): Refused => ({ error: unauthorized(message), known: null })

@@ -1,0 +1,320 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, Limits, type Sales } from "@ledger/api"
+import * as Row from "../kernel/Row.ts"
+import * as AccountStore from "./AccountStore.ts"
+import { addDays, isCalendarDate } from "./Calendar.ts"
+import { type ContactRow, loadContact } from "./Common.ts"
+import { documentEntry, type Entry, type PostingKind, side, subtotal, taxTotal } from "./DocumentPosting.ts"
+import { isCashDocument, openBalance, status } from "./DocumentStatus.ts"
+import { lineAmount } from "./LineAmounts.ts"
+import * as NumberingStore from "./NumberingStore.ts"
+import type { TaxLine } from "./SalesTaxRules.ts"
+import { taxLines } from "./SalesTaxRules.ts"
+import * as SalesTaxStore from "./SalesTaxStore.ts"
+
+/**
+ * Sales and purchase documents before they exist: resolving a request into the exact document
+ * (lines, accounts, tax per jurisdiction, totals, due date), its entry, its summary for a person
+ * deciding a proposal, and its preview. Writing and reading them is DocumentStore.ts.
+ */
+
+export interface ResolvedLine {
+  readonly lineNo: number
+  readonly itemId: number | null
+  readonly description: string | null
+  readonly account: string
+  readonly quantity: string | null
+  readonly unitPriceCents: number | null
+  readonly amountCents: number
+  readonly class: string | null
+  readonly taxable: boolean
+}
+
+/** Everything a document is, decided before it posts; stored with a proposal and written as is on approval. */
+export interface ResolvedDocument {
+  readonly kind: PostingKind
+  readonly contactId: number
+  readonly contactName: string
+  /** Given by the caller; otherwise the kind's next number is taken when the document is written. */
+  readonly number: string | null
+  readonly docDate: string
+  readonly dueDate: string | null
+  readonly termsDays: number | null
+  readonly reference: string | null
+  readonly memo: string | null
+  /** AR or AP; for receipts and refunds, the bank or cash account. */
+  readonly controlAccount: string
+  readonly taxRateId: number | null
+  readonly lines: ReadonlyArray<ResolvedLine>
+  readonly taxLines: ReadonlyArray<TaxLine>
+  readonly subtotalCents: number
+  readonly taxCents: number
+  readonly totalCents: number
+  readonly estimateId: number | null
+  readonly recurring: { readonly templateId: number; readonly occurrenceDate: string } | null
+}
+
+export interface DocumentRequest {
+  readonly contact_id: number
+  readonly number?: string | undefined
+  readonly doc_date: string
+  readonly due_date?: string | undefined
+  readonly terms_days?: number | undefined
+  readonly reference?: string | undefined
+  readonly memo?: string | undefined
+  readonly control_account?: string | undefined
+  readonly account?: string | undefined
+  readonly tax_rate_id?: number | undefined
+  readonly lines: ReadonlyArray<Sales.Shared.DocumentLineInput>
+}
+
+const contactKindOf = (kind: PostingKind): "customer" | "vendor" => side(kind) === "sales" ? "customer" : "vendor"
+
+/** Refuses a number the kind already uses (per vendor for purchases). */
+export const requireFreeNumber = Effect.fn("Documents.requireFreeNumber")(function*(
+  company: string,
+  kind: PostingKind,
+  contactId: number,
+  number: string
+) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = side(kind) === "sales"
+    ? yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND kind = ${kind} AND number = ${number}`.pipe(Effect.orDie)
+    : yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND kind = ${kind} AND contact_id = ${contactId}
+        AND number = ${number}`.pipe(Effect.orDie)
+  if (rows.length > 0) {
+    return yield* Effect.fail(ApiError.fail("number_in_use", `Number ${number} is already used.`, {
+      issues: [{ path: ["body", "number"], message: "Already used" }]
+    }))
+  }
+})
+
+/** The lines of a document or estimate: items, accounts, amounts and taxability resolved. */
+export const resolveLines = Effect.fn("Documents.resolveLines")(function*(
+  company: string,
+  documentSide: "sales" | "purchases",
+  lines: ReadonlyArray<Sales.Shared.DocumentLineInput>,
+  taxed: boolean
+) {
+  const sql = yield* SqlClient.SqlClient
+  const itemIds = Array.from(new Set(lines.flatMap((line) => line.item_id === undefined ? [] : [line.item_id])))
+  const itemRows = itemIds.length === 0
+    ? []
+    : yield* sql<Record<string, unknown>>`SELECT * FROM items WHERE company_id = ${company} AND id IN ${sql.in(itemIds)}`.pipe(Effect.orDie)
+  const items = new Map(itemRows.map((row) => [Row.int(row.id), row]))
+  const defaults = yield* AccountStore.defaults(company)
+  const issues: Array<ApiError.Issue> = []
+  const resolved: Array<ResolvedLine> = []
+  lines.forEach((line, index) => {
+    const item = line.item_id === undefined ? undefined : items.get(line.item_id)
+    if (line.item_id !== undefined && (item === undefined || item.active !== true)) {
+      issues.push({ path: ["body", "lines", index, "item_id"], message: item === undefined ? "Unknown item" : "Inactive item" })
+      return
+    }
+    const itemAccount = item === undefined
+      ? null
+      : (documentSide === "sales" ? item.income_account : item.expense_account) as string | null
+    const account = line.account ?? itemAccount ?? (documentSide === "sales" ? defaults.income : defaults.expense)
+    if (account === null) {
+      issues.push({ path: ["body", "lines", index, "account"], message: "No account: name one, use an item with one, or set a default" })
+      return
+    }
+    const itemPrice = item === undefined ? null : Row.intOrNull(documentSide === "sales" ? item.sales_price_cents : item.purchase_cost_cents)
+    const amount = lineAmount(index, line, itemPrice)
+    if (amount._tag === "Refused") {
+      issues.push(amount.issue)
+      return
+    }
+    if (Math.abs(amount.amountCents) > Limits.amountCentsMax) {
+      issues.push({ path: ["body", "lines", index], message: `A line is at most ${Limits.amountCentsMax} cents` })
+      return
+    }
+    const unitPrice = line.unit_price_cents ?? (line.quantity !== undefined ? itemPrice : null)
+    resolved.push({
+      lineNo: index + 1,
+      itemId: line.item_id ?? null,
+      description: line.description ?? ((item?.description as string | null | undefined) ?? (item === undefined ? null : String(item.name))),
+      account,
+      quantity: line.quantity ?? null,
+      unitPriceCents: unitPrice ?? null,
+      amountCents: amount.amountCents,
+      class: line.class ?? null,
+      taxable: line.taxable ?? (item === undefined ? taxed : item.taxable === true)
+    })
+  })
+  if (issues.length > 0) return yield* Effect.fail(ApiError.validationFailed("Some lines cannot be used.", issues))
+  yield* AccountStore.requireUsable(company, resolved.map((line) => ({ code: line.account, path: ["body", "lines", line.lineNo - 1, "account"] })))
+  return resolved
+})
+
+/** Tax per jurisdiction on the taxable lines, each rounded on its own. */
+export const resolveTax = Effect.fn("Documents.resolveTax")(function*(
+  company: string,
+  taxRateId: number | undefined,
+  lines: ReadonlyArray<ResolvedLine>
+) {
+  if (taxRateId === undefined) return { taxRateId: null, taxLines: [] as ReadonlyArray<TaxLine> }
+  const rate = yield* SalesTaxStore.requireActive(company, taxRateId)
+  const taxable = lines.filter((line) => line.taxable).reduce((sum, line) => sum + line.amountCents, 0)
+  return { taxRateId, taxLines: taxLines(taxable, SalesTaxStore.jurisdictions(rate)) }
+})
+
+const controlFor = Effect.fn("Documents.controlFor")(function*(company: string, kind: PostingKind, request: DocumentRequest) {
+  if (isCashDocument(kind)) {
+    const code = request.account!
+    const facts = yield* AccountStore.requireUsable(company, [{ code, path: ["body", "account"] }])
+    const account = facts.get(code)!
+    if (account.control !== null || !["asset", "liability"].includes(account.type)) {
+      return yield* Effect.fail(ApiError.validationFailed("Receipts and refunds go through a bank, cash or card account.", [{
+        path: ["body", "account"],
+        message: "Not a bank, cash or card account"
+      }]))
+    }
+    return code
+  }
+  const control = side(kind) === "sales" ? "ar" : "ap"
+  const code = request.control_account ?? (yield* AccountStore.defaultControl(company, control))
+  const facts = yield* AccountStore.requireUsable(company, [{ code, path: ["body", "control_account"] }])
+  if (facts.get(code)!.control !== control) {
+    return yield* Effect.fail(ApiError.validationFailed(`The control account must be an ${control.toUpperCase()} account.`, [{
+      path: ["body", "control_account"],
+      message: `Not an ${control.toUpperCase()} control account`
+    }]))
+  }
+  return code
+})
+
+/** Checks and resolves a document request into the exact document it posts. Writes nothing. */
+export const resolve = Effect.fn("Documents.resolve")(function*(
+  company: string,
+  kind: PostingKind,
+  request: DocumentRequest,
+  extras: { readonly estimateId?: number | null; readonly recurring?: ResolvedDocument["recurring"] } = {}
+) {
+  const contact: ContactRow = yield* loadContact(company, request.contact_id, contactKindOf(kind))
+  if (request.number !== undefined) yield* requireFreeNumber(company, kind, contact.id, request.number)
+  const lines = yield* resolveLines(company, side(kind), request.lines, request.tax_rate_id !== undefined)
+  const tax = yield* resolveTax(company, request.tax_rate_id, lines)
+  const controlAccount = yield* controlFor(company, kind, request)
+  const subtotalCents = subtotal(lines)
+  const taxCents = taxTotal(tax.taxLines)
+  const totalCents = subtotalCents + taxCents
+  if (subtotalCents > Limits.amountCentsMax || totalCents > Limits.amountCentsMax) {
+    return yield* Effect.fail(ApiError.validationFailed(`A document's total is at most ${Limits.amountCentsMax} cents.`, [{ path: ["body", "lines"], message: "Too large" }]))
+  }
+  if (totalCents <= 0) {
+    return yield* Effect.fail(ApiError.validationFailed("A document's total must be positive.", [{ path: ["body", "lines"], message: `Total is ${totalCents}` }]))
+  }
+  const receivable = kind === "invoice" || kind === "bill"
+  const termsDays = receivable ? request.terms_days ?? contact.terms_days ?? 0 : null
+  const dueDate = receivable ? request.due_date ?? addDays(request.doc_date, termsDays ?? 0) : null
+  if (dueDate !== null && !isCalendarDate(dueDate)) {
+    return yield* Effect.fail(ApiError.validationFailed("The due date would fall after 9999-12-31.", [{ path: ["body", "terms_days"], message: "Too far" }]))
+  }
+  if (dueDate !== null && dueDate < request.doc_date) {
+    return yield* Effect.fail(ApiError.validationFailed("The due date is before the document date.", [{ path: ["body", "due_date"], message: "Before doc_date" }]))
+  }
+  return {
+    kind,
+    contactId: contact.id,
+    contactName: contact.name,
+    number: request.number ?? null,
+    docDate: request.doc_date,
+    dueDate,
+    termsDays: request.terms_days === undefined && request.due_date !== undefined ? null : termsDays,
+    reference: request.reference ?? null,
+    memo: request.memo ?? null,
+    controlAccount,
+    taxRateId: tax.taxRateId,
+    lines,
+    taxLines: tax.taxLines,
+    subtotalCents,
+    taxCents,
+    totalCents,
+    estimateId: extras.estimateId ?? null,
+    recurring: extras.recurring ?? null
+  } satisfies ResolvedDocument
+})
+
+export const entryOf = (document: ResolvedDocument): Entry =>
+  documentEntry({
+    kind: document.kind,
+    contactId: document.contactId,
+    date: document.docDate,
+    memo: document.memo ?? `${titles[document.kind]} ${document.number ?? ""} ${document.contactName}`.replace(/\s+/g, " ").trim(),
+    controlAccount: document.controlAccount,
+    lines: document.lines.map((line) => ({ account: line.account, amountCents: line.amountCents, description: line.description, class: line.class })),
+    taxLines: document.taxLines
+  })
+
+export const titles: Record<PostingKind, string> = {
+  invoice: "Invoice",
+  credit_memo: "Credit memo",
+  bill: "Bill",
+  vendor_credit: "Vendor credit",
+  sales_receipt: "Sales receipt",
+  refund: "Refund",
+  vendor_refund: "Vendor refund"
+}
+
+export const summaryOf = (document: ResolvedDocument): string =>
+  `${titles[document.kind]}${document.number === null ? "" : ` ${document.number}`} ${side(document.kind) === "sales" ? "to" : "from"} ${document.contactName}, ` +
+  `${document.lines.length} line${document.lines.length === 1 ? "" : "s"}, ${document.totalCents} cents`
+
+/** A document's heading, as the API shows it and as `documents` stores it. */
+export const headingFields = (document: ResolvedDocument, number: string) => ({
+  kind: document.kind,
+  side: side(document.kind),
+  contact_id: document.contactId,
+  number,
+  doc_date: document.docDate,
+  due_date: document.dueDate,
+  terms_days: document.termsDays,
+  reference: document.reference,
+  memo: document.memo
+})
+
+/** The document as the API shows it, before it exists (a dry run's preview). */
+export const preview = (document: ResolvedDocument, number: string): Record<string, unknown> => ({
+  ...headingFields(document, number),
+  control_account: isCashDocument(document.kind) ? null : document.controlAccount,
+  account: isCashDocument(document.kind) ? document.controlAccount : null,
+  tax_rate_id: document.taxRateId,
+  lines: document.lines.map(lineToWire),
+  tax_lines: document.taxLines.map(taxLineToWire),
+  subtotal_cents: document.subtotalCents,
+  tax_cents: document.taxCents,
+  total_cents: document.totalCents,
+  status: status(document.kind, document.totalCents, 0, false),
+  open_balance_cents: openBalance(document.kind, document.totalCents, 0, false)
+})
+
+/** A resolved line as the API shows it (and as `document_lines` and estimates store it). */
+export const lineToWire = (line: ResolvedLine) => ({
+  line_no: line.lineNo,
+  item_id: line.itemId,
+  description: line.description,
+  account: line.account,
+  quantity: line.quantity,
+  unit_price_cents: line.unitPriceCents,
+  amount_cents: line.amountCents,
+  class: line.class,
+  taxable: line.taxable
+})
+
+/** A tax line as the API shows it (and as `document_tax_lines` and estimates store it). */
+export const taxLineToWire = (tax: TaxLine) => ({
+  tax_rate_id: tax.taxRateId,
+  name: tax.name,
+  agency_id: tax.agencyId,
+  rate_percent: tax.ratePercent,
+  payable_account: tax.payableAccount,
+  taxable_subtotal_cents: tax.taxableSubtotalCents,
+  tax_cents: tax.taxCents
+})
+
+/** The number a write would take now, for a dry run (nothing consumed). */
+export const previewNumber = (company: string, document: ResolvedDocument) =>
+  document.number === null ? NumberingStore.next(company, document.kind, false) : Effect.succeed(document.number)
+

@@ -1,0 +1,52 @@
+import { Effect, Layer } from "effect"
+import { Ports } from "@ledger/engine"
+import * as MasterKey from "./MasterKey.ts"
+import * as SmtpMail from "./SmtpMail.ts"
+
+/**
+ * The ports a server wires from its settings (engine/src/ports/Ports.ts): SMTP mail when it is
+ * configured, the token sealer over the master key, and a bank-feed aggregator when an adapter is
+ * given. None runs against a real aggregator yet, so a server has none unless a test or an
+ * embedder passes one (the testkit's fake). Every port left out gets its unconfigured layer: bank
+ * feeds then answer 503 `bank_feeds_not_configured`, and emails wait in their jobs for SMTP.
+ */
+export interface Settings extends MasterKey.Options {
+  /** SMTP, from `SmtpMail.fromEnvironment`; null: none configured. */
+  readonly smtp?: SmtpMail.SmtpConfig | null | undefined
+  readonly aggregator?: Layer.Layer<Ports.Aggregator> | undefined
+}
+
+export interface Wired {
+  /** Every port, for the engine and its workers. */
+  readonly layer: Layer.Layer<Ports.All, MasterKey.MasterKeyError>
+  /** What this deployment has not configured, each with what configures it (for the start line). */
+  readonly unconfigured: ReadonlyArray<string>
+}
+
+export const wire = (settings: Settings): Wired => {
+  const unconfigured: Array<string> = []
+  const smtp = settings.smtp ?? null
+  if (smtp === null) unconfigured.push("mail (LEDGER_SMTP_URL or LEDGER_SMTP_HOST, with LEDGER_MAIL_FROM)")
+  // With PostgreSQL every replica must seal with the same key, so none is generated: it must be given.
+  const keyless = (settings.masterKey ?? "") === "" && settings.databaseUrl !== undefined
+  if (keyless) unconfigured.push("master key (LEDGER_MASTER_KEY)")
+  if (settings.aggregator === undefined) unconfigured.push("bank feeds (no bank-feed aggregator adapter)")
+  return {
+    layer: Layer.mergeAll(
+      smtp === null ? Ports.Mail.layerUnconfigured : SmtpMail.layer(smtp),
+      keyless ? Ports.TokenSealer.layerUnconfigured : sealer(settings),
+      settings.aggregator ?? Ports.Aggregator.layerUnconfigured
+    ),
+    unconfigured
+  }
+}
+
+/**
+ * The sealer over the master key, loaded (or, embedded, generated into the data folder) when the
+ * layer is built: after storage, so the key file never lands in a folder PGlite has yet to fill.
+ */
+const sealer = (options: MasterKey.Options): Layer.Layer<Ports.TokenSealer, MasterKey.MasterKeyError> =>
+  Layer.unwrap(Effect.try({
+    try: () => Ports.TokenSealer.layerFromKey(MasterKey.load(options).key),
+    catch: (error) => error instanceof MasterKey.MasterKeyError ? error : new MasterKey.MasterKeyError(String(error))
+  }))

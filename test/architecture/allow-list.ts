@@ -1,0 +1,77 @@
+/**
+ * What may break a limit of the tidy test or an arrow of the cycles test today, each with its
+ * reason. Keep it short: an entry is a debt with a name on it, not a permission. "to split" means
+ * the file or function is due to be split and the lead decides how.
+ */
+
+export interface AllowedFile {
+  /** Repository-relative path. */
+  readonly file: string
+  /** The most lines it may have until it is split (so it cannot keep growing). */
+  readonly linesMax: number
+  readonly reason: string
+}
+
+export interface AllowedFunction {
+  readonly file: string
+  /** The function's name as the tidy test reports it: `write`, `GroupCommit > layer > Effect.gen`. */
+  readonly name: string
+  readonly linesMax: number
+  readonly reason: string
+}
+
+export interface AllowedFolder {
+  readonly folder: string
+  readonly filesMax: number
+  readonly reason: string
+}
+
+export interface AllowedArrow {
+  readonly from: string
+  readonly to: string
+  readonly reason: string
+}
+
+export const allowedFiles: ReadonlyArray<AllowedFile> = [
+  { file: "packages/api/src/banking/Records.ts", linesMax: 323, reason: "to split" },
+  { file: "packages/api/src/sales/Documents.ts", linesMax: 320, reason: "to split" },
+  { file: "packages/engine/src/banking/BankFeeds.ts", linesMax: 362, reason: "to split" },
+  { file: "packages/engine/src/banking/Reconciliations.ts", linesMax: 423, reason: "to split" },
+  { file: "packages/engine/src/banking/statement/Csv.ts", linesMax: 384, reason: "to split" },
+  { file: "packages/engine/src/ledger/Accounts.ts", linesMax: 308, reason: "to split" },
+  { file: "packages/engine/src/ledger/JournalBatch.ts", linesMax: 317, reason: "to split" },
+  { file: "packages/engine/src/ledger/JournalEntryStore.ts", linesMax: 358, reason: "to split" },
+  { file: "packages/engine/src/sales/DocumentResolution.ts", linesMax: 364, reason: "to split" },
+  { file: "packages/server/src/storage/pglite/PgliteSql.ts", linesMax: 444, reason: "to split" }
+]
+
+export const allowedFunctions: ReadonlyArray<AllowedFunction> = [
+  { file: "packages/engine/src/banking/FeedSync.ts", name: "run > Effect.fn(\"FeedSync.run\")", linesMax: 168, reason: "to split" },
+  { file: "packages/engine/src/banking/Imports.ts", name: "handlers > Handler.make > Effect.gen", linesMax: 167, reason: "to split" },
+  { file: "packages/engine/src/banking/Matching.ts", name: "handlers > Handler.make > Effect.gen", linesMax: 98, reason: "to split" },
+  { file: "packages/engine/src/banking/statement/Csv.ts", name: "read", linesMax: 150, reason: "to split" },
+  { file: "packages/engine/src/banking/statement/Ofx.ts", name: "read", linesMax: 217, reason: "to split" },
+  { file: "packages/engine/src/ledger/Governed.ts", name: "write > Effect.gen", linesMax: 89, reason: "to split" },
+  { file: "packages/engine/src/ledger/JournalBatch.ts", name: "write > Effect.fn(\"JournalBatch.write\")", linesMax: 136, reason: "to split" },
+  { file: "packages/engine/src/pipeline/batching/GroupCommit.ts", name: "GroupCommit > layer > Effect.gen", linesMax: 86, reason: "to split" },
+  { file: "packages/engine/src/reports/GeneralLedger.ts", name: "report > Effect.fn(\"GeneralLedger.report\")", linesMax: 118, reason: "to split" },
+  { file: "packages/engine/src/reports/GeneralLedger.ts", name: "report > Effect.fn(\"GeneralLedger.report\") > Effect.gen", linesMax: 107, reason: "to split" },
+  { file: "packages/engine/src/sales/Applications.ts", name: "check > Effect.fn(\"Applications.check\")", linesMax: 74, reason: "to split" },
+  { file: "packages/engine/src/sales/DocumentStore.ts", name: "persist > Effect.fn(\"Documents.persist\")", linesMax: 72, reason: "to split" },
+  { file: "packages/engine/src/sales/DocumentStore.ts", name: "loadMany > Effect.fn(\"Documents.loadMany\")", linesMax: 83, reason: "to split" },
+  { file: "packages/engine/src/sales/Pdf.ts", name: "render > Effect.promise", linesMax: 86, reason: "to split" },
+  { file: "packages/server/src/storage/pglite/PgliteProtocol.ts", name: "read", linesMax: 102, reason: "to split" },
+  { file: "packages/testkit/src/fakes/FakeAggregator.ts", name: "make", linesMax: 139, reason: "to split: the fake's script methods (ports)" },
+  { file: "bench/lib/OpenLoop.ts", name: "phase", linesMax: 105, reason: "to split: a benchmark's driver (bench is the lead's)" },
+  { file: "bench/lib/ServerProcess.ts", name: "start", linesMax: 76, reason: "to split: a benchmark's driver (bench is the lead's)" },
+  { file: "bench/memory-limit.ts", name: "runOne", linesMax: 75, reason: "to split: a benchmark's driver (bench is the lead's)" }
+]
+
+export const allowedFolders: ReadonlyArray<AllowedFolder> = [
+  { folder: "packages/engine/src/banking", filesMax: 16, reason: "to split: statement parsing is already banking/statement/; rules and reconciliations next" },
+  { folder: "packages/engine/src/ledger", filesMax: 20, reason: "to split: the books; proposals and periods could be folders of their own" },
+  { folder: "packages/engine/src/sales", filesMax: 37, reason: "to split: sales holds documents, payments, recurring, email, tax and aging; sub-areas by resource" },
+  { folder: "test/ledger", filesMax: 18, reason: "the books' tests, one file per resource; the batching equivalence tests (group-commit*, credential-memory, batch-charts) move to test/pipeline/batching/ once that folder lands" }
+]
+
+export const allowedArrows: ReadonlyArray<AllowedArrow> = []

@@ -1,0 +1,101 @@
+import type { TestApp, TestCompany } from "../support/index.ts"
+import { createClass, credit, debit, post, reverse, setFiscalYearStart } from "./support.ts"
+
+/**
+ * A small business over two fiscal years (July to June), whose reports are computed BY HAND below:
+ * every expected figure is a literal with its arithmetic in a comment. Today is 2026-03-15, in
+ * fiscal year 2026 (2025-07-01 to 2026-06-30); fiscal year 2025 ran 2024-07-01 to 2025-06-30.
+ *
+ * Chart: the `general` starter chart. Classes: East and West.
+ */
+
+/** The example's today: the app's clock is set here. */
+export const exampleClock = "2026-03-15T12:00:00Z"
+
+/*
+ * Hand computation, in cents.
+ *
+ * 1010 Business Checking, fiscal year 2025:
+ *   5,000,000 (E1) - 200,000 (E4) + 1,080,000 (E7) - 423,500 (E8) - 800,000 (E9) + 650,000 (E10)
+ *   - 150,000 (E11) - 114,750 (E13) - 99,999 (E14) + 99,999 (E15) + 216,000 (E16) - 80,000 (E17)
+ *   = 5,177,750 at 2025-06-30
+ * fiscal year 2026 to 2026-03-15:
+ *   - 210,000 (E18) - 465,850 (E22) + 1,000,000 (E23) - 200,000 (E25) - 327,540 (E26) - 31,015 (E27)
+ *   - 300,000 (E28) - 126,225 (E30) + 400,000 (E31) - 10,000 (E32) - 25,000 (E33) + 25,000 (E34)
+ *   = -270,630, so 5,177,750 - 270,630 = 4,907,120 at 2026-03-15
+ * 1100 AR: 1,080,000 - 1,080,000 (FY2025) + 1,620,000 - 1,000,000 + 325,000 = 945,000
+ * 1300 Inventory: 800,000 - 400,000 + 500,000 - 600,000 = 300,000
+ * 1500 Equipment: 300,000
+ * 2000 AP: 800,000 - 800,000 + 500,000 - 300,000 = 200,000 (credit)
+ * 2100 Card: 300,000 + 27,540 - 327,540 + 45,000 = 45,000 (credit)
+ * 2200 Sales tax: 80,000 + 16,000 - 80,000 + 120,000 = 136,000 (credit)
+ * 2310 Payroll taxes: 114,750 - 114,750 + 126,225 - 126,225 = 0 (not shown)
+ * 3010 Owner's investment: 5,000,000 (credit)
+ * 3020 Draws: 150,000 + 200,000 = 350,000 (debit)
+ *
+ * Fiscal year 2025 profit and loss:
+ *   income 4000: 1,000,000 + 200,000 = 1,200,000; 4100: 650,000; total 1,850,000
+ *   cost of goods sold 5000: 400,000; gross profit 1,850,000 - 400,000 = 1,450,000
+ *   expenses 6080 200,000 + 6110 500,000 + 6120 38,250 + 6220 27,540 = 765,790 (6070: 99,999 - 99,999 = 0)
+ *   net income 1,450,000 - 765,790 = 684,210
+ * Fiscal year 2026 to date:
+ *   income 4000: 1,500,000; 4100: 325,000 + 400,000 = 725,000; total 2,225,000
+ *   cost of goods sold 5000: 600,000; gross profit 1,625,000
+ *   expenses 6070 45,000 (+25,000 - 25,000) + 6080 210,000 + 6110 550,000 + 6120 42,075 + 6220 31,015 = 878,090
+ *   net income 1,625,000 - 878,090 = 746,910
+ * 3900 Retained earnings at 2026-03-15: 684,210 (fiscal 2025 closed) - 10,000 (E32) = 674,210 (credit)
+ */
+
+/** Creates the example company in `app` and books its two years; answers it and its entries' ids by name (E1 to E34). */
+export const bookExampleCompany = async (app: TestApp): Promise<{ readonly company: TestCompany; readonly entries: Record<string, number> }> => {
+  const company = await app.createCompany({ name: "Harbor Supply Co", starter_chart: "general" })
+  const entries: Record<string, number> = {}
+  const token = company.ownerKey
+  await setFiscalYearStart(app, company, 7)
+  await createClass(app, token, "East")
+  await createClass(app, token, "West")
+  const book = async (name: string, date: string, memo: string, lines: Parameters<typeof post>[4]) => {
+    entries[name] = await post(app, token, date, memo, lines)
+  }
+  // Fiscal year 2025.
+  await book("E1", "2024-07-01", "Owner invests", [debit("1010", 5_000_000), credit("3010", 5_000_000)])
+  await book("E2", "2024-07-05", "Shelving on the card", [debit("1500", 300_000), credit("2100", 300_000)])
+  await book("E3", "2024-07-15", "Stock bought on account", [debit("1300", 800_000), credit("2000", 800_000)])
+  await book("E4", "2024-08-01", "August rent", [debit("6080", 200_000, "East"), credit("1010", 200_000)])
+  await book("E5", "2024-08-20", "Sale on account", [debit("1100", 1_080_000), credit("4000", 1_000_000, "East"), credit("2200", 80_000)])
+  await book("E6", "2024-08-20", "Cost of that sale", [debit("5000", 400_000, "East"), credit("1300", 400_000)])
+  await book("E7", "2024-09-10", "Customer pays", [debit("1010", 1_080_000), credit("1100", 1_080_000)])
+  await book("E8", "2024-09-30", "September payroll", [
+    debit("6110", 500_000, "West"), debit("6120", 38_250, "West"), credit("1010", 423_500), credit("2310", 114_750)
+  ])
+  await book("E9", "2024-10-15", "Pay the stock supplier", [debit("2000", 800_000), credit("1010", 800_000)])
+  await book("E10", "2024-11-05", "Installation job, paid", [debit("1010", 650_000), credit("4100", 650_000, "West")])
+  await book("E11", "2024-12-01", "Owner draw", [debit("3020", 150_000), credit("1010", 150_000)])
+  await book("E12", "2025-01-15", "Electricity", [debit("6220", 27_540), credit("2100", 27_540)])
+  await book("E13", "2025-02-10", "Payroll taxes paid", [debit("2310", 114_750), credit("1010", 114_750)])
+  await book("E14", "2025-03-31", "Supplies (posted in error)", [debit("6070", 99_999), credit("1010", 99_999)])
+  entries.E15 = await reverse(app, token, entries.E14!, "2025-04-02")
+  await book("E16", "2025-05-20", "Counter sale", [debit("1010", 216_000), credit("4000", 200_000, "West"), credit("2200", 16_000)])
+  await book("E17", "2025-06-30", "Sales tax paid", [debit("2200", 80_000), credit("1010", 80_000)])
+  // Fiscal year 2026.
+  await book("E18", "2025-07-01", "July rent", [debit("6080", 210_000, "East"), credit("1010", 210_000)])
+  await book("E19", "2025-07-10", "Stock bought on account", [debit("1300", 500_000), credit("2000", 500_000)])
+  await book("E20", "2025-08-05", "Sale on account", [debit("1100", 1_620_000), credit("4000", 1_500_000, "East"), credit("2200", 120_000)])
+  await book("E21", "2025-08-05", "Cost of that sale", [debit("5000", 600_000, "East"), credit("1300", 600_000)])
+  await book("E22", "2025-09-30", "September payroll", [
+    debit("6110", 550_000, "West"), debit("6120", 42_075, "West"), credit("1010", 465_850), credit("2310", 126_225)
+  ])
+  await book("E23", "2025-10-01", "Customer pays part", [debit("1010", 1_000_000), credit("1100", 1_000_000)])
+  await book("E24", "2025-10-20", "Service on account", [debit("1100", 325_000), credit("4100", 325_000, "West")])
+  await book("E25", "2025-11-30", "Owner draw", [debit("3020", 200_000), credit("1010", 200_000)])
+  await book("E26", "2025-12-15", "Card paid off", [debit("2100", 327_540), credit("1010", 327_540)])
+  await book("E27", "2026-01-10", "Electricity", [debit("6220", 31_015), credit("1010", 31_015)])
+  await book("E28", "2026-01-31", "Supplier paid in part", [debit("2000", 300_000), credit("1010", 300_000)])
+  await book("E29", "2026-02-14", "Printer ink", [debit("6070", 45_000, "East"), credit("2100", 45_000)])
+  await book("E30", "2026-02-28", "Payroll taxes paid", [debit("2310", 126_225), credit("1010", 126_225)])
+  await book("E31", "2026-03-01", "Repair job, paid", [debit("1010", 400_000), credit("4100", 400_000, "East")])
+  await book("E32", "2026-03-10", "Prior-year correction", [debit("3900", 10_000), credit("1010", 10_000)])
+  await book("E33", "2026-03-12", "Supplies (posted in error)", [debit("6070", 25_000), credit("1010", 25_000)])
+  entries.E34 = await reverse(app, token, entries.E33!, "2026-03-13")
+  return { company, entries }
+}
