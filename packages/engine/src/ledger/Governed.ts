@@ -4,6 +4,7 @@ import type { AuditNote } from "../pipeline/Audit.ts"
 import type * as Handler from "../kernel/Handler.ts"
 import * as Events from "./Events.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as BalanceStore from "./BalanceStore.ts"
 import * as JournalEntryStore from "./JournalEntryStore.ts"
 import * as JournalEntryRules from "./JournalEntryRules.ts"
@@ -121,9 +122,8 @@ export const entryPreview = (prepared: JournalEntryStore.Prepared): Ledger.Gover
 })
 
 const balancesMoved = Effect.fn("Governed.balancesMoved")(function*(prepared: JournalEntryStore.Prepared) {
-  const request = yield* RequestContext
   const sums = JournalEntryRules.byAccount(prepared.lines)
-  const totals = yield* BalanceStore.totalsAsOf(request.companyId!, prepared.draft.date, sums.map((sum) => sum.accountId))
+  const totals = yield* BalanceStore.totalsAsOf((yield* requireCompanyId), prepared.draft.date, sums.map((sum) => sum.accountId))
   const byId = new Map(prepared.lines.map((line) => [line.accountId, line]))
   return sums.map((sum) => {
     const line = byId.get(sum.accountId)!

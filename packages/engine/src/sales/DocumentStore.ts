@@ -4,6 +4,7 @@ import { ApiError, type Sales } from "@ledger/api"
 import * as DatabaseError from "../store/DatabaseError.ts"
 import * as Outbox from "../pipeline/Outbox.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Row from "../kernel/Row.ts"
 import { actorReference, rowsToInsert } from "./Common.ts"
 import type { PostingKind } from "./DocumentPosting.ts"
@@ -27,7 +28,7 @@ const numberConstraints = ["documents_sales_number", "documents_purchases_number
 export const persist = Effect.fn("Documents.persist")(function*(document: ResolvedDocument, entryId: number) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
-  const company = request.companyId!
+  const company = yield* requireCompanyId
   const number = document.number ?? (yield* NumberingStore.next(company, document.kind, true))
   const createdBy = yield* actorReference
   const rows = yield* sql<{ id: unknown }>`INSERT INTO documents ${sql.insert({

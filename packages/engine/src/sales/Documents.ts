@@ -7,6 +7,7 @@ import { Governed, JournalEntryRules, JournalEntryStore } from "../ledger/index.
 import * as Outbox from "../pipeline/Outbox.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as Applications from "./Applications.ts"
 import { asOfOrToday, companyId } from "./Common.ts"
@@ -33,8 +34,7 @@ export const postDocument = (
   onProposed?: (proposal: Governed.Proposal) => Effect.Effect<void, ApiError.LedgerError, Handler.Services>
 ) =>
   Effect.gen(function*() {
-    const request = yield* RequestContext
-    const company = request.companyId!
+    const company = yield* requireCompanyId
     const dryRun = body.dry_run === true
     const number = dryRun ? yield* DocumentResolution.previewNumber(company, document) : null
     return yield* Governed.write({
@@ -57,7 +57,7 @@ export const persistAndLoad = (document: DocumentResolution.ResolvedDocument, en
   Effect.gen(function*() {
     const request = yield* RequestContext
     const id = yield* DocumentStore.persist(document, entryId)
-    return yield* DocumentStore.load(request.companyId!, id, request.today)
+    return yield* DocumentStore.load((yield* requireCompanyId), id, request.today)
   })
 
 /**
@@ -74,8 +74,7 @@ export const documentProposalKind = proposalKind({
       if (recurring === null) return
       // The occurrence stays generated (never offered again) and says why it has no document.
       const sql = yield* SqlClient.SqlClient
-      const context = yield* RequestContext
-      yield* sql`UPDATE recurring_occurrences SET status = 'rejected' WHERE company_id = ${context.companyId!}
+      yield* sql`UPDATE recurring_occurrences SET status = 'rejected' WHERE company_id = ${(yield* requireCompanyId)}
         AND template_id = ${recurring.templateId} AND occurrence_date = ${recurring.occurrenceDate}`.pipe(Effect.orDie)
     })
 })
@@ -158,7 +157,7 @@ const markVoid = (documentId: number, entryId: number, voidDate: string, reason:
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const request = yield* RequestContext
-    const company = request.companyId!
+    const company = yield* requireCompanyId
     // Checked again under lock: a proposal approved later may find the document changed.
     yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND id = ${documentId} FOR UPDATE`.pipe(Effect.orDie)
     const document = yield* DocumentStore.load(company, documentId, request.today)

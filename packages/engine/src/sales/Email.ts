@@ -6,6 +6,7 @@ import { Base64Url } from "effect/encoding"
 import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Row from "../kernel/Row.ts"
 import { companyId } from "./Common.ts"
 import * as EmailRules from "./EmailRules.ts"
@@ -31,7 +32,7 @@ const send = (subject: Subject, body: Sales.Email.EmailBody) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const request = yield* RequestContext
-    const company = request.companyId!
+    const company = yield* requireCompanyId
     if (subject.void) {
       return yield* Effect.fail(ApiError.validationFailed(`A void ${subject.title.toLowerCase()} is not sent.`, [{ path: ["path", "id"], message: "Void" }]))
     }

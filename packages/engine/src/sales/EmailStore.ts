@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Sales } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
-import * as Jobs from "../ports/Jobs.ts"
+import * as Jobs from "../store/Jobs.ts"
 import { jobKind } from "./EmailDelivery.ts"
 
 /** The email outbox's rows as the API shows them, and the queueing every path shares. */

@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { ApiError, type Sales } from "@ledger/api"
 import * as Outbox from "../pipeline/Outbox.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as AccountStore from "./AccountStore.ts"
 import * as Applications from "./Applications.ts"
@@ -141,7 +142,7 @@ export const preview = (payment: ResolvedPayment): Record<string, unknown> => {
 export const persist = Effect.fn("Payments.persist")(function*(payment: ResolvedPayment, entryId: number) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
-  const company = request.companyId!
+  const company = yield* requireCompanyId
   const rows = yield* sql<{ id: unknown }>`INSERT INTO payments ${sql.insert({
     company_id: company,
     direction: payment.direction,

@@ -6,6 +6,7 @@ import { proposalKind } from "../kernel/Registry.ts"
 import { Governed, JournalEntryRules, JournalEntryStore } from "../ledger/index.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as Applications from "./Applications.ts"
 import * as PaymentBankLines from "./PaymentBankLines.ts"
@@ -16,10 +17,9 @@ import * as ProposalRequests from "./ProposalRequests.ts"
 /** Writes the payment linked to its entry (and its bank line) and answers with it. */
 const persistAndLoad = (payment: PaymentResolution.ResolvedPayment, entryId: number) =>
   Effect.gen(function*() {
-    const request = yield* RequestContext
     const id = yield* PaymentResolution.persist(payment, entryId)
     if (payment.bankLineId !== null) yield* PaymentBankLines.linkPosted(payment.bankLineId, entryId)
-    return yield* PaymentResolution.load(request.companyId!, id)
+    return yield* PaymentResolution.load((yield* requireCompanyId), id)
   })
 
 const create = (direction: PaymentResolution.Direction) => ({ body }: { body: Sales.Payments.PaymentBody }) =>
@@ -55,7 +55,7 @@ const markVoid = (paymentId: number, entryId: number, voidDate: string, reason: 
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const request = yield* RequestContext
-    const company = request.companyId!
+    const company = yield* requireCompanyId
     const rows = yield* sql<{ voided: boolean }>`SELECT voided FROM payments WHERE company_id = ${company} AND id = ${paymentId} FOR UPDATE`
       .pipe(Effect.orDie)
     if (rows[0]?.voided === true) return yield* Effect.fail(ApiError.fail("already_void", "The payment is already void."))

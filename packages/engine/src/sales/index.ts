@@ -78,6 +78,6 @@ export const area = Area.make({
  * background job queue, and the work of its jobs (email delivery, payment reminders).
  */
 export * as EmailDelivery from "./EmailDelivery.ts"
-export * as Jobs from "../ports/Jobs.ts"
+export * as Jobs from "../store/Jobs.ts"
 export { Mail, MailError, type Attachment, type OutgoingMessage } from "../ports/Mail.ts"
 export * as Reminders from "./Reminders.ts"
