@@ -28,7 +28,7 @@ const refuseScopes = (allowed: ReadonlyArray<string>, requested: ReadonlyArray<s
 }
 
 /** The holder of a new key, its scope ceiling and its key lifetime rules. */
-const loadHolder = Effect.fn("Keys.loadHolder")(function*(
+const loadHolder = Effect.fn("ApiKeys.loadHolder")(function*(
   companyId: string,
   principalType: "user" | "agent",
   principalId: number
@@ -65,7 +65,7 @@ const checkDays = (days: number, max: number) =>
     }]))
     : Effect.void
 
-const loadKey = Effect.fn("Keys.load")(function*(companyId: string, id: number, lock: boolean) {
+const loadKey = Effect.fn("ApiKeys.load")(function*(companyId: string, id: number, lock: boolean) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`SELECT * FROM api_keys WHERE company_id = ${companyId} AND id = ${id}
     ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)

@@ -45,7 +45,7 @@ export const account = (
 }
 
 /** The accounts of a company with these codes, by code (missing codes are simply absent). */
-export const accountsByCode = Effect.fn("Chart.accountsByCode")(function*(companyId: string, codes: ReadonlyArray<string>) {
+export const accountsByCode = Effect.fn("AccountStore.accountsByCode")(function*(companyId: string, codes: ReadonlyArray<string>) {
   const sql = yield* SqlClient.SqlClient
   const unique = Array.from(new Set(codes))
   if (unique.length === 0) return new Map<string, AccountRef>()
@@ -55,14 +55,14 @@ export const accountsByCode = Effect.fn("Chart.accountsByCode")(function*(compan
 })
 
 /** One account row by code, optionally locked for update. */
-export const accountRow = Effect.fn("Chart.accountRow")(function*(companyId: string, code: string, lock = false) {
+export const accountRow = Effect.fn("AccountStore.accountRow")(function*(companyId: string, code: string, lock = false) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`SELECT * FROM accounts WHERE company_id = ${companyId} AND code = ${code}
     ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)
   return rows[0]
 })
 
-export const classesByName = Effect.fn("Chart.classesByName")(function*(companyId: string, names: ReadonlyArray<string>) {
+export const classesByName = Effect.fn("AccountStore.classesByName")(function*(companyId: string, names: ReadonlyArray<string>) {
   const sql = yield* SqlClient.SqlClient
   const unique = Array.from(new Set(names))
   if (unique.length === 0) return new Map<string, ClassRef>()
@@ -77,7 +77,7 @@ export const defaultsOf = (row: Record<string, unknown> | undefined): Defaults =
   expense: row?.expense_code === null || row?.expense_code === undefined ? null : String(row.expense_code)
 })
 
-export const defaults = Effect.fn("Chart.defaults")(function*(companyId: string) {
+export const defaults = Effect.fn("AccountStore.defaults")(function*(companyId: string) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`SELECT income_code, expense_code FROM account_defaults
     WHERE company_id = ${companyId}`.pipe(Effect.orDie)
@@ -88,7 +88,7 @@ export const defaults = Effect.fn("Chart.defaults")(function*(companyId: string)
  * Contacts belong to the sales area, whose table is created by a later migration: lines may name
  * one only once it exists. Returns the ids that are not contacts of the company.
  */
-export const unknownContacts = Effect.fn("Chart.unknownContacts")(function*(companyId: string, ids: ReadonlyArray<number>) {
+export const unknownContacts = Effect.fn("AccountStore.unknownContacts")(function*(companyId: string, ids: ReadonlyArray<number>) {
   const sql = yield* SqlClient.SqlClient
   const unique = Array.from(new Set(ids))
   if (unique.length === 0) return []

@@ -139,7 +139,7 @@ export const handlers = [
       const after = yield* Cursor.decode(query.cursor)
       const asOf = query.as_of ?? request.today
       const withBalances = query.include_balances === true
-      // One statement (ADR 0711): the page, cut first in the order migration 0013 keeps accounts
+      // One statement (ADR 0711): the page, cut first in the order the accounts index keeps accounts
       // in; the company's defaults; and, when asked, the page's totals as one object by account id
       // that each row looks up. Three statements in turn cost a read three round trips; a join of
       // the page with its totals would be planned from estimates that can make it a nested loop

@@ -6,7 +6,7 @@ import { type AccountRef, naturalSign } from "./JournalEntryRules.ts"
 /**
  * Balances come from the totals the database keeps as lines are posted, never from the journal: one
  * row per account and month (`account_monthly_totals`) and per account and day
- * (`account_daily_totals`), each with its debits and credits (migrations 0002, 0005, 0007). A
+ * (`account_daily_totals`), each with its debits and credits (store/migrations/0002_ledger.ts). A
  * balance as of a date is the account's whole months before that date's month plus the days of
  * its month up to the date: at most one row a month and 31 daily rows per account, however long
  * the company has been posting. The reports area reads the same tables.
@@ -49,7 +49,7 @@ export const totalsOf = (row: Record<string, unknown>): Totals | undefined =>
     : { debitCents: Row.int(row.debit_cents), creditCents: Row.int(row.credit_cents) }
 
 /** Debit and credit sums up to and including `asOf`, per account id (accounts without rows are absent). */
-export const totalsAsOf = Effect.fn("Balances.totalsAsOf")(function*(
+export const totalsAsOf = Effect.fn("BalanceStore.totalsAsOf")(function*(
   companyId: string,
   asOf: string,
   accountIds?: ReadonlyArray<number>

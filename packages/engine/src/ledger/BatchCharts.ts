@@ -10,7 +10,7 @@ import type * as JournalEntry from "./JournalEntryRules.ts"
  * Reading a batch's charts and drawing its ids was a round trip in every batch's critical path,
  * while the callers of the next batch waited: about a tenth of a batch's cycle at 16 callers. A
  * batch whose accounts, periods and ids are all remembered skips it. Nothing remembered is trusted:
- * the batch's one statement checks every account it posts to (migration 0014, LD021) and the
+ * the batch's one statement checks every account it posts to (ADR 0712, LD021) and the
  * period trigger refuses a locked period (LD011); either refusal makes its requests run alone and
  * the batch forgets everything it remembered.
  *

@@ -50,9 +50,9 @@ import * as ProposalStore from "./ProposalStore.ts"
  * 6. A void is the exact reversal of a posted entry: pass `reverses: entryId` and Ledger takes the
  *    lines from that entry, links the two, refuses a second reversal and emits `entry.reversed`.
  *
- * Lower-level pieces for special cases: `Journal.post` (post without policy, e.g. an approval),
- * `Journal.reverse` (the exact reversal with no policy; the journal endpoint uses it),
- * `Journal.load`, `Journal.prepare`.
+ * Lower-level pieces for special cases: `JournalEntryStore.post` (post without policy, e.g. an approval),
+ * `JournalEntryStore.reverse` (the exact reversal with no policy; the journal endpoint uses it),
+ * `JournalEntryStore.load`, `JournalEntryStore.prepare`.
  */
 
 export type DraftEntry = JournalEntryRules.DraftEntry

@@ -62,8 +62,8 @@ interface Posting extends Candidate {
  * The charts' accounts and the periods that the candidates name, and an entry id for each
  * candidate, in one statement (a candidate that does not post leaves a gap in the ids, as a
  * rolled-back posting does). Nothing is locked: the write's own statement re-checks the period of
- * every entry (the database refuses an entry into a period locked since, migration 0002) and every
- * account it posts to (migration 0014), and the governed path reads accounts unlocked too.
+ * every entry (the database refuses an entry into a period locked since: the commit checks of store/migrations/0002_ledger.ts) and every
+ * account it posts to (ADR 0712), and the governed path reads accounts unlocked too.
  */
 const readCharts = Effect.fn("JournalBatch.readCharts")(function*(candidates: ReadonlyArray<Candidate>): Effect.fn.Return<Charts, never, SqlClient.SqlClient> {
   const sql = yield* SqlClient.SqlClient
@@ -139,7 +139,7 @@ const credentialsUsed = (postings: ReadonlyArray<Posting>): Array<Authenticate.C
 
 /**
  * The accounts a batch's lines post to, as the batch resolved them: its statement counts those
- * still so, and active (migration 0014).
+ * still so, and active (ADR 0712).
  */
 const accountsUsed = (postings: ReadonlyArray<Posting>): Array<Record<string, unknown>> => {
   const used = new Map<string, Record<string, unknown>>()
@@ -255,7 +255,7 @@ const write = Effect.fn("JournalBatch.write")(function*(items: ReadonlyArray<Gro
       FROM json_to_recordset(${JSON.stringify(lines)}::json) AS l(company_id uuid, entry_id bigint, line_no int,
         account_id bigint, entry_date date, amount_cents bigint, memo text, class_id bigint, contact_id bigint)
       -- Each line after its entry: the entry's commit check then runs before its lines' own
-      -- triggers, which find it checked (migration 0007) instead of checking it again.
+      -- triggers, which find it checked (ADR 0705) instead of checking it again.
       WHERE l.entry_id IN (SELECT id FROM entries)
     ), audit AS (
       INSERT INTO audit_events (company_id, occurred_at, action, outcome, status, error_type, principal_type, principal_id,

@@ -28,7 +28,7 @@ const requireCompany = Effect.gen(function*() {
 })
 
 /** Checks a draft's shape and resolves it against the company's chart, classes and contacts. */
-export const prepare = Effect.fn("Journal.prepare")(function*(
+export const prepare = Effect.fn("JournalEntryStore.prepare")(function*(
   draft: JournalEntryRules.DraftEntry,
   linesPath: JournalEntryRules.Path = ["body", "lines"]
 ) {
@@ -43,7 +43,7 @@ export const prepare = Effect.fn("Journal.prepare")(function*(
  * `prepare` and `periodOn` in one: the accounts and the period of the entry's date are read by one
  * statement, since every posting needs both (one round trip fewer on the posting path).
  */
-export const prepareOn = Effect.fn("Journal.prepareOn")(function*(
+export const prepareOn = Effect.fn("JournalEntryStore.prepareOn")(function*(
   draft: JournalEntryRules.DraftEntry,
   linesPath: JournalEntryRules.Path,
   lock: "share" | "none"
@@ -72,7 +72,7 @@ export const prepareOn = Effect.fn("Journal.prepareOn")(function*(
   return { prepared, period }
 })
 
-const resolveDraft = Effect.fn("Journal.resolveDraft")(function*(
+const resolveDraft = Effect.fn("JournalEntryStore.resolveDraft")(function*(
   companyId: string,
   draft: JournalEntryRules.DraftEntry,
   accounts: ReadonlyMap<string, JournalEntryRules.AccountRef>,
@@ -113,7 +113,7 @@ export const periodContaining = (periods: ReadonlyArray<PeriodOnDate>, date: str
  * row FOR SHARE until the transaction ends, so a concurrent status change (FOR UPDATE) waits for
  * this posting and a posting waits for a status change in progress, then sees its result.
  */
-export const periodOn = Effect.fn("Journal.periodOn")(function*(date: string, lock: "share" | "none" = "none") {
+export const periodOn = Effect.fn("JournalEntryStore.periodOn")(function*(date: string, lock: "share" | "none" = "none") {
   const sql = yield* SqlClient.SqlClient
   const companyId = yield* requireCompany
   const rows = yield* sql<Record<string, unknown>>`SELECT id, status, start_date, end_date FROM periods
@@ -147,10 +147,10 @@ export interface PostOptions {
 /**
  * Posts a prepared entry: checks (and holds) its period, writes the entry and its lines, and emits
  * `entry.posted`, all in the caller's transaction; the database adds the daily and monthly totals
- * as the lines are inserted (migration 0007) and checks the entry at commit. No policy: callers decide
+ * as the lines are inserted (ADR 0705; store/migrations/0002_ledger.ts) and checks the entry at commit. No policy: callers decide
  * first (Governed.ts).
  */
-export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, options: PostOptions) {
+export const post = Effect.fn("JournalEntryStore.post")(function*(prepared: Prepared, options: PostOptions) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   const companyId = yield* requireCompany
@@ -164,7 +164,7 @@ export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, opti
     }))
   }
   // The entry and its lines in one statement (one round trip): the lines take the entry's id from
-  // its RETURNING row. The balance and account checks run at commit (migrations 0002, 0006).
+  // its RETURNING row. The balance and account checks run at commit (store/migrations/0002_ledger.ts).
   const rows = yield* sql<Record<string, unknown>>`WITH entry AS (INSERT INTO journal_entries ${
     sql.insert(entryRow(prepared, options, request, companyId, period))
   } RETURNING *), lines AS (
@@ -174,7 +174,7 @@ export const post = Effect.fn("Journal.post")(function*(prepared: Prepared, opti
     FROM entry, jsonb_to_recordset(${JSON.stringify(lineRows(prepared))}::jsonb)
       AS line(line_no int, account_id bigint, amount_cents bigint, memo text, class_id bigint, contact_id bigint)
   ) SELECT * FROM entry`.pipe(Effect.orDie)
-  // The daily and monthly totals are added by the lines' statement trigger (migration 0007).
+  // The daily and monthly totals are added by the lines' statement trigger (store/migrations/0002_ledger.ts).
   const entry = recordOf(rows[0]!, prepared.lines, null)
   yield* Events.emit("entry.posted", postedEvent(entry))
   if (entry.reverses_entry_id !== null) {
@@ -267,7 +267,7 @@ export const recordOf = (
 }
 
 /** Lines of an entry as stored, resolved again (for reading and reversing). */
-const loadLines = Effect.fn("Journal.loadLines")(function*(companyId: string, entryId: number) {
+const loadLines = Effect.fn("JournalEntryStore.loadLines")(function*(companyId: string, entryId: number) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`SELECT l.line_no, l.account_id, l.amount_cents, l.memo, l.class_id,
       l.contact_id, a.code, a.name AS account_name, a.type, c.name AS class_name
@@ -291,7 +291,7 @@ const loadLines = Effect.fn("Journal.loadLines")(function*(companyId: string, en
 })
 
 /** A posted entry with its lines, or undefined when the company has no such entry. */
-export const load = Effect.fn("Journal.load")(function*(entryId: number) {
+export const load = Effect.fn("JournalEntryStore.load")(function*(entryId: number) {
   const sql = yield* SqlClient.SqlClient
   const companyId = yield* requireCompany
   const rows = yield* sql<Record<string, unknown>>`SELECT e.*,
@@ -309,7 +309,7 @@ export const load = Effect.fn("Journal.load")(function*(entryId: number) {
  * take their reversal. Holds a per-entry lock until the transaction ends, so of two concurrent
  * reversals the second waits, then finds the first (`entry_already_reversed`).
  */
-export const prepareReversal = Effect.fn("Journal.prepareReversal")(function*(entryId: number, options: {
+export const prepareReversal = Effect.fn("JournalEntryStore.prepareReversal")(function*(entryId: number, options: {
   readonly date: string
   readonly memo?: string | null | undefined
 }) {
@@ -340,7 +340,7 @@ export const prepareReversal = Effect.fn("Journal.prepareReversal")(function*(en
  * journal endpoint uses it; other areas reversing through the governed path pass `reverses` to
  * Governed.write instead. An entry is reversed at most once (`entry_already_reversed`).
  */
-export const reverse = Effect.fn("Journal.reverse")(function*(entryId: number, options: {
+export const reverse = Effect.fn("JournalEntryStore.reverse")(function*(entryId: number, options: {
   readonly date: string
   readonly memo?: string | null
   readonly softLockOverrideReason?: string | null

@@ -14,7 +14,7 @@ import * as PeriodRules from "./PeriodRules.ts"
 
 /**
  * Periods and fiscal years: creating them, listing them and moving their status (spec 3.2).
- * A status change takes the period row FOR UPDATE; postings hold it FOR SHARE (Journal.periodOn),
+ * A status change takes the period row FOR UPDATE; postings hold it FOR SHARE (JournalEntryStore.periodOn),
  * so a hard lock and a posting into its period never both commit with the posting unseen.
  */
 

@@ -28,7 +28,7 @@ export type JobOutcome =
 /** What a job may use: the database (no request transaction) and the ports the workers provide. */
 export type JobServices = SqlClient.SqlClient | Mail
 
-/** A kind of background job (ports/Jobs.ts): how the workers run it. */
+/** A kind of background job (store/Jobs.ts): how the workers run it. */
 export interface JobKind {
   readonly run: (job: Job) => Effect.Effect<JobOutcome, never, JobServices>
   /** The job has failed for good: record it where people see it (an email marked failed). */

@@ -57,7 +57,7 @@ const requestHashHexLength = 32
  * The request's fingerprint: the first 16 bytes of the SHA-256 of its operation and the canonical
  * JSON of its path, query and body, as 32 hexadecimal characters. Only the principal that holds the
  * key can make two requests meet under it, so 128 bits are ample; the record keeps them as 16
- * bytes (migration 0009).
+ * bytes (ADR 0708).
  */
 export const requestHashOf = (operation: string, request: unknown): string =>
   Secret.sha256Hex(`${operation}\n${canonicalJson(request)}`).slice(0, requestHashHexLength)
@@ -85,7 +85,7 @@ export const answerOf = (
 
 /**
  * The answer a record holds, as first returned but for its sealed secrets: its packed text
- * (StoredAnswer.ts), or, for a record written before migration 0008, its `json`.
+ * (StoredAnswer.ts), or, for a record written before ADR 0706, its `json`.
  */
 const storedBody = (stored: Authenticate.StoredResult): unknown =>
   stored.answer === null ? Row.json(stored.body) : JSON.parse(StoredAnswer.unpack(stored.answer))
@@ -107,7 +107,7 @@ export class KeyTaken extends Data.TaggedError("KeyTaken")<{}> {}
 
 /**
  * What an `idempotency_records` row is made of: the parts of its scope (the database makes the
- * scope of them, `ledger_idempotency_scope`, migration 0009), the request's fingerprint in
+ * scope of them, `ledger_idempotency_scope`, ADR 0708; store/migrations/0001_foundation.ts), the request's fingerprint in
  * hexadecimal, and the answer as first returned, secrets sealed, its JSON text packed
  * (StoredAnswer.ts) and in base64, so a replay is byte for byte the first answer; and its expiry.
  * Bytes travel as text and SQL decodes them (`decode(…, 'hex' | 'base64')`), the same way on every

@@ -7,7 +7,7 @@ import * as ReportDates from "./ReportDates.ts"
 /**
  * The sums every report is built from: an account's debits and credits over ranges of dates.
  *
- * Whole-company figures come from the monthly totals (migration 0005) for whole months and from
+ * Whole-company figures come from the monthly totals (store/migrations/0002_ledger.ts) for whole months and from
  * the ledger's daily totals for the loose days at the ends of a range: never the journal. Loose
  * days are read by (company, day) for a whole chart (one index range, about 15,000 rows for 1,000
  * accounts and half a month) and by the primary key (company, account, day) for a few accounts.
@@ -66,7 +66,7 @@ const totalsOf = (row: Record<string, unknown>, count: number): ReadonlyArray<To
   }))
 
 /** The debits and credits of each account over each range, for the selected lines. */
-export const rangeSums = Effect.fn("Totals.rangeSums")(function*(
+export const rangeSums = Effect.fn("TotalsStore.rangeSums")(function*(
   companyId: string,
   accounts: Accounts,
   ranges: ReadonlyArray<Range>,
@@ -86,7 +86,7 @@ const accountCondition = (sql: SqlClient.SqlClient, accounts: Accounts) =>
  * with a FILTER per range), then the two partial sums are added: cheaper than filtering the union
  * of both tables row by row.
  */
-const fromTotals = Effect.fn("Totals.fromTotals")(function*(
+const fromTotals = Effect.fn("TotalsStore.fromTotals")(function*(
   companyId: string,
   accounts: Accounts,
   ranges: ReadonlyArray<Range>
@@ -146,7 +146,7 @@ const fromTotals = Effect.fn("Totals.fromTotals")(function*(
 const classCondition = (sql: SqlClient.SqlClient, selection: Selection) =>
   selection._tag !== "Class" ? sql`` : selection.classId === null ? sql`AND class_id IS NULL` : sql`AND class_id = ${selection.classId}`
 
-const fromLines = Effect.fn("Totals.fromLines")(function*(
+const fromLines = Effect.fn("TotalsStore.fromLines")(function*(
   companyId: string,
   accounts: Accounts,
   ranges: ReadonlyArray<Range>,
@@ -191,7 +191,7 @@ const fromLines = Effect.fn("Totals.fromLines")(function*(
  * retained earnings at each fiscal-year start in its range. Both dates are first days of a fiscal
  * year, so whole months cover them.
  */
-export const fiscalYearSums = Effect.fn("Totals.fiscalYearSums")(function*(
+export const fiscalYearSums = Effect.fn("TotalsStore.fiscalYearSums")(function*(
   companyId: string,
   accountIds: ReadonlyArray<number>,
   startMonth: number,

@@ -13,7 +13,7 @@ export interface AccountFacts {
   readonly active: boolean
 }
 
-export const load = Effect.fn("SalesAccounts.load")(function*(companyId: string, codes: ReadonlyArray<string>) {
+export const load = Effect.fn("AccountStore.load")(function*(companyId: string, codes: ReadonlyArray<string>) {
   const sql = yield* SqlClient.SqlClient
   const unique = Array.from(new Set(codes))
   if (unique.length === 0) return new Map<string, AccountFacts>()
@@ -29,7 +29,7 @@ export const load = Effect.fn("SalesAccounts.load")(function*(companyId: string,
 })
 
 /** Refuses codes that are unknown or inactive, naming where each was given. */
-export const requireUsable = Effect.fn("SalesAccounts.requireUsable")(function*(
+export const requireUsable = Effect.fn("AccountStore.requireUsable")(function*(
   companyId: string,
   uses: ReadonlyArray<{ readonly code: string; readonly path: ReadonlyArray<string | number> }>
 ) {
@@ -50,7 +50,7 @@ export const requireUsable = Effect.fn("SalesAccounts.requireUsable")(function*(
 })
 
 /** The first active AR (sales) or AP (purchases) control account, by code. */
-export const defaultControl = Effect.fn("SalesAccounts.defaultControl")(function*(companyId: string, control: "ar" | "ap") {
+export const defaultControl = Effect.fn("AccountStore.defaultControl")(function*(companyId: string, control: "ar" | "ap") {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ code: string }>`SELECT code FROM accounts
     WHERE company_id = ${companyId} AND control = ${control} AND active ORDER BY code LIMIT 1`.pipe(Effect.orDie)
@@ -65,7 +65,7 @@ export const defaultControl = Effect.fn("SalesAccounts.defaultControl")(function
 })
 
 /** The company's default income and expense accounts (POST /v1/accounts/defaults). */
-export const defaults = Effect.fn("SalesAccounts.defaults")(function*(companyId: string) {
+export const defaults = Effect.fn("AccountStore.defaults")(function*(companyId: string) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ income_code: string | null; expense_code: string | null }>`
     SELECT income_code, expense_code FROM account_defaults WHERE company_id = ${companyId}`.pipe(Effect.orDie)

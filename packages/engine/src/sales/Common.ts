@@ -31,7 +31,7 @@ export interface ContactRow {
 }
 
 /** A contact of this company, of the kind the operation needs (customers for sales, vendors for purchases). */
-export const loadContact = Effect.fn("Sales.loadContact")(function*(
+export const loadContact = Effect.fn("Common.loadContact")(function*(
   company: string,
   id: number,
   kind: "customer" | "vendor" | null,

@@ -72,7 +72,7 @@ export interface DocumentRequest {
 const contactKindOf = (kind: PostingKind): "customer" | "vendor" => side(kind) === "sales" ? "customer" : "vendor"
 
 /** Refuses a number the kind already uses (per vendor for purchases). */
-export const requireFreeNumber = Effect.fn("Documents.requireFreeNumber")(function*(
+export const requireFreeNumber = Effect.fn("DocumentResolution.requireFreeNumber")(function*(
   company: string,
   kind: PostingKind,
   contactId: number,
@@ -91,7 +91,7 @@ export const requireFreeNumber = Effect.fn("Documents.requireFreeNumber")(functi
 })
 
 /** The lines of a document or estimate: items, accounts, amounts and taxability resolved. */
-export const resolveLines = Effect.fn("Documents.resolveLines")(function*(
+export const resolveLines = Effect.fn("DocumentResolution.resolveLines")(function*(
   company: string,
   documentSide: "sales" | "purchases",
   lines: ReadonlyArray<Sales.Shared.DocumentLineInput>,
@@ -149,7 +149,7 @@ export const resolveLines = Effect.fn("Documents.resolveLines")(function*(
 })
 
 /** Tax per jurisdiction on the taxable lines, each rounded on its own. */
-export const resolveTax = Effect.fn("Documents.resolveTax")(function*(
+export const resolveTax = Effect.fn("DocumentResolution.resolveTax")(function*(
   company: string,
   taxRateId: number | undefined,
   lines: ReadonlyArray<ResolvedLine>
@@ -160,7 +160,7 @@ export const resolveTax = Effect.fn("Documents.resolveTax")(function*(
   return { taxRateId, taxLines: taxLines(taxable, SalesTaxStore.jurisdictions(rate)) }
 })
 
-const controlFor = Effect.fn("Documents.controlFor")(function*(company: string, kind: PostingKind, request: DocumentRequest) {
+const controlFor = Effect.fn("DocumentResolution.controlFor")(function*(company: string, kind: PostingKind, request: DocumentRequest) {
   if (isCashDocument(kind)) {
     const code = request.account!
     const facts = yield* AccountStore.requireUsable(company, [{ code, path: ["body", "account"] }])
@@ -186,7 +186,7 @@ const controlFor = Effect.fn("Documents.controlFor")(function*(company: string, 
 })
 
 /** Checks and resolves a document request into the exact document it posts. Writes nothing. */
-export const resolve = Effect.fn("Documents.resolve")(function*(
+export const resolve = Effect.fn("DocumentResolution.resolve")(function*(
   company: string,
   kind: PostingKind,
   request: DocumentRequest,

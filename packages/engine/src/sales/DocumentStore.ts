@@ -25,7 +25,7 @@ const numberConstraints = ["documents_sales_number", "documents_purchases_number
  * Writes a document whose entry has just posted (from `onPosted`, or from a proposal's approval):
  * takes its number, stores it with its lines and tax lines linked to the entry, emits its event.
  */
-export const persist = Effect.fn("Documents.persist")(function*(document: ResolvedDocument, entryId: number) {
+export const persist = Effect.fn("DocumentStore.persist")(function*(document: ResolvedDocument, entryId: number) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   const company = yield* requireCompanyId
@@ -99,7 +99,7 @@ export const persist = Effect.fn("Documents.persist")(function*(document: Resolv
 })
 
 /** Applications in force on `asOf` (or now), into or out of documents. */
-const applicationsOf = Effect.fn("Documents.applicationsOf")(function*(company: string, ids: ReadonlyArray<number>) {
+const applicationsOf = Effect.fn("DocumentStore.applicationsOf")(function*(company: string, ids: ReadonlyArray<number>) {
   const sql = yield* SqlClient.SqlClient
   if (ids.length === 0) return []
   return yield* sql<Record<string, unknown>>`SELECT * FROM applications WHERE company_id = ${company}
@@ -110,7 +110,7 @@ const activeOn = (application: Record<string, unknown>, asOf: string): boolean =
   Row.date(application.applied_on) <= asOf && (application.voided_on === null || Row.date(application.voided_on) > asOf)
 
 /** Reads documents as the API shows them, balances as of `asOf`. */
-export const loadMany = Effect.fn("Documents.loadMany")(function*(company: string, ids: ReadonlyArray<number>, asOf: string) {
+export const loadMany = Effect.fn("DocumentStore.loadMany")(function*(company: string, ids: ReadonlyArray<number>, asOf: string) {
   const sql = yield* SqlClient.SqlClient
   if (ids.length === 0) return new Map<number, Sales.Documents.Document>()
   const rows = yield* sql<Record<string, unknown>>`SELECT * FROM documents WHERE company_id = ${company} AND id IN ${sql.in(ids)}`
@@ -194,7 +194,7 @@ export const loadMany = Effect.fn("Documents.loadMany")(function*(company: strin
   return result
 })
 
-export const load = Effect.fn("Documents.load")(function*(company: string, id: number, asOf: string) {
+export const load = Effect.fn("DocumentStore.load")(function*(company: string, id: number, asOf: string) {
   const document = (yield* loadMany(company, [id], asOf)).get(id)
   if (document === undefined) return yield* Effect.fail(ApiError.notFound("document"))
   return document

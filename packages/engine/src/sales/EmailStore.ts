@@ -30,7 +30,7 @@ export const toWire = (row: Record<string, unknown>): Sales.Email.Email => ({
   updated_at: Row.iso(row.updated_at)
 })
 
-export const loadRow = Effect.fn("Emails.loadRow")(function*(company: string, id: number, lock = false) {
+export const loadRow = Effect.fn("EmailStore.loadRow")(function*(company: string, id: number, lock = false) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`SELECT * FROM emails WHERE company_id = ${company} AND id = ${id}
     ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)

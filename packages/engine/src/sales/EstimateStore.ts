@@ -51,7 +51,7 @@ export const toWire = (row: Record<string, unknown>, asOf: string): Sales.Estima
   }
 }
 
-export const loadRow = Effect.fn("Estimates.loadRow")(function*(company: string, id: number, lock = false) {
+export const loadRow = Effect.fn("EstimateStore.loadRow")(function*(company: string, id: number, lock = false) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`SELECT * FROM estimates WHERE company_id = ${company} AND id = ${id}
     ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)

@@ -18,7 +18,7 @@ const taken = (company: string, kind: NumberedKind, number: string) =>
  * locked or written: the preview shows the number the write would take now. Numbers a person
  * typed by hand are skipped, never handed out again.
  */
-export const next = Effect.fn("Numbers.next")(function*(company: string, kind: NumberedKind, consume: boolean) {
+export const next = Effect.fn("NumberingStore.next")(function*(company: string, kind: NumberedKind, consume: boolean) {
   const sql = yield* SqlClient.SqlClient
   const prefix = prefixes[kind]
   if (consume) {

@@ -27,7 +27,7 @@ export interface Credit {
 }
 
 /** Invoices or bills with money still owed on `asOf`. */
-export const openDocuments = Effect.fn("SalesBalances.openDocuments")(function*(options: {
+export const openDocuments = Effect.fn("OpenBalanceStore.openDocuments")(function*(options: {
   readonly companyId: string
   readonly asOf: string
   readonly kinds: ReadonlyArray<"invoice" | "bill">
@@ -60,7 +60,7 @@ export const openDocuments = Effect.fn("SalesBalances.openDocuments")(function*(
 })
 
 /** Credits (credit memos or vendor credits) and payments with an unapplied remainder on `asOf`. */
-export const unappliedCredits = Effect.fn("SalesBalances.unappliedCredits")(function*(options: {
+export const unappliedCredits = Effect.fn("OpenBalanceStore.unappliedCredits")(function*(options: {
   readonly companyId: string
   readonly asOf: string
   readonly side: "sales" | "purchases"
@@ -106,7 +106,7 @@ export interface ContactBalance {
 }
 
 /** Per contact: what is owed (documents less unapplied credits), what is overdue, credit on account. */
-export const byContact = Effect.fn("SalesBalances.byContact")(function*(companyId: string, asOf: string, contactIds: ReadonlyArray<number>) {
+export const byContact = Effect.fn("OpenBalanceStore.byContact")(function*(companyId: string, asOf: string, contactIds: ReadonlyArray<number>) {
   const balances = new Map<number, { openCents: number; overdueCents: number; unappliedCents: number }>()
   const entry = (id: number) => {
     let balance = balances.get(id)

@@ -51,7 +51,7 @@ export interface BankLineFacts {
   readonly amountCents: number
 }
 
-export const resolve = Effect.fn("Payments.resolve")(function*(
+export const resolve = Effect.fn("PaymentResolution.resolve")(function*(
   company: string,
   direction: Direction,
   body: Sales.Payments.PaymentBody,
@@ -139,7 +139,7 @@ export const preview = (payment: ResolvedPayment): Record<string, unknown> => {
 }
 
 /** Writes a payment whose entry has posted, applies it, and emits its events. */
-export const persist = Effect.fn("Payments.persist")(function*(payment: ResolvedPayment, entryId: number) {
+export const persist = Effect.fn("PaymentResolution.persist")(function*(payment: ResolvedPayment, entryId: number) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   const company = yield* requireCompanyId
@@ -172,7 +172,7 @@ export const persist = Effect.fn("Payments.persist")(function*(payment: Resolved
   return id
 })
 
-export const loadMany = Effect.fn("Payments.loadMany")(function*(company: string, ids: ReadonlyArray<number>) {
+export const loadMany = Effect.fn("PaymentResolution.loadMany")(function*(company: string, ids: ReadonlyArray<number>) {
   const sql = yield* SqlClient.SqlClient
   if (ids.length === 0) return new Map<number, Sales.Payments.Payment>()
   const rows = yield* sql<Record<string, unknown>>`SELECT * FROM payments WHERE company_id = ${company} AND id IN ${sql.in(ids)}`
@@ -219,7 +219,7 @@ export const loadMany = Effect.fn("Payments.loadMany")(function*(company: string
   }))
 })
 
-export const load = Effect.fn("Payments.load")(function*(company: string, id: number) {
+export const load = Effect.fn("PaymentResolution.load")(function*(company: string, id: number) {
   const payment = (yield* loadMany(company, [id])).get(id)
   if (payment === undefined) return yield* Effect.fail(ApiError.notFound("payment"))
   return payment

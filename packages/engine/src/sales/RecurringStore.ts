@@ -13,7 +13,7 @@ export const scheduleOf = (row: Record<string, unknown>): Schedule => ({
   endDate: row.end_date === null ? null : Row.date(row.end_date)
 })
 
-export const loadRow = Effect.fn("Recurring.loadRow")(function*(company: string, id: number, lock = false) {
+export const loadRow = Effect.fn("RecurringStore.loadRow")(function*(company: string, id: number, lock = false) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`SELECT * FROM recurring_templates WHERE company_id = ${company} AND id = ${id}
     ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)
@@ -21,7 +21,7 @@ export const loadRow = Effect.fn("Recurring.loadRow")(function*(company: string,
   return rows[0]
 })
 
-export const occurrencesOf = Effect.fn("Recurring.occurrencesOf")(function*(company: string, templateIds: ReadonlyArray<number>) {
+export const occurrencesOf = Effect.fn("RecurringStore.occurrencesOf")(function*(company: string, templateIds: ReadonlyArray<number>) {
   const sql = yield* SqlClient.SqlClient
   if (templateIds.length === 0) return []
   return yield* sql<Record<string, unknown>>`SELECT * FROM recurring_occurrences WHERE company_id = ${company}

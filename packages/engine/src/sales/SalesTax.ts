@@ -18,7 +18,7 @@ const agency = (row: Record<string, unknown>) => ({
   created_at: Row.iso(row.created_at)
 })
 
-const loadRate = Effect.fn("Tax.loadRate")(function*(company: string, id: number) {
+const loadRate = Effect.fn("SalesTax.loadRate")(function*(company: string, id: number) {
   const rate = (yield* SalesTaxStore.load(company, [id])).get(id)
   if (rate === undefined) return yield* Effect.fail(ApiError.notFound("tax rate"))
   return rate

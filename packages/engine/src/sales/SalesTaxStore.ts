@@ -6,7 +6,7 @@ import * as Row from "../kernel/Row.ts"
 import type { Jurisdiction } from "./SalesTaxRules.ts"
 
 /** A tax rate as the API shows it, with its components when combined. */
-export const load = Effect.fn("TaxRates.load")(function*(company: string, ids: ReadonlyArray<number>) {
+export const load = Effect.fn("SalesTaxStore.load")(function*(company: string, ids: ReadonlyArray<number>) {
   const sql = yield* SqlClient.SqlClient
   if (ids.length === 0) return new Map<number, Sales.SalesTax.TaxRate>()
   const rows = yield* sql<Record<string, unknown>>`SELECT * FROM tax_rates WHERE company_id = ${company} AND id IN ${sql.in(ids)}`
@@ -63,7 +63,7 @@ export const jurisdictions = (rate: Sales.SalesTax.TaxRate): ReadonlyArray<Juris
     }]
 
 /** An active rate for a new document or estimate; documents already made keep the rate they used. */
-export const requireActive = Effect.fn("TaxRates.requireActive")(function*(company: string, id: number) {
+export const requireActive = Effect.fn("SalesTaxStore.requireActive")(function*(company: string, id: number) {
   const rate = (yield* load(company, [id])).get(id)
   if (rate === undefined) {
     return yield* Effect.fail(ApiError.validationFailed("No such tax rate.", [{ path: ["body", "tax_rate_id"], message: "Unknown tax rate" }]))

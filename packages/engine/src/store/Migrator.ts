@@ -82,7 +82,7 @@ const migrationLockId = 7_413_001
  * replicas starting together migrate once. Refuses (MigrationsMismatch) a database made by another
  * line of migrations.
  */
-export const run = Effect.fn("Migrations.run")(function*() {
+export const run = Effect.fn("Migrator.run")(function*() {
   const sql = yield* SqlClient.SqlClient
   return yield* sql.withTransaction(Effect.gen(function*() {
     yield* sql`SELECT pg_advisory_xact_lock(${migrationLockId})`

@@ -44,9 +44,9 @@ export interface StoredResult {
   /** The first 16 bytes of the request's fingerprint, as 32 hexadecimal characters (`Idempotency.requestHashOf`). */
   readonly requestHash: string
   readonly status: number
-  /** The answer of a record written before migration 0008, as `json`; null once `answer` holds it. */
+  /** The answer of a record written before ADR 0706, as `json`; null once `answer` holds it. */
   readonly body: unknown
-  /** The answer packed (StoredAnswer.ts); null for a record written before migration 0008. */
+  /** The answer packed (StoredAnswer.ts); null for a record written before ADR 0706. */
   readonly answer: Uint8Array | null
   readonly expiresAt: string
 }

@@ -9,7 +9,7 @@ import { type Authenticated, type Refused, refusedUnknown, type Strategy } from 
  * one; given none on a store that has none, one is generated and returned to be printed once.
  * Only the hash is ever stored.
  */
-export const ensure = Effect.fn("Operator.ensure")(function*(configured: string | undefined, now: string) {
+export const ensure = Effect.fn("OperatorToken.ensure")(function*(configured: string | undefined, now: string) {
   const sql = yield* SqlClient.SqlClient
   if (configured !== undefined && configured !== "") {
     const hash = yield* Secret.hash(configured)
