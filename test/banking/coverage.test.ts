@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type BankingApp, makeBankingApp, sharedFolder } from "./support.ts"
+import { type BankingApp, makeBankingApp, repositoryFolder } from "./support.ts"
 
 /** spec-coverage lists 4.5 Banking and 4.6 Reconciliation as complete in the published OpenAPI document. */
 
@@ -23,7 +23,7 @@ describe("spec coverage", () => {
     expect(document.status).toBe(200)
     const file = path.join(folder, "openapi.json")
     writeFileSync(file, JSON.stringify(document.body))
-    const report = execFileSync(process.execPath, [path.join(sharedFolder, "tools/spec-coverage.mjs"), file], { encoding: "utf8" })
+    const report = execFileSync(process.execPath, [path.join(repositoryFolder, "tools/spec-coverage.mjs"), file], { encoding: "utf8" })
     const line = (area: string) => report.split("\n").find((text) => text.includes(area)) ?? ""
     expect(line("4.5 Banking")).toMatch(/^ok +24\/24 /u)
     expect(line("4.6 Reconciliation")).toMatch(/^ok +8\/8 /u)

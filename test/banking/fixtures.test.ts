@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { csvCases } from "./fixtures/csvProfiles.ts"
-import { type BankingApp, type Company, makeBankingApp, sharedFolder } from "./support.ts"
+import { type BankingApp, type Company, makeBankingApp, repositoryFolder } from "./support.ts"
 
 /**
  * Every statement file of the shared fixtures (SOURCES.md) imports over HTTP with the transaction
@@ -84,7 +84,7 @@ afterAll(async () => {
   await app?.close()
 })
 
-const base64 = (folder: string, file: string) => readFileSync(`${sharedFolder}fixtures/${folder}/${file}`).toString("base64")
+const base64 = (folder: string, file: string) => readFileSync(`${repositoryFolder}test/fixtures/${folder}/${file}`).toString("base64")
 
 /** A fresh ledger account and bank account for one file. */
 const bankAccount = async (name: string, mask: string | null, profile?: Record<string, unknown>) => {

@@ -1,14 +1,13 @@
-import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { subscribeToEvents } from "../support/index.ts"
-import { type BankingApp, type Company, companyWithBankAccount, makeBankingApp, sharedFolder } from "./support.ts"
+import { type BankingApp, type Company, companyWithBankAccount, makeBankingApp, ofxFixture } from "./support.ts"
 
 /**
  * The bookkeeper's month over HTTP: import a statement, categorize by rules, match a payment,
  * reconcile to zero (governed-flow.test.ts: what waits for a person or guards the books).
  */
 
-const fixture = (name: string) => readFileSync(`${sharedFolder}fixtures/ofx/${name}`, "utf8")
+const fixture = ofxFixture
 
 let app: BankingApp
 beforeAll(async () => {

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type BankingApp, companyWithBankAccount, makeBankingApp, sharedFolder } from "./support.ts"
+import { type BankingApp, companyWithBankAccount, makeBankingApp, ofxFixture } from "./support.ts"
 
 /**
  * Banking writes that wait for a person or guard the books: an agent's categorization over its
@@ -8,7 +7,7 @@ import { type BankingApp, companyWithBankAccount, makeBankingApp, sharedFolder }
  * a reconciliation that cannot be undone into a locked period. (flow.test.ts: the month itself.)
  */
 
-const fixture = (name: string) => readFileSync(`${sharedFolder}fixtures/ofx/${name}`, "utf8")
+const fixture = ofxFixture
 
 let app: BankingApp
 beforeAll(async () => {

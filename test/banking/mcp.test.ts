@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type BankingApp, makeBankingApp, sharedFolder } from "./support.ts"
+import { type BankingApp, makeBankingApp, repositoryFolder } from "./support.ts"
 
 /**
  * The same month over MCP: an agent imports a statement, reads unmatched lines with their rule
@@ -61,7 +61,7 @@ describe("banking over MCP", () => {
       idempotency_key: key(),
       id: bank.body.id,
       format: "ofx",
-      content: readFileSync(`${sharedFolder}fixtures/ofx/asgrim_ofxdata.ofx`, "utf8")
+      content: readFileSync(`${repositoryFolder}test/fixtures/ofx/asgrim_ofxdata.ofx`, "utf8")
     })
     expect(imported.isError).toBe(false)
     expect(imported.body.lines_imported).toBe(3)

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Server } from "@ledger/server"
 import { FakeAggregator } from "@ledger/testkit"
@@ -57,8 +58,11 @@ export const makeBankingApp = async (options: { readonly clock?: Server.ManualCl
 
 export type BankingApp = Awaited<ReturnType<typeof makeBankingApp>>
 
-/** The shared folder beside the repository (spec, fixtures, tools), wherever the clone is. */
-export const sharedFolder = fileURLToPath(new URL("../../../shared/", import.meta.url))
+/** The repository's root folder, wherever the clone is: `test/fixtures/` (SOURCES.md) and `tools/`. */
+export const repositoryFolder = fileURLToPath(new URL("../../", import.meta.url))
+
+/** A statement file of the fixtures (test/fixtures/SOURCES.md), as text. */
+export const ofxFixture = (name: string): string => readFileSync(`${repositoryFolder}test/fixtures/ofx/${name}`, "utf8")
 
 /** A company of the app with one checking bank account tied to 1010. */
 export const companyWithBankAccount = async (app: BankingApp): Promise<{ company: Company; bankAccountId: number }> => {

@@ -95,7 +95,7 @@ describe("ledger serve with workers", () => {
     expect(message.raw).toContain(`${sent.number}.pdf`)
     expect(await waitFor(async () => (await call(server, "GET", `/v1/email/outbox/${sent.emailId}`, sent.token)).body.status === "sent", 10_000)).toBe(true)
 
-    const coverage = await promisify(execFile)(process.execPath, [path.resolve(repositoryRoot, "../shared/tools/spec-coverage.mjs"), server.url])
+    const coverage = await promisify(execFile)(process.execPath, [path.resolve(repositoryRoot, "tools/spec-coverage.mjs"), server.url])
     for (const area of ["4.7 Sales and purchases", "4.8 Estimates", "4.9 Recurring documents", "4.10 Email", "4.11 Sales tax"]) {
       expect(coverage.stdout).toMatch(new RegExp(`^ok .*endpoints-a ${area.replace(/\./g, "\\.")}$`, "m"))
     }

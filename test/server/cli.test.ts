@@ -15,7 +15,7 @@ import { everyStoredValue, freshStore, repositoryRoot, type RunningServer, start
  */
 
 const operatorTokenPattern = /ldgop_[A-Za-z0-9_-]{43}/g
-const specCoverage = path.resolve(repositoryRoot, "../shared/tools/spec-coverage.mjs")
+const specCoverage = path.resolve(repositoryRoot, "tools/spec-coverage.mjs")
 
 let store: Store
 let server: RunningServer
@@ -86,7 +86,7 @@ describe("ledger serve", () => {
   }, slow)
 
   it("publishes 4.1 and 4.2 completely, as spec-coverage counts them", async () => {
-    expect(existsSync(specCoverage), `${specCoverage} (the shared spec tools beside the repository)`).toBe(true)
+    expect(existsSync(specCoverage), `${specCoverage} (the repository's spec-coverage tool)`).toBe(true)
     const { stdout } = await promisify(execFile)(process.execPath, [specCoverage, server.url])
     const line = (area: string) => stdout.split("\n").find((candidate) => candidate.endsWith(area))
     expect(line("4.1 Meta"), stdout).toMatch(/^ok\s+3\/3\s/)
