@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { SqlClient } from "effect/sql"
 import { Sales } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
@@ -6,7 +7,7 @@ import { Csv } from "../reports/index.ts"
 import * as Row from "../kernel/Row.ts"
 import * as AgingRules from "./AgingRules.ts"
 import * as OpenBalanceStore from "./OpenBalanceStore.ts"
-import { asOfOrToday, companyId } from "./Common.ts"
+import { asOfOrToday } from "./Common.ts"
 
 type Aging = typeof Sales.Aging.Aging.Type
 
@@ -26,7 +27,7 @@ const bucketsOf = (totals: AgingRules.Totals) => ({
 const aging = (side: "sales" | "purchases", asOfQuery: string | undefined) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const company = yield* companyId
+    const company = yield* requireCompanyId
     const asOf = yield* asOfOrToday(asOfQuery)
     const documents = yield* OpenBalanceStore.openDocuments({ companyId: company, asOf, kinds: [side === "sales" ? "invoice" : "bill"] })
     const credits = yield* OpenBalanceStore.unappliedCredits({ companyId: company, asOf, side })

@@ -2,12 +2,10 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError } from "@ledger/api"
 import { reference } from "../kernel/Actor.ts"
-import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 
 /** The company the request acts in; every sales operation is a company operation. */
-export const companyId = requireCompanyId
 
 /** Who did it, as the audit log names principals: `user:12`, `agent:40`. */
 export const actorReference = Effect.gen(function*() {

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { SqlClient } from "effect/sql"
 import { ApiError, Sales } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
@@ -6,7 +7,7 @@ import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as OpenBalanceStore from "./OpenBalanceStore.ts"
-import { asOfOrToday, companyId } from "./Common.ts"
+import { asOfOrToday } from "./Common.ts"
 import { openBalance, status } from "./DocumentStatus.ts"
 
 /** Only the last four digits of a tax id are ever kept (spec 2). */
@@ -45,7 +46,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       yield* refuse1099ForCustomers(body.kind, body.is_1099)
       const rows = yield* sql<Record<string, unknown>>`INSERT INTO contacts ${sql.insert({
         company_id: company,
@@ -65,7 +66,7 @@ export const handlers = [
   Handler.make(Sales.Contacts.listContacts, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const asOf = yield* asOfOrToday(query.as_of)
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
@@ -84,7 +85,7 @@ export const handlers = [
   Handler.make(Sales.Contacts.getContact, ({ path, query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const asOf = yield* asOfOrToday(query.as_of)
       const row = yield* loadRow(company, path.id)
       const balances = yield* OpenBalanceStore.byContact(company, asOf, [path.id])
@@ -138,7 +139,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const row = yield* loadRow(company, path.id)
       yield* refuse1099ForCustomers(String(row.kind), body.is_1099)
       const changes: Record<string, unknown> = { updated_at: request.now }

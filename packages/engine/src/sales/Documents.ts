@@ -10,7 +10,7 @@ import { RequestContext } from "../kernel/RequestContext.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as Applications from "./Applications.ts"
-import { asOfOrToday, companyId } from "./Common.ts"
+import { asOfOrToday } from "./Common.ts"
 import * as DocumentPdf from "./DocumentPdf.ts"
 import type { PostingKind } from "./DocumentPosting.ts"
 import * as DocumentResolution from "./DocumentResolution.ts"
@@ -81,7 +81,7 @@ export const documentProposalKind = proposalKind({
 
 const create = <B extends DocumentResolution.DocumentRequest & GovernedBody>(kind: PostingKind) => ({ body }: { body: B }) =>
   Effect.gen(function*() {
-    const company = yield* companyId
+    const company = yield* requireCompanyId
     const document = yield* DocumentResolution.resolve(company, kind, body)
     return yield* postDocument(document, body)
   })
@@ -112,7 +112,7 @@ const statusFilter = (sql: SqlClient.SqlClient, status: string | undefined, asOf
 const voidDocument = ({ path, body }: { path: { id: number }; body: Sales.Documents.VoidBody }) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    const company = yield* companyId
+    const company = yield* requireCompanyId
     const document = yield* DocumentStore.load(company, path.id, request.today)
     yield* refuseVoid(document)
     const voidDate = body.void_date ?? request.today
@@ -198,7 +198,7 @@ export const handlers = [
   Handler.make(Sales.Documents.listDocuments, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const asOf = yield* asOfOrToday(query.as_of)
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
@@ -222,7 +222,7 @@ export const handlers = [
 
   Handler.make(Sales.Documents.getDocument, ({ path, query }) =>
     Effect.gen(function*() {
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       return { body: yield* DocumentStore.load(company, path.id, yield* asOfOrToday(query.as_of)) }
     })),
 
@@ -232,7 +232,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const dryRun = body.dry_run === true
       if (!dryRun) yield* sql`SELECT 1 FROM documents WHERE company_id = ${company} AND id = ${path.id} FOR UPDATE`.pipe(Effect.orDie)
       const credit = yield* DocumentStore.load(company, path.id, request.today)
@@ -277,7 +277,7 @@ export const handlers = [
   Handler.make(Sales.Documents.getDocumentPdf, ({ path }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const document = yield* DocumentStore.load(company, path.id, request.today)
       return { body: DocumentPdf.toWire(yield* DocumentPdf.forDocument(company, document, request.now)) }
     }))

@@ -8,7 +8,6 @@ import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Row from "../kernel/Row.ts"
-import { companyId } from "./Common.ts"
 import * as EmailRules from "./EmailRules.ts"
 import * as EmailStore from "./EmailStore.ts"
 import * as DocumentResolution from "./DocumentResolution.ts"
@@ -95,7 +94,7 @@ const decide = (
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const request = yield* RequestContext
-    const company = yield* companyId
+    const company = yield* requireCompanyId
     const row = yield* EmailStore.loadRow(company, id, true)
     const from = String(row.status) as Sales.Email.EmailStatus
     if (!allowedFrom.includes(from)) {
@@ -141,7 +140,7 @@ export const handlers = [
   Handler.make(Sales.Email.emailDocument, ({ path, body }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const document = yield* DocumentStore.load(company, path.id, request.today)
       return yield* send({
         kind: "document",
@@ -157,7 +156,7 @@ export const handlers = [
   Handler.make(Sales.Email.emailEstimate, ({ path, body }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const estimate = EstimateStore.toWire(yield* EstimateStore.loadRow(company, path.id), request.today)
       return yield* send({
         kind: "estimate",
@@ -173,7 +172,7 @@ export const handlers = [
   Handler.make(Sales.Email.listOutbox, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM emails WHERE company_id = ${company}
@@ -184,7 +183,7 @@ export const handlers = [
 
   Handler.make(Sales.Email.getOutboxEmail, ({ path }) =>
     Effect.gen(function*() {
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       return { body: EmailStore.toWire(yield* EmailStore.loadRow(company, path.id)) }
     })),
 
@@ -203,7 +202,7 @@ export const handlers = [
   Handler.make(Sales.Email.getEmailSettings, () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM email_settings WHERE company_id = ${company}`.pipe(Effect.orDie)
       return { body: settingsOf(rows[0]) }
     })),
@@ -212,7 +211,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const current = settingsOf((yield* sql<Record<string, unknown>>`SELECT * FROM email_settings WHERE company_id = ${company}`.pipe(Effect.orDie))[0])
       const next = {
         reply_to: body.reply_to === undefined ? current.reply_to : body.reply_to,
@@ -233,7 +232,7 @@ export const handlers = [
   Handler.make(Sales.Email.listSuppressions, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const limit = Pagination.limitOf(query)
       // Suppressions are keyed by address: pages go in address order, the cursor is the last address.
       const after = query.cursor === undefined ? null : decodeCursor(query.cursor)

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { SqlClient } from "effect/sql"
 import { ApiError, Limits, Sales } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
@@ -6,7 +7,7 @@ import * as DatabaseError from "../store/DatabaseError.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import { actorReference, asOfOrToday, companyId, loadContact } from "./Common.ts"
+import { actorReference, asOfOrToday, loadContact } from "./Common.ts"
 import { postDocument } from "./Documents.ts"
 import * as DocumentPdf from "./DocumentPdf.ts"
 import { subtotal, taxTotal } from "./DocumentPosting.ts"
@@ -25,7 +26,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       yield* loadContact(company, body.contact_id, "customer")
       if (body.expiry_date !== undefined && body.expiry_date < body.estimate_date) {
         return yield* Effect.fail(ApiError.validationFailed("An estimate expires after its date.", [{ path: ["body", "expiry_date"], message: "Before estimate_date" }]))
@@ -77,7 +78,7 @@ export const handlers = [
   Handler.make(Sales.Estimates.listEstimates, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const asOf = yield* asOfOrToday(query.as_of)
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
@@ -93,7 +94,7 @@ export const handlers = [
   Handler.make(Sales.Estimates.getEstimate, ({ path }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       return { body: EstimateStore.toWire(yield* EstimateStore.loadRow(company, path.id), request.today) }
     })),
 
@@ -101,7 +102,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const row = yield* EstimateStore.loadRow(company, path.id, true)
       const from = String(row.status) as EstimateStore.Status
       if (!EstimateStore.canMove(from, body.status)) {
@@ -125,7 +126,7 @@ export const handlers = [
   Handler.make(Sales.Estimates.convertEstimate, ({ path, body }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const estimate = EstimateStore.toWire(yield* EstimateStore.loadRow(company, path.id, body.dry_run !== true), request.today)
       if (!EstimateStore.canConvert(estimate.status)) {
         return yield* Effect.fail(ApiError.fail("invalid_transition", `An estimate that is ${estimate.status} cannot be converted.`))
@@ -139,7 +140,7 @@ export const handlers = [
   Handler.make(Sales.Estimates.getEstimatePdf, ({ path }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const estimate = EstimateStore.toWire(yield* EstimateStore.loadRow(company, path.id), request.today)
       return { body: DocumentPdf.toWire(yield* DocumentPdf.forEstimate(company, estimate, request.now)) }
     }))

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { SqlClient } from "effect/sql"
 import { ApiError, Sales } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
@@ -7,7 +8,6 @@ import type { ProtectionCheck } from "../kernel/Registry.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as AccountStore from "./AccountStore.ts"
-import { companyId } from "./Common.ts"
 
 export const item = (row: Record<string, unknown>): Sales.Items.Item => ({
   id: Row.int(row.id),
@@ -41,7 +41,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       yield* checkAccounts(company, body.income_account, body.expense_account)
       const rows = yield* sql<Record<string, unknown>>`INSERT INTO items ${sql.insert({
         company_id: company,
@@ -63,7 +63,7 @@ export const handlers = [
   Handler.make(Sales.Items.listItems, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM items WHERE company_id = ${company}
@@ -75,7 +75,7 @@ export const handlers = [
 
   Handler.make(Sales.Items.getItem, ({ path }) =>
     Effect.gen(function*() {
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       return { body: item(yield* loadRow(company, path.id)) }
     })),
 
@@ -83,7 +83,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       yield* loadRow(company, path.id)
       yield* checkAccounts(company, body.income_account, body.expense_account)
       const { reason: _reason, ...fields } = body

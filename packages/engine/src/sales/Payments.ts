@@ -10,7 +10,6 @@ import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as Applications from "./Applications.ts"
 import * as PaymentBankLines from "./PaymentBankLines.ts"
-import { companyId } from "./Common.ts"
 import * as PaymentResolution from "./PaymentResolution.ts"
 import * as ProposalRequests from "./ProposalRequests.ts"
 
@@ -24,7 +23,7 @@ const persistAndLoad = (payment: PaymentResolution.ResolvedPayment, entryId: num
 
 const create = (direction: PaymentResolution.Direction) => ({ body }: { body: Sales.Payments.PaymentBody }) =>
   Effect.gen(function*() {
-    const company = yield* companyId
+    const company = yield* requireCompanyId
     const bankLine = body.bank_line_id === undefined ? null : yield* PaymentBankLines.resolve(body.bank_line_id, direction, body.amount_cents)
     const payment = yield* PaymentResolution.resolve(company, direction, body, bankLine)
     return yield* Governed.write({
@@ -81,7 +80,7 @@ export const handlers = [
   Handler.make(Sales.Payments.listPayments, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
       const rows = yield* sql<{ id: unknown }>`SELECT p.id FROM payments p WHERE p.company_id = ${company}
@@ -99,7 +98,7 @@ export const handlers = [
 
   Handler.make(Sales.Payments.getPayment, ({ path }) =>
     Effect.gen(function*() {
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       return { body: yield* PaymentResolution.load(company, path.id) }
     })),
 
@@ -107,7 +106,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const dryRun = body.dry_run === true
       if (!dryRun) yield* sql`SELECT 1 FROM payments WHERE company_id = ${company} AND id = ${path.id} FOR UPDATE`.pipe(Effect.orDie)
       const payment = yield* PaymentResolution.load(company, path.id)
@@ -140,7 +139,7 @@ export const handlers = [
   Handler.make(Sales.Payments.voidPayment, ({ path, body }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const payment = yield* PaymentResolution.load(company, path.id)
       if (payment.status === "void") return yield* Effect.fail(ApiError.fail("already_void", "The payment is already void."))
       const voidDate = body.void_date ?? request.today

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { SqlClient } from "effect/sql"
 import { ApiError, Limits, Sales } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
@@ -6,7 +7,7 @@ import { Governed } from "../ledger/index.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
-import { actorReference, companyId } from "./Common.ts"
+import { actorReference } from "./Common.ts"
 import { persistAndLoad } from "./Documents.ts"
 import * as DocumentResolution from "./DocumentResolution.ts"
 import { occurrencesThrough } from "./Recurrence.ts"
@@ -100,7 +101,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       if (body.end_date !== undefined && body.end_date < body.start_date) {
         return yield* Effect.fail(ApiError.validationFailed("The end date is before the start date.", [{ path: ["body", "end_date"], message: "Before start_date" }]))
       }
@@ -137,7 +138,7 @@ export const handlers = [
   Handler.make(Sales.Recurring.listRecurringTemplates, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM recurring_templates WHERE company_id = ${company}
@@ -149,7 +150,7 @@ export const handlers = [
 
   Handler.make(Sales.Recurring.getRecurringTemplate, ({ path }) =>
     Effect.gen(function*() {
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       return { body: yield* templateBody(company, path.id) }
     })),
 
@@ -157,7 +158,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const row = yield* RecurringStore.loadRow(company, path.id, true)
       if (body.end_date !== undefined && body.end_date !== null && body.end_date < Row.date(row.start_date)) {
         return yield* Effect.fail(ApiError.validationFailed("The end date is before the start date.", [{ path: ["body", "end_date"], message: "Before start_date" }]))
@@ -175,7 +176,7 @@ export const handlers = [
   Handler.make(Sales.Recurring.runRecurringTemplate, ({ path, body }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const result = yield* runTemplate(company, path.id, body.through ?? request.today, body.dry_run === true)
       return { body: result, audit: { targetType: "recurring_template", targetId: path.id, details: { through: result.through } } }
     })),
@@ -184,7 +185,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const through = body.through ?? request.today
       const templates = yield* sql<{ id: unknown }>`SELECT id FROM recurring_templates WHERE company_id = ${company} AND active
         AND start_date <= ${through} ORDER BY id LIMIT ${Limits.recurringTemplatesPerRunMax}`.pipe(Effect.orDie)

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { SqlClient } from "effect/sql"
 import { ApiError, Sales } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
@@ -6,7 +7,7 @@ import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as AccountStore from "./AccountStore.ts"
-import { companyId, loadContact, rowsToInsert } from "./Common.ts"
+import { loadContact, rowsToInsert } from "./Common.ts"
 import { combinedRate } from "./SalesTaxRules.ts"
 import * as SalesTaxStore from "./SalesTaxStore.ts"
 
@@ -29,7 +30,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       if (body.contact_id !== undefined) yield* loadContact(company, body.contact_id, "vendor")
       const rows = yield* sql<Record<string, unknown>>`INSERT INTO tax_agencies ${sql.insert({
         company_id: company,
@@ -44,7 +45,7 @@ export const handlers = [
   Handler.make(Sales.SalesTax.listTaxAgencies, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM tax_agencies WHERE company_id = ${company}
@@ -57,7 +58,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const agencies = yield* sql<{ active: boolean }>`SELECT active FROM tax_agencies WHERE company_id = ${company} AND id = ${body.agency_id}`
         .pipe(Effect.orDie)
       if (agencies[0]?.active !== true) {
@@ -87,7 +88,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       if (new Set(body.component_ids).size !== body.component_ids.length) {
         return yield* Effect.fail(ApiError.validationFailed("A component appears twice.", [{ path: ["body", "component_ids"], message: "Duplicate component" }]))
       }
@@ -123,7 +124,7 @@ export const handlers = [
   Handler.make(Sales.SalesTax.listTaxRates, ({ query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
       const rows = yield* sql<{ id: unknown }>`SELECT id FROM tax_rates WHERE company_id = ${company}
@@ -137,7 +138,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const company = yield* companyId
+      const company = yield* requireCompanyId
       const rate = yield* loadRate(company, path.id)
       if (body.active && rate.combined && rate.components.some((component) => !component.active)) {
         return yield* Effect.fail(ApiError.validationFailed("A combined rate is active only while all its components are.", [{
