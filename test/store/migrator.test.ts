@@ -37,7 +37,8 @@ describe("migrator", () => {
         const second = yield* run(sql)
         return { first, second, tables: yield* tablesIn(sql, schema) }
       }))
-    expect(value.first).toEqual(Migrations.migrations.map((migration) => migration.id))
+    // An area whose tables have not landed has an empty baseline, which is neither applied nor recorded.
+    expect(value.first).toEqual(Migrations.migrations.filter((migration) => migration.sql.trim() !== "").map((migration) => migration.id))
     expect(value.second).toEqual([])
     expect(value.tables).toContain("journal_lines")
     expect(value.tables).toContain("ledger_migrations")
@@ -67,7 +68,8 @@ describe("migrator", () => {
       }))
     expect(value.refusal).toBeInstanceOf(Migrations.MigrationsMismatch)
     const refusal = value.refusal as Migrations.MigrationsMismatch
-    expect(refusal.recorded.map((row) => row.name)).toEqual(["foundation", "ledger", "sales", "banking", "reports"])
+    // Every recorded number this build names otherwise: the five squashed baselines and two area baselines.
+    expect(refusal.recorded.map((row) => row.name)).toEqual(before)
     expect(refusal.message).toMatch(/squashed into one baseline per area.*discard it/)
     expect(value.tables).toEqual(["ledger_migrations"])
   })

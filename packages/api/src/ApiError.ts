@@ -65,6 +65,19 @@ export const errorStatus = {
   reconciliation_not_latest: 409,
   feed_account_limit: 422,
   bank_feeds_not_configured: 503,
+  // firms area
+  // auth area
+  // webhooks area
+  // receipts area
+  // profile area
+  // tax area
+  // taxforms area
+  // payroll area
+  // mileage area
+  // estimated-taxes area
+  // crypto area
+  // integrations area
+  // migrations area
 } as const
 
 export type ErrorType = keyof typeof errorStatus

@@ -4,6 +4,18 @@ import * as Firms from "./firms/index.ts"
 import * as Ledger from "./ledger/index.ts"
 import * as Reports from "./reports/index.ts"
 import * as Sales from "./sales/index.ts"
+import * as Auth from "./auth/index.ts"
+import * as Webhooks from "./webhooks/index.ts"
+import * as Receipts from "./receipts/index.ts"
+import * as Profile from "./profile/index.ts"
+import * as Tax from "./tax/index.ts"
+import * as TaxForms from "./taxforms/index.ts"
+import * as Payroll from "./payroll/index.ts"
+import * as Mileage from "./mileage/index.ts"
+import * as EstimatedTaxes from "./estimated-taxes/index.ts"
+import * as Crypto from "./crypto/index.ts"
+import * as Integrations from "./integrations/index.ts"
+import * as Migrations from "./migrations/index.ts"
 import type * as Operation from "./Operation.ts"
 
 /**
@@ -16,7 +28,19 @@ export const operations = [
   ...Sales.operations,
   ...Banking.operations,
   ...Reports.operations,
-  ...Firms.operations
+  ...Firms.operations,
+  ...Auth.operations,
+  ...Webhooks.operations,
+  ...Receipts.operations,
+  ...Profile.operations,
+  ...Tax.operations,
+  ...TaxForms.operations,
+  ...Payroll.operations,
+  ...Mileage.operations,
+  ...EstimatedTaxes.operations,
+  ...Crypto.operations,
+  ...Integrations.operations,
+  ...Migrations.operations
 ] as const
 
 export type Operations = typeof operations[number]

@@ -14,6 +14,18 @@ import * as Firms from "./firms/index.ts"
 import * as Ledger from "./ledger/index.ts"
 import * as Reports from "./reports/index.ts"
 import * as Sales from "./sales/index.ts"
+import * as Auth from "./auth/index.ts"
+import * as Webhooks from "./webhooks/index.ts"
+import * as Receipts from "./receipts/index.ts"
+import * as Profile from "./profile/index.ts"
+import * as Tax from "./tax/index.ts"
+import * as TaxForms from "./taxforms/index.ts"
+import * as Payroll from "./payroll/index.ts"
+import * as Mileage from "./mileage/index.ts"
+import * as EstimatedTaxes from "./estimated-taxes/index.ts"
+import * as Crypto from "./crypto/index.ts"
+import * as Integrations from "./integrations/index.ts"
+import * as Migrations from "./migrations/index.ts"
 
 export interface Options {
   readonly storage: "postgresql" | "pglite"
@@ -47,7 +59,19 @@ export const areas: ReadonlyArray<Area.Area> = [
   Sales.area,
   Banking.area,
   Reports.area,
-  Firms.area
+  Firms.area,
+  Auth.area,
+  Webhooks.area,
+  Receipts.area,
+  Profile.area,
+  Tax.area,
+  TaxForms.area,
+  Payroll.area,
+  Mileage.area,
+  EstimatedTaxes.area,
+  Crypto.area,
+  Integrations.area,
+  Migrations.area
 ]
 
 const folded = Area.fold(areas)

@@ -24,6 +24,20 @@ export type EventType =
   | "reconciliation.finished"
   | "period.status_changed"
   | "integration.error"
+  // firms area
+  // auth area
+  // webhooks area
+  // receipts area
+  // profile area
+  // tax area
+  // taxforms area
+  // payroll area
+  // mileage area
+  // estimated-taxes area
+  // crypto area
+  // integrations area
+  // migrations area
+
 
 /** An event as it is stored; waiting in a request's `Pending` list until the request's last statement. */
 export type PendingEvent = {

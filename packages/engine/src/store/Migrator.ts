@@ -5,6 +5,19 @@ import * as Ledger from "./migrations/0002_ledger.ts"
 import * as Sales from "./migrations/0003_sales.ts"
 import * as Banking from "./migrations/0004_banking.ts"
 import * as Reports from "./migrations/0005_reports.ts"
+import * as Firms from "./migrations/0006_firms.ts"
+import * as Auth from "./migrations/0007_auth.ts"
+import * as Webhooks from "./migrations/0008_webhooks.ts"
+import * as Receipts from "./migrations/0009_receipts.ts"
+import * as Profile from "./migrations/0010_profile.ts"
+import * as Tax from "./migrations/0011_tax.ts"
+import * as TaxForms from "./migrations/0012_taxforms.ts"
+import * as Payroll from "./migrations/0013_payroll.ts"
+import * as Mileage from "./migrations/0014_mileage.ts"
+import * as EstimatedTaxes from "./migrations/0015_estimated_taxes.ts"
+import * as Crypto from "./migrations/0016_crypto.ts"
+import * as Integrations from "./migrations/0017_integrations.ts"
+import * as Migrations from "./migrations/0018_migrations.ts"
 
 /**
  * Numbered migrations, applied in order at start: one baseline per area (issue 18 squashed the
@@ -20,7 +33,20 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 2, name: "ledger_baseline", sql: Ledger.sql },
   { id: 3, name: "sales_baseline", sql: Sales.sql },
   { id: 4, name: "banking_baseline", sql: Banking.sql },
-  { id: 5, name: "reports_baseline", sql: Reports.sql }
+  { id: 5, name: "reports_baseline", sql: Reports.sql },
+  { id: 6, name: "firms_baseline", sql: Firms.sql },
+  { id: 7, name: "auth_baseline", sql: Auth.sql },
+  { id: 8, name: "webhooks_baseline", sql: Webhooks.sql },
+  { id: 9, name: "receipts_baseline", sql: Receipts.sql },
+  { id: 10, name: "profile_baseline", sql: Profile.sql },
+  { id: 11, name: "tax_baseline", sql: Tax.sql },
+  { id: 12, name: "taxforms_baseline", sql: TaxForms.sql },
+  { id: 13, name: "payroll_baseline", sql: Payroll.sql },
+  { id: 14, name: "mileage_baseline", sql: Mileage.sql },
+  { id: 15, name: "estimated_taxes_baseline", sql: EstimatedTaxes.sql },
+  { id: 16, name: "crypto_baseline", sql: Crypto.sql },
+  { id: 17, name: "integrations_baseline", sql: Integrations.sql },
+  { id: 18, name: "migrations_baseline", sql: Migrations.sql }
 ]
 
 /**

@@ -1,0 +1,2 @@
+/** Crypto receipts (spec 3-endpoints-b 4.11). Its operations land here as they are built. */
+export const operations = [] as const

@@ -1,0 +1,2 @@
+/** Integrations (spec 3-endpoints-b 4.2). Its operations land here as they are built. */
+export const operations = [] as const

@@ -1,0 +1,6 @@
+/**
+ * The integrations area's baseline: Integrations (spec 3-endpoints-b 4.2). Empty until the area's tables land (the migrator
+ * skips and does not record a migration without SQL).
+ */
+export const sql = `
+`
