@@ -59,6 +59,11 @@ describe.skipIf(skip)("packaging", () => {
     workspaces.push(workspace)
 
     await Packaging.buildAll(workspace)
+    // A build beside the sources does not change how the workspace's server starts (issue 20): the
+    // engine there resolves to TypeScript, so the bin runs the server's sources, not its dist/.
+    const fromWorkspace = await Packaging.run(process.execPath, [join(workspace.stage, "packages", "server", "bin", "ledger.mjs"), "help"], workspace.stage)
+    expect(fromWorkspace.output).toContain("ledger serve")
+    expect(fromWorkspace.code).toBe(0)
     const tarballs = await Packaging.eachLimited(Packaging.packageNames, 1, (name) => Packaging.pack(workspace, name))
 
     for (const [index, name] of Packaging.packageNames.entries()) {
@@ -75,6 +80,8 @@ describe.skipIf(skip)("packaging", () => {
         expect(files).toContain("package/dist/bin.js")
         expect(files).toContain("package/bin/ledger.mjs")
         expect(manifest.bin).toEqual({ ledger: "./bin/ledger.mjs" })
+        // Development tools stay out of what an installer downloads.
+        expect(Object.keys(manifest.dependencies ?? {})).not.toContain("tsx")
       }
     }
 
@@ -83,6 +90,11 @@ describe.skipIf(skip)("packaging", () => {
     const thirdPartyErrors = await Packaging.typecheck(consumer, ["check.ts"])
     // Only PGlite's declarations may fail a full library check, and only for its Emscripten types.
     for (const line of thirdPartyErrors) expect(line).toMatch(/^node_modules\/@electric-sql\/pglite\//)
+
+    // Installed from tarballs, the bin runs the built server: no tsx is installed there.
+    const installed = await Packaging.run(process.execPath, [join(consumer, "node_modules", "@ledger", "server", "bin", "ledger.mjs"), "help"], consumer)
+    expect(installed.output).toContain("ledger serve")
+    expect(installed.code).toBe(0)
 
     const output = await Packaging.node(consumer, "check.ts")
     const result = JSON.parse(output.trim().split("\n").at(-1)!)
