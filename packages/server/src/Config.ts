@@ -30,6 +30,10 @@ export interface ServerConfig {
   readonly masterKey: string | undefined
   /** SMTP for the mail port (adapters/SmtpMail.ts); null: emails wait in their jobs until it is set. */
   readonly smtp: SmtpMail.SmtpConfig | null
+  /** LEDGER_ACCESS_LOG=off stops the line per request (http/Observability.ts); on by default. */
+  readonly accessLog: boolean
+  /** LEDGER_LOG_FORMAT=json writes every log line, access lines included, as one JSON object. */
+  readonly logFormat: "text" | "json"
 }
 
 /** The settings in `environment`, for a process that may use `memoryBytes` (the machine's or its cgroup's). */
@@ -43,6 +47,8 @@ export const fromEnvironment = (
   const masterKey = environment.LEDGER_MASTER_KEY === "" ? undefined : environment.LEDGER_MASTER_KEY
   // A malformed key is refused at start, not at the first bank feed.
   if (masterKey !== undefined) MasterKey.parse(masterKey)
+  const logFormat = environment.LEDGER_LOG_FORMAT ?? "text"
+  if (logFormat !== "text" && logFormat !== "json") throw new Error(`LEDGER_LOG_FORMAT must be text or json, got ${logFormat}`)
   return {
     port,
     host,
@@ -54,6 +60,8 @@ export const fromEnvironment = (
     tracing: environment.LEDGER_TRACING === "on",
     pgliteWasm: PgliteWasm.choose(PgliteWasm.parseSetting(environment.LEDGER_PGLITE_WASM), memoryBytes),
     masterKey,
-    smtp: SmtpMail.fromEnvironment(environment)
+    smtp: SmtpMail.fromEnvironment(environment),
+    accessLog: environment.LEDGER_ACCESS_LOG !== "off",
+    logFormat
   }
 }

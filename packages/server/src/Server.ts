@@ -1,12 +1,13 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Clock, Duration, Effect, Layer, ManagedRuntime, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, Logger, ManagedRuntime, Schedule } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { Dispatcher, Entropy, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
 import * as ServerPorts from "./adapters/Ports.ts"
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./http/Http.ts"
+import * as Observability from "./http/Observability.ts"
 import * as Storage from "./storage/Storage.ts"
 import * as Workers from "./workers/Worker.ts"
 
@@ -203,5 +204,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
       ...options,
       providers: options.providers ?? portsOf(config).layer
-    }))
+    })),
+    Layer.provide(Layer.succeed(Observability.AccessLog)(config.accessLog)),
+    Layer.provide(config.logFormat === "json" ? Logger.layer([Logger.consoleJson]) : Layer.empty)
   )

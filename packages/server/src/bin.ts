@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import * as Config from "./Config.ts"
@@ -7,6 +8,10 @@ const usage = `ledger — the Ledger server
 
   ledger serve      start HTTP /v1, MCP at POST /mcp and /openapi.json
   ledger migrate    apply migrations and exit
+  ledger operator-token
+                    replace the operator token (a lost one cannot be read back: only its hash is
+                    stored) with a new one, printed once (PostgreSQL: while the server runs;
+                    embedded PGlite: stop the server first, one process opens its folder)
 
 Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR, default ./.ledger;
 "memory" for none), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
@@ -56,16 +61,20 @@ if (command === "serve") {
     Effect.onExit(() => Effect.sync(() => process.stdout.write("Ledger stopped.\n"))),
     NodeRuntime.runMain
   )
-} else if (command === "migrate") {
+} else if (command === "migrate" || command === "operator-token") {
+  // A new operator token is stored the way LEDGER_OPERATOR_TOKEN is: its hash replaces the old one.
+  const replacement = command === "operator-token" ? `ldgop_${randomBytes(32).toString("base64url")}` : undefined
   Layer.build(Server.engineLayer({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
-    operatorToken: config.operatorToken,
+    operatorToken: replacement ?? config.operatorToken,
     pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
     onOperatorToken: printOperatorToken
   })).pipe(
     Effect.scoped,
-    Effect.tap(() => Effect.sync(() => process.stdout.write("Migrations applied.\n"))),
+    Effect.tap(() => Effect.sync(() => replacement === undefined
+      ? process.stdout.write("Migrations applied.\n")
+      : printOperatorToken(replacement))),
     NodeRuntime.runMain
   )
 } else {

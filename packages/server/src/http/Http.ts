@@ -2,8 +2,10 @@ import { ByteSize, Effect, Layer, Result, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError, Catalog, Limits, type Operation } from "@ledger/api"
 import { Dispatcher, type Outcome } from "@ledger/engine"
+import { SqlClient } from "effect/sql"
 import * as Docs from "./Docs.ts"
 import * as Mcp from "../mcp/Mcp.ts"
+import * as Observability from "./Observability.ts"
 import * as OpenApi from "./OpenApi.ts"
 
 const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) =>
@@ -178,10 +180,15 @@ const unroutable = (
  * Every route: the catalog's operations, OpenAPI, MCP, and a JSON 404 for the rest. Handlers
  * close over the one `Dispatcher`, so HTTP and MCP share it and its pipeline.
  */
-export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatcher> = HttpRouter.use((router) =>
+export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatcher | SqlClient.SqlClient> = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const dispatcher = yield* Dispatcher
+    const sql = yield* SqlClient.SqlClient
     yield* router.addGlobalMiddleware(unroutable)
+    yield* router.addGlobalMiddleware(Observability.observe)
+    // For operators, not in the catalog: readiness and Prometheus metrics (docs/operations.md).
+    yield* router.add("GET", "/ready", Effect.provideService(Observability.ready, SqlClient.SqlClient, sql))
+    yield* router.add("GET", "/metrics", Effect.provideService(Observability.metrics, SqlClient.SqlClient, sql))
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
