@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process"
+import { createServer } from "node:http"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Config } from "@ledger/server"
@@ -140,4 +141,45 @@ describe("ledger operator-token", () => {
       await store.remove()
     }
   }, 600_000)
+})
+
+describe("OpenTelemetry", () => {
+  it("exports the request's spans over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set", async () => {
+    // A collector as small as the protocol allows: it keeps each POST's path and JSON body.
+    const received: Array<{ readonly path: string; readonly body: any }> = []
+    const collector = createServer((request, response) => {
+      let text = ""
+      request.on("data", (chunk: Buffer) => (text += chunk.toString()))
+      request.on("end", () => {
+        received.push({ path: request.url ?? "", body: text === "" ? null : JSON.parse(text) })
+        response.writeHead(200, { "content-type": "application/json" }).end("{}")
+      })
+    })
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
+    const address = collector.address()
+    const endpoint = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`
+    const store = await freshStore()
+    const server = await startServer(store, {
+      LEDGER_WORKERS: "off",
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_SERVICE_NAME: "ledger-under-test"
+    })
+    try {
+      expect((await fetch(`${server.url}/v1/accounts`, { headers: { authorization: "Bearer ldg_unknown" } })).status).toBe(401)
+      const deadline = Date.now() + 30_000
+      const spansOf = () =>
+        received.filter((entry) => entry.path === "/v1/traces").flatMap((entry) =>
+          entry.body.resourceSpans.flatMap((resource: any) => resource.scopeSpans.flatMap((scope: any) => scope.spans)))
+      while (spansOf().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250))
+      const traces = received.find((entry) => entry.path === "/v1/traces")
+      expect(traces).toBeDefined()
+      const service = traces!.body.resourceSpans[0].resource.attributes.find((attribute: any) => attribute.key === "service.name")
+      expect(service.value.stringValue).toBe("ledger-under-test")
+      expect(spansOf().length).toBeGreaterThan(0)
+    } finally {
+      await server.stop()
+      await store.remove()
+      collector.close()
+    }
+  }, 300_000)
 })

@@ -34,6 +34,18 @@ export interface ServerConfig {
   readonly accessLog: boolean
   /** LEDGER_LOG_FORMAT=json writes every log line, access lines included, as one JSON object. */
   readonly logFormat: "text" | "json"
+  /**
+   * OTEL_EXPORTER_OTLP_ENDPOINT (OpenTelemetry's own setting): traces, metrics and logs are exported
+   * there over OTLP/HTTP (JSON), and spans are recorded as with LEDGER_TRACING=on; unset, nothing is.
+   */
+  readonly otlp: { readonly endpoint: string; readonly serviceName: string } | null
+}
+
+const otlpOf = (environment: Record<string, string | undefined>): ServerConfig["otlp"] => {
+  const endpoint = environment.OTEL_EXPORTER_OTLP_ENDPOINT
+  if (endpoint === undefined || endpoint === "") return null
+  if (!/^https?:\/\//.test(endpoint)) throw new Error(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got ${endpoint}`)
+  return { endpoint: endpoint.replace(/\/+$/, ""), serviceName: environment.OTEL_SERVICE_NAME ?? "ledger" }
 }
 
 /** The settings in `environment`, for a process that may use `memoryBytes` (the machine's or its cgroup's). */
@@ -62,6 +74,7 @@ export const fromEnvironment = (
     masterKey,
     smtp: SmtpMail.fromEnvironment(environment),
     accessLog: environment.LEDGER_ACCESS_LOG !== "off",
-    logFormat
+    logFormat,
+    otlp: otlpOf(environment)
   }
 }

@@ -1,9 +1,10 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Clock, Duration, Effect, Layer, Logger, ManagedRuntime, Schedule } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
+import { Otlp, OtlpSerialization } from "effect/observability"
 import { SqlClient } from "effect/sql"
-import { Dispatcher, Entropy, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
+import { Dispatcher, engineVersion, Entropy, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
 import * as ServerPorts from "./adapters/Ports.ts"
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./http/Http.ts"
@@ -200,11 +201,22 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       dataDir: config.dataDir,
       operatorToken: config.operatorToken,
       rateLimits: config.rateLimits,
-      tracing: config.tracing,
+      tracing: config.tracing || config.otlp !== null,
       pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
       ...options,
       providers: options.providers ?? portsOf(config).layer
     })),
     Layer.provide(Layer.succeed(Observability.AccessLog)(config.accessLog)),
-    Layer.provide(config.logFormat === "json" ? Logger.layer([Logger.consoleJson]) : Layer.empty)
+    Layer.provide(config.logFormat === "json" ? Logger.layer([Logger.consoleJson]) : Layer.empty),
+    Layer.provide(config.otlp === null ? Layer.empty : otlpLayer(config.otlp))
   )
+
+/** OpenTelemetry over OTLP/HTTP with JSON bodies: Effect's own exporter of spans, metrics and logs. */
+const otlpLayer = (otlp: NonNullable<ServerConfig["otlp"]>) =>
+  Otlp.layer({
+    baseUrl: otlp.endpoint,
+    resource: { serviceName: otlp.serviceName, serviceVersion: engineVersion },
+    loggerMergeWithExisting: true,
+    tracerExportInterval: "2 seconds",
+    metricsExportInterval: "10 seconds"
+  }).pipe(Layer.provide([FetchHttpClient.layer, OtlpSerialization.layerJson]))

@@ -16,7 +16,8 @@ const usage = `ledger — the Ledger server
 Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR, default ./.ledger;
 "memory" for none), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
 LEDGER_PGLITE_WASM=auto|optimizing|baseline (embedded PGlite's WebAssembly compiler; auto: baseline
-under 2 GiB of memory), LEDGER_WORKERS=off.
+under 2 GiB of memory), LEDGER_WORKERS=off, LEDGER_LOG_FORMAT=text|json, LEDGER_ACCESS_LOG=off,
+OTEL_EXPORTER_OTLP_ENDPOINT (OpenTelemetry over OTLP/HTTP) with OTEL_SERVICE_NAME.
 
 Outside providers (a provider left unset answers 503 with a type that names it, or waits):
   mail        LEDGER_SMTP_URL, or LEDGER_SMTP_HOST, LEDGER_SMTP_PORT, LEDGER_SMTP_USER, LEDGER_SMTP_PASS,
