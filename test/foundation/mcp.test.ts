@@ -21,7 +21,10 @@ afterAll(async () => {
   await app.close()
 })
 
-const tools = Catalog.operations.filter((operation) => operation.mcpTool && operation.credential !== "none") as ReadonlyArray<Operation.Any>
+// What an owner (a person with every scope) may call over MCP: company operations, not the
+// browser session's own.
+const tools = (Catalog.operations as ReadonlyArray<Operation.Any>).filter((operation) =>
+  operation.mcpTool && operation.credential === "company" && !operation.browserSessionOnly)
 
 describe("MCP tools", () => {
   it("initializes as the ledger server with tools", () => {
@@ -42,6 +45,12 @@ describe("MCP tools", () => {
       if (operation.mode === "K") {
         expect(tool.annotations?.idempotentHint).toBe(true)
         expect(tool.inputSchema.properties).toHaveProperty("idempotency_key")
+        // Required as the pipeline requires it: outright, or unless dry_run is true.
+        const schema = tool.inputSchema as { required?: Array<string>; anyOf?: Array<{ required: Array<string> }> }
+        const keyed = schema.required?.includes("idempotency_key") === true ||
+          (schema.anyOf?.some((rule) => rule.required.includes("idempotency_key")) === true &&
+            schema.anyOf.some((rule) => rule.required.includes("dry_run")))
+        expect(keyed, tool.name).toBe(true)
       } else {
         expect(tool.inputSchema.properties ?? {}).not.toHaveProperty("idempotency_key")
       }
@@ -153,5 +162,72 @@ describe("MCP tools", () => {
     } finally {
       await client.close()
     }
+  })
+})
+
+describe("MCP sized for agents", () => {
+  const sizeOf = (listed: ReadonlyArray<unknown>) => Buffer.byteLength(JSON.stringify(listed))
+
+  it("lists for each caller only what it can use, and prints the list's size for each", async () => {
+    const reader = await agentWithKey(app, company.ownerKey, ["read"])
+    const proposer = await agentWithKey(app, company.ownerKey, ["read", "propose"])
+    const staff = await personWithKey(app, company.ownerKey, "staff")
+    const sizes: Record<string, { tools: number; bytes: number }> = {}
+    const listFor = async (label: string, key: string, headers: Record<string, string> = {}) => {
+      const client = await connectMcp(app, key, headers)
+      try {
+        const listed = (await client.listTools()).tools
+        sizes[label] = { tools: listed.length, bytes: sizeOf(listed) }
+        return listed
+      } finally {
+        await client.close()
+      }
+    }
+    const ownerTools = await listFor("owner", company.ownerKey)
+    const readerTools = await listFor("read-only agent", reader.key.secret, { "x-agent-model": "test-model" })
+    const proposerTools = await listFor("read-and-propose agent", proposer.key.secret, { "x-agent-model": "test-model" })
+    await listFor("staff person", staff.key.secret)
+    const booksOnly = await listFor("read-and-propose agent, books toolset", proposer.key.secret, { "x-agent-model": "test-model", "x-ledger-toolsets": "books" })
+    console.log(`MCP tool lists by caller:\n${Object.entries(sizes).map(([label, size]) =>
+      `  ${label.padEnd(40)} ${String(size.tools).padStart(4)} tools ${String(Math.round(size.bytes / 1024)).padStart(5)} KB`).join("\n")}`)
+
+    // A read-only agent carries reads (and the rotation of its own key), a fraction of the owner's list.
+    expect(readerTools.filter((tool) => tool.annotations?.readOnlyHint !== true).map((tool) => tool.name)).toEqual(["rotate_key"])
+    expect(sizes["read-only agent"]!.bytes).toBeLessThan(sizes.owner!.bytes / 2)
+    expect(proposerTools.map((tool) => tool.name)).not.toContain("create_key")
+    expect(ownerTools.map((tool) => tool.name)).toContain("create_key")
+    // No one's company key lists the operator's company creation.
+    expect(ownerTools.map((tool) => tool.name)).not.toContain("create_company")
+    // A toolset narrows further: the books are the ledger and its reports.
+    const books = booksOnly.map((tool) => tool.name)
+    expect(books).toContain("propose_journal_entry")
+    expect(books).toContain("get_trial_balance")
+    expect(books).not.toContain("list_invoices")
+    expect(booksOnly.length).toBeLessThan(proposerTools.length)
+  })
+
+  it("takes toolsets from the MCP address too, and names the known ones when asked for an unknown one", async () => {
+    const viaQuery = await app.fetch(new Request("http://ledger.test/mcp?toolsets=banking", {
+      method: "POST",
+      headers: { authorization: `Bearer ${company.ownerKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
+    }))
+    const listed = (await viaQuery.json()).result.tools.map((tool: { name: string }) => tool.name)
+    expect(listed).toContain("import_statement")
+    expect(listed).not.toContain("list_invoices")
+    const unknown = await app.fetch(new Request("http://ledger.test/mcp?toolsets=bokks", {
+      method: "POST",
+      headers: { authorization: `Bearer ${company.ownerKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} })
+    }))
+    const error = (await unknown.json()).error
+    expect(error.message).toMatch(/Unknown toolsets: bokks\. Known: all, .*books/)
+  })
+
+  it("tells clients how Ledger's tools fit together when they connect", () => {
+    const instructions = owner.getInstructions() ?? ""
+    expect(instructions).toMatch(/idempotency_key/)
+    expect(instructions).toMatch(/dry_run/)
+    expect(instructions).toMatch(/proposal/)
   })
 })

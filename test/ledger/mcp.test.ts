@@ -28,12 +28,19 @@ afterAll(async () => {
 const lines = (cents: number) => [{ account: "6070", debit_cents: cents }, { account: "2100", credit_cents: cents }]
 
 describe("governed writes over MCP", () => {
-  it("lists the ledger tools", async () => {
-    const tools = (await agentClient.listTools()).tools.map((tool) => tool.name)
-    for (const name of ["propose_journal_entry", "get_journal_entry", "reverse_journal_entry", "list_accounts", "list_proposals",
-      "approve_proposal", "reject_proposal", "set_period_status", "list_periods"]) {
-      expect(tools).toContain(name)
+  it("lists the ledger tools each caller can use: the agent's to read and propose, the approver's to decide", async () => {
+    const agentTools = (await agentClient.listTools()).tools.map((tool) => tool.name)
+    for (const name of ["propose_journal_entry", "get_journal_entry", "list_accounts", "list_proposals", "list_periods"]) {
+      expect(agentTools).toContain(name)
     }
+    // Scope approve and admin, and people-only tools, are not the read-and-propose agent's to carry.
+    for (const name of ["reverse_journal_entry", "approve_proposal", "reject_proposal", "set_period_status", "create_company"]) {
+      expect(agentTools).not.toContain(name)
+    }
+    const approverTools = (await approverClient.listTools()).tools.map((tool) => tool.name)
+    for (const name of ["reverse_journal_entry", "approve_proposal", "reject_proposal"]) expect(approverTools).toContain(name)
+    // The approver holds no admin scope.
+    expect(approverTools).not.toContain("set_period_status")
   })
 
   it("an agent posts 4000 under its 5000 threshold, queues 6000, cannot approve it; a person's approval posts it", async () => {

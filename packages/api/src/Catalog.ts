@@ -43,6 +43,28 @@ export const operations = [
   ...Migrations.operations
 ] as const
 
+/** The operations of each area, by the area's folder name (MCP offers them as toolsets). */
+export const areas = {
+  administration: Administration.operations,
+  ledger: Ledger.operations,
+  sales: Sales.operations,
+  banking: Banking.operations,
+  reports: Reports.operations,
+  firms: Firms.operations,
+  auth: Auth.operations,
+  webhooks: Webhooks.operations,
+  receipts: Receipts.operations,
+  profile: Profile.operations,
+  tax: Tax.operations,
+  taxforms: TaxForms.operations,
+  payroll: Payroll.operations,
+  mileage: Mileage.operations,
+  "estimated-taxes": EstimatedTaxes.operations,
+  crypto: Crypto.operations,
+  integrations: Integrations.operations,
+  migrations: Migrations.operations
+} as const
+
 export type Operations = typeof operations[number]
 export type OperationId = Operations["id"]
 

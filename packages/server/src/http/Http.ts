@@ -149,7 +149,8 @@ const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
         credential: bearer(request),
         agentModel: header(request, "x-agent-model"),
         agentRunId: header(request, "x-agent-run-id"),
-        company: header(request, "x-ledger-company")
+        company: header(request, "x-ledger-company"),
+        toolsets: new URL(request.url, "http://localhost").searchParams.get("toolsets") ?? header(request, "x-ledger-toolsets")
       }
     })
     return HttpServerResponse.fromWeb(response)

@@ -3,14 +3,17 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import {
   type CallToolRequest,
   CallToolRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
-import { ApiError, Catalog, Operation } from "@ledger/api"
+import { ApiError, Catalog, Operation, type Scope } from "@ledger/api"
 import type { Dispatcher, Invocation } from "@ledger/engine"
 import { Engine } from "../EngineVersion.ts"
 import * as JsonSchema from "../JsonSchema.ts"
+import * as Toolsets from "./Toolsets.ts"
 
 /** Names whose calls end or undo something: MCP clients may ask a person before calling them. */
 const destructiveVerbs = /^(revoke|void|remove|delete|cancel|disconnect|reject|archive|unlink|undo|unmatch|exclude|deactivate|discard)/
@@ -34,13 +37,22 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
       Object.assign(properties, json.properties ?? {})
       required.push(...((json.required ?? []) as Array<string>))
     }
+    // A write's key is required in the schema, as the pipeline requires it; an operation that
+    // previews with dry_run needs none for the preview.
+    let keyRule: Record<string, unknown> = {}
     if (operation.mode === "K") {
       const dryRun = operation.governed || JsonSchema.fieldNames(operation.body).includes("dry_run")
       properties.idempotency_key = {
         type: "string",
         minLength: 8,
         maxLength: 200,
-        description: `${dryRun ? "Required unless dry_run is true" : "Required"}. A retry with the same key replays the first result.`
+        description: `${dryRun ? "Required unless dry_run is true" : "Required"}: a fresh unique value per intended change; ` +
+          "a retry with the same key replays the first result instead of writing twice."
+      }
+      if (dryRun) {
+        keyRule = { anyOf: [{ required: ["idempotency_key"] }, { required: ["dry_run"], properties: { dry_run: { const: true } } }] }
+      } else {
+        required.push("idempotency_key")
       }
     }
     const name = Operation.toolName(operation.id)
@@ -58,7 +70,8 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
           type: "object",
           properties: properties as Record<string, object>,
           required: Array.from(new Set(required)),
-          additionalProperties: false
+          additionalProperties: false,
+          ...keyRule
         },
         annotations: {
           title: operation.summary,
@@ -96,6 +109,8 @@ export interface McpRequest {
     readonly agentModel: string | null
     readonly agentRunId: string | null
     readonly company: string | null
+    /** `?toolsets=` on the MCP address or `X-Ledger-Toolsets`: the areas whose tools to list. */
+    readonly toolsets?: string | null | undefined
   }
 }
 
@@ -145,9 +160,45 @@ const invocationOf = (entry: ToolEntry, call: CallToolRequest, headers: McpReque
   }
 }
 
+/** Who is asking, through the pipeline's own `GET /v1/me`; null when that is not a company principal. */
+const callerOf = (input: McpRequest): Effect.Effect<Toolsets.Caller | null> =>
+  Effect.map(
+    input.dispatcher.execute({
+      operationId: "getMe",
+      path: {},
+      query: {},
+      body: undefined,
+      credential: input.headers.credential,
+      idempotencyKey: null,
+      agentModel: input.headers.agentModel,
+      agentRunId: input.headers.agentRunId,
+      company: input.headers.company,
+      via: "mcp",
+      coerce: false
+    }),
+    (outcome) => {
+      if (outcome.status !== 200) return null
+      const body = outcome.body as { readonly principal_type: string; readonly scopes: ReadonlyArray<Scope.Scope> }
+      return { principalType: body.principal_type, scopes: body.scopes }
+    }
+  )
+
 const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
-  const server = new Server({ name: "ledger", version: Engine.serverVersion }, { capabilities: { tools: {} } })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: Array.from(toolsOf().values(), (entry) => entry.tool) }))
+  const server = new Server(
+    { name: "ledger", version: Engine.serverVersion },
+    { capabilities: { tools: {} }, instructions: Toolsets.instructions }
+  )
+  server.setRequestHandler(ListToolsRequestSchema, async (_list, extra) => {
+    const chosen = Toolsets.selected(input.headers.toolsets ?? null)
+    if (chosen.unknown.length > 0) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown toolsets: ${chosen.unknown.join(", ")}. ` +
+        `Known: all, ${[...Toolsets.toolsets.keys()].sort().join(", ")}.`)
+    }
+    const caller = await run(callerOf(input), extra.signal)
+    const tools = Array.from(toolsOf().values()).filter((entry) =>
+      Toolsets.usableBy(entry.operation, caller) && (chosen.ids === null || chosen.ids.has(entry.operation.id)))
+    return { tools: tools.map((entry) => entry.tool) }
+  })
   server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
     const entry = toolsOf().get(call.params.name)
     if (entry === undefined) {
