@@ -162,3 +162,21 @@ describe("malformed requests", () => {
     for (const row of recorded) expect(row.agent_model === null || !row.agent_model.includes("\u0000")).toBe(true)
   })
 })
+
+describe("a body of many bad items", () => {
+  it("is refused with the first issues and their count, not a stack overflow or a huge answer", async () => {
+    // 100,000 empty applications: each fails on every field (issue 19 item 9).
+    const applications = Array.from({ length: 100_000 }, () => ({}))
+    const result = await app.call("POST", "/v1/payments/1/apply", {
+      token: company.ownerKey,
+      key: "many-bad-items-1",
+      body: { applications }
+    })
+    expect(result.status).toBe(400)
+    expectErrorBody(result.body, "invalid_request")
+    const details = result.body.error.details
+    expect(details.issues).toHaveLength(Limits.errorIssuesMax)
+    expect(details.issues_total).toBeGreaterThanOrEqual(100_000)
+    expect(JSON.stringify(result.body).length).toBeLessThan(10_000)
+  }, 120_000)
+})

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { errorIssuesMax } from "./Limits.ts"
 
 /**
  * Every stable `error.type` Ledger answers with, and the HTTP status it always travels with.
@@ -125,8 +126,16 @@ export const fail = (type: ErrorType, message: string, details?: Record<string, 
 
 export const notFound = (what = "record"): LedgerError => fail("not_found", `No such ${what}.`)
 
+/**
+ * A refusal lists at most `Limits.errorIssuesMax` issues, and how many there were: a body of
+ * 60,000 bad items once answered 9 MB of issues, which helps no one and costs the server.
+ */
 export const invalidRequest = (issues: ReadonlyArray<Issue>, message = "The request is not valid."): LedgerError =>
-  fail("invalid_request", message, { issues })
+  fail("invalid_request", message, issuesDetails(issues))
 
 export const validationFailed = (message: string, issues: ReadonlyArray<Issue> = []): LedgerError =>
-  fail("validation_failed", message, { issues })
+  fail("validation_failed", message, issuesDetails(issues))
+
+const issuesDetails = (issues: ReadonlyArray<Issue>): Record<string, unknown> =>
+  issues.length > errorIssuesMax ? { issues: issues.slice(0, errorIssuesMax), issues_total: issues.length } : { issues }
+

@@ -128,3 +128,6 @@ export const endedKeyAuditsPerMinute = 30
 
 /** A statement import's JSON body: a 100,000-line statement is 5 to 15 MB, base64 adds a third. */
 export const statementBodyBytesMax = 67_108_864
+
+/** Issues one refusal lists (`error.details.issues`); `issues_total` counts them all. */
+export const errorIssuesMax = 20

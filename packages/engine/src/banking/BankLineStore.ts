@@ -45,6 +45,21 @@ export const update = Effect.fn("BankLineStore.update")(function*(id: number, fi
   return rows[0]!
 })
 
+/**
+ * A rule a categorization names is one of the caller's company's: an id from another company (or
+ * none) is refused, never recorded as if it were this company's (issue 19 item 4).
+ */
+export const requireRule = Effect.fn("BankLineStore.requireRule")(function*(ruleId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const companyId = yield* requireCompanyId
+  const rows = yield* sql`SELECT 1 FROM bank_rules WHERE company_id = ${companyId} AND id = ${ruleId}`.pipe(Effect.orDie)
+  if (rows.length === 0) {
+    return yield* Effect.fail(ApiError.validationFailed("No such bank rule in this company.", [
+      { path: ["body", "rule_id"], message: "Unknown rule" }
+    ]))
+  }
+})
+
 /** The company's active rules, with their accounts' codes, for suggestions. */
 export const activeRules = Effect.fn("BankLineStore.activeRules")(function*() {
   const sql = yield* SqlClient.SqlClient

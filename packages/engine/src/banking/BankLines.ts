@@ -112,6 +112,7 @@ export const handlers = [
           { path: ["path", "id"], message: "Zero amount" }
         ]))
       }
+      if (body.rule_id !== undefined && body.rule_id !== null) yield* BankLineStore.requireRule(body.rule_id)
       const bank = yield* BankAccounts.load(Row.int(line.bank_account_id))
       if (String(bank.account_code) === body.account) {
         return yield* Effect.fail(ApiError.validationFailed("A line cannot be categorized to its own bank's ledger account.", [
