@@ -207,6 +207,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       providers: options.providers ?? portsOf(config).layer
     })),
     Layer.provide(Layer.succeed(Observability.AccessLog)(config.accessLog)),
+    Layer.provide(Layer.succeed(Observability.GenerateRequestIds)(true)),
     Layer.provide(config.logFormat === "json" ? Logger.layer([Logger.consoleJson]) : Layer.empty),
     Layer.provide(config.otlp === null ? Layer.empty : otlpLayer(config.otlp))
   )

@@ -157,8 +157,8 @@ export const listBankRules = Operation.make({
   summary: "Rules in evaluation order: priority (lowest first), then age (oldest first).",
   scope: "read",
   mode: "R",
-  query: Schema.Struct({ include_inactive: Schema.optionalKey(Schema.Boolean) }),
-  success: Schema.Struct({ data: Schema.Array(BankRule) })
+  query: Schema.Struct({ include_inactive: Schema.optionalKey(Schema.Boolean), ...PageQuery }),
+  success: Page(BankRule)
 })
 
 export const deactivateBankRule = Operation.make({

@@ -110,6 +110,7 @@ export const listStarterCharts = Operation.make({
   summary: "The starter charts a company may begin with, with every account they create.",
   scope: "read",
   mode: "R",
+  query: Schema.Struct(PageQuery),
   success: Page(StarterChart)
 })
 

@@ -4,6 +4,7 @@ import { ApiError, Banking, Limits } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Pagination from "../kernel/Pagination.ts"
 import * as Row from "../kernel/Row.ts"
 import { AccountStore } from "../ledger/index.ts"
 import * as BankAccounts from "./BankAccounts.ts"
@@ -71,10 +72,14 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
+      const limit = Pagination.limitOf(query)
+      const after = yield* Pagination.afterId(query)
+      // In the order rules are tried (priority, then age): the cursor's rule names where to go on.
       const rows = yield* sql<Record<string, unknown>>`${selectRule(sql, companyId)}
         ${query.include_inactive === true ? sql`` : sql`AND r.active`}
-        ORDER BY r.priority, r.created_at, r.id`.pipe(Effect.orDie)
-      return { body: { data: rows.map(BankingRows.ruleRecord) } }
+        ${after === null ? sql`` : sql`AND (r.priority, r.created_at, r.id) > (SELECT priority, created_at, id FROM bank_rules WHERE company_id = ${companyId} AND id = ${after})`}
+        ORDER BY r.priority, r.created_at, r.id LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), BankingRows.ruleRecord) }
     })),
 
   Handler.make(Banking.BankLines.deactivateBankRule, ({ path, body }) =>

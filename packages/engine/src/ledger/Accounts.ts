@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Company, Ledger, Limits } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
+import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as AccountProtections from "./AccountProtections.ts"
@@ -247,8 +248,14 @@ export const handlers = [
       }
     })),
 
-  Handler.make(operations.listStarterCharts, () =>
-    Effect.succeed({ body: { data: StarterCharts.all, has_more: false, next_cursor: null } })),
+  // A short list the code holds: paged like every list, by its position (1-based) as the id.
+  Handler.make(operations.listStarterCharts, ({ query }) =>
+    Effect.gen(function*() {
+      const limit = Pagination.limitOf(query)
+      const after = (yield* Pagination.afterId(query)) ?? 0
+      const positioned = StarterCharts.all.map((chart, index) => ({ chart, position: index + 1 })).slice(after, after + limit + 1)
+      return { body: Pagination.page(positioned, limit, (item) => item.position, (item) => item.chart) }
+    })),
 
   Handler.make(operations.applyStarterChart, ({ body }) =>
     Effect.gen(function*() {

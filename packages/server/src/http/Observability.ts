@@ -17,6 +17,15 @@ import { Migrations } from "@ledger/engine"
 /** Whether to write an access log line per request (`LEDGER_ACCESS_LOG`, on for `ledger serve`). */
 export class AccessLog extends Context.Reference<boolean>("@ledger/server/AccessLog", { defaultValue: () => false }) {}
 
+/**
+ * Whether to give a request without a sane `X-Request-Id` a new one (on for `ledger serve`). Off
+ * in process (the testkit): there a caller's own id is still echoed, but none is made up, so that
+ * one seed keeps giving byte-identical answers.
+ */
+export class GenerateRequestIds extends Context.Reference<boolean>("@ledger/server/GenerateRequestIds", {
+  defaultValue: () => false
+}) {}
+
 const requests = Metric.counter("ledger_http_requests_total", {
   description: "HTTP requests answered, by method, route and status class.",
   incremental: true
@@ -51,10 +60,10 @@ export const routeLabel = (path: string): string =>
 
 const statusClass = (status: number): string => `${Math.floor(status / 100)}xx`
 
-const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
+const requestIdOf = (request: HttpServerRequest.HttpServerRequest, generate: boolean): string | null => {
   const given = request.headers["x-request-id"]
   if (typeof given === "string" && given.length <= requestIdLengthMax && /^[\w.:-]+$/.test(given)) return given
-  return crypto.randomUUID()
+  return generate ? crypto.randomUUID() : null
 }
 
 /**
@@ -68,7 +77,7 @@ export const observe = (
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const startedMs = yield* Clock.currentTimeMillis
-    const requestId = requestIdOf(request)
+    const requestId = requestIdOf(request, yield* GenerateRequestIds)
     const response = yield* effect
     const durationMs = (yield* Clock.currentTimeMillis) - startedMs
     const route = routeLabel(request.url)
@@ -82,11 +91,11 @@ export const observe = (
         route,
         status: response.status,
         duration_ms: durationMs,
-        request_id: requestId,
+        ...(requestId === null ? {} : { request_id: requestId }),
         ...(typeof company === "string" ? { company: company.slice(0, 64) } : {})
       }))
     }
-    return HttpServerResponse.setHeader(response, "x-request-id", requestId)
+    return requestId === null ? response : HttpServerResponse.setHeader(response, "x-request-id", requestId)
   }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>
 
 /** Reads the backlogs into their gauges, then renders every metric in Prometheus' text format. */
