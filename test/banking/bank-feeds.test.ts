@@ -166,6 +166,11 @@ describe("bank feeds", () => {
     app.aggregator.add(itemId, { transactionId: "p1", accountId: "acc-chk", date: "2026-04-01", amountCents: -2500, name: "Hotel", memo: null, pending: true })
     expect((await app.write(`/v1/bank-feeds/${feed.id}/sync`, company.ownerKey, {})).body.added).toBe(0)
 
+    // A setting left out keeps its value (spec 4.5 marks include_pending optional): nothing replays.
+    const kept = await app.write(`/v1/bank-feeds/${feed.id}/settings`, company.ownerKey, {})
+    expect(kept.status).toBe(200)
+    expect(kept.body.bank_feed.include_pending).toBe(false)
+    expect(kept.body.replay).toBeNull()
     const settings = await app.write(`/v1/bank-feeds/${feed.id}/settings`, company.ownerKey, { include_pending: true })
     expect(settings.status).toBe(200)
     expect(settings.body.replay.added).toBe(1)

@@ -42,4 +42,18 @@ describe("references inside bodies", () => {
     expect(categorized.status).toBe(201)
     expect(categorized.body.status).toBe("categorized")
   })
+
+  it("answers 422 naming the field for an unknown id inside a body, not 404", async () => {
+    const { company } = await companyWithBankAccount(app)
+    const token = company.ownerKey
+    const rule = await app.write("/v1/bank-rules", token, {
+      name: "Nowhere", priority: 1, direction: "out", account: "6030", bank_account_id: 999_999_999
+    })
+    expect(rule.status).toBe(422)
+    expect(rule.body.error.details.issues).toEqual([{ path: ["body", "bank_account_id"], message: "Unknown bank account" }])
+    const contact = await app.write("/v1/contacts", token, { kind: "customer", name: "Ann" })
+    const payment = await app.write("/v1/payments/received", token, { contact_id: contact.body.id, bank_line_id: 999_999_999 })
+    expect(payment.status).toBe(422)
+    expect(payment.body.error.details.issues).toEqual([{ path: ["body", "bank_line_id"], message: "Unknown bank line" }])
+  })
 })

@@ -103,6 +103,14 @@ describe("the kill switch and self-approval", () => {
       expect(refused.status).toBe(403)
       expect(refused.body.error.type).toBe("kill_switch_active")
     }
+    // A dry run always answers 200 (spec 3.1): its preview says the write would be refused, and why.
+    const preview = await propose(app, agent.key, { entry_date: today(), lines: simpleLines("6070", "1010", 100), dry_run: true }, {
+      headers: agent.headers,
+      key: null
+    })
+    expect(preview.status).toBe(200)
+    expect(preview.body).toMatchObject({ dry_run: true, verdict: "refuse" })
+    expect(preview.body.reasons.map((reason: { type: string }) => reason.type)).toContain("kill_switch_active")
     expect((await propose(app, company.ownerKey, { entry_date: today(), lines: simpleLines("6070", "1010", 100) })).status).toBe(201)
     const entries = await app.query<{ count: string }>(
       `SELECT count(*) AS count FROM journal_entries WHERE company_id = $1 AND posted_by_type = 'agent'`,

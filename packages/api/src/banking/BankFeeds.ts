@@ -143,7 +143,8 @@ export const setBankFeedSettings = Operation.make({
   mode: "-",
   peopleOnly: true,
   pathParams: IdPath,
-  body: Schema.Struct({ include_pending: Schema.Boolean }),
+  // Optional (spec 4.5): a setting left out keeps its value.
+  body: Schema.Struct({ include_pending: Schema.optionalKey(Schema.Boolean) }),
   success: Schema.Struct({ bank_feed: BankFeed, replay: Schema.NullOr(SyncResult) }),
   errors: [...feedErrors]
 })

@@ -340,23 +340,24 @@ export const handlers = [
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
       const feed = yield* loadFeed(path.id, true)
-      const changed = (feed.include_pending === true) !== body.include_pending
+      const includePending = body.include_pending ?? feed.include_pending === true
+      const changed = (feed.include_pending === true) !== includePending
       let replay: typeof Banking.Records.SyncResult.Type | null = null
       if (changed) {
-        if (!body.include_pending) {
+        if (!includePending) {
           // Pending lines nobody acted on go; the posted transactions will come as they post.
           yield* sql`UPDATE bank_lines SET withdrawn_at = ${request.now}, updated_at = ${request.now}
             WHERE company_id = ${companyId} AND pending AND withdrawn_at IS NULL AND status IN ('unmatched', 'excluded')
               AND bank_account_id IN (SELECT bank_account_id FROM bank_feed_accounts WHERE company_id = ${companyId}
                 AND bank_feed_id = ${path.id} AND bank_account_id IS NOT NULL)`.pipe(Effect.orDie)
         }
-        const updated = yield* sql<Record<string, unknown>>`UPDATE bank_feeds SET include_pending = ${body.include_pending},
+        const updated = yield* sql<Record<string, unknown>>`UPDATE bank_feeds SET include_pending = ${includePending},
           sync_cursor = NULL WHERE company_id = ${companyId} AND id = ${path.id} RETURNING *`.pipe(Effect.orDie)
         replay = yield* syncFeed(updated[0]!)
       }
       return {
         body: { bank_feed: yield* presentOne(yield* loadFeed(path.id, false)), replay },
-        audit: { targetType: "bank_feed", targetId: path.id, details: { include_pending: body.include_pending, replayed: changed } }
+        audit: { targetType: "bank_feed", targetId: path.id, details: { include_pending: includePending, replayed: changed } }
       }
     }))
 ] as const

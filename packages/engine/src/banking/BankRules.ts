@@ -4,6 +4,7 @@ import { ApiError, Banking, Limits } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import * as BodyReference from "../kernel/BodyReference.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import * as Row from "../kernel/Row.ts"
 import { AccountStore } from "../ledger/index.ts"
@@ -39,7 +40,9 @@ export const handlers = [
           return yield* Effect.fail(ApiError.validationFailed(`No class ${body.class}.`, [{ path: ["body", "class"], message: "Unknown class" }]))
         }
       }
-      if (body.bank_account_id !== undefined) yield* BankAccounts.load(body.bank_account_id)
+      if (body.bank_account_id !== undefined) {
+        yield* BankAccounts.load(body.bank_account_id).pipe(BodyReference.inBody(["body", "bank_account_id"], "bank account"))
+      }
       if (body.amount_min_cents !== undefined && body.amount_max_cents !== undefined && body.amount_min_cents > body.amount_max_cents) {
         return yield* Effect.fail(ApiError.validationFailed("amount_min_cents is above amount_max_cents.", [
           { path: ["body", "amount_min_cents"], message: "Above amount_max_cents" }

@@ -14,6 +14,12 @@ export interface RequestInfo {
   readonly agentModel: string | null
   readonly agentRunId: string | null
   readonly idempotencyKey: string | null
+  /**
+   * The company's kill switch suspends agents' writes (spec 5.4). The pipeline refuses them before
+   * their handler, except a governed dry run, which previews the refusal (spec 3.1: a dry run
+   * always answers 200): the governed path reads this to say so.
+   */
+  readonly killSwitchSuspended?: boolean | undefined
 }
 
 export class RequestContext extends Context.Service<RequestContext, RequestInfo>()("@ledger/engine/RequestContext") {}

@@ -166,7 +166,8 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
       totalCents: prepared.totalCents,
       periodStatus: period?.status ?? null,
       softLockOverrideReason,
-      alwaysProposeForAgents: input.alwaysProposeForAgents ?? null
+      alwaysProposeForAgents: input.alwaysProposeForAgents ?? null,
+      killSwitchSuspended: request.killSwitchSuspended === true
     })
 
     if (input.dryRun) {

@@ -27,6 +27,8 @@ export interface PolicyInput {
   readonly softLockOverrideReason: string | null
   /** A reason the write always waits for a person when an agent makes it (e.g. `receipt_review`). */
   readonly alwaysProposeForAgents?: Reason | null
+  /** The company's kill switch is on: agents' writes are refused (only a dry run gets this far). */
+  readonly killSwitchSuspended?: boolean | undefined
 }
 
 export interface Decision {
@@ -67,6 +69,10 @@ export const periodCheck = (
 export const decide = (input: PolicyInput): Decision => {
   const period = periodCheck(input.periodStatus, input.softLockOverrideReason)
   if (period.refusal !== null) return { verdict: "refuse", reasons: period.reasons, refusal: period.refusal }
+  if (!input.actor.isPerson && input.killSwitchSuspended === true) {
+    const message = "Agent writes are suspended by the company's kill switch."
+    return { verdict: "refuse", reasons: [...period.reasons, { type: "kill_switch_active", message }], refusal: { type: "kill_switch_active", message } }
+  }
   if (input.actor.isPerson) {
     return {
       verdict: "post",

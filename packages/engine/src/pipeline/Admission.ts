@@ -131,7 +131,8 @@ export const authorization = (run: Run): ApiError.LedgerError | null => {
       "Agent writes must name the model in X-Agent-Model (MCP: _meta dev.ledger/model)."
     )
   }
-  if (run.company?.killSwitchSuspended === true) {
+  // A governed dry run under the kill switch is answered: its preview's verdict is the refusal.
+  if (run.company?.killSwitchSuspended === true && !(operation.governed && isDryRun(run))) {
     return ApiError.fail("kill_switch_active", "Agent writes are suspended by the company's kill switch.")
   }
   return null

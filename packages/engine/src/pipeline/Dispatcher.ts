@@ -128,7 +128,8 @@ const workOf = (
     today: run.now.slice(0, 10),
     agentModel: run.invocation.agentModel,
     agentRunId: run.invocation.agentRunId,
-    idempotencyKey
+    idempotencyKey,
+    killSwitchSuspended: run.company?.killSwitchSuspended === true
   }
   const handled = handler({ path: decoded.path, query: decoded.query, body: decoded.body }).pipe(
     Effect.provideService(RequestContext, request),

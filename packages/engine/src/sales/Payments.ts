@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Sales } from "@ledger/api"
+import * as BodyReference from "../kernel/BodyReference.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { proposalKind } from "../kernel/Registry.ts"
 import { Governed, JournalEntryRules, JournalEntryStore } from "../ledger/index.ts"
@@ -24,7 +25,9 @@ const persistAndLoad = (payment: PaymentResolution.ResolvedPayment, entryId: num
 const create = (direction: PaymentResolution.Direction) => ({ body }: { body: Sales.Payments.PaymentBody }) =>
   Effect.gen(function*() {
     const company = yield* requireCompanyId
-    const bankLine = body.bank_line_id === undefined ? null : yield* PaymentBankLines.resolve(body.bank_line_id, direction, body.amount_cents)
+    const bankLine = body.bank_line_id === undefined ? null : yield* PaymentBankLines.resolve(body.bank_line_id, direction, body.amount_cents).pipe(
+      BodyReference.inBody(["body", "bank_line_id"], "bank line")
+    )
     const payment = yield* PaymentResolution.resolve(company, direction, body, bankLine)
     return yield* Governed.write({
       kind: direction === "received" ? "payment_received" : "payment_made",
