@@ -97,7 +97,7 @@ export const releaseEntry = Effect.fn("BankLineLinks.releaseEntry")(function*(en
   for (const row of rows) {
     const reconciliationId = yield* BankLineStore.clearedInFinished(Row.int(row.bank_account_id), entryId)
     if (reconciliationId !== null) {
-      return yield* Effect.fail(ApiError.fail("bank_line_reconciled", "The payment's bank line is cleared in a finished reconciliation.", {
+      return yield* Effect.fail(ApiError.fail("bank_line_reconciled", "A bank line matched to this entry is cleared in a finished reconciliation: undo that reconciliation first.", {
         reconciliation_id: reconciliationId,
         bank_line_id: Row.int(row.id)
       }))

@@ -1,5 +1,7 @@
 import { Banking } from "@ledger/api"
+import { Effect } from "effect"
 import * as Area from "../pipeline/Area.ts"
+import * as BankLineLinks from "./BankLineLinks.ts"
 import * as BankAccounts from "./BankAccounts.ts"
 import * as BankFeeds from "./BankFeeds.ts"
 import * as BankLines from "./BankLines.ts"
@@ -26,6 +28,8 @@ export const area = Area.make({
   ],
   proposalKinds: { bank_line: BankLines.proposalKind, bank_transfer: Matching.transferProposalKind },
   protections: [BankAccounts.ledgerAccountProtection],
+  // A reversed entry (a void, a reversal) releases the bank lines matched to it (issue 19 item 2).
+  reversalHooks: [({ entryId }) => Effect.asVoid(BankLineLinks.releaseEntry(entryId))],
   events: ["reconciliation.finished"]
 })
 

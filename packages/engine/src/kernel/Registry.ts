@@ -101,10 +101,21 @@ export interface SetupResult {
 
 export type SetupStep = (request: SetupRequest) => Effect.Effect<Partial<SetupResult>, never, ContributionServices>
 
+/**
+ * An entry has just been reversed (its reversal posted, in the same transaction): an area releases
+ * what pointed at the cancelled entry (banking: a bank line matched to it goes back to unmatched,
+ * or the reversal is refused while that line is cleared in a finished reconciliation).
+ */
+export type ReversalHook = (reversed: {
+  readonly entryId: number
+  readonly reversalEntryId: number
+}) => Effect.Effect<void, ApiError.LedgerError, ContributionServices>
+
 export interface Contributions {
   readonly proposalKinds: ReadonlyMap<string, ProposalKind>
   readonly protections: ReadonlyArray<ProtectionCheck>
   readonly setupSteps: ReadonlyArray<SetupStep>
+  readonly reversalHooks: ReadonlyArray<ReversalHook>
 }
 
 /** The areas' contributions, folded once (pipeline/Area.ts `fold`); every handler may read it. */

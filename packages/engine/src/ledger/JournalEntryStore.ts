@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { ApiError, type Ledger, Limits } from "@ledger/api"
 import * as Events from "./Events.ts"
 import { RequestContext, type RequestInfo } from "../kernel/RequestContext.ts"
+import { Registry } from "../kernel/Registry.ts"
 import * as Row from "../kernel/Row.ts"
 import * as AccountStore from "./AccountStore.ts"
 import * as JournalEntryRules from "./JournalEntryRules.ts"
@@ -185,6 +186,8 @@ export const post = Effect.fn("JournalEntryStore.post")(function*(prepared: Prep
       total_cents: entry.total_cents,
       source: entry.source
     })
+    const registry = yield* Registry
+    for (const hook of registry.reversalHooks) yield* hook({ entryId: entry.reverses_entry_id, reversalEntryId: entry.id })
   }
   return entry
 })

@@ -2,7 +2,7 @@ import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Operation } from "@ledger/api"
 import type { Handler } from "../kernel/Handler.ts"
-import type { Contributions, ProposalKind, ProtectionCheck, SetupStep } from "../kernel/Registry.ts"
+import type { Contributions, ProposalKind, ProtectionCheck, ReversalHook, SetupStep } from "../kernel/Registry.ts"
 import type { Job } from "../store/Jobs.ts"
 import type { Mail } from "../ports/Mail.ts"
 import type { BatchWriter } from "./batching/GroupCommit.ts"
@@ -13,6 +13,7 @@ export type {
   ProposalKind,
   ProtectedAccount,
   ProtectionCheck,
+  ReversalHook,
   SetupRequest,
   SetupResult,
   SetupStep
@@ -59,6 +60,8 @@ export interface Area<Id extends string = string> {
   readonly protections: ReadonlyArray<ProtectionCheck>
   /** Run in the order of the areas, then in this order. */
   readonly setupSteps: ReadonlyArray<SetupStep>
+  /** Run when any entry is reversed, in the reversal's transaction (kernel/Registry.ts). */
+  readonly reversalHooks: ReadonlyArray<ReversalHook>
   /** Job kinds by name (`jobs.kind`). */
   readonly jobKinds: Readonly<Record<string, JobKind>>
   /**
@@ -94,6 +97,7 @@ export const make = <
   readonly proposalKinds?: Readonly<Record<string, ProposalKind>>
   readonly protections?: ReadonlyArray<ProtectionCheck>
   readonly setupSteps?: ReadonlyArray<SetupStep>
+  readonly reversalHooks?: ReadonlyArray<ReversalHook>
   readonly jobKinds?: Readonly<Record<string, JobKind>>
   readonly batchWriters?: { readonly [K in IdOf<Operations>]?: () => BatchWriter }
   readonly events?: ReadonlyArray<EventType>
@@ -109,6 +113,7 @@ export const make = <
     proposalKinds: area.proposalKinds ?? {},
     protections: area.protections ?? [],
     setupSteps: area.setupSteps ?? [],
+    reversalHooks: area.reversalHooks ?? [],
     jobKinds: area.jobKinds ?? {},
     batchWriters: (area.batchWriters ?? {}) as Area<Exclude<IdOf<Operations>, Elsewhere[number]>>["batchWriters"],
     events: area.events ?? []
@@ -144,6 +149,7 @@ export const fold = (areas: ReadonlyArray<Area>): Folded => {
     proposalKinds: byName("Proposal kind", (area) => Object.entries(area.proposalKinds)),
     protections: areas.flatMap((area) => area.protections),
     setupSteps: areas.flatMap((area) => area.setupSteps),
+    reversalHooks: areas.flatMap((area) => area.reversalHooks),
     jobKinds: byName("Job kind", (area) => Object.entries(area.jobKinds)),
     batchWriters: byName("Batch writer", (area) =>
       Object.entries(area.batchWriters).flatMap(([id, make]) => make === undefined ? [] : [[id, make] as const]))

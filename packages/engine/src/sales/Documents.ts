@@ -121,6 +121,8 @@ const voidDocument = ({ path, body }: { path: { id: number }; body: Sales.Docume
     }
     const original = yield* JournalEntryStore.load(document.entry_id!)
     const title = DocumentResolution.titles[document.kind as PostingKind]
+    // The void is the linked reversal of the document's entry (issue 19 item 3): reports and the
+    // audit show the pair, and nothing can match or reverse the cancelled entry again.
     const written = yield* Governed.write({
       kind: "document_void",
       summary: `Void ${title} ${document.number}: ${body.reason}`,
@@ -129,6 +131,7 @@ const voidDocument = ({ path, body }: { path: { id: number }; body: Sales.Docume
         memo: `Void of ${title} ${document.number}: ${body.reason}`.slice(0, 1000),
         lines: JournalEntryRules.reversal(original!.lines).map(JournalEntryRules.toDraftLine)
       },
+      reverses: document.entry_id!,
       request: { document_id: document.id, reason: body.reason, void_date: voidDate },
       dryRun: body.dry_run === true,
       softLockOverrideReason: body.soft_lock_override_reason,

@@ -158,6 +158,8 @@ export const handlers = [
           memo: `Void of payment ${payment.id}: ${body.reason}`.slice(0, 1000),
           lines: JournalEntryRules.reversal(original!.lines).map(JournalEntryRules.toDraftLine)
         },
+        // The linked reversal of the payment's entry (issue 19 item 3).
+        reverses: payment.entry_id!,
         request: { payment_id: payment.id, reason: body.reason, void_date: voidDate },
         dryRun: body.dry_run === true,
         softLockOverrideReason: body.soft_lock_override_reason,
