@@ -12,7 +12,9 @@ COPY packages/server/package.json packages/server/
 COPY packages/client/package.json packages/client/
 COPY packages/testkit/package.json packages/testkit/
 # The server runs from its TypeScript sources through tsx (one way in: packages/server/bin/ledger.mjs).
-RUN pnpm install --frozen-lockfile --filter @ledger/server... --filter ledger-workspace
+RUN pnpm install --frozen-lockfile --filter @ledger/server... --filter @ledger/web --filter ledger-workspace
+COPY packages/web packages/web
+RUN pnpm --filter @ledger/web build
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 LEDGER_DATA_DIR=/data LEDGER_LOG_FORMAT=json
@@ -20,6 +22,7 @@ WORKDIR /app
 COPY --from=dependencies /app /app
 COPY tsconfig.base.json tsconfig.json ./
 COPY packages packages
+COPY --from=dependencies /app/packages/server/app packages/server/app
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

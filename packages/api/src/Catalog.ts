@@ -16,6 +16,10 @@ import * as EstimatedTaxes from "./estimated-taxes/index.ts"
 import * as Crypto from "./crypto/index.ts"
 import * as Integrations from "./integrations/index.ts"
 import * as Migrations from "./migrations/index.ts"
+import * as AiApps from "./ai-apps/index.ts"
+import * as AiConsent from "./ai-consent/index.ts"
+import * as OnlinePayments from "./online-payments/index.ts"
+import * as Billing from "./billing/index.ts"
 import type * as Operation from "./Operation.ts"
 
 /**
@@ -40,7 +44,11 @@ export const operations = [
   ...EstimatedTaxes.operations,
   ...Crypto.operations,
   ...Integrations.operations,
-  ...Migrations.operations
+  ...Migrations.operations,
+  ...AiApps.operations,
+  ...AiConsent.operations,
+  ...OnlinePayments.operations,
+  ...Billing.operations
 ] as const
 
 /** The operations of each area, by the area's folder name (MCP offers them as toolsets). */
@@ -62,7 +70,11 @@ export const areas = {
   "estimated-taxes": EstimatedTaxes.operations,
   crypto: Crypto.operations,
   integrations: Integrations.operations,
-  migrations: Migrations.operations
+  migrations: Migrations.operations,
+  "ai-apps": AiApps.operations,
+  "ai-consent": AiConsent.operations,
+  "online-payments": OnlinePayments.operations,
+  "billing": Billing.operations
 } as const
 
 export type Operations = typeof operations[number]

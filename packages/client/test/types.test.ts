@@ -66,6 +66,7 @@ describe("methods are typed from the catalog's schemas", () => {
     expectTypeOf<Input<OperationOf<"createUser">>>().toEqualTypeOf<{
       readonly name: string
       readonly role: "owner" | "cpa" | "accountant" | "staff"
+      readonly email?: string
     }>()
     expectTypeOf<Input<OperationOf<"getKey">>>().toEqualTypeOf<{ readonly id: number }>()
     expectTypeOf<Output<OperationOf<"getMe">>["company"]["company_id"]>().toEqualTypeOf<string>()

@@ -26,6 +26,10 @@ import * as EstimatedTaxes from "./estimated-taxes/index.ts"
 import * as Crypto from "./crypto/index.ts"
 import * as Integrations from "./integrations/index.ts"
 import * as Migrations from "./migrations/index.ts"
+import * as AiApps from "./ai-apps/index.ts"
+import * as AiConsent from "./ai-consent/index.ts"
+import * as OnlinePayments from "./online-payments/index.ts"
+import * as Billing from "./billing/index.ts"
 
 export interface Options {
   readonly storage: "postgresql" | "pglite"
@@ -71,7 +75,11 @@ export const areas: ReadonlyArray<Area.Area> = [
   EstimatedTaxes.area,
   Crypto.area,
   Integrations.area,
-  Migrations.area
+  Migrations.area,
+  AiApps.area,
+  AiConsent.area,
+  OnlinePayments.area,
+  Billing.area
 ]
 
 const folded = Area.fold(areas)

@@ -184,7 +184,13 @@ export const inProcess = async (options: AppOptions) => {
  * sealer, and the unconfigured layer of the rest, which `unconfigured` names.
  */
 export const portsOf = (config: ServerConfig): ServerPorts.Wired =>
-  ServerPorts.wire({ smtp: config.smtp, masterKey: config.masterKey, databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  ServerPorts.wire({
+    smtp: config.smtp,
+    masterKey: config.masterKey,
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    appUrl: process.env.LEDGER_APP_URL ?? config.baseUrl
+  })
 
 /**
  * The Node HTTP server on the configured host and port. Storage is opened and migrated before the

@@ -16,6 +16,7 @@ export const User = Schema.Struct({
   name: Name,
   role: UserRole,
   scopes: Schema.Array(Scope).annotate({ description: "The most a key of this person may hold." }),
+  email: Schema.optionalKey(Schema.NullOr(Schema.String)).annotate({ description: "The person's sign-in address (DECISIONS.md), if any." }),
   created_at: Timestamp
 }).annotate({ identifier: "User" })
 export type User = typeof User.Type
@@ -57,7 +58,12 @@ export const createUser = Operation.make({
   summary: "Add a person to the company.",
   scope: "admin",
   mode: "K",
-  body: Schema.Struct({ name: Name, role: UserRole }),
+  body: Schema.Struct({
+    name: Name,
+    role: UserRole,
+    /** The person's sign-in address (DECISIONS.md: verified by their first email-link sign-in). */
+    email: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u)))
+  }),
   success: User
 })
 

@@ -1,2 +1,5 @@
-/** Estimated taxes (spec 3-endpoints-b 4.10). Its operations land here as they are built. */
-export const operations = [] as const
+/** Estimated taxes (spec 3-endpoints-b 4.10): the quarterly plan, payments and their voids. */
+import * as EstimatedTaxes from "./EstimatedTaxes.ts"
+
+export * as EstimatedTaxes from "./EstimatedTaxes.ts"
+export const operations = [...EstimatedTaxes.operations] as const

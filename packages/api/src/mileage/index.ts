@@ -1,2 +1,21 @@
-/** Mileage (spec 3-endpoints-b 4.9). Its operations land here as they are built. */
-export const operations = [] as const
+/** Mileage (spec 3-endpoints-b 4.9): vehicles, trips, recurring trips, the deduction, the log and reimbursements. */
+import * as Deduction from "./Deduction.ts"
+import * as Recurring from "./Recurring.ts"
+import * as Reimbursements from "./Reimbursements.ts"
+import * as Trips from "./Trips.ts"
+import * as Vehicles from "./Vehicles.ts"
+
+export * as Deduction from "./Deduction.ts"
+export * as Recurring from "./Recurring.ts"
+export * as Reimbursements from "./Reimbursements.ts"
+export * as Shared from "./Shared.ts"
+export * as Trips from "./Trips.ts"
+export * as Vehicles from "./Vehicles.ts"
+
+export const operations = [
+  ...Vehicles.operations,
+  ...Trips.operations,
+  ...Recurring.operations,
+  ...Deduction.operations,
+  ...Reimbursements.operations
+] as const

@@ -1,2 +1,5 @@
-/** Payroll year to date (spec 3-endpoints-b 4.8). Its operations land here as they are built. */
-export const operations = [] as const
+/** Payroll year to date (spec 3-endpoints-b 4.8). */
+import * as PayrollYtd from "./PayrollYtd.ts"
+
+export * as PayrollYtd from "./PayrollYtd.ts"
+export const operations = [...PayrollYtd.operations] as const

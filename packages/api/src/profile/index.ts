@@ -1,2 +1,6 @@
-/** The company profile (spec 3-endpoints-b 4.5). Its operations land here as they are built. */
-export const operations = [] as const
+/** The company profile (spec 3-endpoints-b 4.5). */
+import * as Profile from "./Profile.ts"
+
+export * as Records from "./Profile.ts"
+
+export const operations = Profile.operations

@@ -1,2 +1,21 @@
-/** Tax returns: mapping and export (spec 3-endpoints-b 4.6). Its operations land here as they are built. */
-export const operations = [] as const
+import { applyTaxMappingDefaults, getTaxMapping, setTaxMapping } from "./Mapping.ts"
+import { getTaxLines, getTaxProfile, setTaxProfile } from "./Lines.ts"
+import { exportTaxReturn, getTaxTrialBalance, listTaxExports } from "./TrialBalance.ts"
+
+/** Tax returns: mapping the books to return lines and exports for tax software (spec 3-endpoints-b 4.6). */
+export * as Lines from "./Lines.ts"
+export * as Mapping from "./Mapping.ts"
+export * as Shared from "./Shared.ts"
+export * as TrialBalance from "./TrialBalance.ts"
+
+export const operations = [
+  getTaxLines,
+  getTaxProfile,
+  setTaxProfile,
+  getTaxMapping,
+  setTaxMapping,
+  applyTaxMappingDefaults,
+  getTaxTrialBalance,
+  exportTaxReturn,
+  listTaxExports
+] as const

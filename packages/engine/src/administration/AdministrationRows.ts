@@ -25,6 +25,7 @@ export const user = (row: Record<string, unknown>): Principal.User => ({
   name: String(row.name),
   role: row.role as Principal.UserRole,
   scopes: [...roleScopes[row.role as Principal.UserRole]],
+  ...(row.email === undefined ? {} : { email: (row.email as string | null) ?? null }),
   created_at: Row.iso(row.created_at)
 })
 

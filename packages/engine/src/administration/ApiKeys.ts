@@ -203,7 +203,35 @@ export const handlers = [
       }
     })),
 
-  Handler.make(Administration.ApiKeys.claimOwnerInvite, () =>
-    // Owner invitations are issued by firms (spec 4.3); until a firm issues one, none is valid.
-    Effect.fail(ApiError.fail("unauthorized", "The owner invitation is not valid.")))
+  Handler.make(Administration.ApiKeys.claimOwnerInvite, ({ body }) =>
+    // Owner invitations are issued by firms (spec 4.3, firms/FirmClients.ts); the pipeline's
+    // OwnerInvitation strategy refused a replaced, expired or voided one. Claimed once, here.
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const companyId = yield* requireCompanyId
+      const invitationId = request.actor.keyId
+      if (request.actor.credentialKind !== "invitation" || invitationId === null) {
+        return yield* Effect.fail(ApiError.fail("unauthorized", "The owner invitation is not valid."))
+      }
+      const rows = yield* sql<Record<string, unknown>>`UPDATE owner_invitations SET status = 'claimed', claimed_at = ${request.now}
+        WHERE company_id = ${companyId} AND id = ${invitationId} AND status = 'pending' RETURNING user_id`.pipe(Effect.orDie)
+      if (rows[0] === undefined) {
+        return yield* Effect.fail(ApiError.fail(
+          "invitation_claimed",
+          "This invitation was already claimed. If not by you, someone else used it: revoke the firm's access.",
+          { reason: "claimed" }
+        ))
+      }
+      const days = body.expires_in_days ?? Limits.personKeyDaysDefault
+      const issued = yield* issueKey({
+        companyId,
+        principalType: "user",
+        principalId: Row.int(rows[0].user_id),
+        scopes: roleScopes.owner,
+        expiresInDays: days,
+        rateLimitRpm: null
+      })
+      return { body: issued, audit: { targetType: "owner_invitation", targetId: invitationId, details: { key_id: issued.key.id } } }
+    }))
 ] as const

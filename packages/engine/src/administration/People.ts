@@ -18,6 +18,7 @@ export const handlers = [
         company_id: companyId,
         name: body.name,
         role: body.role,
+        email: body.email?.toLowerCase() ?? null,
         created_at: request.now
       })} RETURNING *`.pipe(Effect.orDie)
       const user = AdministrationRows.user(rows[0]!)

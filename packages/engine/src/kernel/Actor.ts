@@ -27,6 +27,11 @@ export interface Actor {
   readonly rateLimitRpm: number | null
   /** Firm principals: the firm they belong to. */
   readonly firmId: number | null
+  /**
+   * A browser session's last strong authentication (sign-in or step-up, spec 5.5), as an ISO
+   * timestamp; absent or null for every other credential. Read it through kernel/StepUp.ts.
+   */
+  readonly steppedUpAt?: string | null
 }
 
 /** The audit log's name for an actor: `user:12`, `agent:40`, `operator`. */

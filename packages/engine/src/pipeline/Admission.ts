@@ -50,6 +50,7 @@ export const identify = Effect.fnUntraced(function*(
     operation,
     credential: invocation.credential,
     idempotencyKey: invocation.idempotencyKey,
+    company: invocation.company,
     now,
     nowMs,
     batched: pipeline.groupCommit.commitsInGroups(operation.id),

@@ -5,6 +5,8 @@ import type { Handler } from "../kernel/Handler.ts"
 import type { Contributions, ProposalKind, ProtectionCheck, ReversalHook, SetupStep } from "../kernel/Registry.ts"
 import type { Job } from "../store/Jobs.ts"
 import type { Mail } from "../ports/Mail.ts"
+import type { TokenSealer } from "../ports/TokenSealer.ts"
+import type { WebhookTransport } from "../ports/WebhookTransport.ts"
 import type { BatchWriter } from "./batching/GroupCommit.ts"
 import type { EventType } from "./Outbox.ts"
 
@@ -26,8 +28,8 @@ export type JobOutcome =
   | { readonly _tag: "Retry"; readonly error: string }
   | { readonly _tag: "GiveUp"; readonly error: string }
 
-/** What a job may use: the database (no request transaction) and the ports the workers provide. */
-export type JobServices = SqlClient.SqlClient | Mail
+/** What a job may use: the database (no request transaction) and the ports the workers provide (webhook delivery: the sealer and the transport). */
+export type JobServices = SqlClient.SqlClient | Mail | TokenSealer | WebhookTransport
 
 /** A kind of background job (store/Jobs.ts): how the workers run it. */
 export interface JobKind {

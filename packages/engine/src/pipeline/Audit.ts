@@ -74,6 +74,11 @@ export interface Refusal {
  */
 export const ofRefusal = (refusal: Refusal): AuditEntry => {
   const details: Record<string, unknown> = { message: refusal.error.message, ...refusal.error.details }
+  // The error itself may be cut already (ApiError.invalidRequest: `issues_total`); the event says `issues_count`.
+  if (typeof details.issues_total === "number") {
+    details.issues_count = details.issues_total
+    delete details.issues_total
+  }
   if (Array.isArray(details.issues) && details.issues.length > refusedIssuesMax) {
     details.issues_count = details.issues.length
     details.issues = details.issues.slice(0, refusedIssuesMax)

@@ -15,6 +15,12 @@ import {
   type Strategy
 } from "./authenticate/Credential.ts"
 import * as OperatorToken from "./authenticate/OperatorToken.ts"
+import * as OAuthAccessToken from "./authenticate/OAuthAccessToken.ts"
+import * as FirmCredential from "./authenticate/FirmCredential.ts"
+import * as FirmKey from "./authenticate/FirmKey.ts"
+import * as FirmSession from "./authenticate/FirmSession.ts"
+import * as OwnerInvitation from "./authenticate/OwnerInvitation.ts"
+import * as Session from "./authenticate/Session.ts"
 
 export type {
   ApiKeyUse,
@@ -54,9 +60,9 @@ interface Door {
  */
 const doors: Record<Exclude<Operation.Credential, "none">, Door> = {
   operator: { missing: "The operator token is required.", strategies: [OperatorToken.strategy] },
-  company: { missing: "A Bearer credential is required.", strategies: [ApiKey.strategy] },
-  firm: { missing: "A Bearer credential is required.", strategies: [] },
-  invitation: { missing: "An invitation token is required.", strategies: [] }
+  company: { missing: "A Bearer credential is required.", strategies: [ApiKey.strategy, Session.strategy, OAuthAccessToken.strategy] },
+  firm: { missing: "A Bearer credential is required.", strategies: [FirmSession.strategy, FirmKey.strategy] },
+  invitation: { missing: "An invitation token is required.", strategies: [OwnerInvitation.strategy] }
 }
 
 /**
@@ -67,12 +73,32 @@ const doors: Record<Exclude<Operation.Credential, "none">, Door> = {
 export const forOperation = (
   kind: Operation.Credential,
   token: string | null,
-  asking: Asking
+  asking: Asking,
+  company: string | null = null
 ): Effect.Effect<Authenticated | null, Refused | SqlError.SqlError, SqlClient.SqlClient> => {
   if (kind === "none") return Effect.succeed(null)
   const door = doors[kind]
   if (door.strategies.length === 0) return Effect.fail(refusedUnknown("This credential kind is not accepted here yet."))
   if (token === null) return Effect.fail(refusedUnknown(door.missing))
+  // An AI app's access token acts in the company named, for a firm connection (OAuthAccessToken.ts).
+  if (kind === "company" && OAuthAccessToken.strategy.recognises(token)) return OAuthAccessToken.authenticateIn(token, asking, company)
+  // A firm credential in a client (X-Ledger-Company): resolved by the firm's strategies, through
+  // the client's grant; a token that is no firm credential goes on to the company's own.
+  if (kind === "company" && FirmCredential.mayBe(token, company)) {
+    return Effect.flatMap(
+      FirmCredential.forClient(token, asking, company),
+      (found) => found._tag === "Some" ? Effect.succeed(found.value) : byDoor(door, token, asking)
+    )
+  }
+  return byDoor(door, token, asking)
+}
+
+/** The first of a door's strategies that recognises the token authenticates it. */
+const byDoor = (
+  door: Door,
+  token: string,
+  asking: Asking
+): Effect.Effect<Authenticated, Refused | SqlError.SqlError, SqlClient.SqlClient> => {
   const strategy = door.strategies.find((candidate) => candidate.recognises(token))
   return strategy === undefined
     ? Effect.fail(refusedUnknown("The credential is not valid."))
@@ -111,6 +137,8 @@ export interface Identifying {
   readonly batched: boolean
   /** This run may take the key from memory: false for a run after one that did and was not answered. */
   readonly recall: boolean
+  /** `X-Ledger-Company`: the client a firm credential acts in. */
+  readonly company?: string | null
 }
 
 /** A refusal is the pipeline's to answer; a database that failed is a fault, and stays an error. */
@@ -147,7 +175,7 @@ export const identify = Effect.fn("Authenticate.identify")(function*(
     : credentials.recall(secretHash, asking.nowMs)
   if (recalled !== undefined) return { authenticated: Result.succeed(recalled), recalled: true, secretHash }
   const authenticated = yield* refusedOrFault(
-    forOperation(operation.credential, asking.credential, { now: asking.now, idempotencyKey: replayKey, secretHash })
+    forOperation(operation.credential, asking.credential, { now: asking.now, idempotencyKey: replayKey, secretHash }, asking.company ?? null)
       .pipe(Effect.provideService(SqlClient.SqlClient, sql))
   )
   if (asking.batched && Result.isSuccess(authenticated) && authenticated.success !== null) {

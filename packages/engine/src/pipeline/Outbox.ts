@@ -32,11 +32,26 @@ export type EventType =
   // tax area
   // taxforms area
   // payroll area
+  | "payroll.imported"
+  | "payroll.voided"
   // mileage area
+  | "mileage.reimbursement_posted"
+  | "mileage.reimbursement_voided"
   // estimated-taxes area
+  | "estimated_tax.payment_recorded"
+  | "estimated_tax.payment_voided"
   // crypto area
+  | "crypto.receipt_seen"
+  | "crypto.receipt_confirmed"
+  | "crypto.receipt_assigned"
+  | "crypto.disposal_recorded"
+  | "crypto.remeasured"
   // integrations area
   // migrations area
+  // ai-apps area
+  // ai-consent area
+  // online-payments area
+  // billing area
 
 
 /** An event as it is stored; waiting in a request's `Pending` list until the request's last statement. */

@@ -18,6 +18,10 @@ import * as EstimatedTaxes from "./migrations/0015_estimated_taxes.ts"
 import * as Crypto from "./migrations/0016_crypto.ts"
 import * as Integrations from "./migrations/0017_integrations.ts"
 import * as Migrations from "./migrations/0018_migrations.ts"
+import * as AiApps from "./migrations/0019_ai_apps.ts"
+import * as AiConsent from "./migrations/0020_ai_consent.ts"
+import * as OnlinePayments from "./migrations/0021_online_payments.ts"
+import * as Billing from "./migrations/0022_billing.ts"
 
 /**
  * Numbered migrations, applied in order at start: one baseline per area (issue 18 squashed the
@@ -46,7 +50,11 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 15, name: "estimated_taxes_baseline", sql: EstimatedTaxes.sql },
   { id: 16, name: "crypto_baseline", sql: Crypto.sql },
   { id: 17, name: "integrations_baseline", sql: Integrations.sql },
-  { id: 18, name: "migrations_baseline", sql: Migrations.sql }
+  { id: 18, name: "migrations_baseline", sql: Migrations.sql },
+  { id: 19, name: "ai_apps_baseline", sql: AiApps.sql },
+  { id: 20, name: "ai_consent_baseline", sql: AiConsent.sql },
+  { id: 21, name: "online_payments_baseline", sql: OnlinePayments.sql },
+  { id: 22, name: "billing_baseline", sql: Billing.sql }
 ]
 
 /**

@@ -89,6 +89,102 @@ CREATE TABLE agents (
   CONSTRAINT agents_status_check CHECK ((status = ANY (ARRAY['active'::text, 'revoked'::text])))
 );
 
+CREATE TABLE ai_7216_log (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  at timestamp with time zone NOT NULL,
+  event text NOT NULL,
+  consent_id bigint,
+  agent_id bigint,
+  actor text NOT NULL,
+  detail jsonb NOT NULL DEFAULT '{}'::jsonb,
+  CONSTRAINT ai_7216_log_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT ai_7216_log_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE ai_7216_settings (
+  company_id uuid NOT NULL,
+  required boolean NOT NULL DEFAULT false,
+  firm_required boolean,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT ai_7216_settings_pkey PRIMARY KEY (company_id),
+  CONSTRAINT ai_7216_settings_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE ai_connection_agents (
+  connection_id bigint NOT NULL,
+  company_id uuid NOT NULL,
+  agent_id bigint NOT NULL,
+  CONSTRAINT ai_connection_agents_pkey PRIMARY KEY (connection_id, company_id),
+  CONSTRAINT ai_connection_agents_company_id_agent_id_fkey FOREIGN KEY (company_id, agent_id) REFERENCES agents(company_id, id),
+  CONSTRAINT ai_connection_agents_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES ai_connections(id)
+);
+CREATE INDEX ai_connection_agents_agent ON ai_connection_agents USING btree (company_id, agent_id);
+
+CREATE TABLE ai_connections (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  kind text NOT NULL,
+  company_id uuid,
+  firm_id bigint,
+  client_id text NOT NULL,
+  level text NOT NULL,
+  per_entry_cap_cents bigint,
+  daily_cap_cents bigint,
+  account_codes jsonb,
+  resource text NOT NULL,
+  scope text,
+  status text NOT NULL DEFAULT 'active'::text,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  level_changed_at timestamp with time zone,
+  disconnected_at timestamp with time zone,
+  disconnect_reason text,
+  CONSTRAINT ai_connections_pkey PRIMARY KEY (id),
+  CONSTRAINT ai_connections_client_id_fkey FOREIGN KEY (client_id) REFERENCES oauth_clients(client_id),
+  CONSTRAINT ai_connections_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT ai_connections_check CHECK (((kind = 'company'::text) = (company_id IS NOT NULL))),
+  CONSTRAINT ai_connections_daily_cap_cents_check CHECK ((daily_cap_cents >= 0)),
+  CONSTRAINT ai_connections_kind_check CHECK ((kind = ANY (ARRAY['company'::text, 'firm'::text]))),
+  CONSTRAINT ai_connections_level_check CHECK ((level = ANY (ARRAY['read'::text, 'suggest'::text, 'post'::text]))),
+  CONSTRAINT ai_connections_per_entry_cap_cents_check CHECK ((per_entry_cap_cents >= 0)),
+  CONSTRAINT ai_connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disconnected'::text])))
+);
+CREATE INDEX ai_connections_company ON ai_connections USING btree (company_id, id) WHERE (company_id IS NOT NULL);
+CREATE INDEX ai_connections_firm ON ai_connections USING btree (firm_id, id) WHERE (firm_id IS NOT NULL);
+
+CREATE TABLE ai_consents (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  version integer NOT NULL,
+  status text NOT NULL,
+  providers jsonb NOT NULL,
+  provider_other_name text,
+  provider_other_country text,
+  data_categories jsonb NOT NULL,
+  purposes jsonb NOT NULL,
+  purpose_detail text,
+  requested_valid_until date,
+  valid_until date,
+  firm_id bigint,
+  supersedes bigint,
+  due_date date,
+  text text NOT NULL,
+  text_sha256 text NOT NULL,
+  signed_at timestamp with time zone,
+  signed_by text,
+  signed_method text,
+  signer_user_id bigint,
+  accepted_providers jsonb NOT NULL DEFAULT '[]'::jsonb,
+  signed_pdf bytea,
+  ended_at timestamp with time zone,
+  end_reason text,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT ai_consents_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT ai_consents_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT ai_consents_signed_method_check CHECK ((signed_method = ANY (ARRAY['typed'::text, 'upload'::text]))),
+  CONSTRAINT ai_consents_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'valid_now'::text, 'superseded'::text, 'revoked'::text, 'cancelled'::text])))
+);
+
 CREATE TABLE api_keys (
   company_id uuid NOT NULL,
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -165,6 +261,144 @@ CREATE TABLE audit_events (
   CONSTRAINT audit_events_outcome_check CHECK ((outcome = ANY (ARRAY['ok'::text, 'refused'::text])))
 );
 CREATE TRIGGER audit_events_append_only BEFORE DELETE OR UPDATE ON audit_events FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+
+CREATE TABLE auth_challenges (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  challenge text NOT NULL,
+  purpose text NOT NULL,
+  person text,
+  session_id bigint,
+  created_at timestamp with time zone NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  used_at timestamp with time zone,
+  CONSTRAINT auth_challenges_pkey PRIMARY KEY (id),
+  CONSTRAINT auth_challenges_challenge_key UNIQUE (challenge),
+  CONSTRAINT auth_challenges_purpose_check CHECK ((purpose = ANY (ARRAY['sign_in'::text, 'register'::text, 'step_up'::text])))
+);
+CREATE INDEX auth_challenges_expiry ON auth_challenges USING btree (expires_at);
+
+CREATE TABLE auth_email_links (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  browser_hash text NOT NULL,
+  address text NOT NULL,
+  person text,
+  company_id uuid,
+  code_hash text NOT NULL,
+  status text NOT NULL DEFAULT 'pending'::text,
+  wrong_codes integer NOT NULL DEFAULT 0,
+  created_at timestamp with time zone NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  used_at timestamp with time zone,
+  CONSTRAINT auth_email_links_pkey PRIMARY KEY (id),
+  CONSTRAINT auth_email_links_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT auth_email_links_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'used'::text, 'locked'::text, 'replaced'::text])))
+);
+CREATE INDEX auth_email_links_address ON auth_email_links USING btree (address, created_at DESC);
+CREATE INDEX auth_email_links_browser ON auth_email_links USING btree (browser_hash, created_at DESC);
+CREATE INDEX auth_email_links_expiry ON auth_email_links USING btree (expires_at);
+
+CREATE TABLE auth_mails (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  company_id uuid,
+  kind text NOT NULL,
+  to_address text NOT NULL,
+  subject text NOT NULL,
+  body text,
+  status text NOT NULL DEFAULT 'queued'::text,
+  created_at timestamp with time zone NOT NULL,
+  sent_at timestamp with time zone,
+  CONSTRAINT auth_mails_pkey PRIMARY KEY (id),
+  CONSTRAINT auth_mails_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT auth_mails_kind_check CHECK ((kind = ANY (ARRAY['email_code'::text, 'security_notice'::text, 'verify_email'::text]))),
+  CONSTRAINT auth_mails_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'failed'::text])))
+);
+
+CREATE TABLE auth_passkeys (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  person text NOT NULL,
+  company_id uuid,
+  credential_id text NOT NULL,
+  public_key bytea NOT NULL,
+  sign_count bigint NOT NULL,
+  transports jsonb NOT NULL DEFAULT '[]'::jsonb,
+  name text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  last_used_at timestamp with time zone,
+  removed_at timestamp with time zone,
+  CONSTRAINT auth_passkeys_pkey PRIMARY KEY (id),
+  CONSTRAINT auth_passkeys_credential_id_key UNIQUE (credential_id),
+  CONSTRAINT auth_passkeys_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT auth_passkeys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+  CONSTRAINT auth_passkeys_sign_count_check CHECK ((sign_count >= 0))
+);
+CREATE INDEX auth_passkeys_person ON auth_passkeys USING btree (person) WHERE (removed_at IS NULL);
+
+CREATE TABLE auth_recovery_codes (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  person text NOT NULL,
+  company_id uuid,
+  code_hash text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  used_at timestamp with time zone,
+  ended_at timestamp with time zone,
+  CONSTRAINT auth_recovery_codes_pkey PRIMARY KEY (id),
+  CONSTRAINT auth_recovery_codes_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+CREATE INDEX auth_recovery_codes_person ON auth_recovery_codes USING btree (person) WHERE ((used_at IS NULL) AND (ended_at IS NULL));
+
+CREATE TABLE auth_sessions (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  kind text NOT NULL,
+  secret_hash text NOT NULL,
+  person text NOT NULL,
+  company_id uuid,
+  user_id bigint,
+  firm_id bigint,
+  member_id bigint,
+  method text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  last_used_at timestamp with time zone NOT NULL,
+  idle_expires_at timestamp with time zone NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  stepped_up_at timestamp with time zone,
+  revoked_at timestamp with time zone,
+  revoked_reason text,
+  CONSTRAINT auth_sessions_pkey PRIMARY KEY (id),
+  CONSTRAINT auth_sessions_secret_hash_key UNIQUE (secret_hash),
+  CONSTRAINT auth_sessions_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT auth_sessions_company_id_user_id_fkey FOREIGN KEY (company_id, user_id) REFERENCES users(company_id, id) ON DELETE CASCADE,
+  CONSTRAINT auth_sessions_check CHECK ((((kind = 'web'::text) AND (company_id IS NOT NULL) AND (user_id IS NOT NULL)) OR ((kind = 'firm'::text) AND (firm_id IS NOT NULL) AND (member_id IS NOT NULL)))),
+  CONSTRAINT auth_sessions_kind_check CHECK ((kind = ANY (ARRAY['web'::text, 'firm'::text])))
+);
+CREATE INDEX auth_sessions_person ON auth_sessions USING btree (person) WHERE (revoked_at IS NULL);
+
+CREATE TABLE auth_tickets (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  secret_hash text NOT NULL,
+  browser_hash text NOT NULL,
+  person text NOT NULL,
+  company_id uuid,
+  first_factor text NOT NULL,
+  status text NOT NULL DEFAULT 'open'::text,
+  wrong_codes integer NOT NULL DEFAULT 0,
+  created_at timestamp with time zone NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  CONSTRAINT auth_tickets_pkey PRIMARY KEY (id),
+  CONSTRAINT auth_tickets_secret_hash_key UNIQUE (secret_hash),
+  CONSTRAINT auth_tickets_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT auth_tickets_status_check CHECK ((status = ANY (ARRAY['open'::text, 'used'::text, 'locked'::text])))
+);
+
+CREATE TABLE auth_totp (
+  person text NOT NULL,
+  company_id uuid,
+  sealed_secret text NOT NULL,
+  confirmed_at timestamp with time zone,
+  last_time_step bigint,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT auth_totp_pkey PRIMARY KEY (person),
+  CONSTRAINT auth_totp_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
 
 CREATE TABLE bank_accounts (
   company_id uuid NOT NULL,
@@ -296,6 +530,42 @@ CREATE TABLE bank_rules (
 CREATE INDEX bank_rules_order ON bank_rules USING btree (company_id, active, priority, id);
 CREATE TRIGGER bank_rules_guard BEFORE DELETE OR UPDATE ON bank_rules FOR EACH ROW EXECUTE FUNCTION banking_bank_rules_guard();
 
+CREATE TABLE billing_invoices (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  amount_cents bigint NOT NULL,
+  description text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT billing_invoices_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT billing_invoices_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE billing_subscriptions (
+  company_id uuid NOT NULL,
+  plan text,
+  interval text,
+  status text NOT NULL DEFAULT 'none'::text,
+  customer_id text,
+  subscription_id text,
+  trial_ends_at timestamp with time zone,
+  current_period_end timestamp with time zone,
+  cancel_at_period_end boolean NOT NULL DEFAULT false,
+  scheduled_plan text,
+  scheduled_interval text,
+  feed_accounts integer NOT NULL DEFAULT 0,
+  crypto_addon boolean NOT NULL DEFAULT false,
+  overage_cap_cents bigint NOT NULL DEFAULT 0,
+  updated_at timestamp with time zone,
+  CONSTRAINT billing_subscriptions_pkey PRIMARY KEY (company_id),
+  CONSTRAINT billing_subscriptions_subscription_id_key UNIQUE (subscription_id),
+  CONSTRAINT billing_subscriptions_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT billing_subscriptions_interval_check CHECK (("interval" = ANY (ARRAY['month'::text, 'year'::text]))),
+  CONSTRAINT billing_subscriptions_plan_check CHECK ((plan = ANY (ARRAY['solo'::text, 'business'::text, 'advanced'::text]))),
+  CONSTRAINT billing_subscriptions_scheduled_interval_check CHECK ((scheduled_interval = ANY (ARRAY['month'::text, 'year'::text]))),
+  CONSTRAINT billing_subscriptions_scheduled_plan_check CHECK ((scheduled_plan = ANY (ARRAY['solo'::text, 'business'::text, 'advanced'::text]))),
+  CONSTRAINT billing_subscriptions_status_check CHECK ((status = ANY (ARRAY['none'::text, 'trialing'::text, 'active'::text, 'past_due'::text, 'canceled'::text, 'incomplete'::text])))
+);
+
 CREATE TABLE classes (
   company_id uuid NOT NULL,
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -319,12 +589,48 @@ CREATE TABLE companies (
   starter_chart text NOT NULL,
   periods boolean NOT NULL,
   created_at timestamp with time zone NOT NULL,
+  require_two_step boolean NOT NULL DEFAULT false,
+  crypto_addon boolean NOT NULL DEFAULT false,
   CONSTRAINT companies_pkey PRIMARY KEY (company_id),
   CONSTRAINT companies_fiscal_year_start_month_check CHECK (((fiscal_year_start_month >= 1) AND (fiscal_year_start_month <= 12))),
   CONSTRAINT companies_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
   CONSTRAINT companies_plan_check CHECK ((plan = ANY (ARRAY['solo'::text, 'business'::text, 'advanced'::text, 'owned'::text]))),
   CONSTRAINT companies_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0)),
   CONSTRAINT companies_starter_chart_check CHECK ((starter_chart = ANY (ARRAY['general'::text, 'services'::text, 'retail'::text, 'empty'::text])))
+);
+
+CREATE TABLE company_profiles (
+  company_id uuid NOT NULL,
+  legal_name text,
+  dba text,
+  address_line1 text,
+  address_line2 text,
+  city text,
+  region text,
+  postal_code text,
+  country text NOT NULL DEFAULT 'US'::text,
+  phone text,
+  email text,
+  website text,
+  ein text,
+  show_ein boolean NOT NULL DEFAULT false,
+  sales_tax_id text,
+  brand_color text,
+  payment_instructions text,
+  footer_text text,
+  logo bytea,
+  logo_media_type text,
+  logo_file_name text,
+  logo_width integer,
+  logo_height integer,
+  logo_updated_at timestamp with time zone,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT company_profiles_pkey PRIMARY KEY (company_id),
+  CONSTRAINT company_profiles_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT company_profiles_brand_color_check CHECK ((brand_color ~ '^#[0-9a-f]{6}$'::text)),
+  CONSTRAINT company_profiles_country_check CHECK ((country ~ '^[A-Z]{2}$'::text)),
+  CONSTRAINT company_profiles_ein_check CHECK ((ein ~ '^[0-9]{9}$'::text)),
+  CONSTRAINT company_profiles_logo_media_type_check CHECK ((logo_media_type = ANY (ARRAY['image/png'::text, 'image/svg+xml'::text])))
 );
 
 CREATE TABLE contacts (
@@ -349,6 +655,227 @@ CREATE TABLE contacts (
   CONSTRAINT contacts_terms_days_check CHECK (((terms_days >= 0) AND (terms_days <= 3650)))
 );
 CREATE INDEX contacts_by_kind ON contacts USING btree (company_id, kind, id);
+
+CREATE TABLE crypto_disposals (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  wallet_id bigint NOT NULL,
+  asset text NOT NULL,
+  kind text NOT NULL,
+  disposed_at timestamp with time zone NOT NULL,
+  units numeric(40,0) NOT NULL,
+  proceeds_cents bigint NOT NULL,
+  cost_cents bigint NOT NULL,
+  short_term_gain_cents bigint NOT NULL,
+  long_term_gain_cents bigint NOT NULL,
+  to_wallet_id bigint,
+  counter_account text,
+  txid text,
+  memo text,
+  entry_id bigint,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT crypto_disposals_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT crypto_disposals_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT crypto_disposals_company_id_wallet_id_fkey FOREIGN KEY (company_id, wallet_id) REFERENCES crypto_wallets(company_id, id),
+  CONSTRAINT crypto_disposals_kind_check CHECK ((kind = ANY (ARRAY['sell'::text, 'spend'::text, 'transfer'::text, 'fee'::text, 'other'::text]))),
+  CONSTRAINT crypto_disposals_units_check CHECK ((units > (0)::numeric))
+);
+CREATE INDEX crypto_disposals_by_date ON crypto_disposals USING btree (company_id, disposed_at, id);
+
+CREATE TABLE crypto_lots (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  wallet_id bigint NOT NULL,
+  asset text NOT NULL,
+  source text NOT NULL,
+  acquired_at timestamp with time zone NOT NULL,
+  units numeric(40,0) NOT NULL,
+  remaining_units numeric(40,0) NOT NULL,
+  cost_cents bigint NOT NULL,
+  remaining_cost_cents bigint NOT NULL,
+  entry_id bigint,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT crypto_lots_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT crypto_lots_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT crypto_lots_company_id_wallet_id_fkey FOREIGN KEY (company_id, wallet_id) REFERENCES crypto_wallets(company_id, id),
+  CONSTRAINT crypto_lots_check CHECK (((remaining_units >= (0)::numeric) AND (remaining_units <= units))),
+  CONSTRAINT crypto_lots_check1 CHECK (((remaining_cost_cents >= 0) AND (remaining_cost_cents <= cost_cents))),
+  CONSTRAINT crypto_lots_cost_cents_check CHECK ((cost_cents >= 0)),
+  CONSTRAINT crypto_lots_source_check CHECK ((source = ANY (ARRAY['acquisition'::text, 'receipt'::text, 'transfer'::text]))),
+  CONSTRAINT crypto_lots_units_check CHECK ((units > (0)::numeric))
+);
+CREATE INDEX crypto_lots_open ON crypto_lots USING btree (company_id, wallet_id, acquired_at, id) WHERE (remaining_units > (0)::numeric);
+
+CREATE TABLE crypto_quotes (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  wallet_id bigint NOT NULL,
+  document_id bigint NOT NULL,
+  asset text NOT NULL,
+  address text NOT NULL,
+  address_index integer,
+  amount_cents bigint NOT NULL,
+  price text NOT NULL,
+  amount_units numeric(40,0) NOT NULL,
+  received_units numeric(40,0) NOT NULL DEFAULT 0,
+  expires_at timestamp with time zone NOT NULL,
+  status text NOT NULL,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT crypto_quotes_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT crypto_quotes_company_id_document_id_fkey FOREIGN KEY (company_id, document_id) REFERENCES documents(company_id, id),
+  CONSTRAINT crypto_quotes_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT crypto_quotes_company_id_wallet_id_fkey FOREIGN KEY (company_id, wallet_id) REFERENCES crypto_wallets(company_id, id),
+  CONSTRAINT crypto_quotes_amount_cents_check CHECK ((amount_cents > 0)),
+  CONSTRAINT crypto_quotes_amount_units_check CHECK ((amount_units > (0)::numeric)),
+  CONSTRAINT crypto_quotes_status_check CHECK ((status = ANY (ARRAY['open'::text, 'paid'::text, 'underpaid'::text, 'overpaid'::text, 'expired'::text, 'cancelled'::text])))
+);
+CREATE UNIQUE INDEX crypto_quotes_address ON crypto_quotes USING btree (company_id, wallet_id, address) WHERE (address_index IS NOT NULL);
+CREATE INDEX crypto_quotes_open ON crypto_quotes USING btree (company_id, wallet_id) WHERE (status = 'open'::text);
+
+CREATE TABLE crypto_receipts (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  wallet_id bigint NOT NULL,
+  quote_id bigint,
+  asset text NOT NULL,
+  txid text NOT NULL,
+  output_index integer NOT NULL,
+  address text NOT NULL,
+  units numeric(40,0) NOT NULL,
+  confirmations integer NOT NULL,
+  status text NOT NULL,
+  payment text,
+  document_id bigint,
+  price text,
+  value_cents bigint,
+  account text,
+  entry_id bigint,
+  lot_id bigint,
+  memo text,
+  reason text,
+  seen_at timestamp with time zone NOT NULL,
+  confirmed_at timestamp with time zone,
+  assigned_at timestamp with time zone,
+  assigned_by text,
+  CONSTRAINT crypto_receipts_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT crypto_receipts_company_id_wallet_id_txid_output_index_key UNIQUE (company_id, wallet_id, txid, output_index),
+  CONSTRAINT crypto_receipts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT crypto_receipts_company_id_wallet_id_fkey FOREIGN KEY (company_id, wallet_id) REFERENCES crypto_wallets(company_id, id),
+  CONSTRAINT crypto_receipts_payment_check CHECK ((payment = ANY (ARRAY['exact'::text, 'under'::text, 'over'::text, 'late'::text]))),
+  CONSTRAINT crypto_receipts_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'confirmed'::text, 'assigned'::text, 'ignored'::text]))),
+  CONSTRAINT crypto_receipts_units_check CHECK ((units > (0)::numeric))
+);
+CREATE INDEX crypto_receipts_by_status ON crypto_receipts USING btree (company_id, status, id);
+
+CREATE TABLE crypto_reliefs (
+  company_id uuid NOT NULL,
+  disposal_id bigint NOT NULL,
+  lot_id bigint NOT NULL,
+  units numeric(40,0) NOT NULL,
+  cost_cents bigint NOT NULL,
+  proceeds_cents bigint NOT NULL,
+  term text NOT NULL,
+  CONSTRAINT crypto_reliefs_pkey PRIMARY KEY (company_id, disposal_id, lot_id),
+  CONSTRAINT crypto_reliefs_company_id_disposal_id_fkey FOREIGN KEY (company_id, disposal_id) REFERENCES crypto_disposals(company_id, id),
+  CONSTRAINT crypto_reliefs_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT crypto_reliefs_company_id_lot_id_fkey FOREIGN KEY (company_id, lot_id) REFERENCES crypto_lots(company_id, id),
+  CONSTRAINT crypto_reliefs_term_check CHECK ((term = ANY (ARRAY['short'::text, 'long'::text]))),
+  CONSTRAINT crypto_reliefs_units_check CHECK ((units > (0)::numeric))
+);
+
+CREATE TABLE crypto_remeasurements (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  period_end date NOT NULL,
+  adjustment_cents bigint NOT NULL,
+  entry_id bigint,
+  reversal_entry_id bigint,
+  lines jsonb NOT NULL,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT crypto_remeasurements_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT crypto_remeasurements_company_id_period_end_key UNIQUE (company_id, period_end),
+  CONSTRAINT crypto_remeasurements_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE crypto_settings (
+  company_id uuid NOT NULL,
+  enabled boolean NOT NULL DEFAULT false,
+  quote_minutes integer NOT NULL,
+  btc_confirmations integer NOT NULL,
+  xmr_confirmations integer NOT NULL,
+  remeasure boolean NOT NULL DEFAULT false,
+  realized_account text,
+  unrealized_account text,
+  settlement_account text,
+  fair_value_account text,
+  fee_account text,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT crypto_settings_pkey PRIMARY KEY (company_id),
+  CONSTRAINT crypto_settings_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT crypto_settings_btc_confirmations_check CHECK (((btc_confirmations >= 1) AND (btc_confirmations <= 6))),
+  CONSTRAINT crypto_settings_quote_minutes_check CHECK (((quote_minutes >= 5) AND (quote_minutes <= 1440))),
+  CONSTRAINT crypto_settings_xmr_confirmations_check CHECK (((xmr_confirmations >= 10) AND (xmr_confirmations <= 30)))
+);
+
+CREATE TABLE crypto_valuations (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  asset text NOT NULL,
+  at timestamp with time zone NOT NULL,
+  price text NOT NULL,
+  reason text NOT NULL,
+  status text NOT NULL,
+  manual boolean NOT NULL,
+  proposed_by text NOT NULL,
+  decided_by text,
+  decided_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT crypto_valuations_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT crypto_valuations_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT crypto_valuations_asset_check CHECK ((asset = ANY (ARRAY['BTC'::text, 'XMR'::text, 'USDC'::text, 'USDT'::text]))),
+  CONSTRAINT crypto_valuations_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'confirmed'::text, 'rejected'::text])))
+);
+CREATE INDEX crypto_valuations_by_asset ON crypto_valuations USING btree (company_id, asset, at DESC) WHERE (status = 'confirmed'::text);
+
+CREATE TABLE crypto_wallets (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  rail text NOT NULL,
+  asset text NOT NULL,
+  name text NOT NULL,
+  key_kind text NOT NULL,
+  script_type text NOT NULL,
+  network text NOT NULL,
+  sealed_key text NOT NULL,
+  key_fingerprint text NOT NULL,
+  address text,
+  restore_height bigint,
+  lot_method text NOT NULL,
+  gap_limit integer NOT NULL,
+  next_index integer NOT NULL DEFAULT 0,
+  last_paid_index integer NOT NULL DEFAULT '-1'::integer,
+  ledger_account text NOT NULL,
+  archived boolean NOT NULL DEFAULT false,
+  archive_reason text,
+  archived_at timestamp with time zone,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT crypto_wallets_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT crypto_wallets_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT crypto_wallets_asset_check CHECK ((asset = ANY (ARRAY['BTC'::text, 'XMR'::text, 'USDC'::text, 'USDT'::text]))),
+  CONSTRAINT crypto_wallets_check CHECK ((archived = (archive_reason IS NOT NULL))),
+  CONSTRAINT crypto_wallets_gap_limit_check CHECK (((gap_limit >= 1) AND (gap_limit <= 1000))),
+  CONSTRAINT crypto_wallets_key_kind_check CHECK ((key_kind = ANY (ARRAY['extended_public_key'::text, 'descriptor'::text, 'address'::text, 'view_key'::text]))),
+  CONSTRAINT crypto_wallets_lot_method_check CHECK ((lot_method = ANY (ARRAY['fifo'::text, 'specific'::text]))),
+  CONSTRAINT crypto_wallets_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+  CONSTRAINT crypto_wallets_network_check CHECK ((network = ANY (ARRAY['mainnet'::text, 'testnet'::text, 'stagenet'::text]))),
+  CONSTRAINT crypto_wallets_next_index_check CHECK ((next_index >= 0)),
+  CONSTRAINT crypto_wallets_rail_check CHECK ((rail = ANY (ARRAY['btc'::text, 'xmr'::text, 'usdc_base'::text, 'usdc_ethereum'::text, 'usdc_solana'::text, 'usdt_ethereum'::text, 'usdt_tron'::text])))
+);
+CREATE UNIQUE INDEX crypto_wallets_key ON crypto_wallets USING btree (company_id, rail, key_fingerprint) WHERE (NOT archived);
 
 CREATE TABLE document_lines (
   company_id uuid NOT NULL,
@@ -485,6 +1012,48 @@ CREATE TABLE emails (
 CREATE INDEX emails_by_status ON emails USING btree (company_id, status, id);
 CREATE UNIQUE INDEX emails_reminder_once ON emails USING btree (company_id, reminder_key) WHERE (reminder_key IS NOT NULL);
 
+CREATE TABLE estimated_tax_payments (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  tax_year integer NOT NULL,
+  quarter integer NOT NULL,
+  paid_on date NOT NULL,
+  amount_cents bigint NOT NULL,
+  method text NOT NULL,
+  confirmation text,
+  note text,
+  payment_account text,
+  pay_from_account text,
+  outside_books boolean NOT NULL,
+  entry_id bigint,
+  status text NOT NULL DEFAULT 'recorded'::text,
+  void_entry_id bigint,
+  void_reason text,
+  voided_at timestamp with time zone,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT estimated_tax_payments_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT estimated_tax_payments_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT estimated_tax_payments_amount_cents_check CHECK ((amount_cents > 0)),
+  CONSTRAINT estimated_tax_payments_check CHECK ((outside_books OR (entry_id IS NOT NULL))),
+  CONSTRAINT estimated_tax_payments_method_check CHECK ((method = ANY (ARRAY['eftps'::text, 'direct_pay'::text, 'irs_account'::text, 'card'::text, 'check'::text, 'other'::text]))),
+  CONSTRAINT estimated_tax_payments_quarter_check CHECK (((quarter >= 1) AND (quarter <= 4))),
+  CONSTRAINT estimated_tax_payments_status_check CHECK ((status = ANY (ARRAY['recorded'::text, 'void'::text]))),
+  CONSTRAINT estimated_tax_payments_tax_year_check CHECK (((tax_year >= 2000) AND (tax_year <= 2100)))
+);
+CREATE INDEX estimated_tax_payments_by_year ON estimated_tax_payments USING btree (company_id, tax_year, quarter);
+
+CREATE TABLE estimated_tax_plans (
+  company_id uuid NOT NULL,
+  tax_year integer NOT NULL,
+  inputs jsonb NOT NULL,
+  saved_by text NOT NULL,
+  saved_at timestamp with time zone NOT NULL,
+  CONSTRAINT estimated_tax_plans_pkey PRIMARY KEY (company_id, tax_year),
+  CONSTRAINT estimated_tax_plans_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT estimated_tax_plans_tax_year_check CHECK (((tax_year >= 2000) AND (tax_year <= 2100)))
+);
+
 CREATE TABLE estimates (
   company_id uuid NOT NULL,
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -517,6 +1086,165 @@ CREATE TABLE estimates (
   CONSTRAINT estimates_status_check CHECK ((status = ANY (ARRAY['open'::text, 'accepted'::text, 'declined'::text, 'converted'::text, 'void'::text])))
 );
 
+CREATE TABLE firm_agent_assignments (
+  company_id uuid NOT NULL,
+  firm_agent_id bigint NOT NULL,
+  firm_id bigint NOT NULL,
+  posting_threshold_cents bigint NOT NULL,
+  scopes jsonb,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT firm_agent_assignments_pkey PRIMARY KEY (company_id, firm_agent_id),
+  CONSTRAINT firm_agent_assignments_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT firm_agent_assignments_firm_id_firm_agent_id_fkey FOREIGN KEY (firm_id, firm_agent_id) REFERENCES firm_agents(firm_id, id),
+  CONSTRAINT firm_agent_assignments_posting_threshold_cents_check CHECK ((posting_threshold_cents >= 0))
+);
+CREATE INDEX firm_agent_assignments_by_agent ON firm_agent_assignments USING btree (firm_id, firm_agent_id);
+
+CREATE TABLE firm_agents (
+  firm_id bigint NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  name text NOT NULL,
+  scopes jsonb NOT NULL,
+  status text NOT NULL DEFAULT 'active'::text,
+  revoked_at timestamp with time zone,
+  revoked_reason text,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT firm_agents_pkey PRIMARY KEY (firm_id, id),
+  CONSTRAINT firm_agents_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id),
+  CONSTRAINT firm_agents_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+  CONSTRAINT firm_agents_status_check CHECK ((status = ANY (ARRAY['active'::text, 'revoked'::text])))
+);
+
+CREATE TABLE firm_audit_events (
+  firm_id bigint NOT NULL,
+  seq bigint NOT NULL,
+  occurred_at timestamp with time zone NOT NULL,
+  action text NOT NULL,
+  principal_type text NOT NULL,
+  principal_id text,
+  principal_name text,
+  key_id bigint,
+  company_id uuid,
+  target_type text,
+  target_id text,
+  reason text,
+  via text NOT NULL,
+  details jsonb NOT NULL DEFAULT '{}'::jsonb,
+  prev_hash text NOT NULL,
+  hash text NOT NULL,
+  CONSTRAINT firm_audit_events_pkey PRIMARY KEY (firm_id, seq),
+  CONSTRAINT firm_audit_events_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id)
+);
+CREATE TRIGGER firm_audit_events_append_only BEFORE DELETE OR UPDATE ON firm_audit_events FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+
+CREATE TABLE firm_grants (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  firm_id bigint NOT NULL,
+  scopes jsonb NOT NULL,
+  billing text NOT NULL,
+  reason text,
+  granted_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  revoked_at timestamp with time zone,
+  revoked_reason text,
+  revoked_by text,
+  CONSTRAINT firm_grants_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT firm_grants_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT firm_grants_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id),
+  CONSTRAINT firm_grants_billing_check CHECK ((billing = ANY (ARRAY['firm'::text, 'client'::text]))),
+  CONSTRAINT firm_grants_check CHECK (((revoked_at IS NULL) = (revoked_reason IS NULL)))
+);
+CREATE INDEX firm_grants_by_firm ON firm_grants USING btree (firm_id, company_id) WHERE (revoked_at IS NULL);
+CREATE UNIQUE INDEX firm_grants_live ON firm_grants USING btree (company_id, firm_id) WHERE (revoked_at IS NULL);
+
+CREATE TABLE firm_keys (
+  firm_id bigint NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  secret_hash text NOT NULL,
+  prefix text NOT NULL,
+  principal_type text NOT NULL,
+  member_id bigint,
+  firm_agent_id bigint,
+  scopes jsonb NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  last_used_at timestamp with time zone,
+  rate_limit_rpm integer,
+  rotated_from_key_id bigint,
+  rotated_to_key_id bigint,
+  overlap_ends_at timestamp with time zone,
+  revoked_at timestamp with time zone,
+  revoked_reason text,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT firm_keys_pkey PRIMARY KEY (firm_id, id),
+  CONSTRAINT firm_keys_firm_id_firm_agent_id_fkey FOREIGN KEY (firm_id, firm_agent_id) REFERENCES firm_agents(firm_id, id),
+  CONSTRAINT firm_keys_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id),
+  CONSTRAINT firm_keys_firm_id_member_id_fkey FOREIGN KEY (firm_id, member_id) REFERENCES firm_members(firm_id, id),
+  CONSTRAINT firm_keys_check CHECK (((principal_type = 'member'::text) = (member_id IS NOT NULL))),
+  CONSTRAINT firm_keys_check1 CHECK (((principal_type = 'agent'::text) = (firm_agent_id IS NOT NULL))),
+  CONSTRAINT firm_keys_principal_type_check CHECK ((principal_type = ANY (ARRAY['member'::text, 'agent'::text]))),
+  CONSTRAINT firm_keys_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0))
+);
+CREATE UNIQUE INDEX firm_keys_secret_hash ON firm_keys USING btree (secret_hash);
+
+CREATE TABLE firm_members (
+  firm_id bigint NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  name text NOT NULL,
+  email text,
+  role text NOT NULL,
+  status text NOT NULL DEFAULT 'active'::text,
+  removed_at timestamp with time zone,
+  removed_reason text,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT firm_members_pkey PRIMARY KEY (firm_id, id),
+  CONSTRAINT firm_members_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id),
+  CONSTRAINT firm_members_check CHECK (((status = 'removed'::text) = (removed_at IS NOT NULL))),
+  CONSTRAINT firm_members_email_check CHECK ((length(email) <= 320)),
+  CONSTRAINT firm_members_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+  CONSTRAINT firm_members_role_check CHECK ((role = ANY (ARRAY['admin'::text, 'cpa'::text, 'bookkeeper'::text]))),
+  CONSTRAINT firm_members_status_check CHECK ((status = ANY (ARRAY['active'::text, 'removed'::text])))
+);
+
+CREATE TABLE firm_sessions (
+  firm_id bigint NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  secret_hash text NOT NULL,
+  prefix text NOT NULL,
+  member_id bigint NOT NULL,
+  key_id bigint,
+  scopes jsonb NOT NULL,
+  via text NOT NULL,
+  last_seen_at timestamp with time zone NOT NULL,
+  idle_expires_at timestamp with time zone NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  revoked_at timestamp with time zone,
+  revoked_reason text,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT firm_sessions_pkey PRIMARY KEY (firm_id, id),
+  CONSTRAINT firm_sessions_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id),
+  CONSTRAINT firm_sessions_firm_id_key_id_fkey FOREIGN KEY (firm_id, key_id) REFERENCES firm_keys(firm_id, id),
+  CONSTRAINT firm_sessions_firm_id_member_id_fkey FOREIGN KEY (firm_id, member_id) REFERENCES firm_members(firm_id, id),
+  CONSTRAINT firm_sessions_via_check CHECK ((via = ANY (ARRAY['key'::text, 'sign_in'::text])))
+);
+CREATE UNIQUE INDEX firm_sessions_secret_hash ON firm_sessions USING btree (secret_hash);
+
+CREATE TABLE firms (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  name text NOT NULL,
+  rate_limit_rpm integer,
+  kill_switch_suspended boolean NOT NULL DEFAULT false,
+  kill_switch_reason text,
+  kill_switch_changed_at timestamp with time zone,
+  audit_seq bigint NOT NULL DEFAULT 0,
+  audit_head text NOT NULL DEFAULT '0000000000000000000000000000000000000000000000000000000000000000'::text,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT firms_pkey PRIMARY KEY (id),
+  CONSTRAINT firms_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+  CONSTRAINT firms_rate_limit_rpm_check CHECK ((rate_limit_rpm > 0))
+);
+
 CREATE TABLE idempotency_records (
   scope uuid NOT NULL,
   expires_at timestamp with time zone NOT NULL,
@@ -529,6 +1257,94 @@ CREATE TABLE idempotency_records (
   CONSTRAINT idempotency_records_request_hash_check CHECK ((length(request_hash) = 16))
 );
 CREATE INDEX idempotency_records_expires_at ON idempotency_records USING btree (expires_at);
+
+CREATE TABLE integration_connections (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  provider text NOT NULL,
+  status text NOT NULL,
+  state_hash text,
+  code_verifier text,
+  consent_expires_at timestamp with time zone,
+  external_account_id text,
+  account_name text,
+  access_token_sealed text,
+  agent_id bigint,
+  clearing_account text,
+  payout_account text,
+  posting_threshold_cents bigint NOT NULL DEFAULT 0,
+  mapping_approved_at timestamp with time zone,
+  mapping_approved_by text,
+  mapping_note text,
+  sync_cursor text,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  disconnected_at timestamp with time zone,
+  disconnect_reason text,
+  CONSTRAINT integration_connections_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT integration_connections_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT integration_connections_posting_threshold_cents_check CHECK ((posting_threshold_cents >= 0)),
+  CONSTRAINT integration_connections_provider_check CHECK ((provider ~ '^provider_[a-z]$'::text)),
+  CONSTRAINT integration_connections_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'connected'::text, 'paused'::text, 'disconnected'::text])))
+);
+CREATE UNIQUE INDEX integration_connections_state ON integration_connections USING btree (state_hash) WHERE (state_hash IS NOT NULL);
+
+CREATE TABLE integration_mappings (
+  company_id uuid NOT NULL,
+  connection_id bigint NOT NULL,
+  kind text NOT NULL,
+  source_key text NOT NULL,
+  account_code text,
+  class_name text,
+  project_name text,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT integration_mappings_pkey PRIMARY KEY (company_id, connection_id, kind, source_key),
+  CONSTRAINT integration_mappings_company_id_connection_id_fkey FOREIGN KEY (company_id, connection_id) REFERENCES integration_connections(company_id, id),
+  CONSTRAINT integration_mappings_kind_check CHECK ((kind = ANY (ARRAY['category'::text, 'product'::text, 'discount'::text, 'shipping'::text, 'tax'::text, 'tip'::text, 'fee'::text, 'refund'::text, 'payout'::text]))),
+  CONSTRAINT integration_mappings_source_key_check CHECK (((length(source_key) >= 1) AND (length(source_key) <= 200)))
+);
+
+CREATE TABLE integration_objects (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  connection_id bigint NOT NULL,
+  provider text NOT NULL,
+  external_account_id text NOT NULL,
+  external_id text NOT NULL,
+  type text NOT NULL,
+  version text NOT NULL,
+  date date NOT NULL,
+  total_cents bigint NOT NULL,
+  payload jsonb NOT NULL,
+  status text NOT NULL,
+  entry_id bigint,
+  proposal_id bigint,
+  note text,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT integration_objects_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT integration_objects_company_id_provider_external_account_id_key UNIQUE (company_id, provider, external_account_id, external_id),
+  CONSTRAINT integration_objects_company_id_connection_id_fkey FOREIGN KEY (company_id, connection_id) REFERENCES integration_connections(company_id, id),
+  CONSTRAINT integration_objects_status_check CHECK ((status = ANY (ARRAY['posted'::text, 'proposed'::text, 'pending'::text, 'needs_review'::text, 'skipped'::text, 'rejected'::text])))
+);
+CREATE INDEX integration_objects_status ON integration_objects USING btree (company_id, connection_id, status, id DESC);
+
+CREATE TABLE integration_sync_runs (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  connection_id bigint NOT NULL,
+  status text NOT NULL,
+  trigger text NOT NULL,
+  counts jsonb NOT NULL,
+  errors jsonb NOT NULL DEFAULT '[]'::jsonb,
+  created_at timestamp with time zone NOT NULL,
+  finished_at timestamp with time zone,
+  CONSTRAINT integration_sync_runs_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT integration_sync_runs_company_id_connection_id_fkey FOREIGN KEY (company_id, connection_id) REFERENCES integration_connections(company_id, id),
+  CONSTRAINT integration_sync_runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text]))),
+  CONSTRAINT integration_sync_runs_trigger_check CHECK ((trigger = ANY (ARRAY['request'::text, 'schedule'::text])))
+);
+CREATE INDEX integration_sync_runs_connection ON integration_sync_runs USING btree (company_id, connection_id, id DESC);
 
 CREATE TABLE items (
   company_id uuid NOT NULL,
@@ -596,6 +1412,7 @@ CREATE TABLE journal_entries (
   CONSTRAINT journal_entries_confidence_check CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
   CONSTRAINT journal_entries_total_cents_check CHECK ((total_cents > 0))
 );
+CREATE INDEX journal_entries_by_agent ON journal_entries USING btree (company_id, posted_by_id, posted_at) WHERE (posted_by_type = 'agent'::text);
 CREATE INDEX journal_entries_by_date ON journal_entries USING btree (company_id, entry_date);
 CREATE UNIQUE INDEX journal_entries_reversal ON journal_entries USING btree (company_id, reverses_entry_id) WHERE (reverses_entry_id IS NOT NULL);
 CREATE CONSTRAINT TRIGGER journal_entries_committed AFTER INSERT ON journal_entries DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_entry_committed();
@@ -631,6 +1448,103 @@ CREATE TABLE ledger_migrations (
   CONSTRAINT ledger_migrations_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE migration_connections (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  source text NOT NULL,
+  status text NOT NULL,
+  as_of date NOT NULL,
+  include_tax_ids boolean NOT NULL DEFAULT false,
+  password_hash text,
+  download_token_hash text,
+  failed_password_attempts integer NOT NULL DEFAULT 0,
+  ticket_hash text,
+  last_error text,
+  company_file text,
+  state_hash text,
+  consent_expires_at timestamp with time zone,
+  realm_id text,
+  access_token_sealed text,
+  progress jsonb NOT NULL DEFAULT '{}'::jsonb,
+  estimate jsonb,
+  extracted jsonb,
+  tieout jsonb,
+  expires_at timestamp with time zone NOT NULL,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  revoked_at timestamp with time zone,
+  revoke_reason text,
+  CONSTRAINT migration_connections_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT migration_connections_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT migration_connections_source_check CHECK ((source = ANY (ARRAY['desktop'::text, 'online'::text])))
+);
+CREATE UNIQUE INDEX migration_connections_state ON migration_connections USING btree (state_hash) WHERE (state_hash IS NOT NULL);
+CREATE UNIQUE INDEX migration_connections_ticket ON migration_connections USING btree (ticket_hash) WHERE (ticket_hash IS NOT NULL);
+
+CREATE TABLE migration_imports (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  connection_id bigint NOT NULL,
+  source text NOT NULL,
+  status text NOT NULL,
+  result text NOT NULL,
+  entries integer NOT NULL,
+  differences jsonb NOT NULL DEFAULT '[]'::jsonb,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  cut_over_at timestamp with time zone,
+  CONSTRAINT migration_imports_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT migration_imports_company_id_connection_id_fkey FOREIGN KEY (company_id, connection_id) REFERENCES migration_connections(company_id, id),
+  CONSTRAINT migration_imports_result_check CHECK ((result = ANY (ARRAY['PASS'::text, 'FAIL'::text]))),
+  CONSTRAINT migration_imports_source_check CHECK ((source = ANY (ARRAY['desktop'::text, 'online'::text]))),
+  CONSTRAINT migration_imports_status_check CHECK ((status = ANY (ARRAY['imported'::text, 'failed'::text, 'cut_over'::text])))
+);
+CREATE UNIQUE INDEX migration_imports_one_pass ON migration_imports USING btree (company_id, connection_id) WHERE (result = 'PASS'::text);
+
+CREATE TABLE migration_staged (
+  company_id uuid NOT NULL,
+  connection_id bigint NOT NULL,
+  entity text NOT NULL,
+  source_id text NOT NULL,
+  record jsonb NOT NULL,
+  CONSTRAINT migration_staged_pkey PRIMARY KEY (company_id, connection_id, entity, source_id),
+  CONSTRAINT migration_staged_company_id_connection_id_fkey FOREIGN KEY (company_id, connection_id) REFERENCES migration_connections(company_id, id)
+);
+
+CREATE TABLE migration_usage (
+  month text NOT NULL,
+  reads integer NOT NULL DEFAULT 0,
+  CONSTRAINT migration_usage_pkey PRIMARY KEY (month)
+);
+
+CREATE TABLE mileage_reimbursements (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  vehicle_id bigint NOT NULL,
+  payee text NOT NULL,
+  period_start date NOT NULL,
+  period_end date NOT NULL,
+  business_tenths integer NOT NULL,
+  amount_cents bigint NOT NULL,
+  rates jsonb NOT NULL,
+  expense_account text NOT NULL,
+  pay_from_account text NOT NULL,
+  entry_date date NOT NULL,
+  entry_id bigint NOT NULL,
+  status text NOT NULL DEFAULT 'posted'::text,
+  void_entry_id bigint,
+  void_reason text,
+  voided_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT mileage_reimbursements_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT mileage_reimbursements_company_id_vehicle_id_fkey FOREIGN KEY (company_id, vehicle_id) REFERENCES vehicles(company_id, id),
+  CONSTRAINT mileage_reimbursements_amount_cents_check CHECK ((amount_cents > 0)),
+  CONSTRAINT mileage_reimbursements_business_tenths_check CHECK ((business_tenths > 0)),
+  CONSTRAINT mileage_reimbursements_check CHECK ((period_end >= period_start)),
+  CONSTRAINT mileage_reimbursements_payee_check CHECK (((length(payee) >= 1) AND (length(payee) <= 200))),
+  CONSTRAINT mileage_reimbursements_status_check CHECK ((status = ANY (ARRAY['posted'::text, 'void'::text])))
+);
+
 CREATE TABLE number_counters (
   company_id uuid NOT NULL,
   prefix text NOT NULL,
@@ -638,6 +1552,168 @@ CREATE TABLE number_counters (
   CONSTRAINT number_counters_pkey PRIMARY KEY (company_id, prefix),
   CONSTRAINT number_counters_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
   CONSTRAINT number_counters_last_value_check CHECK ((last_value >= 0))
+);
+
+CREATE TABLE oauth_clients (
+  client_id text NOT NULL,
+  client_name text,
+  redirect_uris jsonb NOT NULL,
+  metadata jsonb NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT oauth_clients_pkey PRIMARY KEY (client_id)
+);
+
+CREATE TABLE oauth_codes (
+  code_hash text NOT NULL,
+  connection_id bigint NOT NULL,
+  client_id text NOT NULL,
+  redirect_uri text NOT NULL,
+  code_challenge text NOT NULL,
+  resource text NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  used_at timestamp with time zone,
+  CONSTRAINT oauth_codes_pkey PRIMARY KEY (code_hash),
+  CONSTRAINT oauth_codes_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES ai_connections(id)
+);
+
+CREATE TABLE oauth_tokens (
+  token_hash text NOT NULL,
+  kind text NOT NULL,
+  connection_id bigint NOT NULL,
+  family text NOT NULL,
+  client_id text NOT NULL,
+  resource text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  used_at timestamp with time zone,
+  revoked_at timestamp with time zone,
+  CONSTRAINT oauth_tokens_pkey PRIMARY KEY (token_hash),
+  CONSTRAINT oauth_tokens_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES ai_connections(id),
+  CONSTRAINT oauth_tokens_kind_check CHECK ((kind = ANY (ARRAY['access'::text, 'refresh'::text])))
+);
+CREATE INDEX oauth_tokens_connection ON oauth_tokens USING btree (connection_id);
+CREATE INDEX oauth_tokens_family ON oauth_tokens USING btree (family);
+
+CREATE TABLE online_charges (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  document_id bigint NOT NULL,
+  contact_id bigint NOT NULL,
+  method text NOT NULL,
+  status text NOT NULL DEFAULT 'pending'::text,
+  amount_cents bigint NOT NULL,
+  fee_cents bigint,
+  processor_payment_id text NOT NULL,
+  paid_on date,
+  payment_id bigint,
+  fee_entry_id bigint,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT online_charges_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT online_charges_processor_payment_id_key UNIQUE (processor_payment_id),
+  CONSTRAINT online_charges_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT online_charges_amount_cents_check CHECK ((amount_cents > 0)),
+  CONSTRAINT online_charges_fee_cents_check CHECK ((fee_cents >= 0)),
+  CONSTRAINT online_charges_method_check CHECK ((method = ANY (ARRAY['card'::text, 'ach'::text, 'stablecoin'::text]))),
+  CONSTRAINT online_charges_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text])))
+);
+CREATE INDEX online_charges_document ON online_charges USING btree (company_id, document_id, id);
+
+CREATE TABLE online_disputes (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  charge_id bigint NOT NULL,
+  processor_dispute_id text NOT NULL,
+  amount_cents bigint NOT NULL,
+  fee_cents bigint NOT NULL,
+  status text NOT NULL,
+  entry_id bigint,
+  close_entry_id bigint,
+  CONSTRAINT online_disputes_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT online_disputes_processor_dispute_id_key UNIQUE (processor_dispute_id),
+  CONSTRAINT online_disputes_company_id_charge_id_fkey FOREIGN KEY (company_id, charge_id) REFERENCES online_charges(company_id, id),
+  CONSTRAINT online_disputes_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT online_disputes_status_check CHECK ((status = ANY (ARRAY['open'::text, 'won'::text, 'lost'::text])))
+);
+
+CREATE TABLE online_pay_links (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  document_id bigint NOT NULL,
+  token_hash text NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT online_pay_links_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT online_pay_links_token_hash_key UNIQUE (token_hash),
+  CONSTRAINT online_pay_links_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+CREATE INDEX online_pay_links_document ON online_pay_links USING btree (company_id, document_id);
+
+CREATE TABLE online_payment_events (
+  event_id text NOT NULL,
+  company_id uuid,
+  type text NOT NULL,
+  received_at timestamp with time zone NOT NULL,
+  CONSTRAINT online_payment_events_pkey PRIMARY KEY (event_id),
+  CONSTRAINT online_payment_events_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE online_payment_settings (
+  company_id uuid NOT NULL,
+  enabled boolean NOT NULL DEFAULT false,
+  accept_card boolean NOT NULL DEFAULT true,
+  accept_ach boolean NOT NULL DEFAULT false,
+  accept_stablecoin boolean NOT NULL DEFAULT false,
+  allow_partial boolean NOT NULL DEFAULT false,
+  clearing_account text NOT NULL DEFAULT '1150'::text,
+  fees_account text NOT NULL DEFAULT '6010'::text,
+  refunds_account text NOT NULL DEFAULT '4900'::text,
+  chargebacks_account text NOT NULL DEFAULT '6010'::text,
+  payout_bank_account_id bigint,
+  processor_account_id text,
+  charges_enabled boolean NOT NULL DEFAULT false,
+  payouts_enabled boolean NOT NULL DEFAULT false,
+  details_submitted boolean NOT NULL DEFAULT false,
+  updated_at timestamp with time zone,
+  CONSTRAINT online_payment_settings_pkey PRIMARY KEY (company_id),
+  CONSTRAINT online_payment_settings_processor_account_id_key UNIQUE (processor_account_id),
+  CONSTRAINT online_payment_settings_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE online_payouts (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  processor_payout_id text NOT NULL,
+  amount_cents bigint NOT NULL,
+  arrival_date date NOT NULL,
+  status text NOT NULL,
+  entry_id bigint,
+  bank_line_id bigint,
+  lines jsonb NOT NULL DEFAULT '[]'::jsonb,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT online_payouts_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT online_payouts_processor_payout_id_key UNIQUE (processor_payout_id),
+  CONSTRAINT online_payouts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT online_payouts_status_check CHECK ((status = ANY (ARRAY['paid'::text, 'failed'::text])))
+);
+
+CREATE TABLE online_refunds (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  charge_id bigint NOT NULL,
+  processor_refund_id text NOT NULL,
+  amount_cents bigint NOT NULL,
+  reason text NOT NULL,
+  status text NOT NULL DEFAULT 'pending'::text,
+  entry_id bigint,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT online_refunds_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT online_refunds_processor_refund_id_key UNIQUE (processor_refund_id),
+  CONSTRAINT online_refunds_company_id_charge_id_fkey FOREIGN KEY (company_id, charge_id) REFERENCES online_charges(company_id, id),
+  CONSTRAINT online_refunds_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT online_refunds_amount_cents_check CHECK ((amount_cents > 0)),
+  CONSTRAINT online_refunds_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text])))
 );
 
 CREATE TABLE operator_credentials (
@@ -656,6 +1732,33 @@ CREATE TABLE outbox_events (
   occurred_at timestamp with time zone NOT NULL,
   CONSTRAINT outbox_events_pkey PRIMARY KEY (company_id, id)
 );
+CREATE INDEX outbox_events_by_type ON outbox_events USING btree (company_id, event_type, id);
+CREATE INDEX outbox_events_occurred ON outbox_events USING btree (occurred_at);
+CREATE TRIGGER outbox_events_fan_out AFTER INSERT ON outbox_events FOR EACH ROW EXECUTE FUNCTION webhook_fan_out();
+
+CREATE TABLE owner_invitations (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  firm_id bigint NOT NULL,
+  user_id bigint NOT NULL,
+  owner_email text,
+  secret_hash text NOT NULL,
+  prefix text NOT NULL,
+  status text NOT NULL DEFAULT 'pending'::text,
+  expires_at timestamp with time zone NOT NULL,
+  claimed_at timestamp with time zone,
+  ended_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT owner_invitations_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT owner_invitations_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT owner_invitations_company_id_user_id_fkey FOREIGN KEY (company_id, user_id) REFERENCES users(company_id, id),
+  CONSTRAINT owner_invitations_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id),
+  CONSTRAINT owner_invitations_check CHECK (((status = 'claimed'::text) = (claimed_at IS NOT NULL))),
+  CONSTRAINT owner_invitations_owner_email_check CHECK ((length(owner_email) <= 320)),
+  CONSTRAINT owner_invitations_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'claimed'::text, 'replaced'::text, 'void'::text])))
+);
+CREATE UNIQUE INDEX owner_invitations_one_pending ON owner_invitations USING btree (company_id) WHERE (status = 'pending'::text);
+CREATE UNIQUE INDEX owner_invitations_secret_hash ON owner_invitations USING btree (secret_hash);
 
 CREATE TABLE payments (
   company_id uuid NOT NULL,
@@ -686,6 +1789,47 @@ CREATE TABLE payments (
   CONSTRAINT payments_direction_check CHECK ((direction = ANY (ARRAY['received'::text, 'made'::text])))
 );
 CREATE INDEX payments_by_contact ON payments USING btree (company_id, contact_id, payment_date);
+
+CREATE TABLE payroll_import_rows (
+  company_id uuid NOT NULL,
+  import_id bigint NOT NULL,
+  line_no integer NOT NULL,
+  employee text NOT NULL,
+  amounts jsonb NOT NULL,
+  CONSTRAINT payroll_import_rows_pkey PRIMARY KEY (company_id, import_id, line_no),
+  CONSTRAINT payroll_import_rows_company_id_import_id_fkey FOREIGN KEY (company_id, import_id) REFERENCES payroll_imports(company_id, id),
+  CONSTRAINT payroll_import_rows_employee_check CHECK (((length(employee) >= 1) AND (length(employee) <= 200))),
+  CONSTRAINT payroll_import_rows_line_no_check CHECK ((line_no >= 2))
+);
+
+CREATE TABLE payroll_imports (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  tax_year integer NOT NULL,
+  provider text NOT NULL,
+  period_through date NOT NULL,
+  switch_id bigint,
+  columns jsonb NOT NULL,
+  employee_count integer NOT NULL,
+  totals jsonb NOT NULL,
+  gross_wages_cents bigint NOT NULL,
+  status text NOT NULL DEFAULT 'imported'::text,
+  summary_entry_id bigint,
+  void_entry_id bigint,
+  void_reason text,
+  voided_at timestamp with time zone,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT payroll_imports_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT payroll_imports_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT payroll_imports_check CHECK ((EXTRACT(year FROM period_through) = (tax_year)::numeric)),
+  CONSTRAINT payroll_imports_employee_count_check CHECK ((employee_count >= 1)),
+  CONSTRAINT payroll_imports_gross_wages_cents_check CHECK ((gross_wages_cents >= 0)),
+  CONSTRAINT payroll_imports_provider_check CHECK (((length(provider) >= 1) AND (length(provider) <= 60))),
+  CONSTRAINT payroll_imports_status_check CHECK ((status = ANY (ARRAY['imported'::text, 'void'::text]))),
+  CONSTRAINT payroll_imports_tax_year_check CHECK (((tax_year >= 2000) AND (tax_year <= 2100)))
+);
+CREATE INDEX payroll_imports_by_year ON payroll_imports USING btree (company_id, tax_year, id);
 
 CREATE TABLE periods (
   company_id uuid NOT NULL,
@@ -741,6 +1885,124 @@ CREATE TABLE proposals (
   CONSTRAINT proposals_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'approved'::text, 'rejected'::text])))
 );
 CREATE INDEX proposals_by_status ON proposals USING btree (company_id, status, id);
+
+CREATE TABLE receipt_blobs (
+  company_id uuid NOT NULL,
+  blob_key text NOT NULL,
+  iv bytea NOT NULL,
+  ciphertext bytea NOT NULL,
+  CONSTRAINT receipt_blobs_pkey PRIMARY KEY (company_id, blob_key),
+  CONSTRAINT receipt_blobs_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE receipt_inbox_messages (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  status text NOT NULL,
+  sender text NOT NULL,
+  recipient text NOT NULL,
+  subject text,
+  message_id text,
+  spf text NOT NULL,
+  dkim text NOT NULL,
+  dmarc text NOT NULL,
+  reasons jsonb NOT NULL DEFAULT '[]'::jsonb,
+  attachments jsonb NOT NULL DEFAULT '[]'::jsonb,
+  received_at timestamp with time zone NOT NULL,
+  decided_at timestamp with time zone,
+  decided_by text,
+  decision_reason text,
+  CONSTRAINT receipt_inbox_messages_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT receipt_inbox_messages_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT receipt_inbox_messages_status_check CHECK ((status = ANY (ARRAY['processed'::text, 'review'::text, 'quarantined'::text, 'rejected'::text, 'duplicate'::text, 'released'::text, 'discarded'::text, 'expired'::text])))
+);
+CREATE UNIQUE INDEX receipt_inbox_messages_message_id ON receipt_inbox_messages USING btree (company_id, message_id) WHERE ((message_id IS NOT NULL) AND (status <> 'duplicate'::text));
+
+CREATE TABLE receipt_inbox_refusals (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  address text NOT NULL,
+  sender text NOT NULL,
+  refused_at timestamp with time zone NOT NULL,
+  CONSTRAINT receipt_inbox_refusals_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT receipt_inbox_refusals_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE receipt_inbox_retired (
+  token text NOT NULL,
+  company_id uuid NOT NULL,
+  retired_at timestamp with time zone NOT NULL,
+  CONSTRAINT receipt_inbox_retired_pkey PRIMARY KEY (token),
+  CONSTRAINT receipt_inbox_retired_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE receipt_inboxes (
+  company_id uuid NOT NULL,
+  enabled boolean NOT NULL DEFAULT true,
+  token text NOT NULL,
+  slug text,
+  previous_slug text,
+  previous_slug_until timestamp with time zone,
+  allowed_senders jsonb NOT NULL DEFAULT '[]'::jsonb,
+  rotated_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT receipt_inboxes_pkey PRIMARY KEY (company_id),
+  CONSTRAINT receipt_inboxes_previous_slug_key UNIQUE (previous_slug),
+  CONSTRAINT receipt_inboxes_slug_key UNIQUE (slug),
+  CONSTRAINT receipt_inboxes_token_key UNIQUE (token),
+  CONSTRAINT receipt_inboxes_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id)
+);
+
+CREATE TABLE receipts (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  discarded boolean NOT NULL DEFAULT false,
+  discarded_reason text,
+  source text NOT NULL,
+  file_name text NOT NULL,
+  media_type text NOT NULL,
+  has_snapshot boolean NOT NULL DEFAULT false,
+  size_bytes integer NOT NULL,
+  sha256 text NOT NULL,
+  note text,
+  text_content text,
+  vendor text,
+  receipt_date date,
+  total_cents bigint,
+  tax_cents bigint,
+  subtotal_cents bigint,
+  payment_method text,
+  edited_fields jsonb NOT NULL DEFAULT '[]'::jsonb,
+  extraction_status text NOT NULL DEFAULT 'none'::text,
+  extraction_by text,
+  extraction_fields jsonb NOT NULL DEFAULT '[]'::jsonb,
+  extraction_message text,
+  extracted_at timestamp with time zone,
+  bank_line_id bigint,
+  document_id bigint,
+  entry_id bigint,
+  proposal_id bigint,
+  inbox_message_id bigint,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT receipts_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT receipts_company_id_sha256_key UNIQUE (company_id, sha256),
+  CONSTRAINT receipts_company_id_bank_line_id_fkey FOREIGN KEY (company_id, bank_line_id) REFERENCES bank_lines(company_id, id),
+  CONSTRAINT receipts_company_id_entry_id_fkey FOREIGN KEY (company_id, entry_id) REFERENCES journal_entries(company_id, id),
+  CONSTRAINT receipts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT receipts_company_id_proposal_id_fkey FOREIGN KEY (company_id, proposal_id) REFERENCES proposals(company_id, id),
+  CONSTRAINT receipts_extraction_status_check CHECK ((extraction_status = ANY (ARRAY['none'::text, 'read'::text, 'not_configured'::text, 'failed'::text]))),
+  CONSTRAINT receipts_media_type_check CHECK ((media_type = ANY (ARRAY['application/pdf'::text, 'image/jpeg'::text, 'image/png'::text, 'image/heic'::text, 'text/html'::text]))),
+  CONSTRAINT receipts_payment_method_check CHECK ((payment_method = ANY (ARRAY['cash'::text, 'card'::text, 'other'::text]))),
+  CONSTRAINT receipts_size_bytes_check CHECK ((size_bytes > 0)),
+  CONSTRAINT receipts_source_check CHECK ((source = ANY (ARRAY['email'::text, 'upload'::text, 'camera'::text]))),
+  CONSTRAINT receipts_subtotal_cents_check CHECK ((subtotal_cents >= 0)),
+  CONSTRAINT receipts_tax_cents_check CHECK ((tax_cents >= 0)),
+  CONSTRAINT receipts_total_cents_check CHECK ((total_cents >= 0))
+);
+CREATE INDEX receipts_bank_line ON receipts USING btree (company_id, bank_line_id) WHERE (bank_line_id IS NOT NULL);
+CREATE INDEX receipts_newest ON receipts USING btree (company_id, id DESC);
 
 CREATE TABLE reconciliation_items (
   company_id uuid NOT NULL,
@@ -815,6 +2077,33 @@ CREATE TABLE recurring_templates (
   CONSTRAINT recurring_templates_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
 );
 
+CREATE TABLE recurring_trips (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  vehicle_id bigint NOT NULL,
+  from_place text NOT NULL,
+  to_place text NOT NULL,
+  miles_tenths integer NOT NULL,
+  round_trip boolean NOT NULL,
+  purpose text NOT NULL,
+  contact_id bigint,
+  project_id bigint,
+  frequency text NOT NULL,
+  weekdays jsonb NOT NULL DEFAULT '[]'::jsonb,
+  day_of_month integer,
+  start_date date NOT NULL,
+  end_date date,
+  generated_through date,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT recurring_trips_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT recurring_trips_company_id_vehicle_id_fkey FOREIGN KEY (company_id, vehicle_id) REFERENCES vehicles(company_id, id),
+  CONSTRAINT recurring_trips_check CHECK (((end_date IS NULL) OR (end_date >= start_date))),
+  CONSTRAINT recurring_trips_day_of_month_check CHECK (((day_of_month >= 1) AND (day_of_month <= 28))),
+  CONSTRAINT recurring_trips_frequency_check CHECK ((frequency = ANY (ARRAY['weekly'::text, 'monthly'::text]))),
+  CONSTRAINT recurring_trips_miles_tenths_check CHECK ((miles_tenths > 0)),
+  CONSTRAINT recurring_trips_purpose_check CHECK (((length(purpose) >= 1) AND (length(purpose) <= 500)))
+);
+
 CREATE TABLE statement_imports (
   company_id uuid NOT NULL,
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -839,6 +2128,17 @@ CREATE TABLE statement_imports (
 );
 CREATE INDEX statement_imports_by_account ON statement_imports USING btree (company_id, bank_account_id, id);
 
+CREATE TABLE tax_account_boxes (
+  company_id uuid NOT NULL,
+  account_code text NOT NULL,
+  box text NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_account_boxes_pkey PRIMARY KEY (company_id, account_code),
+  CONSTRAINT tax_account_boxes_company_id_account_code_fkey FOREIGN KEY (company_id, account_code) REFERENCES accounts(company_id, code),
+  CONSTRAINT tax_account_boxes_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_account_boxes_box_check CHECK ((box = ANY (ARRAY['NEC1'::text, 'MISC1'::text, 'MISC2'::text, 'MISC3'::text, 'MISC6'::text, 'MISC10'::text])))
+);
+
 CREATE TABLE tax_agencies (
   company_id uuid NOT NULL,
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -850,6 +2150,138 @@ CREATE TABLE tax_agencies (
   CONSTRAINT tax_agencies_company_id_contact_id_fkey FOREIGN KEY (company_id, contact_id) REFERENCES contacts(company_id, id),
   CONSTRAINT tax_agencies_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
   CONSTRAINT tax_agencies_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+);
+
+CREATE TABLE tax_exports (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  package text NOT NULL,
+  return_type text NOT NULL,
+  as_of date NOT NULL,
+  version integer NOT NULL,
+  filename text NOT NULL,
+  content_type text NOT NULL,
+  size_bytes integer NOT NULL,
+  sha256 text NOT NULL,
+  total_debit_cents bigint NOT NULL,
+  total_credit_cents bigint NOT NULL,
+  line_count integer NOT NULL,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_exports_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT tax_exports_company_id_package_return_type_as_of_version_key UNIQUE (company_id, package, return_type, as_of, version),
+  CONSTRAINT tax_exports_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_exports_package_check CHECK ((package = ANY (ARRAY['generic'::text, 'package_a'::text, 'package_b'::text, 'package_c'::text]))),
+  CONSTRAINT tax_exports_sha256_check CHECK ((sha256 ~ '^[0-9a-f]{64}$'::text)),
+  CONSTRAINT tax_exports_version_check CHECK ((version >= 1))
+);
+
+CREATE TABLE tax_filings (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  year integer NOT NULL,
+  provider text NOT NULL,
+  kind text NOT NULL,
+  status text NOT NULL,
+  file_format text NOT NULL,
+  threshold_cents bigint NOT NULL,
+  contact_ids jsonb NOT NULL,
+  corrections jsonb NOT NULL,
+  payee_count integer NOT NULL,
+  record_count integer NOT NULL,
+  total_nec_cents bigint NOT NULL,
+  total_misc_cents bigint NOT NULL,
+  content_masked text NOT NULL,
+  preview_sha256 text NOT NULL,
+  file_sealed text NOT NULL,
+  file_sha256 text NOT NULL,
+  receipt_id text,
+  provider_reference text,
+  rejected_records jsonb NOT NULL DEFAULT '[]'::jsonb,
+  attempts integer NOT NULL DEFAULT 0,
+  last_error text,
+  note text,
+  decided_by text,
+  decided_at timestamp with time zone,
+  decision_reason text,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_filings_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT tax_filings_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_filings_file_format_check CHECK ((file_format = ANY (ARRAY['fire'::text, 'csv'::text]))),
+  CONSTRAINT tax_filings_kind_check CHECK ((kind = ANY (ARRAY['original'::text, 'correction'::text]))),
+  CONSTRAINT tax_filings_provider_check CHECK ((provider = ANY (ARRAY['gov_csv'::text, 'gov_a2a'::text, 'partner_mock'::text, 'partner_live'::text]))),
+  CONSTRAINT tax_filings_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'rejected'::text, 'failed'::text, 'submitted'::text, 'accepted'::text, 'partially_accepted'::text, 'rejected_by_irs'::text])))
+);
+CREATE INDEX tax_filings_by_year ON tax_filings USING btree (company_id, year, id);
+
+CREATE TABLE tax_line_mappings (
+  company_id uuid NOT NULL,
+  return_type text NOT NULL,
+  account_code text NOT NULL,
+  line_id text NOT NULL,
+  source text NOT NULL,
+  updated_by text NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_line_mappings_pkey PRIMARY KEY (company_id, return_type, account_code),
+  CONSTRAINT tax_line_mappings_company_id_account_code_fkey FOREIGN KEY (company_id, account_code) REFERENCES accounts(company_id, code),
+  CONSTRAINT tax_line_mappings_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_line_mappings_line_id_check CHECK (((length(line_id) >= 1) AND (length(line_id) <= 40))),
+  CONSTRAINT tax_line_mappings_return_type_check CHECK ((return_type = ANY (ARRAY['1120S'::text, '1065'::text, '1120'::text, 'SCHC'::text]))),
+  CONSTRAINT tax_line_mappings_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'default'::text])))
+);
+
+CREATE TABLE tax_payers (
+  company_id uuid NOT NULL,
+  name text NOT NULL,
+  name2 text,
+  address1 text NOT NULL,
+  address2 text,
+  city text NOT NULL,
+  state text NOT NULL,
+  zip text NOT NULL,
+  phone text NOT NULL,
+  tin_type text NOT NULL,
+  tin_sealed text NOT NULL,
+  tin_last4 text NOT NULL,
+  updated_by text NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_payers_pkey PRIMARY KEY (company_id),
+  CONSTRAINT tax_payers_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_payers_tin_last4_check CHECK ((tin_last4 ~ '^[0-9]{4}$'::text)),
+  CONSTRAINT tax_payers_tin_type_check CHECK ((tin_type = ANY (ARRAY['EIN'::text, 'SSN'::text, 'ITIN'::text])))
+);
+
+CREATE TABLE tax_prior_amounts (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  year integer NOT NULL,
+  contact_id bigint NOT NULL,
+  box text NOT NULL,
+  amount_cents bigint NOT NULL,
+  note text,
+  voided boolean NOT NULL DEFAULT false,
+  void_reason text,
+  voided_at timestamp with time zone,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_prior_amounts_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT tax_prior_amounts_company_id_contact_id_fkey FOREIGN KEY (company_id, contact_id) REFERENCES contacts(company_id, id),
+  CONSTRAINT tax_prior_amounts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_prior_amounts_amount_cents_check CHECK ((amount_cents > 0)),
+  CONSTRAINT tax_prior_amounts_box_check CHECK ((box = ANY (ARRAY['NEC1'::text, 'MISC1'::text, 'MISC2'::text, 'MISC3'::text, 'MISC6'::text, 'MISC10'::text])))
+);
+CREATE INDEX tax_prior_amounts_by_year ON tax_prior_amounts USING btree (company_id, year);
+
+CREATE TABLE tax_profiles (
+  company_id uuid NOT NULL,
+  return_type text NOT NULL,
+  updated_by text NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_profiles_pkey PRIMARY KEY (company_id),
+  CONSTRAINT tax_profiles_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_profiles_return_type_check CHECK ((return_type = ANY (ARRAY['1120S'::text, '1065'::text, '1120'::text, 'SCHC'::text])))
 );
 
 CREATE TABLE tax_rate_components (
@@ -887,26 +2319,229 @@ CREATE TABLE tax_rates (
 );
 CREATE TRIGGER tax_rates_guard BEFORE DELETE OR UPDATE ON tax_rates FOR EACH ROW EXECUTE FUNCTION sales_tax_rate_guard();
 
+CREATE TABLE tax_tin_matches (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  contact_id bigint NOT NULL,
+  profile_id bigint NOT NULL,
+  result text NOT NULL,
+  provider_reference text,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_tin_matches_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT tax_tin_matches_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_tin_matches_company_id_profile_id_fkey FOREIGN KEY (company_id, profile_id) REFERENCES tax_vendor_profiles(company_id, id)
+);
+
+CREATE TABLE tax_vendor_boxes (
+  company_id uuid NOT NULL,
+  contact_id bigint NOT NULL,
+  box text NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_vendor_boxes_pkey PRIMARY KEY (company_id, contact_id),
+  CONSTRAINT tax_vendor_boxes_company_id_contact_id_fkey FOREIGN KEY (company_id, contact_id) REFERENCES contacts(company_id, id),
+  CONSTRAINT tax_vendor_boxes_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_vendor_boxes_box_check CHECK ((box = ANY (ARRAY['NEC1'::text, 'MISC1'::text, 'MISC2'::text, 'MISC3'::text, 'MISC6'::text, 'MISC10'::text])))
+);
+
+CREATE TABLE tax_vendor_profiles (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  contact_id bigint NOT NULL,
+  legal_name text NOT NULL,
+  business_name text,
+  tax_class text NOT NULL,
+  tax_class_other text,
+  foreign_partners boolean NOT NULL DEFAULT false,
+  exempt_payee_code text,
+  fatca_code text,
+  address1 text NOT NULL,
+  address2 text,
+  city text NOT NULL,
+  state text NOT NULL,
+  zip text NOT NULL,
+  tin_type text NOT NULL,
+  tin_sealed text NOT NULL,
+  tin_last4 text NOT NULL,
+  source text NOT NULL,
+  tin_match text,
+  tin_match_at timestamp with time zone,
+  superseded_at timestamp with time zone,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_vendor_profiles_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT tax_vendor_profiles_company_id_contact_id_fkey FOREIGN KEY (company_id, contact_id) REFERENCES contacts(company_id, id),
+  CONSTRAINT tax_vendor_profiles_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_vendor_profiles_source_check CHECK ((source = ANY (ARRAY['entered'::text, 'w9'::text]))),
+  CONSTRAINT tax_vendor_profiles_tin_last4_check CHECK ((tin_last4 ~ '^[0-9]{4}$'::text)),
+  CONSTRAINT tax_vendor_profiles_tin_type_check CHECK ((tin_type = ANY (ARRAY['SSN'::text, 'EIN'::text, 'ITIN'::text, 'ATIN'::text])))
+);
+CREATE UNIQUE INDEX tax_vendor_profiles_current ON tax_vendor_profiles USING btree (company_id, contact_id) WHERE (superseded_at IS NULL);
+
+CREATE TABLE tax_w9_requests (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  contact_id bigint NOT NULL,
+  email text NOT NULL,
+  token_hash text NOT NULL,
+  status text NOT NULL,
+  message text,
+  expires_at timestamp with time zone NOT NULL,
+  completed_at timestamp with time zone,
+  cancel_reason text,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT tax_w9_requests_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT tax_w9_requests_token_hash_key UNIQUE (token_hash),
+  CONSTRAINT tax_w9_requests_company_id_contact_id_fkey FOREIGN KEY (company_id, contact_id) REFERENCES contacts(company_id, id),
+  CONSTRAINT tax_w9_requests_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT tax_w9_requests_status_check CHECK ((status = ANY (ARRAY['sent'::text, 'completed'::text, 'cancelled'::text])))
+);
+CREATE INDEX tax_w9_requests_by_contact ON tax_w9_requests USING btree (company_id, contact_id, id);
+
+CREATE TABLE trips (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  vehicle_id bigint NOT NULL,
+  trip_date date NOT NULL,
+  from_place text NOT NULL,
+  to_place text NOT NULL,
+  miles_tenths integer NOT NULL,
+  round_trip boolean NOT NULL,
+  total_tenths integer NOT NULL,
+  kind text NOT NULL,
+  purpose text,
+  contact_id bigint,
+  project_id bigint,
+  status text NOT NULL,
+  recurring_trip_id bigint,
+  replaces_trip_id bigint,
+  replaced_by_trip_id bigint,
+  rationale text,
+  void_reason text,
+  voided_at timestamp with time zone,
+  created_by text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT trips_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT trips_company_id_vehicle_id_fkey FOREIGN KEY (company_id, vehicle_id) REFERENCES vehicles(company_id, id),
+  CONSTRAINT trips_check CHECK ((total_tenths =
+CASE
+    WHEN round_trip THEN (2 * miles_tenths)
+    ELSE miles_tenths
+END)),
+  CONSTRAINT trips_check1 CHECK (((kind = 'personal'::text) OR (purpose IS NOT NULL))),
+  CONSTRAINT trips_from_place_check CHECK (((length(from_place) >= 1) AND (length(from_place) <= 200))),
+  CONSTRAINT trips_kind_check CHECK ((kind = ANY (ARRAY['business'::text, 'personal'::text]))),
+  CONSTRAINT trips_miles_tenths_check CHECK ((miles_tenths > 0)),
+  CONSTRAINT trips_purpose_check CHECK ((length(purpose) <= 500)),
+  CONSTRAINT trips_status_check CHECK ((status = ANY (ARRAY['logged'::text, 'proposed'::text, 'void'::text]))),
+  CONSTRAINT trips_to_place_check CHECK (((length(to_place) >= 1) AND (length(to_place) <= 200)))
+);
+CREATE INDEX trips_by_date ON trips USING btree (company_id, trip_date, id);
+CREATE INDEX trips_by_vehicle ON trips USING btree (company_id, vehicle_id, trip_date);
+CREATE UNIQUE INDEX trips_recurring_once ON trips USING btree (company_id, recurring_trip_id, trip_date) WHERE ((recurring_trip_id IS NOT NULL) AND (replaces_trip_id IS NULL));
+
 CREATE TABLE users (
   company_id uuid NOT NULL,
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
   name text NOT NULL,
   role text NOT NULL,
   created_at timestamp with time zone NOT NULL,
+  email text,
+  email_verified_at timestamp with time zone,
   CONSTRAINT users_pkey PRIMARY KEY (company_id, id),
   CONSTRAINT users_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT users_email_check CHECK (((email IS NULL) OR ((length(email) >= 3) AND (length(email) <= 254)))),
   CONSTRAINT users_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
   CONSTRAINT users_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'cpa'::text, 'accountant'::text, 'staff'::text])))
 );
+CREATE INDEX users_email ON users USING btree (lower(email)) WHERE (email IS NOT NULL);
+
+CREATE TABLE vehicle_accounts (
+  company_id uuid NOT NULL,
+  account_code text NOT NULL,
+  vehicle_id bigint NOT NULL,
+  CONSTRAINT vehicle_accounts_pkey PRIMARY KEY (company_id, account_code),
+  CONSTRAINT vehicle_accounts_company_id_vehicle_id_fkey FOREIGN KEY (company_id, vehicle_id) REFERENCES vehicles(company_id, id)
+);
+
+CREATE TABLE vehicle_odometer (
+  company_id uuid NOT NULL,
+  vehicle_id bigint NOT NULL,
+  tax_year integer NOT NULL,
+  start_miles integer NOT NULL,
+  end_miles integer,
+  CONSTRAINT vehicle_odometer_pkey PRIMARY KEY (company_id, vehicle_id, tax_year),
+  CONSTRAINT vehicle_odometer_company_id_vehicle_id_fkey FOREIGN KEY (company_id, vehicle_id) REFERENCES vehicles(company_id, id),
+  CONSTRAINT vehicle_odometer_check CHECK (((end_miles IS NULL) OR (end_miles >= start_miles))),
+  CONSTRAINT vehicle_odometer_start_miles_check CHECK ((start_miles >= 0)),
+  CONSTRAINT vehicle_odometer_tax_year_check CHECK (((tax_year >= 2000) AND (tax_year <= 2100)))
+);
+
+CREATE TABLE vehicles (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  name text NOT NULL,
+  description text,
+  ownership text NOT NULL DEFAULT 'owned'::text,
+  in_service_date date NOT NULL,
+  retired_on date,
+  created_at timestamp with time zone NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT vehicles_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT vehicles_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT vehicles_check CHECK (((retired_on IS NULL) OR (retired_on >= in_service_date))),
+  CONSTRAINT vehicles_description_check CHECK ((length(description) <= 1000)),
+  CONSTRAINT vehicles_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+  CONSTRAINT vehicles_ownership_check CHECK ((ownership = ANY (ARRAY['owned'::text, 'leased'::text])))
+);
+
+CREATE TABLE webhook_deliveries (
+  company_id uuid NOT NULL,
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  endpoint_id bigint NOT NULL,
+  event_id bigint NOT NULL,
+  event_type text NOT NULL,
+  test boolean NOT NULL DEFAULT false,
+  status text NOT NULL DEFAULT 'pending'::text,
+  attempts integer NOT NULL DEFAULT 0,
+  token bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  next_attempt_at timestamp with time zone,
+  last_attempt_at timestamp with time zone,
+  response_status integer,
+  error text,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (company_id, id),
+  CONSTRAINT webhook_deliveries_company_id_endpoint_id_fkey FOREIGN KEY (company_id, endpoint_id) REFERENCES webhook_endpoints(company_id, id),
+  CONSTRAINT webhook_deliveries_error_check CHECK ((length(error) <= 1000)),
+  CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text, 'given_up'::text])))
+);
+CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries USING btree (company_id, endpoint_id, id);
+CREATE INDEX webhook_deliveries_created ON webhook_deliveries USING btree (created_at);
+CREATE UNIQUE INDEX webhook_deliveries_once ON webhook_deliveries USING btree (company_id, endpoint_id, event_id) WHERE (NOT test);
 
 CREATE TABLE webhook_endpoints (
   company_id uuid NOT NULL,
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
   event_types text[] NOT NULL,
   enabled boolean NOT NULL DEFAULT true,
+  url text,
+  description text,
+  secret_sealed text,
+  secret_prefix text,
+  previous_secret_sealed text,
+  previous_valid_until timestamp with time zone,
+  disabled_reason text,
+  failing_since timestamp with time zone,
+  created_at timestamp with time zone,
+  updated_at timestamp with time zone,
+  removed_at timestamp with time zone,
   CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (company_id, id),
   CONSTRAINT webhook_endpoints_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
-  CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) >= 1) AND (cardinality(event_types) <= 16)))
+  CONSTRAINT webhook_endpoints_description_check CHECK ((length(description) <= 500)),
+  CONSTRAINT webhook_endpoints_disabled_reason_check CHECK ((disabled_reason = 'failing'::text)),
+  CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) >= 1) AND (cardinality(event_types) <= 16))),
+  CONSTRAINT webhook_endpoints_url_check CHECK ((length(url) <= 2048))
 );
 
 CREATE OR REPLACE FUNCTION banking_bank_accounts_guard()
@@ -1254,4 +2889,24 @@ BEGIN
     RAISE EXCEPTION 'tax rates are never edited: add a new rate and deactivate this one' USING ERRCODE = 'LD001';
   END IF;
   RETURN NEW;
+END $function$;
+
+CREATE OR REPLACE FUNCTION webhook_fan_out()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  WITH made AS (
+    INSERT INTO webhook_deliveries (company_id, endpoint_id, event_id, event_type, next_attempt_at, created_at)
+    SELECT NEW.company_id, w.id, NEW.id, NEW.event_type, NEW.occurred_at, NEW.occurred_at
+    FROM webhook_endpoints w
+    WHERE w.company_id = NEW.company_id AND w.enabled AND w.url IS NOT NULL AND w.removed_at IS NULL
+      AND (NEW.event_type = ANY (w.event_types) OR '*' = ANY (w.event_types))
+    RETURNING company_id, id, token, next_attempt_at
+  )
+  INSERT INTO jobs (kind, company_id, payload, run_at, max_attempts, created_at)
+  SELECT 'webhook.deliver', made.company_id, jsonb_build_object('delivery_id', made.id, 'token', made.token),
+    made.next_attempt_at, 3, made.next_attempt_at
+  FROM made;
+  RETURN NULL;
 END $function$;

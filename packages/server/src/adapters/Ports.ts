@@ -1,6 +1,13 @@
 import { Effect, Layer } from "effect"
 import { Ports } from "@ledger/engine"
+import * as InformationReturnsHttp from "./InformationReturnsHttp.ts"
+import * as CryptoPorts from "./CryptoPorts.ts"
+import * as CommerceHttp from "./CommerceHttp.ts"
+import * as OnlineBooksHttp from "./OnlineBooksHttp.ts"
+import * as PaymentProcessorHttp from "./PaymentProcessorHttp.ts"
+import * as HttpWebhookTransport from "./HttpWebhookTransport.ts"
 import * as MasterKey from "./MasterKey.ts"
+import * as ReceiptPorts from "./ReceiptPorts.ts"
 import * as SmtpMail from "./SmtpMail.ts"
 
 /**
@@ -14,6 +21,10 @@ export interface Settings extends MasterKey.Options {
   /** SMTP, from `SmtpMail.fromEnvironment`; null: none configured. */
   readonly smtp?: SmtpMail.SmtpConfig | null | undefined
   readonly aggregator?: Layer.Layer<Ports.Aggregator> | undefined
+  /** The web app's address, the WebAuthn relying party (LEDGER_APP_URL, default the base URL); none: passkeys answer 503. */
+  readonly appUrl?: string | undefined
+  /** The crypto rails: a chain watcher and a price source (default from LEDGER_ESPLORA_URL, LEDGER_CRYPTO_PRICES_URL). */
+  readonly crypto?: CryptoPorts.Options | undefined
 }
 
 export interface Wired {
@@ -31,11 +42,31 @@ export const wire = (settings: Settings): Wired => {
   const keyless = (settings.masterKey ?? "") === "" && settings.databaseUrl !== undefined
   if (keyless) unconfigured.push("master key (LEDGER_MASTER_KEY)")
   if (settings.aggregator === undefined) unconfigured.push("bank feeds (no bank-feed aggregator adapter)")
+  const receipts = ReceiptPorts.wire(settings, keyless)
+  const filing = InformationReturnsHttp.fromEnvironment(process.env)
+  if (filing === null) unconfigured.push("1099 filing and TIN matching (LEDGER_TAX_FILING_URL)")
+  unconfigured.push(...receipts.unconfigured)
+  const crypto = CryptoPorts.wire(settings.crypto)
+  const commerce = CommerceHttp.fromEnvironment(process.env)
+  if (commerce === null) unconfigured.push("sales integrations (LEDGER_PROVIDER_A_URL, LEDGER_PROVIDER_B_URL)")
+  const onlineBooks = OnlineBooksHttp.fromEnvironment(process.env)
+  if (onlineBooks === null) unconfigured.push("online-edition migration (LEDGER_ONLINE_BOOKS_URL)")
+  const payments = PaymentProcessorHttp.fromEnvironment(process.env)
+  if (payments === null) unconfigured.push("online payments and billing (LEDGER_PAYMENTS_URL)")
+  unconfigured.push(...crypto.unconfigured)
   return {
     layer: Layer.mergeAll(
       smtp === null ? Ports.Mail.layerUnconfigured : SmtpMail.layer(smtp),
       keyless ? Ports.TokenSealer.layerUnconfigured : sealer(settings),
-      settings.aggregator ?? Ports.Aggregator.layerUnconfigured
+      settings.aggregator ?? Ports.Aggregator.layerUnconfigured,
+      settings.appUrl === undefined ? Layer.empty : Ports.RelyingParty.layer(settings.appUrl),
+      receipts.layer,
+      crypto.layer,
+      filing ?? Ports.InformationReturns.layerUnconfigured,
+      HttpWebhookTransport.fromEnvironment(process.env),
+      commerce ?? Ports.CommerceProviders.layerUnconfigured,
+      onlineBooks ?? Ports.OnlineBooks.layerUnconfigured,
+      payments ?? Ports.PaymentProcessor.layerUnconfigured
     ),
     unconfigured
   }

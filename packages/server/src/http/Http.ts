@@ -7,6 +7,10 @@ import * as Docs from "./Docs.ts"
 import * as Mcp from "../mcp/Mcp.ts"
 import * as Observability from "./Observability.ts"
 import * as OpenApi from "./OpenApi.ts"
+import * as WebConnector from "./WebConnector.ts"
+import * as WebApp from "./WebApp.ts"
+import * as OAuth from "./OAuth.ts"
+import * as SessionCookie from "./SessionCookie.ts"
 
 const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
@@ -108,13 +112,18 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
     const read = operation.method === "POST"
       ? yield* Effect.result(readJsonBody(request, operation.bodyBytesMax ?? Limits.requestBodyBytesMax))
       : Result.succeed(undefined)
+    const session = SessionCookie.credentialOf(operation, bearer(request), {
+      cookie: header(request, "cookie"),
+      antiForgery: header(request, SessionCookie.antiForgeryHeader)
+    })
+    if (session.refusal !== null) return errorResponse(session.refusal)
     const outcome = yield* dispatcher.execute({
       operationId: operation.id,
       path: params,
       query: queryOf(request),
       body: Result.isSuccess(read) ? read.success : undefined,
       unreadableBody: Result.isFailure(read) ? read.failure : undefined,
-      credential: bearer(request),
+      credential: session.credential,
       idempotencyKey: header(request, "idempotency-key"),
       agentModel: header(request, "x-agent-model"),
       agentRunId: header(request, "x-agent-run-id"),
@@ -122,7 +131,7 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
       via: "http",
       coerce: true
     })
-    return render(outcome)
+    return render(SessionCookie.withCookie(operation, outcome, header(request, "host")))
   }).pipe(guard)
 
 const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
@@ -193,7 +202,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
-    yield* router.add("POST", "/mcp", mcpRoute(dispatcher))
+    yield* router.add("POST", "/mcp", OAuth.protectMcp(sql, mcpRoute(dispatcher)))
     yield* router.add("GET", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     yield* router.add("DELETE", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
@@ -204,6 +213,9 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
         operationRoute(operation, dispatcher)
       )
     }
+    yield* WebConnector.register(router)
+    yield* WebApp.register(router)
+    yield* OAuth.register(router)
     yield* router.add("*", "/*", Effect.sync(noSuchRoute))
   })
 )

@@ -1,0 +1,220 @@
+import { Schema } from "effect"
+import { Id, NonNegativeCents, Page, PageQuery, Reason, Timestamp } from "../Common.ts"
+import * as Operation from "../Operation.ts"
+import { area, Year } from "./Shared.ts"
+
+export const Provider = Schema.Literals(["gov_csv", "gov_a2a", "partner_mock", "partner_live"])
+export const IrsStatus = Schema.Literals(["submitted", "accepted", "partially_accepted", "rejected_by_irs"])
+export const FilingStatus = Schema.Literals(["proposed", "rejected", "failed", "submitted", "accepted", "partially_accepted", "rejected_by_irs"])
+  .annotate({ description: "proposed (nothing sent), rejected (by a person; nothing sent), failed (the provider did not take it; retry), then the IRS answer. ADR 1305." })
+
+export const CorrectionInput = Schema.Struct({
+  contact_id: Id,
+  type: Schema.Literals(["amounts", "name_tin"]).annotate({
+    description: "amounts: one-transaction correction (G) with the right amounts; name_tin: two-transaction correction " +
+      "(a G record zeroing the original, then a C record with the right name or TIN), Publication 1220."
+  })
+}).annotate({ identifier: "FilingCorrectionInput" })
+
+export const Filing = Schema.Struct({
+  id: Id,
+  year: Year,
+  provider: Provider,
+  kind: Schema.Literals(["original", "correction"]),
+  status: FilingStatus,
+  file_format: Schema.Literals(["fire", "csv"]),
+  threshold_cents: Schema.Int,
+  contact_ids: Schema.Array(Id),
+  corrections: Schema.Array(CorrectionInput),
+  payee_count: Schema.Int,
+  record_count: Schema.Int,
+  total_nec_cents: Schema.Int,
+  total_misc_cents: Schema.Int,
+  preview_sha256: Schema.String,
+  receipt_id: Schema.NullOr(Schema.String),
+  provider_reference: Schema.NullOr(Schema.String),
+  rejected_records: Schema.Array(Schema.Int),
+  attempts: Schema.Int,
+  last_error: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String),
+  decided_by: Schema.NullOr(Schema.String),
+  decided_at: Schema.NullOr(Timestamp),
+  decision_reason: Schema.NullOr(Schema.String),
+  created_by: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp
+}).annotate({ identifier: "InformationReturnFiling" })
+export type Filing = typeof Filing.Type
+
+export const FilingPreview = Schema.Struct({
+  dry_run: Schema.Literal(true),
+  year: Year,
+  provider: Provider,
+  kind: Schema.Literals(["original", "correction"]),
+  file_format: Schema.Literals(["fire", "csv"]),
+  payee_count: Schema.Int,
+  record_count: Schema.Int,
+  total_nec_cents: Schema.Int,
+  total_misc_cents: Schema.Int,
+  content: Schema.String.annotate({ description: "The exact file, TINs masked." }),
+  sha256: Schema.String.annotate({ description: "SHA-256 of `content`: quote it as preview_sha256 to approve the filing proposed from it." })
+}).annotate({ identifier: "InformationReturnFilingPreview" })
+
+const IdPath = Schema.Struct({ id: Id })
+
+export const listFilings = Operation.make({
+  id: "listFilings",
+  method: "GET",
+  path: "/v1/tax-forms/filings",
+  area,
+  summary: "Information-return filings, newest first.",
+  scope: "read",
+  mode: "R",
+  query: Schema.Struct({ year: Schema.optionalKey(Year), ...PageQuery }),
+  success: Page(Filing)
+})
+
+export const createFiling = Operation.make({
+  id: "createFiling",
+  method: "POST",
+  path: "/v1/tax-forms/filings",
+  area,
+  summary: "Propose a 1099 filing; the dry run shows the exact content (TINs masked) and its SHA-256. Nothing is sent until approval.",
+  scope: "propose",
+  mode: "K",
+  body: Schema.Struct({
+    year: Year,
+    provider: Provider,
+    kind: Schema.optionalKey(Schema.Literals(["original", "correction"])),
+    contact_ids: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(5000))),
+    corrections: Schema.optionalKey(Schema.Array(CorrectionInput).check(Schema.isMaxLength(5000))),
+    threshold_cents: Schema.optionalKey(NonNegativeCents),
+    dry_run: Schema.optionalKey(Schema.Boolean)
+  }),
+  success: Filing,
+  otherResponses: { 200: FilingPreview },
+  errors: ["payer_not_set", "nothing_to_file", "tax_profile_missing"]
+})
+
+export const getFiling = Operation.make({
+  id: "getFiling",
+  method: "GET",
+  path: "/v1/tax-forms/filings/{id}",
+  area,
+  summary: "One filing, with its masked content.",
+  scope: "read",
+  mode: "R",
+  pathParams: IdPath,
+  success: Schema.Struct({ ...Filing.fields, content_masked: Schema.String })
+})
+
+
+export const approveFiling = Operation.make({
+  id: "approveFiling",
+  method: "POST",
+  path: "/v1/tax-forms/filings/{id}/approve",
+  area,
+  summary: "Send the filing, quoting the SHA-256 of the preview the person saw. People only, never agents or AI apps.",
+  scope: "approve",
+  mode: "K",
+  peopleOnly: true,
+  status: 200,
+  pathParams: IdPath,
+  body: Schema.Struct({ preview_sha256: Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/u)), note: Schema.optionalKey(Reason) }),
+  success: Filing,
+  errors: ["filing_not_pending", "filing_preview_mismatch", "tax_filing_not_configured"]
+})
+
+export const rejectFiling = Operation.make({
+  id: "rejectFiling",
+  method: "POST",
+  path: "/v1/tax-forms/filings/{id}/reject",
+  area,
+  summary: "Reject a proposed filing; nothing is sent.",
+  scope: "approve",
+  mode: "K",
+  peopleOnly: true,
+  status: 200,
+  pathParams: IdPath,
+  body: Schema.Struct({ reason: Reason }),
+  success: Filing,
+  errors: ["filing_not_pending"]
+})
+
+export const retryFiling = Operation.make({
+  id: "retryFiling",
+  method: "POST",
+  path: "/v1/tax-forms/filings/{id}/retry",
+  area,
+  summary: "Send again a filing the provider failed to take.",
+  scope: "approve",
+  mode: "K",
+  peopleOnly: true,
+  status: 200,
+  pathParams: IdPath,
+  body: Schema.Struct({}),
+  success: Filing,
+  errors: ["filing_not_retryable", "tax_filing_not_configured"]
+})
+
+export const ackFiling = Operation.make({
+  id: "ackFiling",
+  method: "POST",
+  path: "/v1/tax-forms/filings/{id}/ack",
+  area,
+  summary: "Record the IRS acknowledgement of a sent filing.",
+  scope: "approve",
+  mode: "K",
+  status: 200,
+  pathParams: IdPath,
+  body: Schema.Struct({
+    receipt_id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100)),
+    status: IrsStatus,
+    rejected_records: Schema.optionalKey(Schema.Array(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).check(Schema.isMaxLength(10000))),
+    note: Schema.optionalKey(Reason)
+  }),
+  success: Filing,
+  errors: ["filing_not_submitted"]
+})
+
+export const refreshFiling = Operation.make({
+  id: "refreshFiling",
+  method: "POST",
+  path: "/v1/tax-forms/filings/{id}/refresh",
+  area,
+  summary: "Ask the provider for the IRS answer now.",
+  scope: "approve",
+  mode: "-",
+  status: 200,
+  pathParams: IdPath,
+  body: Schema.Struct({}),
+  success: Filing,
+  errors: ["filing_not_submitted", "tax_filing_not_configured", "tax_filing_failed"]
+})
+
+export const getFiledCopy = Operation.make({
+  id: "getFiledCopy",
+  method: "GET",
+  path: "/v1/tax-forms/filings/{id}/filed",
+  area,
+  summary: "The filed copy with full TINs, for a person with the filing right; each download is audit-logged. ADR 1310.",
+  scope: "approve",
+  mode: "R",
+  peopleOnly: true,
+  pathParams: IdPath,
+  success: Schema.Struct({ filing_id: Id, filename: Schema.String, content_type: Schema.String, sha256: Schema.String, content: Schema.String }),
+  errors: ["filing_not_submitted"]
+})
+
+export const getRecipientCopies = Operation.make({
+  id: "getRecipientCopies",
+  method: "GET",
+  path: "/v1/tax-forms/filings/{id}/recipient-copies",
+  area,
+  summary: "Copy B for each recipient of a filing as one PDF (recipient TINs truncated as the IRS allows). ADR 1310.",
+  scope: "read",
+  mode: "R",
+  pathParams: IdPath,
+  query: Schema.Struct({ contact_id: Schema.optionalKey(Id) }),
+  success: Schema.Struct({ filename: Schema.String, content_type: Schema.Literal("application/pdf"), size_bytes: Schema.Int, content_base64: Schema.String })
+})

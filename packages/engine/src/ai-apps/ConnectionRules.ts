@@ -1,0 +1,78 @@
+import { sha256 } from "@noble/hashes/sha2.js"
+import { Base64Url } from "effect/encoding"
+import type { Scope } from "@ledger/api"
+
+/**
+ * The pure rules of AI app authorization (spec 5.6, DECISIONS "AI app authorization",
+ * docs/decisions/1700-ai-app-authorization-server.md): what a level lets the app's agent do,
+ * PKCE S256, exact redirect URIs, token lifetimes.
+ */
+
+export type Level = "read" | "suggest" | "post"
+
+/** Access tokens live an hour, refresh tokens 30 days (rotated on each use), codes 60 seconds. */
+export const accessTokenSeconds = 3_600
+export const refreshTokenSeconds = 30 * 86_400
+export const codeSeconds = 60
+
+/** The largest threshold a bigint column and a JavaScript number agree on: "no per-entry cap". */
+export const noCap = Number.MAX_SAFE_INTEGER
+
+/**
+ * The scopes the app's agent holds at a level. Reads only at `read`; writes need `propose`
+ * at `suggest` and `post` (an agent's writes go through governance: at or under its threshold
+ * they post, above it they become proposals). Never `approve` or `admin`: an app never decides
+ * proposals nor administers.
+ */
+export const scopesOf = (level: Level): ReadonlyArray<Scope.Scope> => level === "read" ? ["read"] : ["read", "propose"]
+
+/**
+ * The agent's posting threshold at a level: at `suggest` every write is a proposal (0); at
+ * `post` the per-entry cap, or no cap when none was set. The daily cap and the allowed accounts
+ * bound it further (ADR 1702).
+ */
+export const thresholdOf = (level: Level, perEntryCapCents: number | null | undefined): number =>
+  level !== "post" ? 0 : perEntryCapCents ?? noCap
+
+/** RFC 7636 4.1: 43 to 128 characters of the unreserved set. */
+export const isVerifier = (verifier: string): boolean => /^[A-Za-z0-9._~-]{43,128}$/u.test(verifier)
+
+/** RFC 7636 4.2, S256: BASE64URL(SHA256(ASCII(verifier))), the only method accepted. */
+export const challengeOf = (verifier: string): string => Base64Url.encode(sha256(new TextEncoder().encode(verifier)))
+
+export const verifies = (verifier: string, challenge: string): boolean => isVerifier(verifier) && challengeOf(verifier) === challenge
+
+/** A challenge as S256 makes it: 43 base64url characters. */
+export const isChallenge = (challenge: string): boolean => /^[A-Za-z0-9_-]{43}$/u.test(challenge)
+
+/** Redirect URIs match exactly, character for character (OAuth 2.1 section 4.1.3). */
+export const redirectMatches = (registered: ReadonlyArray<string>, given: string): boolean => registered.includes(given)
+
+/**
+ * A redirect URI a client may register: https, or http on a loopback host (native apps,
+ * RFC 8252), or a private-use scheme with a dot; never a fragment.
+ */
+export const isAcceptableRedirect = (uri: string): boolean => {
+  let url: URL
+  try {
+    url = new URL(uri)
+  } catch {
+    return false
+  }
+  if (url.hash !== "" || uri.includes("#")) return false
+  if (url.protocol === "https:") return true
+  if (url.protocol === "http:") return ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
+  return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/u.test(url.protocol)
+}
+
+/** The authorization response's redirect: the URI with code and state added to its query. */
+export const redirectWithCode = (redirectUri: string, code: string, state: string | undefined, issuer: string | null): string => {
+  const url = new URL(redirectUri)
+  url.searchParams.set("code", code)
+  if (state !== undefined) url.searchParams.set("state", state)
+  if (issuer !== null) url.searchParams.set("iss", issuer)
+  return url.toString()
+}
+
+/** The `scope` a token response names: the level's, as `ledger:<level>`. */
+export const scopeText = (level: Level): string => `ledger:${level}`

@@ -1,0 +1,198 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Row from "../kernel/Row.ts"
+import type { Entropy } from "../ports/Entropy.ts"
+import { accessTokenSeconds, isAcceptableRedirect, isChallenge, scopeText, type Level, verifies } from "./ConnectionRules.ts"
+import * as OAuthStore from "./OAuthStore.ts"
+
+/**
+ * The authorization server of AI apps (MCP authorization spec; RFC 9728, 8414, 7591, 7636, 8707,
+ * 7009; docs/ai-apps.md). Not `/v1` operations: the server's http/OAuth.ts serves these routes
+ * and hands each request here with the issuer (its own base URL) and the time. Answers are the
+ * OAuth wire format (`error`, `error_description`), not Ledger's error body.
+ */
+
+export interface Answer {
+  readonly status: number
+  readonly body: unknown
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+const oauthError = (status: number, error: string, description: string): Answer => ({
+  status,
+  body: { error, error_description: description },
+  headers: { "cache-control": "no-store" }
+})
+
+export const resourceOf = (issuer: string) => `${issuer}/mcp`
+export const resourceMetadataUrl = (issuer: string) => `${issuer}/.well-known/oauth-protected-resource`
+
+/** RFC 9728: the MCP endpoint as a protected resource, and who authorizes it. */
+export const protectedResourceMetadata = (issuer: string) => ({
+  resource: resourceOf(issuer),
+  authorization_servers: [issuer],
+  bearer_methods_supported: ["header"],
+  scopes_supported: ["ledger:read", "ledger:suggest", "ledger:post"],
+  resource_name: "Ledger"
+})
+
+/** RFC 8414: the authorization server's endpoints and what it supports. */
+export const authorizationServerMetadata = (issuer: string) => ({
+  issuer,
+  authorization_endpoint: `${issuer}/oauth/authorize`,
+  token_endpoint: `${issuer}/oauth/token`,
+  registration_endpoint: `${issuer}/oauth/register`,
+  revocation_endpoint: `${issuer}/oauth/revoke`,
+  response_types_supported: ["code"],
+  grant_types_supported: ["authorization_code", "refresh_token"],
+  code_challenge_methods_supported: ["S256"],
+  token_endpoint_auth_methods_supported: ["none"],
+  revocation_endpoint_auth_methods_supported: ["none"],
+  scopes_supported: ["ledger:read", "ledger:suggest", "ledger:post"],
+  authorization_response_iss_parameter_supported: true
+})
+
+/** At most this many redirect URIs per client, each at most 2000 characters. */
+const redirectUrisMax = 10
+
+/** RFC 7591: a public client (no secret; PKCE protects its codes) with exact redirect URIs. */
+export const register = (body: unknown, now: string): Effect.Effect<Answer, never, SqlClient.SqlClient | Entropy> =>
+  Effect.gen(function*() {
+    if (typeof body !== "object" || body === null) return oauthError(400, "invalid_client_metadata", "The body must be a JSON object.")
+    const metadata = body as Record<string, unknown>
+    const uris = metadata.redirect_uris
+    if (!Array.isArray(uris) || uris.length === 0 || uris.length > redirectUrisMax) {
+      return oauthError(400, "invalid_redirect_uri", `redirect_uris must list 1 to ${redirectUrisMax} URIs.`)
+    }
+    if (!uris.every((uri) => typeof uri === "string" && uri.length <= 2000 && isAcceptableRedirect(uri))) {
+      return oauthError(400, "invalid_redirect_uri", "Each redirect URI must be https, http on a loopback host, or a private-use scheme, without a fragment.")
+    }
+    const grants = metadata.grant_types
+    if (grants !== undefined && (!Array.isArray(grants) || grants.some((grant) => grant !== "authorization_code" && grant !== "refresh_token"))) {
+      return oauthError(400, "invalid_client_metadata", "Only the authorization_code and refresh_token grants are supported.")
+    }
+    const name = typeof metadata.client_name === "string" ? metadata.client_name.slice(0, 200) : null
+    const kept = { client_name: name, client_uri: metadata.client_uri ?? null, software_id: metadata.software_id ?? null }
+    const clientId = yield* OAuthStore.insertClient(name, uris as Array<string>, kept, now)
+    return {
+      status: 201,
+      headers: { "cache-control": "no-store" },
+      body: {
+        client_id: clientId,
+        client_id_issued_at: Math.floor(Date.parse(now) / 1000),
+        client_name: name ?? undefined,
+        redirect_uris: uris,
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none"
+      }
+    } satisfies Answer
+  }).pipe(Effect.orDie)
+
+/**
+ * The authorization endpoint: checks the request and sends the browser to the web app's consent
+ * screen (`consentUrl`), whose approval is `POST /v1/ai-connections`. An unknown client or a
+ * redirect URI not registered exactly is shown as an error, never redirected to (RFC 6749 4.1.2.1).
+ */
+export const authorize = (params: URLSearchParams, consentUrl: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const clientId = params.get("client_id") ?? ""
+    const redirectUri = params.get("redirect_uri") ?? ""
+    const client = clientId === "" ? null : yield* OAuthStore.findClient(clientId)
+    if (client === null) return oauthError(400, "invalid_client", "Unknown client_id.")
+    if (!client.redirectUris.includes(redirectUri)) return oauthError(400, "invalid_request", "redirect_uri does not match a registered one exactly.")
+    const back = (error: string, description: string): Answer => {
+      const url = new URL(redirectUri)
+      url.searchParams.set("error", error)
+      url.searchParams.set("error_description", description)
+      const state = params.get("state")
+      if (state !== null) url.searchParams.set("state", state)
+      return { status: 302, body: null, headers: { location: url.toString() } }
+    }
+    if (params.get("response_type") !== "code") return back("unsupported_response_type", "Only response_type=code.")
+    if (params.get("code_challenge_method") !== "S256") return back("invalid_request", "PKCE with code_challenge_method=S256 is required; plain is refused.")
+    if (!isChallenge(params.get("code_challenge") ?? "")) return back("invalid_request", "code_challenge must be an S256 challenge.")
+    const target = new URL(consentUrl)
+    for (const [name, value] of params) target.searchParams.set(name, value)
+    target.searchParams.set("client_name", client.clientName ?? client.clientId)
+    return { status: 302, body: null, headers: { location: target.toString() } }
+  }).pipe(Effect.orDie)
+
+const tokenAnswer = (issued: OAuthStore.Issued, level: Level): Answer => ({
+  status: 200,
+  headers: { "cache-control": "no-store", pragma: "no-cache" },
+  body: {
+    access_token: issued.accessToken,
+    token_type: "Bearer",
+    expires_in: accessTokenSeconds,
+    refresh_token: issued.refreshToken,
+    scope: scopeText(level)
+  }
+})
+
+/** RFC 8707: a resource named at the token endpoint must be the one the code was approved for. */
+const resourceAllowed = (approved: string, asked: string | null, issuer: string) =>
+  asked === null || asked === approved || (approved === "/mcp" && asked === resourceOf(issuer))
+
+const exchangeCode = (form: URLSearchParams, now: string, issuer: string) =>
+  Effect.gen(function*() {
+    const code = form.get("code") ?? ""
+    const row = code === "" ? null : yield* OAuthStore.takeCode(code, now)
+    if (row === null) return oauthError(400, "invalid_grant", "Unknown authorization code.")
+    const connectionId = Number(row.connection_id)
+    if (row.used_at !== null) {
+      yield* OAuthStore.revokeConnectionTokens(connectionId, now)
+      return oauthError(400, "invalid_grant", "The authorization code was already used; the tokens it gave are revoked.")
+    }
+    if (Date.parse(Row.iso(row.expires_at)) <= Date.parse(now)) {
+      return oauthError(400, "invalid_grant", "The authorization code has expired.")
+    }
+    if (row.connection_status !== "active") return oauthError(400, "invalid_grant", "The connection has been disconnected.")
+    if ((form.get("client_id") ?? "") !== row.client_id) return oauthError(400, "invalid_grant", "The code was issued to another client.")
+    if ((form.get("redirect_uri") ?? "") !== row.redirect_uri) return oauthError(400, "invalid_grant", "redirect_uri does not match the authorization request.")
+    if (!verifies(form.get("code_verifier") ?? "", String(row.code_challenge))) {
+      return oauthError(400, "invalid_grant", "The PKCE code_verifier does not match the code_challenge.")
+    }
+    if (!resourceAllowed(String(row.resource), form.get("resource"), issuer)) return oauthError(400, "invalid_target", "The resource does not match the approval.")
+    const issued = yield* OAuthStore.issueTokens(connectionId, String(row.client_id), String(row.resource), null, now)
+    return tokenAnswer(issued, row.level as Level)
+  })
+
+const refresh = (form: URLSearchParams, now: string, issuer: string) =>
+  Effect.gen(function*() {
+    const token = form.get("refresh_token") ?? ""
+    const row = token === "" ? null : yield* OAuthStore.findRefresh(token)
+    if (row === null) return oauthError(400, "invalid_grant", "Unknown refresh token.")
+    const family = String(row.family)
+    if (row.used_at !== null) {
+      yield* OAuthStore.revokeFamily(family, now)
+      return oauthError(400, "invalid_grant", "The refresh token was already used: every token of its family is revoked.")
+    }
+    if (row.revoked_at !== null) return oauthError(400, "invalid_grant", "The refresh token has been revoked.")
+    if (row.connection_status !== "active") return oauthError(400, "invalid_grant", "The connection has been disconnected.")
+    if (Date.parse(Row.iso(row.expires_at)) <= Date.parse(now)) return oauthError(400, "invalid_grant", "The refresh token has expired.")
+    const clientId = form.get("client_id")
+    if (clientId !== null && clientId !== row.client_id) return oauthError(400, "invalid_grant", "The refresh token was issued to another client.")
+    if (!resourceAllowed(String(row.resource), form.get("resource"), issuer)) return oauthError(400, "invalid_target", "The resource does not match the approval.")
+    yield* OAuthStore.markUsed(token, now)
+    const issued = yield* OAuthStore.issueTokens(Number(row.connection_id), String(row.client_id), String(row.resource), family, now)
+    return tokenAnswer(issued, row.level as Level)
+  })
+
+/** The token endpoint, one transaction per request: a code or a refresh token for new tokens. */
+export const token = (form: URLSearchParams, now: string, issuer: string): Effect.Effect<Answer, never, SqlClient.SqlClient | Entropy> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const grant = form.get("grant_type")
+    if (grant === "authorization_code") return yield* sql.withTransaction(exchangeCode(form, now, issuer))
+    if (grant === "refresh_token") return yield* sql.withTransaction(refresh(form, now, issuer))
+    return oauthError(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token.")
+  }).pipe(Effect.orDie)
+
+/** RFC 7009: always 200, whether or not the token was known. */
+export const revoke = (form: URLSearchParams, now: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const value = form.get("token") ?? ""
+    if (value !== "") yield* OAuthStore.revokeToken(value, form.get("client_id"), now)
+    return { status: 200, body: {}, headers: { "cache-control": "no-store" } } satisfies Answer
+  }).pipe(Effect.orDie)

@@ -1,0 +1,144 @@
+import { Effect } from "effect"
+import { ApiError, Billing as BillingApi } from "@ledger/api"
+import { requireCompanyId } from "../kernel/CompanyContext.ts"
+import * as Handler from "../kernel/Handler.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Row from "../kernel/Row.ts"
+import * as BillingEvents from "./BillingEvents.ts"
+import * as BillingRules from "./BillingRules.ts"
+import * as BillingStore from "./BillingStore.ts"
+
+const Api = BillingApi.Billing
+
+/** The company's live subscription, else 409 `billing_no_subscription`. */
+const live = Effect.fn("Billing.live")(function*(company: string) {
+  const row = yield* BillingStore.load(company, true)
+  if (row?.subscription_id == null || row.status === "canceled" || row.plan == null) {
+    return yield* Effect.fail(ApiError.fail("billing_no_subscription", "The company has no subscription: start one with POST /v1/billing/checkout."))
+  }
+  const selection: BillingRules.Selection = {
+    plan: row.plan as BillingRules.Plan, interval: row.interval as BillingRules.Interval, feedAccounts: Row.int(row.feed_accounts), crypto: row.crypto_addon === true
+  }
+  return { row, selection, subscriptionId: String(row.subscription_id) }
+})
+
+const answer = (company: string, details: Record<string, unknown>) =>
+  Effect.map(BillingStore.present(company), (billing) => ({ body: billing, audit: { targetType: "billing", targetId: company, details } }))
+
+/**
+ * Asks the processor to change the subscription's items, starting from its items as the processor
+ * has them now (changes not yet confirmed by an event are kept); the company's row follows its event.
+ */
+const changeItems = (change: (current: BillingRules.Selection) => BillingRules.Selection, fallback: BillingRules.Selection, subscriptionId: string, prorate: boolean, key: string) =>
+  Effect.gen(function*() {
+    const current = BillingRules.selectionOf((yield* BillingStore.processor((port) => port.retrieveSubscription(subscriptionId))).items) ?? fallback
+    return yield* BillingStore.processor((port) => port.updateSubscription({ id: subscriptionId, items: BillingRules.items(change(current)), prorate, idempotencyKey: key }))
+  })
+
+const changePlan = Handler.make(Api.changeBillingPlan, ({ body }) =>
+  Effect.gen(function*() {
+    const request = yield* RequestContext
+    const company = yield* requireCompanyId
+    const { row, selection, subscriptionId } = yield* live(company)
+    const change = BillingRules.classify(selection, body, row.status === "trialing")
+    const key = `ledger-plan-${company}-${body.plan}-${body.interval}-${request.now}`
+    let charged = 0
+    if (change === "trial") yield* changeItems((current) => ({ ...current, ...body }), selection, subscriptionId, false, key)
+    if (change === "upgrade") {
+      const end = Date.parse(Row.iso(row.current_period_end))
+      charged = BillingRules.proratedCharge({
+        from: selection, to: body, remainingSeconds: Math.floor((end - Date.parse(request.now)) / 1000),
+        periodSeconds: (selection.interval === "year" ? 365 : 30) * 86_400
+      })
+      yield* changeItems((current) => ({ ...current, ...body }), selection, subscriptionId, true, key)
+    }
+    yield* BillingStore.upsert(company, change === "downgrade" ? { scheduled_plan: body.plan, scheduled_interval: body.interval } : { scheduled_plan: null, scheduled_interval: null })
+    const billing = yield* BillingStore.present(company)
+    return {
+      body: { change, effective: change === "downgrade" ? "period_end" as const : "now" as const, charged_now_cents: charged, billing },
+      audit: { targetType: "billing", targetId: company, details: { change, plan: body.plan, interval: body.interval, charged_now_cents: charged } }
+    }
+  }))
+
+const checkout = Handler.make(Api.startBillingCheckout, ({ body }) =>
+  Effect.gen(function*() {
+    const company = yield* requireCompanyId
+    const row = yield* BillingStore.load(company, true)
+    if (row !== undefined && ["trialing", "active", "past_due"].includes(String(row.status))) {
+      return yield* Effect.fail(ApiError.fail("billing_state", "The company already has a subscription: change it with POST /v1/billing/plan."))
+    }
+    const items = BillingRules.items({ plan: body.plan, interval: body.interval, feedAccounts: body.feed_accounts ?? 0, crypto: false })
+    const now = (yield* RequestContext).now
+    const session = yield* BillingStore.processor((port) => port.createCheckoutSession({
+      mode: "subscription", items, customerId: (row?.customer_id as string | null | undefined) ?? null, reference: company,
+      successUrl: "/settings/billing?session_id={CHECKOUT_SESSION_ID}", cancelUrl: "/settings/billing",
+      trialDays: row?.subscription_id == null ? BillingRules.trialDays : 0, idempotencyKey: `ledger-checkout-${company}-${body.plan}-${body.interval}-${now}`
+    }))
+    return { body: { url: session.url, session_id: session.id }, audit: { targetType: "billing", targetId: company, details: { plan: body.plan, interval: body.interval } } }
+  }))
+
+export const handlers = [
+  Handler.make(Api.getBilling, () => Effect.gen(function*() {
+    return { body: yield* BillingStore.present(yield* requireCompanyId) }
+  })),
+  checkout,
+  Handler.make(Api.openBillingPortal, () =>
+    Effect.gen(function*() {
+      const company = yield* requireCompanyId
+      const row = yield* BillingStore.load(company)
+      if (row?.customer_id == null) return yield* Effect.fail(ApiError.fail("billing_no_subscription", "The company has no customer at the processor yet: check out first."))
+      const portal = yield* BillingStore.processor((port) => port.createPortalSession({ customerId: String(row.customer_id), returnUrl: "/settings/billing" }))
+      return { body: { url: portal.url, session_id: null }, audit: { targetType: "billing", targetId: company } }
+    })),
+  changePlan,
+  Handler.make(Api.cancelBilling, ({ body }) =>
+    Effect.gen(function*() {
+      const company = yield* requireCompanyId
+      const { subscriptionId } = yield* live(company)
+      yield* BillingStore.processor((port) => port.cancelSubscription({ id: subscriptionId, atPeriodEnd: body.cancel }))
+      return yield* answer(company, { cancel: body.cancel })
+    })),
+  Handler.make(Api.setBillingFeedAccounts, ({ body }) =>
+    Effect.gen(function*() {
+      const company = yield* requireCompanyId
+      const { selection, subscriptionId } = yield* live(company)
+      yield* changeItems((current) => ({ ...current, feedAccounts: body.quantity }), selection, subscriptionId, true, `ledger-feeds-${company}-${body.quantity}-${(yield* RequestContext).now}`)
+      return yield* answer(company, { quantity: body.quantity })
+    })),
+  Handler.make(Api.setBillingCryptoAddon, ({ body }) =>
+    Effect.gen(function*() {
+      const company = yield* requireCompanyId
+      const { selection, subscriptionId } = yield* live(company)
+      yield* changeItems((current) => ({ ...current, crypto: body.on }), selection, subscriptionId, true, `ledger-crypto-${company}-${body.on}-${(yield* RequestContext).now}`)
+      return yield* answer(company, { on: body.on })
+    })),
+  Handler.make(Api.setBillingOverageCap, ({ body }) =>
+    Effect.gen(function*() {
+      const company = yield* requireCompanyId
+      yield* BillingStore.upsert(company, { overage_cap_cents: body.cap_cents })
+      return yield* answer(company, { cap_cents: body.cap_cents })
+    })),
+  Handler.make(Api.syncBilling, ({ body }) =>
+    Effect.gen(function*() {
+      const company = yield* requireCompanyId
+      let subscriptionId = ((yield* BillingStore.load(company, true))?.subscription_id as string | null | undefined) ?? null
+      if (body.session_id !== undefined) {
+        const session = yield* BillingStore.processor((port) => port.retrieveCheckoutSession(body.session_id!))
+        if (session.metadata.company_id !== company) return yield* Effect.fail(ApiError.notFound("checkout session"))
+        if (session.customerId !== null) yield* BillingStore.upsert(company, { customer_id: session.customerId })
+        subscriptionId = session.subscriptionId ?? subscriptionId
+      }
+      if (subscriptionId !== null) yield* BillingEvents.refresh(company, subscriptionId)
+      return yield* answer(company, { session_id: body.session_id ?? null })
+    })),
+  Handler.make(Api.startLicenseCheckout, () =>
+    Effect.gen(function*() {
+      const company = yield* requireCompanyId
+      const now = (yield* RequestContext).now
+      const session = yield* BillingStore.processor((port) => port.createCheckoutSession({
+        mode: "subscription", items: [{ price: BillingRules.licensePriceId, quantity: 1 }], customerId: null, reference: company,
+        successUrl: "/settings/billing?license=done", cancelUrl: "/settings/billing", trialDays: 0, idempotencyKey: `ledger-license-${company}-${now}`
+      }))
+      return { body: { url: session.url, session_id: session.id }, audit: { targetType: "billing", targetId: company, details: { license: true } } }
+    }))
+]

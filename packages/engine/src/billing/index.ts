@@ -1,0 +1,21 @@
+import { Billing as BillingApi } from "@ledger/api"
+import * as Area from "../pipeline/Area.ts"
+import * as BillingHandlers from "./Billing.ts"
+
+/**
+ * Billing of the service's own subscriptions (spec 3-endpoints-b 4.13, docs/billing.md): plans
+ * and add-ons bought through the payment processor's hosted checkout, changed through it, and
+ * applied to the company only from the processor's verified events or reads.
+ */
+export const area = Area.make({
+  name: "billing",
+  operations: BillingApi.operations,
+  handlers: BillingHandlers.handlers
+})
+
+/**
+ * What other areas use: the online-payments event receiver hands platform events here
+ * (`Billing.applyEvent`), and the rules (`Billing.readOnly`) for the pipeline's read-only check.
+ */
+export * as Billing from "./BillingEvents.ts"
+export * as BillingRules from "./BillingRules.ts"

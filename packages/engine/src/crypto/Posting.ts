@@ -1,0 +1,55 @@
+import { Effect } from "effect"
+import type { ApiError } from "@ledger/api"
+import type * as Handler from "../kernel/Handler.ts"
+import { Governed } from "../ledger/index.ts"
+
+/**
+ * Every crypto write that touches the books goes through the ledger's governed path
+ * (`Governed.write`). Some move no money (a transfer between wallets on the same account, a zero
+ * cost lot, a remeasurement with nothing to adjust): those write their rows without an entry, and
+ * a dry run answers the same preview shape with no lines. Lines of zero cents are dropped first.
+ */
+
+export interface Post<A> {
+  readonly kind: string
+  readonly summary: string
+  readonly date: string
+  readonly memo: string
+  readonly lines: ReadonlyArray<Governed.DraftLine>
+  readonly request: unknown
+  readonly dryRun: boolean
+  readonly document: Record<string, unknown>
+  readonly onPosted: (entryId: number | null) => Effect.Effect<A, ApiError.LedgerError, Handler.Services>
+}
+
+export const post = <A>(input: Post<A>): Effect.Effect<Handler.Result, ApiError.LedgerError, Handler.Services> =>
+  Effect.gen(function*() {
+    const lines = input.lines.filter((line) => (line.debit_cents ?? 0) !== 0 || (line.credit_cents ?? 0) !== 0)
+    if (lines.length === 0) {
+      if (input.dryRun) {
+        return {
+          status: 200,
+          body: {
+            dry_run: true,
+            verdict: "post",
+            reasons: [],
+            entry: { date: input.date, memo: input.memo, lines: [], total_cents: 0 },
+            document: input.document,
+            balances: []
+          }
+        }
+      }
+      return { status: 201, body: yield* input.onPosted(null) }
+    }
+    const written = yield* Governed.write({
+      kind: input.kind,
+      summary: input.summary,
+      entry: { date: input.date, memo: input.memo, lines },
+      request: input.request,
+      dryRun: input.dryRun,
+      preview: { document: input.document },
+      onPosted: (entry) => input.onPosted(entry.id)
+    })
+    const { outcome: _outcome, ...result } = written
+    return result
+  })

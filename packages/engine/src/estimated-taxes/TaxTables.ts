@@ -1,0 +1,84 @@
+/**
+ * Federal figures per tax year used by the estimated-tax worksheet, as data with their sources
+ * (docs/estimated-taxes.md). Amounts are whole dollars as published; the rules work in cents.
+ * Add a year here when the IRS publishes its revenue procedure (usually in October or November).
+ */
+export type FilingStatus = "single" | "mfj" | "mfs" | "hoh"
+
+export interface YearTables {
+  readonly year: number
+  /** Upper bounds of each bracket below the top one (dollars), for 10, 12, 22, 24, 32, 35 percent; 37 above. */
+  readonly brackets: Readonly<Record<FilingStatus, readonly [number, number, number, number, number, number]>>
+  readonly standardDeduction: Readonly<Record<FilingStatus, number>>
+  /** Social security wage base (dollars). */
+  readonly socialSecurityWageBase: number
+  readonly source: string
+}
+
+const rates = [10, 12, 22, 24, 32, 35, 37] as const
+export const bracketRatesPercent = rates
+
+export const tables: ReadonlyArray<YearTables> = [
+  {
+    year: 2023,
+    brackets: {
+      single: [11_000, 44_725, 95_375, 182_100, 231_250, 578_125],
+      mfj: [22_000, 89_450, 190_750, 364_200, 462_500, 693_750],
+      mfs: [11_000, 44_725, 95_375, 182_100, 231_250, 346_875],
+      hoh: [15_700, 59_850, 95_350, 182_100, 231_250, 578_100]
+    },
+    standardDeduction: { single: 13_850, mfj: 27_700, mfs: 13_850, hoh: 20_800 },
+    socialSecurityWageBase: 160_200,
+    source: "Rev. Proc. 2022-38 (brackets, standard deduction); SSA 2023 wage base $160,200; 2023 Form 1040-ES"
+  },
+  {
+    year: 2024,
+    brackets: {
+      single: [11_600, 47_150, 100_525, 191_950, 243_725, 609_350],
+      mfj: [23_200, 94_300, 201_050, 383_900, 487_450, 731_200],
+      mfs: [11_600, 47_150, 100_525, 191_950, 243_725, 365_600],
+      hoh: [16_550, 63_100, 100_500, 191_950, 243_700, 609_350]
+    },
+    standardDeduction: { single: 14_600, mfj: 29_200, mfs: 14_600, hoh: 21_900 },
+    socialSecurityWageBase: 168_600,
+    source: "Rev. Proc. 2023-34 (brackets, standard deduction); SSA 2024 wage base $168,600; 2024 Form 1040-ES"
+  },
+  {
+    year: 2025,
+    brackets: {
+      single: [11_925, 48_475, 103_350, 197_300, 250_525, 626_350],
+      mfj: [23_850, 96_950, 206_700, 394_600, 501_050, 751_600],
+      mfs: [11_925, 48_475, 103_350, 197_300, 250_525, 375_800],
+      hoh: [17_000, 64_850, 103_350, 197_300, 250_500, 626_350]
+    },
+    standardDeduction: { single: 15_750, mfj: 31_500, mfs: 15_750, hoh: 23_625 },
+    socialSecurityWageBase: 176_100,
+    source: "Rev. Proc. 2024-40 (brackets); Public Law 119-21 sec. 70102 (2025 standard deduction); SSA 2025 wage base $176,100"
+  },
+  {
+    year: 2026,
+    brackets: {
+      single: [12_400, 50_400, 105_700, 201_775, 256_225, 640_600],
+      mfj: [24_800, 100_800, 211_400, 403_550, 512_450, 768_700],
+      mfs: [12_400, 50_400, 105_700, 201_775, 256_225, 384_350],
+      hoh: [17_700, 67_450, 105_700, 201_750, 256_200, 640_600]
+    },
+    standardDeduction: { single: 16_100, mfj: 32_200, mfs: 16_100, hoh: 24_150 },
+    socialSecurityWageBase: 184_500,
+    source: "Rev. Proc. 2025-32 (brackets, standard deduction); SSA 2026 wage base $184,500; 2026 Form 1040-ES"
+  }
+]
+
+export const tablesOf = (year: number): YearTables | null => tables.find((one) => one.year === year) ?? null
+
+/** Self-employment tax (Schedule SE): 92.35% of net earnings; 12.4% social security up to the wage base, 2.9% Medicare. */
+export const seNetEarningsPpm = 923_500
+export const socialSecurityRatePpm = 124_000
+export const medicareRatePpm = 29_000
+/** The corporate rate (IRC 11(b)) since 2018: 21%. */
+export const corporateRatePpm = 210_000
+/** Prior-year AGI above which the prior-year safe harbor is 110% (IRC 6654(d)(1)(C)): $150,000, $75,000 married filing separately. */
+export const highAgiDollars = { single: 150_000, mfj: 150_000, hoh: 150_000, mfs: 75_000 } as const
+/** No estimated-tax penalty when the balance due after withholding is under $1,000 (individuals, IRC 6654(e)(1)) or $500 (corporations, 6655(f)). */
+export const individualThresholdCents = 100_000
+export const corporateThresholdCents = 50_000

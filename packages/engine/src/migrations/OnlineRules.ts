@@ -1,0 +1,90 @@
+import type { Entity } from "../ports/OnlineBooks.ts"
+import { centsOf } from "./Qbxml.ts"
+import type { AccountType, SourceLine, Staged } from "./Staging.ts"
+
+/**
+ * The online edition's JSON records (its v3 entities) read into staged records (pure), and the
+ * read budget: a page of up to 1,000 rows is one metered read, a count one more.
+ */
+
+export const pageSize = 1_000
+
+/** Metered reads an extraction of these counts takes: one page per 1,000 rows, at least one per entity. */
+export const callsFor = (counts: Readonly<Record<string, number>>): number =>
+  Object.values(counts).reduce((sum, count) => sum + Math.max(1, Math.ceil(count / pageSize)), 0)
+
+type Json = Record<string, any>
+
+const types: Record<string, AccountType> = {
+  "Bank": "asset", "Accounts Receivable": "asset", "Other Current Asset": "asset", "Fixed Asset": "asset", "Other Asset": "asset",
+  "Accounts Payable": "liability", "Credit Card": "liability", "Other Current Liability": "liability", "Long Term Liability": "liability",
+  "Equity": "equity", "Income": "income", "Other Income": "income", "Cost of Goods Sold": "expense", "Expense": "expense", "Other Expense": "expense"
+}
+
+const cents = (value: unknown) => centsOf(String(value ?? 0))
+const ref = (value: unknown): string | null => value === undefined || value === null ? null : String((value as Json).value)
+const line = (account: string | null, amount: number, options: Partial<SourceLine> = {}): SourceLine =>
+  ({ account, item: null, tax: false, cents: amount, ...options })
+
+const txn = (entity: Entity, record: Json, lines: Array<SourceLine>): Staged => ({
+  entity: "txn",
+  id: `${entity}:${String(record.Id)}`,
+  record: { id: String(record.Id), type: entity, date: String(record.TxnDate), ref: record.DocNumber === undefined ? null : String(record.DocNumber), lines }
+})
+
+const balance = (lines: Array<SourceLine>, account: string | null): Array<SourceLine> => {
+  const total = lines.reduce((sum, item) => sum + item.cents, 0)
+  return total === 0 ? lines : [...lines, line(account, -total)]
+}
+
+/** The chart's control accounts the online entities leave implicit (an invoice names no AR account). */
+export interface Controls { readonly ar: string | null; readonly ap: string | null }
+
+export const fromOnline = (entity: Entity, record: Json, controls: Controls): Staged | null => {
+  const lines = (record.Line ?? []) as Array<Json>
+  switch (entity) {
+    case "Account": {
+      const type = types[String(record.AccountType)] ?? null
+      const special = record.AccountType === "Accounts Receivable" ? "ar" : record.AccountType === "Accounts Payable" ? "ap"
+        : record.AccountSubType === "SalesTaxPayable" ? "sales_tax" : null
+      return {
+        entity: "account",
+        id: String(record.Id),
+        record: { id: String(record.Id), name: String(record.FullyQualifiedName ?? record.Name), number: record.AcctNum ?? null, type, special, balanceCents: cents(record.CurrentBalance) }
+      }
+    }
+    case "Customer":
+    case "Vendor":
+      return { entity: entity === "Customer" ? "customer" : "vendor", id: String(record.Id), record: { id: String(record.Id), name: String(record.DisplayName), balanceCents: cents(record.Balance) } }
+    case "Item":
+      return { entity: "item", id: String(record.Id), record: { id: String(record.Id), name: String(record.Name), income: ref(record.IncomeAccountRef), expense: ref(record.ExpenseAccountRef) } }
+    case "Invoice": {
+      const sales = lines.filter((item) => item.DetailType === "SalesItemLineDetail")
+        .map((item) => ({ account: null, item: ref(item.SalesItemLineDetail?.ItemRef), tax: false, cents: -cents(item.Amount) }))
+      const tax = cents(record.TxnTaxDetail?.TotalTax)
+      return txn(entity, record, balance(tax === 0 ? sales : [...sales, line(null, -tax, { tax: true })], controls.ar))
+    }
+    case "Bill":
+      return txn(entity, record, balance(lines.filter((item) => item.DetailType === "AccountBasedExpenseLineDetail")
+        .map((item) => line(ref(item.AccountBasedExpenseLineDetail?.AccountRef), cents(item.Amount))), ref(record.APAccountRef) ?? controls.ap))
+    case "Payment":
+      return txn(entity, record, [line(ref(record.DepositToAccountRef), cents(record.TotalAmt)), line(ref(record.ARAccountRef) ?? controls.ar, -cents(record.TotalAmt))])
+    case "BillPayment":
+      return txn(entity, record, [line(ref(record.APAccountRef) ?? controls.ap, cents(record.TotalAmt)), line(ref(record.CheckPayment?.BankAccountRef ?? record.CreditCardPayment?.CCAccountRef), -cents(record.TotalAmt))])
+    case "JournalEntry":
+      return txn(entity, record, lines.filter((item) => item.DetailType === "JournalEntryLineDetail").map((item) =>
+        line(ref(item.JournalEntryLineDetail?.AccountRef), item.JournalEntryLineDetail?.PostingType === "Credit" ? -cents(item.Amount) : cents(item.Amount))))
+    default:
+      return null
+  }
+}
+
+/** What the online edition cannot export, and how the migration handles each (the disclosure). */
+export const notExported: ReadonlyArray<{ readonly what: string; readonly handling: string }> = [
+  { what: "Attachments and receipts", handling: "Not available through the API: download them from the online edition before cutover." },
+  { what: "Bank feed connections and rules", handling: "Connect bank feeds again in Ledger; rules are re-created by hand." },
+  { what: "Reconciliation history", handling: "Balances come over; start the next reconciliation from the cutover statement." },
+  { what: "Recurring transaction templates", handling: "Re-create them as recurring templates in Ledger." },
+  { what: "Audit log of the online edition", handling: "Kept by the online edition; Ledger's audit log marks the import." },
+  { what: "Payroll details", handling: "Payroll journal entries come over as entries; employee records do not." }
+]

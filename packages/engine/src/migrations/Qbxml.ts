@@ -1,0 +1,104 @@
+import { XMLParser } from "fast-xml-parser"
+
+/**
+ * qbXML, the desktop edition's request and response language (pure): the requests of each
+ * extraction step (lists and transactions with iterators of 100, transactions up to the as-of date
+ * with their lines), and the responses read into staged records the import understands. Amounts
+ * are read from their decimal text into integer cents, never through a float.
+ */
+
+export interface Step {
+  readonly step: string
+  readonly request: string
+  readonly iterator: boolean
+  readonly lines: boolean
+  readonly transactions: boolean
+}
+
+export const steps: ReadonlyArray<Step> = [
+  { step: "accounts", request: "AccountQueryRq", iterator: false, lines: false, transactions: false },
+  { step: "customers", request: "CustomerQueryRq", iterator: true, lines: false, transactions: false },
+  { step: "vendors", request: "VendorQueryRq", iterator: true, lines: false, transactions: false },
+  { step: "items", request: "ItemQueryRq", iterator: true, lines: false, transactions: false },
+  { step: "journal_entries", request: "JournalEntryQueryRq", iterator: true, lines: false, transactions: true },
+  { step: "invoices", request: "InvoiceQueryRq", iterator: true, lines: true, transactions: true },
+  { step: "sales_receipts", request: "SalesReceiptQueryRq", iterator: true, lines: true, transactions: true },
+  { step: "payments_received", request: "ReceivePaymentQueryRq", iterator: true, lines: false, transactions: true },
+  { step: "deposits", request: "DepositQueryRq", iterator: true, lines: true, transactions: true },
+  { step: "bills", request: "BillQueryRq", iterator: true, lines: true, transactions: true },
+  { step: "bill_payments", request: "BillPaymentCheckQueryRq", iterator: true, lines: false, transactions: true },
+  { step: "checks", request: "CheckQueryRq", iterator: true, lines: true, transactions: true }
+]
+
+export const pageSize = 100
+
+const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+
+/** The qbXML request of a step: the first page (`iterator: null`) or the next of an iterator. */
+export const request = (step: Step, options: { readonly requestId: string; readonly iteratorId: string | null; readonly asOf: string }): string => {
+  const iterator = !step.iterator ? "" : options.iteratorId === null
+    ? ` iterator="Start"`
+    : ` iterator="Continue" iteratorID="${escape(options.iteratorId)}"`
+  const body = [
+    step.iterator ? `<MaxReturned>${pageSize}</MaxReturned>` : "",
+    step.transactions ? `<TxnDateRangeFilter><ToTxnDate>${escape(options.asOf)}</ToTxnDate></TxnDateRangeFilter>` : "",
+    step.lines ? "<IncludeLineItems>true</IncludeLineItems>" : ""
+  ].join("")
+  return `<?xml version="1.0" encoding="utf-8"?>\n<?qbxml version="13.0"?>\n<QBXML><QBXMLMsgsRq onError="stopOnError">` +
+    `<${step.request} requestID="${escape(options.requestId)}"${iterator}>${body}</${step.request}></QBXMLMsgsRq></QBXML>`
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  processEntities: true,
+  isArray: (name) => /(Ret|Line)$/.test(name)
+})
+
+export type Node = Record<string, unknown>
+
+/** Integer cents from a qbXML amount ("-197.02", "1,234.5"): exact, never through a float. */
+export const centsOf = (value: unknown): number => {
+  const text = String(value ?? "0").replace(/,/g, "").trim()
+  const match = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(text)
+  if (match === null) throw new Error(`Not an amount: ${text}`)
+  const fraction = (match[3] ?? "").padEnd(2, "0")
+  const cents = Number(match[2] === "" ? "0" : match[2]) * 100 + Number(fraction.slice(0, 2)) + (Number(fraction[2] ?? "0") >= 5 ? 1 : 0)
+  return match[1] === "-" ? -cents : cents
+}
+
+export interface Response {
+  readonly request: string
+  readonly statusCode: number
+  readonly statusMessage: string
+  readonly iteratorId: string | null
+  readonly remaining: number
+  /** Every `...Ret` element, with its element name. */
+  readonly records: ReadonlyArray<{ readonly kind: string; readonly node: Node }>
+}
+
+/** Reads a qbXML response document (one response in it: the extraction sends one request at a time). */
+export const parseResponse = (xml: string): Response => {
+  const document = parser.parse(xml) as Node
+  const messages = ((document.QBXML as Node | undefined)?.QBXMLMsgsRs ?? null) as Node | null
+  if (messages === null) throw new Error("Not a qbXML response: no QBXML/QBXMLMsgsRs")
+  const name = Object.keys(messages).find((key) => key.endsWith("Rs"))
+  if (name === undefined) throw new Error("No response element in QBXMLMsgsRs")
+  const element = (Array.isArray(messages[name]) ? (messages[name] as Array<Node>)[0] : messages[name]) as Node
+  const records: Array<{ kind: string; node: Node }> = []
+  for (const [key, value] of Object.entries(element)) {
+    if (!key.endsWith("Ret")) continue
+    for (const node of value as Array<Node>) records.push({ kind: key, node })
+  }
+  return {
+    request: name.replace(/Rs$/, "Rq"),
+    statusCode: Number(element["@_statusCode"] ?? 0),
+    statusMessage: String(element["@_statusMessage"] ?? ""),
+    iteratorId: element["@_iteratorID"] === undefined ? null : String(element["@_iteratorID"]),
+    remaining: Number(element["@_iteratorRemainingCount"] ?? 0),
+    records
+  }
+}

@@ -1,0 +1,154 @@
+import { centsOf, type Node } from "./Qbxml.ts"
+
+/**
+ * Source records in one shape for both editions (pure): accounts with their balances, customers
+ * and vendors with theirs, items with their accounts, and transactions as signed lines (debit
+ * positive) on an account, an item (resolved to its account at import) or the sales tax payable.
+ * The desktop edition's qbXML records are read here; the online edition's JSON in OnlineRules.ts.
+ */
+
+export type AccountType = "asset" | "liability" | "equity" | "income" | "expense"
+
+export interface SourceAccount {
+  readonly id: string
+  readonly name: string
+  readonly number: string | null
+  /** Null for the source's non-posting accounts (estimates, purchase orders): never imported. */
+  readonly type: AccountType | null
+  readonly special: "ar" | "ap" | "sales_tax" | null
+  /** The source's own balance as of the extraction, in the account's natural sign. */
+  readonly balanceCents: number
+}
+
+export interface SourceParty { readonly id: string; readonly name: string; readonly balanceCents: number }
+export interface SourceItem { readonly id: string; readonly name: string; readonly income: string | null; readonly expense: string | null }
+
+export interface SourceLine {
+  readonly account: string | null
+  readonly item: string | null
+  readonly tax: boolean
+  /** Signed: positive is a debit. */
+  readonly cents: number
+}
+
+export interface SourceTxn {
+  readonly id: string
+  readonly type: string
+  readonly date: string
+  readonly ref: string | null
+  readonly lines: ReadonlyArray<SourceLine>
+}
+
+export type Staged =
+  | { readonly entity: "account"; readonly id: string; readonly record: SourceAccount }
+  | { readonly entity: "customer" | "vendor"; readonly id: string; readonly record: SourceParty }
+  | { readonly entity: "item"; readonly id: string; readonly record: SourceItem }
+  | { readonly entity: "txn"; readonly id: string; readonly record: SourceTxn }
+
+const typeOf: Record<string, AccountType | null> = {
+  Bank: "asset", AccountsReceivable: "asset", OtherCurrentAsset: "asset", FixedAsset: "asset", OtherAsset: "asset",
+  AccountsPayable: "liability", CreditCard: "liability", OtherCurrentLiability: "liability", LongTermLiability: "liability",
+  Equity: "equity", Income: "income", OtherIncome: "income", CostOfGoodsSold: "expense", Expense: "expense", OtherExpense: "expense",
+  NonPosting: null
+}
+
+const text = (value: unknown): string | null => value === undefined || value === null || value === "" ? null : String(value)
+/** An account or item reference: its ListID, else its full name. */
+export const ref = (value: unknown): string | null => {
+  if (value === undefined || value === null) return null
+  const node = value as Node
+  return text(node.ListID) ?? text(node.FullName)
+}
+
+const account = (node: Node): SourceAccount => {
+  const sourceType = String(node.AccountType ?? "")
+  const special = String(node.SpecialAccountType ?? "")
+  return {
+    id: String(node.ListID),
+    name: String(node.FullName ?? node.Name),
+    number: text(node.AccountNumber),
+    type: typeOf[sourceType] ?? null,
+    special: sourceType === "AccountsReceivable" ? "ar" : sourceType === "AccountsPayable" ? "ap" : special === "SalesTaxPayable" ? "sales_tax" : null,
+    balanceCents: centsOf(node.Balance ?? "0")
+  }
+}
+
+const item = (node: Node): SourceItem => {
+  const single = node.SalesOrPurchase as Node | undefined
+  const both = node.SalesAndPurchase as Node | undefined
+  return {
+    id: String(node.ListID),
+    name: String(node.FullName ?? node.Name),
+    income: ref(node.IncomeAccountRef) ?? ref(single?.AccountRef) ?? ref(both?.IncomeAccountRef) ?? ref(node.AccountRef) ?? ref(node.DepositToAccountRef),
+    expense: ref(node.COGSAccountRef) ?? ref(single?.AccountRef) ?? ref(both?.ExpenseAccountRef) ?? ref(node.AccountRef)
+  }
+}
+
+const list = (value: unknown): Array<Node> => value === undefined ? [] : (Array.isArray(value) ? value : [value]) as Array<Node>
+
+/** Sales lines (invoice, sales receipt): each credited to its item's income account, tax to sales tax. */
+const salesLines = (node: Node, lineName: string): Array<SourceLine> => {
+  const lines: Array<SourceLine> = list(node[lineName]).filter((line) => line.Amount !== undefined)
+    .map((line) => ({ account: null, item: ref(line.ItemRef), tax: false, cents: -centsOf(line.Amount) }))
+  const tax = centsOf(node.SalesTaxTotal ?? "0")
+  if (tax !== 0) lines.push({ account: null, item: null, tax: true, cents: -tax })
+  return lines
+}
+
+/** Purchase lines (bill, check): expense lines on their account, item lines on the item's expense account. */
+const purchaseLines = (node: Node): Array<SourceLine> => [
+  ...list(node.ExpenseLineRet).map((line) => ({ account: ref(line.AccountRef), item: null, tax: false, cents: centsOf(line.Amount) })),
+  ...list(node.ItemLineRet).map((line) => ({ account: null, item: ref(line.ItemRef), tax: false, cents: centsOf(line.Amount) }))
+]
+
+const balancing = (lines: Array<SourceLine>, account: string | null): Array<SourceLine> => {
+  const total = lines.reduce((sum, line) => sum + line.cents, 0)
+  return total === 0 ? lines : [...lines, { account, item: null, tax: false, cents: -total }]
+}
+
+const txnLines = (kind: string, node: Node): Array<SourceLine> | null => {
+  switch (kind) {
+    case "JournalEntryRet":
+      return [
+        ...list(node.JournalDebitLine).map((line) => ({ account: ref(line.AccountRef), item: null, tax: false, cents: centsOf(line.Amount) })),
+        ...list(node.JournalCreditLine).map((line) => ({ account: ref(line.AccountRef), item: null, tax: false, cents: -centsOf(line.Amount) }))
+      ]
+    case "InvoiceRet":
+      return balancing(salesLines(node, "InvoiceLineRet"), ref(node.ARAccountRef))
+    case "SalesReceiptRet":
+      return balancing(salesLines(node, "SalesReceiptLineRet"), ref(node.DepositToAccountRef))
+    case "ReceivePaymentRet": {
+      const amount = centsOf(node.TotalAmount)
+      return [{ account: ref(node.DepositToAccountRef), item: null, tax: false, cents: amount }, { account: ref(node.ARAccountRef), item: null, tax: false, cents: -amount }]
+    }
+    case "DepositRet":
+      return balancing(list(node.DepositLineRet).map((line) => ({ account: ref(line.AccountRef), item: null, tax: false, cents: -centsOf(line.Amount) })), ref(node.DepositToAccountRef))
+    case "BillRet":
+      return balancing(purchaseLines(node), ref(node.APAccountRef))
+    case "CheckRet":
+      return balancing(purchaseLines(node), ref(node.AccountRef))
+    case "BillPaymentCheckRet": {
+      const amount = centsOf(node.Amount)
+      return [{ account: ref(node.APAccountRef), item: null, tax: false, cents: amount }, { account: ref(node.BankAccountRef), item: null, tax: false, cents: -amount }]
+    }
+    default:
+      return null
+  }
+}
+
+/** A qbXML `...Ret` element as a staged record; null for records the migration does not keep. */
+export const fromQbxml = (kind: string, node: Node): Staged | null => {
+  if (kind === "AccountRet") return { entity: "account", id: String(node.ListID), record: account(node) }
+  if (kind === "CustomerRet" || kind === "VendorRet") {
+    const record = { id: String(node.ListID), name: String(node.FullName ?? node.Name), balanceCents: centsOf(node.Balance ?? node.TotalBalance ?? "0") }
+    return { entity: kind === "CustomerRet" ? "customer" : "vendor", id: record.id, record }
+  }
+  if (kind.startsWith("Item") && node.ListID !== undefined) return { entity: "item", id: String(node.ListID), record: item(node) }
+  const lines = txnLines(kind, node)
+  if (lines === null || node.TxnID === undefined) return null
+  return {
+    entity: "txn",
+    id: `${kind.replace(/Ret$/, "")}:${String(node.TxnID)}`,
+    record: { id: String(node.TxnID), type: kind.replace(/Ret$/, ""), date: String(node.TxnDate), ref: text(node.RefNumber), lines }
+  }
+}

@@ -1,0 +1,203 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { XMLParser } from "fast-xml-parser"
+import * as Row from "../kernel/Row.ts"
+import * as Common from "./Common.ts"
+import * as MigrationStore from "./MigrationStore.ts"
+import * as Qbxml from "./Qbxml.ts"
+import * as Staging from "./Staging.ts"
+import * as TieoutRules from "./TieoutRules.ts"
+
+/**
+ * The desktop edition's Web Connector protocol (its SOAP service, ADR 1610): serverVersion,
+ * clientVersion, authenticate, sendRequestXML, receiveResponseXML, connectionError, getLastError,
+ * closeConnection. The server's endpoint (packages/server/src/http/WebConnector.ts) hands the SOAP
+ * envelope here with the time and a fresh ticket; this answers the envelope. The connector
+ * authenticates with the connection's user name and password (5 wrong ones lock it), then pulls
+ * one qbXML request after another and sends back each response: records are staged as they come
+ * (a page sent again replaces its copy), progress is kept per step, and a new session resumes at
+ * the start of the step it was in. The last step's response builds the bundle and its tie-out.
+ */
+
+const namespace = "http://developer.intuit.com/"
+const envelopeParser = new XMLParser({ removeNSPrefix: true, parseTagValue: false, ignoreAttributes: true, processEntities: true, trimValues: false })
+
+const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+
+const envelope = (method: string, result: string) =>
+  `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ` +
+  `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><soap:Body>` +
+  `<${method}Response xmlns="${namespace}"><${method}Result>${result}</${method}Result></${method}Response></soap:Body></soap:Envelope>`
+
+export const fault = (message: string) =>
+  `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>` +
+  `<soap:Fault><faultcode>soap:Client</faultcode><faultstring>${escape(message)}</faultstring></soap:Fault></soap:Body></soap:Envelope>`
+
+/** Reads the method and its parameters from a SOAP 1.1 envelope; null when it is not one. */
+export const parseEnvelope = (xml: string): { readonly method: string; readonly params: Record<string, string> } | null => {
+  let document: Record<string, unknown>
+  try {
+    document = envelopeParser.parse(xml) as Record<string, unknown>
+  } catch {
+    return null
+  }
+  const body = (document.Envelope as Record<string, unknown> | undefined)?.Body as Record<string, unknown> | undefined
+  if (body === undefined || typeof body !== "object") return null
+  const method = Object.keys(body).find((key) => !key.startsWith("#"))
+  if (method === undefined) return null
+  const raw = body[method]
+  const params: Record<string, string> = {}
+  if (raw !== null && typeof raw === "object") {
+    for (const [key, value] of Object.entries(raw as Record<string, unknown>)) params[key] = typeof value === "string" ? value : value === null || value === undefined ? "" : String(value)
+  }
+  return { method, params }
+}
+
+interface Progress {
+  step: number
+  iterator_id: string | null
+  request_seq?: number
+  steps: Record<string, { fetched: number; remaining: number | null }>
+}
+
+const byTicket = Effect.fn("WebConnector.byTicket")(function*(ticket: string) {
+  const sql = yield* SqlClient.SqlClient
+  if (ticket === "") return null
+  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM migration_connections WHERE ticket_hash = ${Common.hash(ticket)}
+    AND source = 'desktop' FOR UPDATE`.pipe(Effect.orDie)
+  return rows[0] ?? null
+})
+
+const save = Effect.fn("WebConnector.save")(function*(row: Record<string, unknown>, fields: Record<string, unknown>) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`UPDATE migration_connections SET ${sql.update(fields)} WHERE company_id = ${String(row.company_id)}
+    AND id = ${Row.int(row.id)}`.pipe(Effect.orDie)
+})
+
+const authenticate = Effect.fn("WebConnector.authenticate")(function*(params: Record<string, string>, now: string, ticket: string) {
+  const sql = yield* SqlClient.SqlClient
+  const refuse = "<string></string><string>nvu</string>"
+  const match = /^ledger-(\d{1,18})$/.exec(params.strUserName ?? "")
+  if (match === null) return refuse
+  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM migration_connections WHERE id = ${Number(match[1])}
+    AND source = 'desktop' FOR UPDATE`.pipe(Effect.orDie)
+  const row = rows[0]
+  if (row === undefined || MigrationStore.isClosed(row, now) || row.status === "locked" || row.password_hash === null) return refuse
+  if (row.password_hash !== Common.hash(params.strPassword ?? "")) {
+    const attempts = Row.int(row.failed_password_attempts) + 1
+    yield* save(row, { failed_password_attempts: attempts, ...(attempts >= Common.passwordAttemptsMax ? { status: "locked" } : {}) })
+    return refuse
+  }
+  const progress = Row.json<Progress>(row.progress)
+  // A new session resumes at the start of the step it was in: iterators do not outlive a session.
+  const current = Qbxml.steps[progress.step]
+  if (current !== undefined) delete progress.steps[current.step]
+  yield* save(row, {
+    failed_password_attempts: 0,
+    ticket_hash: Common.hash(ticket),
+    status: row.status === "created" ? "extracting" : row.status,
+    progress: JSON.stringify({ ...progress, iterator_id: null }),
+    last_error: null
+  })
+  const done = row.status === "extracted"
+  return `<string>${escape(ticket)}</string><string>${done ? "none" : ""}</string>`
+})
+
+const sendRequest = Effect.fn("WebConnector.sendRequest")(function*(params: Record<string, string>) {
+  const row = yield* byTicket(params.ticket ?? "")
+  if (row === null || row.status !== "extracting") return ""
+  const progress = Row.json<Progress>(row.progress)
+  const step = Qbxml.steps[progress.step]
+  if (step === undefined) return ""
+  if (row.company_file === null && (params.strCompanyFileName ?? "") !== "") yield* save(row, { company_file: params.strCompanyFileName })
+  const sequence = (progress.request_seq ?? 0) + 1
+  yield* save(row, { progress: JSON.stringify({ ...progress, request_seq: sequence }) })
+  return escape(Qbxml.request(step, { requestId: String(sequence), iteratorId: progress.iterator_id, asOf: Row.date(row.as_of) }))
+})
+
+/** The last step is in: the bundle, its tie-out, and the connection `extracted`. */
+const finish = Effect.fn("WebConnector.finish")(function*(row: Record<string, unknown>, progress: Progress) {
+  const company = String(row.company_id)
+  const bundle = yield* MigrationStore.bundle(company, Row.int(row.id))
+  const { resolved: _resolved, ...tieout } = TieoutRules.tieout(bundle, Row.date(row.as_of))
+  yield* save(row, {
+    status: "extracted",
+    progress: JSON.stringify(progress),
+    extracted: JSON.stringify({ accounts: bundle.accounts.length, transactions: bundle.txns.length }),
+    tieout: JSON.stringify(tieout)
+  })
+})
+
+const receiveResponse = Effect.fn("WebConnector.receiveResponse")(function*(params: Record<string, string>) {
+  const row = yield* byTicket(params.ticket ?? "")
+  if (row === null || row.status !== "extracting") return -1
+  if ((params.hresult ?? "") !== "") {
+    yield* save(row, { last_error: `${params.hresult}: ${params.message ?? ""}`.slice(0, 1000) })
+    return -101
+  }
+  let response: Qbxml.Response
+  let staged: Array<Staging.Staged>
+  try {
+    response = Qbxml.parseResponse(params.response ?? "")
+    staged = response.records.map((record) => Staging.fromQbxml(record.kind, record.node)).filter((record) => record !== null)
+  } catch (error) {
+    yield* save(row, { last_error: `The response could not be read: ${(error as Error).message}`.slice(0, 1000) })
+    return -1
+  }
+  // 1: nothing matched (an empty list); 500-range: warnings. Anything else stops the extraction.
+  if (response.statusCode !== 0 && response.statusCode !== 1 && response.statusCode < 500) {
+    yield* save(row, { last_error: `${response.statusCode}: ${response.statusMessage}`.slice(0, 1000) })
+    return -1
+  }
+  const progress = Row.json<Progress>(row.progress)
+  const step = Qbxml.steps[progress.step]!
+  yield* MigrationStore.stage(String(row.company_id), Row.int(row.id), staged)
+  const counted = progress.steps[step.step] ?? { fetched: 0, remaining: null }
+  progress.steps[step.step] = { fetched: counted.fetched + staged.length, remaining: step.iterator ? response.remaining : 0 }
+  if (step.iterator && response.remaining > 0 && response.iteratorId !== null) {
+    progress.iterator_id = response.iteratorId
+  } else {
+    progress.step++
+    progress.iterator_id = null
+  }
+  if (progress.step >= Qbxml.steps.length) {
+    yield* finish(row, progress)
+    return 100
+  }
+  yield* save(row, { progress: JSON.stringify(progress) })
+  return Math.min(99, Math.floor((progress.step / Qbxml.steps.length) * 100))
+})
+
+/** Answers one SOAP call. `ticket` is a fresh random ticket, used if this is a successful authenticate. */
+export const handle = Effect.fn("WebConnector.handle")(function*(xml: string, now: string, ticket: string) {
+  const call = parseEnvelope(xml)
+  if (call === null) return { status: 500, body: fault("Not a SOAP envelope.") }
+  const { method, params } = call
+  const sql = yield* SqlClient.SqlClient
+  const result = yield* sql.withTransaction(Effect.gen(function*() {
+    switch (method) {
+      case "serverVersion": return "Ledger 0.1.0"
+      case "clientVersion": return ""
+      case "authenticate": return yield* authenticate(params, now, ticket)
+      case "sendRequestXML": return yield* sendRequest(params)
+      case "receiveResponseXML": return String(yield* receiveResponse(params))
+      case "connectionError": {
+        const row = yield* byTicket(params.ticket ?? "")
+        if (row !== null) yield* save(row, { last_error: `${params.hresult ?? ""}: ${params.message ?? ""}`.slice(0, 1000) })
+        return "done"
+      }
+      case "getLastError": {
+        const row = yield* byTicket(params.ticket ?? "")
+        return escape(String(row?.last_error ?? ""))
+      }
+      case "closeConnection": {
+        const row = yield* byTicket(params.ticket ?? "")
+        if (row !== null) yield* save(row, { ticket_hash: null })
+        return "OK"
+      }
+      default: return null
+    }
+  })).pipe(Effect.orDie)
+  if (result === null) return { status: 500, body: fault(`Unknown method ${method}.`) }
+  return { status: 200, body: envelope(method, result) }
+})

@@ -1,0 +1,104 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { OnlinePayments } from "@ledger/api"
+import { Billing } from "../billing/index.ts"
+import * as Handler from "../kernel/Handler.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Row from "../kernel/Row.ts"
+import type { Event } from "../ports/PaymentProcessor.ts"
+import * as ChargeStore from "./ChargeStore.ts"
+import { asProcessor, processor } from "./Common.ts"
+import * as Payouts from "./Payouts.ts"
+import * as Posting from "./Posting.ts"
+import * as Sync from "./Sync.ts"
+
+type Json = Record<string, any>
+
+const settingsByAccount = Effect.fn("Events.settingsByAccount")(function*(accountId: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM online_payment_settings WHERE processor_account_id = ${accountId} FOR UPDATE`.pipe(Effect.orDie)
+  return rows[0]
+})
+
+const refundEvent = Effect.fn("Events.refund")(function*(company: string, settings: Record<string, unknown>, object: Json) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`SELECT r.*, c.document_id FROM online_refunds r JOIN online_charges c ON c.company_id = r.company_id AND c.id = r.charge_id
+    WHERE r.company_id = ${company} AND r.processor_refund_id = ${String(object.id)} FOR UPDATE OF r`.pipe(Effect.orDie)
+  const refund = rows[0]
+  if (refund === undefined || refund.status !== "pending" || object.status === "pending") return
+  const entryId = object.status === "succeeded" ? yield* Posting.refund(settings, Row.int(refund.amount_cents), `payment ${String(object.payment_intent)}`) : null
+  yield* sql`UPDATE online_refunds SET status = ${String(object.status)}, entry_id = ${entryId} WHERE company_id = ${company} AND id = ${Row.int(refund.id)}`.pipe(Effect.orDie)
+})
+
+const disputeRow = Effect.fn("Events.disputeRow")(function*(company: string, settings: Record<string, unknown>, object: Json) {
+  const sql = yield* SqlClient.SqlClient
+  const found = yield* sql<Record<string, unknown>>`SELECT * FROM online_disputes WHERE company_id = ${company} AND processor_dispute_id = ${String(object.id)} FOR UPDATE`
+    .pipe(Effect.orDie)
+  if (found[0] !== undefined) return found[0]
+  const charge = yield* ChargeStore.byProcessorId(company, String(object.payment_intent))
+  if (charge === undefined) return undefined
+  // A dispute may arrive before its payment's own event: the payment books first.
+  const settled = yield* Sync.settleCharge(company, settings, charge)
+  const amount = Number(object.amount)
+  const fee = Number(object.fee ?? 0)
+  const entryId = yield* Posting.disputeOpened(settings, amount, fee, `payment ${String(object.payment_intent)}`)
+  const rows = yield* sql<Record<string, unknown>>`INSERT INTO online_disputes ${sql.insert({
+    company_id: company, charge_id: Row.int(settled.id), processor_dispute_id: String(object.id), amount_cents: amount, fee_cents: fee, status: "open", entry_id: entryId
+  })} RETURNING *`.pipe(Effect.orDie)
+  return rows[0]
+})
+
+const disputeEvent = Effect.fn("Events.dispute")(function*(company: string, settings: Record<string, unknown>, object: Json) {
+  const sql = yield* SqlClient.SqlClient
+  const dispute = yield* disputeRow(company, settings, object)
+  if (dispute === undefined || dispute.status !== "open" || (object.status !== "won" && object.status !== "lost")) return
+  const entryId = object.status === "won" ? yield* Posting.disputeWon(settings, Row.int(dispute.amount_cents), `payment ${String(object.payment_intent)}`) : null
+  yield* sql`UPDATE online_disputes SET status = ${String(object.status)}, close_entry_id = ${entryId} WHERE company_id = ${company} AND id = ${Row.int(dispute.id)}`
+    .pipe(Effect.orDie)
+})
+
+/** One verified event of a connected account, in its company's books. */
+const connected = Effect.fn("Events.connected")(function*(event: Event) {
+  const settings = yield* settingsByAccount(event.account!)
+  if (settings === undefined) return
+  const company = String(settings.company_id)
+  const object = event.object as Json
+  yield* asProcessor(company, Effect.gen(function*() {
+    if (event.type === "account.updated") return yield* Sync.account(company, event.account!)
+    if (event.type.startsWith("payment_intent.")) {
+      const charge = yield* ChargeStore.byProcessorId(company, String(object.id))
+      if (charge !== undefined) yield* Sync.settleCharge(company, settings, charge)
+      return
+    }
+    if (event.type.startsWith("refund.") || event.type === "charge.refund.updated") return yield* refundEvent(company, settings, object)
+    if (event.type.startsWith("charge.dispute.")) return yield* disputeEvent(company, settings, object)
+    if (event.type === "payout.paid") {
+      yield* Payouts.record(company, settings, {
+        id: String(object.id), amountCents: Number(object.amount), status: "paid",
+        arrivalDate: new Date(Number(object.arrival_date) * 1000).toISOString().slice(0, 10)
+      })
+    }
+  }))
+  return company
+})
+
+export const handlers = [
+  Handler.make(OnlinePayments.PayPage.receiveProcessorEvent, ({ body }) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const request = yield* RequestContext
+      const nowSeconds = Math.floor(Date.parse(request.now) / 1000)
+      const event = yield* processor((port) => port.verifyEvent({ payload: body.payload, signature: body.signature, nowSeconds }))
+      const fresh = yield* sql`INSERT INTO online_payment_events ${sql.insert({ event_id: event.id, type: event.type, received_at: request.now })}
+        ON CONFLICT (event_id) DO NOTHING RETURNING event_id`.pipe(Effect.orDie)
+      if (fresh.length === 0) return { body: { received: true, duplicate: true, event_id: event.id } }
+      const company = event.account === null ? yield* Billing.applyEvent(event) : yield* connected(event)
+      if (company !== null && company !== undefined) {
+        yield* sql`UPDATE online_payment_events SET company_id = ${company} WHERE event_id = ${event.id}`.pipe(Effect.orDie)
+      }
+      return {
+        body: { received: true, duplicate: false, event_id: event.id },
+        audit: { ...(company == null ? {} : { companyId: company }), targetType: "processor_event", targetId: event.id, details: { type: event.type } }
+      }
+    }))
+]

@@ -1,0 +1,157 @@
+import { Effect, Layer } from "effect"
+import { Ports } from "@ledger/engine"
+
+/**
+ * The real adapter of the commerce providers port: OAuth 2.0 with PKCE (authorization-code grant,
+ * S256 challenge, read-only scope) and each provider's list of changed objects over HTTPS.
+ *
+ * - `provider_a`, a payment processor modelled on the balance-transaction APIs processors share:
+ *   `GET /v1/balance_transactions?starting_after=&limit=100` answers `{data, has_more}` of charges
+ *   (amount and fee in integer minor units), refunds and payouts.
+ * - `provider_b`, a storefront modelled on the admin order APIs storefronts share:
+ *   `GET /admin/api/orders.json?since_cursor=&limit=100` answers `{orders, next_cursor, has_more}`
+ *   with line items, discounts, shipping lines, tax lines and tips as decimal strings.
+ *
+ * Configured per provider by `LEDGER_PROVIDER_A_URL` / `LEDGER_PROVIDER_B_URL` with
+ * `..._CLIENT_ID` and `..._CLIENT_SECRET`, and `LEDGER_APP_URL` for the redirect. The testkit's
+ * `FakeCommerce` serves the same HTTP API and runs this adapter against it.
+ */
+
+export interface ProviderConfig {
+  readonly baseUrl: string
+  readonly clientId: string
+  readonly clientSecret: string
+}
+
+export interface Options {
+  readonly providers: Readonly<Record<string, ProviderConfig>>
+  /** The web app's origin, where the provider sends the person back. */
+  readonly appUrl: string
+  readonly fetch?: ((request: Request) => Promise<Response>) | undefined
+}
+
+type Json = Record<string, any>
+
+/** Integer cents from a decimal string ("19.99"), never through a float. */
+export const cents = (value: unknown): number => {
+  const [whole, fraction = ""] = String(value ?? "0").split(".")
+  const sign = whole!.startsWith("-") ? -1 : 1
+  return sign * (Math.abs(Number(whole)) * 100 + Number(fraction.padEnd(2, "0").slice(0, 2)))
+}
+
+export const processorObject = (item: Json): Ports.SourceObject => {
+  const date = new Date(Number(item.created) * 1000).toISOString().slice(0, 10)
+  const base = { id: String(item.id), version: String(item.updated ?? item.created), date, description: String(item.description ?? item.type) }
+  if (item.type === "charge") {
+    return { ...base, type: "charge", lines: [
+      { kind: "category", key: String(item.category ?? "*"), amountCents: Number(item.amount) },
+      ...(Number(item.fee) > 0 ? [{ kind: "fee" as const, key: "*", amountCents: Number(item.fee) }] : [])
+    ] }
+  }
+  if (item.type === "refund") return { ...base, type: "refund", lines: [{ kind: "refund", key: "*", amountCents: Math.abs(Number(item.amount)) }] }
+  return { ...base, type: "payout", lines: [{ kind: "payout", key: "*", amountCents: Math.abs(Number(item.amount)) }] }
+}
+
+export const storefrontOrder = (order: Json): Ports.SourceObject => {
+  const lines: Array<Ports.SourceLine> = []
+  for (const item of (order.line_items ?? []) as Array<Json>) {
+    lines.push({ kind: "product", key: String(item.sku ?? "*"), amountCents: cents(item.price) * Number(item.quantity ?? 1) })
+  }
+  for (const discount of (order.discount_applications ?? []) as Array<Json>) lines.push({ kind: "discount", key: String(discount.code ?? "*"), amountCents: cents(discount.amount) })
+  for (const shipping of (order.shipping_lines ?? []) as Array<Json>) lines.push({ kind: "shipping", key: String(shipping.code ?? "*"), amountCents: cents(shipping.price) })
+  for (const tax of (order.tax_lines ?? []) as Array<Json>) lines.push({ kind: "tax", key: String(tax.title ?? "*"), amountCents: cents(tax.price) })
+  if (cents(order.total_tip_received) > 0) lines.push({ kind: "tip", key: "*", amountCents: cents(order.total_tip_received) })
+  return {
+    id: String(order.id),
+    type: "order",
+    version: String(order.updated_at),
+    date: String(order.created_at).slice(0, 10),
+    description: String(order.name ?? order.id),
+    lines: lines.filter((line) => line.amountCents !== 0)
+  }
+}
+
+const failure = (code: Ports.CommerceFailure["code"], message: string) => new Ports.CommerceFailure({ code, message })
+
+export const make = (options: Options): Ports.CommerceProviders["Service"] => {
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request))
+  const redirect = (path: string) => new URL(path, options.appUrl).toString()
+  const config = (provider: string) => {
+    const found = options.providers[provider]
+    return found === undefined ? Effect.fail(failure("not_configured", `${provider} is not configured`)) : Effect.succeed(found)
+  }
+  const call = (request: Request) =>
+    Effect.tryPromise({ try: () => send(request), catch: (error) => failure("unavailable", String(error)) }).pipe(
+      Effect.flatMap((response) =>
+        response.status === 401 ? Effect.fail(failure("unauthorized", "the provider refused the token"))
+          : response.status === 400 ? Effect.fail(failure("invalid_grant", "the provider refused the grant"))
+          : !response.ok ? Effect.fail(failure("unavailable", `HTTP ${response.status}`))
+          : Effect.tryPromise({ try: () => response.json() as Promise<Json>, catch: () => failure("error", "not JSON") }))
+    )
+  return Ports.CommerceProviders.of({
+    configured: (provider) => options.providers[provider] !== undefined,
+    consentUrl: ({ provider, state, codeChallenge, redirectUri }) => {
+      const found = options.providers[provider]
+      if (found === undefined) return ""
+      const url = new URL("/oauth/authorize", found.baseUrl)
+      url.search = new URLSearchParams({
+        response_type: "code", client_id: found.clientId, redirect_uri: redirect(redirectUri), state, scope: "read_only",
+        code_challenge: codeChallenge, code_challenge_method: "S256"
+      }).toString()
+      return url.toString()
+    },
+    exchange: ({ provider, code, codeVerifier, redirectUri }) =>
+      Effect.flatMap(config(provider), (found) =>
+        call(new Request(new URL("/oauth/token", found.baseUrl), {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "authorization_code", code, code_verifier: codeVerifier, redirect_uri: redirect(redirectUri),
+            client_id: found.clientId, client_secret: found.clientSecret
+          }).toString()
+        })).pipe(Effect.map((json) => ({ accessToken: String(json.access_token), accountId: String(json.account_id), accountName: String(json.account_name ?? json.account_id) })))),
+    objects: ({ provider, accessToken, cursor }) =>
+      Effect.flatMap(config(provider), (found) => {
+        const processor = provider === "provider_a"
+        const url = new URL(processor ? "/v1/balance_transactions" : "/admin/api/orders.json", found.baseUrl)
+        url.searchParams.set("limit", "100")
+        if (cursor !== null) url.searchParams.set(processor ? "starting_after" : "since_cursor", cursor)
+        return call(new Request(url, { headers: { authorization: `Bearer ${accessToken}` } })).pipe(Effect.map((json) => {
+          const items = (processor ? json.data : json.orders) as Array<Json>
+          const objects = items.map(processor ? processorObject : storefrontOrder)
+          const next = processor ? (items.length === 0 ? cursor : String(items[items.length - 1]!.id)) : String(json.next_cursor ?? cursor ?? "")
+          return { objects, nextCursor: next ?? "", hasMore: json.has_more === true }
+        }))
+      }),
+    balance: ({ provider, accessToken }) =>
+      Effect.flatMap(config(provider), (found) =>
+        provider !== "provider_a" ? Effect.succeed(null)
+          : call(new Request(new URL("/v1/balance", found.baseUrl), { headers: { authorization: `Bearer ${accessToken}` } }))
+            .pipe(Effect.map((json) => Number(json.pending ?? 0) + Number(json.available ?? 0)))),
+    revoke: ({ provider, accessToken }) =>
+      Effect.flatMap(config(provider), (found) =>
+        call(new Request(new URL("/oauth/revoke", found.baseUrl), {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ token: accessToken, client_id: found.clientId }).toString()
+        })).pipe(Effect.asVoid))
+  })
+}
+
+export const layer = (options: Options): Layer.Layer<Ports.CommerceProviders> => Layer.succeed(Ports.CommerceProviders)(make(options))
+
+/** From LEDGER_PROVIDER_A_URL / LEDGER_PROVIDER_B_URL (with their client ids and secrets); null when neither is set. */
+export const fromEnvironment = (environment: Record<string, string | undefined>): Layer.Layer<Ports.CommerceProviders> | null => {
+  const providers: Record<string, ProviderConfig> = {}
+  for (const letter of ["A", "B"]) {
+    const baseUrl = environment[`LEDGER_PROVIDER_${letter}_URL`]
+    if (baseUrl === undefined || baseUrl === "") continue
+    providers[`provider_${letter.toLowerCase()}`] = {
+      baseUrl,
+      clientId: environment[`LEDGER_PROVIDER_${letter}_CLIENT_ID`] ?? "",
+      clientSecret: environment[`LEDGER_PROVIDER_${letter}_CLIENT_SECRET`] ?? ""
+    }
+  }
+  if (Object.keys(providers).length === 0) return null
+  return layer({ providers, appUrl: environment.LEDGER_APP_URL ?? "http://localhost:8080" })
+}

@@ -1,0 +1,134 @@
+import { ByteSize, Clock, Effect } from "effect"
+import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { AiApps, Authenticate, Ports } from "@ledger/engine"
+
+/**
+ * The authorization server's HTTP face (MCP authorization spec; docs/ai-apps.md): the two
+ * well-known metadata documents, registration, authorize, token and revoke. The protocol is the
+ * engine's (ai-apps/OAuth.ts); this reads the request within its size limit and answers. It also
+ * guards `/mcp`: a call without a Bearer token, or with an app's access token that is no longer
+ * good, gets 401 with `WWW-Authenticate: Bearer resource_metadata=…`, so an MCP client can discover
+ * where to authorize (RFC 9728 5.1) and refresh.
+ */
+
+const bodyBytesMax = 64 * 1024
+
+const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | null => {
+  const value = request.headers[name]
+  return typeof value === "string" && value !== "" ? value : null
+}
+
+/** This server's base URL: LEDGER_BASE_URL, else the request's scheme and host. */
+export const issuerOf = (request: HttpServerRequest.HttpServerRequest): string => {
+  const configured = process.env.LEDGER_BASE_URL
+  if (configured !== undefined && configured !== "") return configured.replace(/\/+$/u, "")
+  const original = URL.canParse(request.originalUrl) ? new URL(request.originalUrl) : null
+  const host = header(request, "host") ?? original?.host ?? "localhost"
+  const proto = header(request, "x-forwarded-proto") ?? original?.protocol.replace(":", "") ?? "http"
+  return `${proto}://${host}`
+}
+
+const answer = (result: AiApps.OAuth.Answer) =>
+  result.status === 302
+    ? HttpServerResponse.empty({ status: 302, headers: result.headers ?? {} })
+    : HttpServerResponse.jsonUnsafe(result.body, { status: result.status, headers: result.headers ?? {} })
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+const readText = (request: HttpServerRequest.HttpServerRequest) =>
+  request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax)))
+
+const readForm = (request: HttpServerRequest.HttpServerRequest) => Effect.map(readText(request), (text) => new URLSearchParams(text))
+
+const failed = (status: number, error: string, description: string) =>
+  HttpServerResponse.jsonUnsafe({ error, error_description: description }, { status, headers: { "cache-control": "no-store" } })
+
+const guard = <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  effect.pipe(Effect.catchCause((cause) => Effect.as(Effect.logError("OAuth request failed", cause), failed(400, "invalid_request", "The request could not be read."))))
+
+const metadata = (document: (issuer: string) => unknown) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    return HttpServerResponse.jsonUnsafe(document(issuerOf(request)), { status: 200, headers: { "cache-control": "max-age=300" } })
+  })
+
+/** Codes and tokens come from the system's secure random source. */
+const run = <A>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, never, SqlClient.SqlClient | Ports.Entropy>) =>
+  effect.pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provide(Ports.Entropy.layer))
+
+/** Adds the authorization server's routes to the app's router (Http.ts `routes`). */
+export const register = (router: HttpRouter.HttpRouter) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const { OAuth } = AiApps
+    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"] as const) {
+      yield* router.add("GET", path, metadata(OAuth.protectedResourceMetadata))
+    }
+    yield* router.add("GET", "/.well-known/oauth-authorization-server", metadata(OAuth.authorizationServerMetadata))
+    yield* router.add("POST", "/oauth/register", guard(Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const text = yield* readText(request)
+      let body: unknown
+      try {
+        body = JSON.parse(text)
+      } catch {
+        return failed(400, "invalid_client_metadata", "The body must be JSON.")
+      }
+      return answer(yield* run(sql, OAuth.register(body, yield* now)))
+    })))
+    yield* router.add("GET", "/oauth/authorize", guard(Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const params = new URL(request.url, "http://localhost").searchParams
+      const consent = `${(process.env.LEDGER_APP_URL ?? issuerOf(request)).replace(/\/+$/u, "")}/connect`
+      return answer(yield* run(sql, OAuth.authorize(params, consent)))
+    })))
+    yield* router.add("POST", "/oauth/token", guard(Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      return answer(yield* run(sql, OAuth.token(yield* readForm(request), yield* now, issuerOf(request))))
+    })))
+    yield* router.add("POST", "/oauth/revoke", guard(Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      return answer(yield* run(sql, OAuth.revoke(yield* readForm(request), yield* now)))
+    })))
+  })
+
+const challenge = (request: HttpServerRequest.HttpServerRequest, error: string | null, description: string) =>
+  HttpServerResponse.jsonUnsafe(
+    { error: { type: "unauthorized", message: description } },
+    {
+      status: 401,
+      headers: {
+        "www-authenticate": `Bearer resource_metadata="${AiApps.OAuth.resourceMetadataUrl(issuerOf(request))}"${
+          error === null ? "" : `, error="${error}", error_description="${description}"`
+        }`
+      }
+    }
+  )
+
+/**
+ * `/mcp` behind the challenge: no Bearer token answers 401 with where to authorize; an app's
+ * access token that is expired, revoked or disconnected answers 401 `invalid_token`, so the
+ * client refreshes. Every other token goes on to the MCP endpoint as before.
+ */
+export const protectMcp = <E, R>(sql: SqlClient.SqlClient, route: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const authorization = header(request, "authorization")
+    // No Authorization header at all: the challenge. A malformed or empty one goes on, and the MCP
+    // endpoint refuses its calls as before (an error result naming the credential).
+    if (authorization === null) return challenge(request, null, "A Bearer token is required: connect this app through OAuth.")
+    const token = /^Bearer\s+(\S+)\s*$/iu.exec(authorization)?.[1] ?? ""
+    if (token.startsWith("ldgat_")) {
+      const asking = { now: yield* now, idempotencyKey: null, secretHash: null }
+      const found = yield* Effect.result(
+        Authenticate.forOperation("company", token, asking, header(request, "x-ledger-company")).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+      )
+      if (found._tag === "Failure" && (!("error" in found.failure) || found.failure.error.status === 401)) {
+        const refused = found.failure
+        const message = "error" in refused && typeof refused.error === "object" ? refused.error.message : "The access token is not valid."
+        return challenge(request, "invalid_token", message)
+      }
+    }
+    return yield* route
+  })

@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto"
+import { ByteSize, Clock, Effect } from "effect"
+import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { BookMigrations } from "@ledger/engine"
+
+/**
+ * The desktop edition's Web Connector endpoint (spec 4.16: "a dedicated endpoint on the web-app
+ * origin"; ADR 1610): SOAP 1.1 over HTTP POST at `/qbwc`, the path the connector file names. The
+ * protocol is the engine's (migrations/WebConnector.ts); this reads the envelope within its size
+ * limit, hands it over with the time and a fresh ticket, and answers `text/xml`. A GET answers a
+ * one-line description, as the connector's own test of the URL expects a 200.
+ */
+
+export const path = "/qbwc"
+/** A qbXML response page of 100 transactions with lines stays well under this. */
+export const bodyBytesMax = 8 * 1024 * 1024
+
+const xml = (status: number, body: string) =>
+  HttpServerResponse.text(body, { status, contentType: "text/xml; charset=utf-8" })
+
+const post = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const text = yield* request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax)))
+    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const ticket = randomBytes(24).toString("base64url")
+    const answer = yield* BookMigrations.WebConnector.handle(text, now, ticket).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+    return xml(answer.status, answer.body)
+  }).pipe(
+    Effect.catchCause((cause) =>
+      Effect.as(Effect.logError("Web Connector call failed", cause), xml(500, BookMigrations.WebConnector.fault("The call could not be handled."))))
+  )
+
+/** Adds the endpoint to the app's router (Http.ts `routes`). */
+export const register = (router: HttpRouter.HttpRouter) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* router.add("POST", path, post(sql))
+    yield* router.add("GET", path, Effect.succeed(HttpServerResponse.text("Ledger Web Connector endpoint (SOAP 1.1, POST).")))
+  })

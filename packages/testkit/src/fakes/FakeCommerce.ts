@@ -1,0 +1,146 @@
+import { createHash, randomBytes } from "node:crypto"
+import type { Layer } from "effect"
+import type { CommerceProviders } from "@ledger/engine/ports"
+import { CommerceHttp } from "@ledger/server"
+
+/**
+ * The commerce providers' fake: the same HTTP API the real adapter (@ledger/server
+ * `CommerceHttp`) calls, served in memory, so tests run the real adapter against it. OAuth 2.0
+ * with PKCE is checked for real (the token exchange verifies the S256 challenge). `provider_a` is
+ * a payment processor (balance transactions: charges with fees, refunds, payouts); `provider_b` a
+ * storefront (orders with line items, discounts, shipping, tax lines and tips; an update appends
+ * the order's new version to its change log).
+ */
+
+type Json = Record<string, any>
+
+interface Account {
+  readonly provider: string
+  readonly id: string
+  readonly name: string
+  readonly log: Array<Json>
+}
+
+export interface FakeCommerce {
+  readonly layer: Layer.Layer<CommerceProviders>
+  readonly fetch: (request: Request) => Promise<Response>
+  /** The person consents at the consent URL for this provider account: the state and code the provider sends back. */
+  readonly consent: (consentUrl: string, account: { readonly id: string; readonly name?: string }) => { readonly state: string; readonly code: string }
+  readonly addCharge: (accountId: string, charge: { readonly id: string; readonly amountCents: number; readonly feeCents?: number; readonly category?: string; readonly date: string }) => void
+  readonly addRefund: (accountId: string, refund: { readonly id: string; readonly amountCents: number; readonly date: string }) => void
+  readonly addPayout: (accountId: string, payout: { readonly id: string; readonly amountCents: number; readonly date: string }) => void
+  /** Adds or changes an order (a new `updated_at` each time). */
+  readonly putOrder: (accountId: string, order: Json) => void
+  readonly revoked: ReadonlyArray<string>
+  readonly failNext: () => void
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
+const epoch = (date: string) => Math.floor(Date.parse(`${date}T12:00:00Z`) / 1000)
+
+interface State {
+  readonly codes: Map<string, { account: Account; challenge: string }>
+  readonly tokens: Map<string, Account>
+  readonly revoked: Array<string>
+  failing: boolean
+}
+
+const oauth = async (state: State, request: Request, url: URL): Promise<Response | null> => {
+  if (url.pathname === "/oauth/token") {
+    const form = new URLSearchParams(await request.text())
+    const grant = state.codes.get(form.get("code") ?? "")
+    state.codes.delete(form.get("code") ?? "")
+    const challenge = createHash("sha256").update(form.get("code_verifier") ?? "").digest("base64url")
+    if (grant === undefined || grant.challenge !== challenge) return json(400, { error: "invalid_grant" })
+    const token = `tok_${randomBytes(12).toString("hex")}`
+    state.tokens.set(token, grant.account)
+    return json(200, { access_token: token, token_type: "bearer", scope: "read_only", account_id: grant.account.id, account_name: grant.account.name })
+  }
+  if (url.pathname === "/oauth/revoke") {
+    const token = new URLSearchParams(await request.text()).get("token") ?? ""
+    state.tokens.delete(token)
+    state.revoked.push(token)
+    return json(200, { revoked: true })
+  }
+  return null
+}
+
+/** The providers' HTTP API over the state. */
+const handler = (state: State) => async (request: Request): Promise<Response> => {
+  if (state.failing) {
+    state.failing = false
+    return json(503, { error: "unavailable" })
+  }
+  const url = new URL(request.url)
+  const granted = await oauth(state, request, url)
+  if (granted !== null) return granted
+  const holder = state.tokens.get((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""))
+  if (holder === undefined) return json(401, { error: "invalid_token" })
+  const limit = Number(url.searchParams.get("limit") ?? 100)
+  if (url.pathname === "/v1/balance_transactions") {
+    const after = url.searchParams.get("starting_after")
+    const start = after === null ? 0 : holder.log.findIndex((item) => item.id === after) + 1
+    const page = holder.log.slice(start, start + limit)
+    return json(200, { object: "list", data: page, has_more: start + limit < holder.log.length })
+  }
+  if (url.pathname === "/admin/api/orders.json") {
+    const since = Number(url.searchParams.get("since_cursor") ?? 0)
+    const slice = holder.log.slice(since, since + limit)
+    return json(200, { orders: slice, next_cursor: String(since + slice.length), has_more: since + limit < holder.log.length })
+  }
+  return json(404, { error: "not_found" })
+}
+
+export const make = (): FakeCommerce => {
+  const accounts = new Map<string, Account>()
+  const state: State = { codes: new Map(), tokens: new Map(), revoked: [], failing: false }
+  const handle = handler(state)
+  let version = 0
+
+  const account = (provider: string, id: string, name = id) => {
+    const key = `${provider}:${id}`
+    const found = accounts.get(key) ?? { provider, id, name, log: [] }
+    accounts.set(key, found)
+    return found
+  }
+  const byId = (id: string) => [...accounts.values()].find((candidate) => candidate.id === id)!
+  const providerOf = (url: URL) => url.hostname.startsWith("provider-a") ? "provider_a" : "provider_b"
+
+  const adapter = CommerceHttp.layer({
+    providers: {
+      provider_a: { baseUrl: "https://provider-a.fake", clientId: "client-a", clientSecret: "secret-a" },
+      provider_b: { baseUrl: "https://provider-b.fake", clientId: "client-b", clientSecret: "secret-b" }
+    },
+    appUrl: "https://ledger.fake",
+    fetch: handle
+  })
+
+  return {
+    layer: adapter,
+    fetch: handle,
+    consent: (consentUrl, who) => {
+      const url = new URL(consentUrl)
+      if (url.searchParams.get("code_challenge_method") !== "S256") throw new Error("PKCE S256 expected")
+      const code = `code_${randomBytes(8).toString("hex")}`
+      state.codes.set(code, { account: account(providerOf(url), who.id, who.name), challenge: url.searchParams.get("code_challenge") ?? "" })
+      return { state: url.searchParams.get("state") ?? "", code }
+    },
+    addCharge: (accountId, charge) => {
+      byId(accountId).log.push({ id: charge.id, object: "balance_transaction", type: "charge", amount: charge.amountCents, fee: charge.feeCents ?? 0,
+        net: charge.amountCents - (charge.feeCents ?? 0), category: charge.category, created: epoch(charge.date), updated: ++version })
+    },
+    addRefund: (accountId, refund) => {
+      byId(accountId).log.push({ id: refund.id, type: "refund", amount: -refund.amountCents, fee: 0, created: epoch(refund.date), updated: ++version })
+    },
+    addPayout: (accountId, payout) => {
+      byId(accountId).log.push({ id: payout.id, type: "payout", amount: -payout.amountCents, fee: 0, created: epoch(payout.date), updated: ++version })
+    },
+    putOrder: (accountId, order) => {
+      byId(accountId).log.push({ ...order, updated_at: `${order.created_at}#${++version}` })
+    },
+    revoked: state.revoked,
+    failNext: () => {
+      state.failing = true
+    }
+  }
+}

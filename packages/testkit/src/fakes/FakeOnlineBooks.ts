@@ -1,0 +1,159 @@
+import { randomBytes } from "node:crypto"
+import type { Layer } from "effect"
+import type { OnlineBooks } from "@ledger/engine/ports"
+import { OnlineBooksHttp } from "@ledger/server"
+
+/**
+ * The online edition's fake: its v3 REST API (OAuth token endpoint, the query endpoint with
+ * `SELECT COUNT(*)` and `STARTPOSITION n MAXRESULTS m`, revoke) served in memory over a company a
+ * test fills, so the real adapter (@ledger/server `OnlineBooksHttp`) runs against it. It counts
+ * the calls it answers; `generateYear` fills a company with a year of balanced transactions whose
+ * account balances match, as the online edition's own would.
+ */
+
+type Json = Record<string, any>
+
+export interface FakeOnlineBooks {
+  readonly layer: Layer.Layer<OnlineBooks>
+  readonly fetch: (request: Request) => Promise<Response>
+  readonly company: Record<string, Array<Json>>
+  /** The person consents: the code and realm the provider sends back with the state. */
+  readonly consent: (consentUrl: string) => { readonly state: string; readonly code: string; readonly realmId: string }
+  readonly calls: () => number
+  readonly revoked: ReadonlyArray<string>
+  /** Fills the company with `months` months of invoices, payments, bills and bill payments from `start` (YYYY-MM). */
+  readonly generateYear: (options?: { readonly start?: string; readonly months?: number; readonly perMonth?: number; readonly customers?: number }) => void
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
+const realmId = "9130350000000001"
+const money = (cents: number) => Number((cents / 100).toFixed(2))
+
+const handler = (state: { company: Record<string, Array<Json>>; codes: Set<string>; tokens: Set<string>; revoked: Array<string>; calls: number }) =>
+  async (request: Request): Promise<Response> => {
+    const url = new URL(request.url)
+    if (url.pathname === "/oauth2/v1/tokens/bearer") {
+      const code = new URLSearchParams(await request.text()).get("code") ?? ""
+      if (!state.codes.delete(code)) return json(400, { error: "invalid_grant" })
+      const token = `qbo_${randomBytes(12).toString("hex")}`
+      state.tokens.add(token)
+      return json(200, { access_token: token, token_type: "bearer", expires_in: 3600, refresh_token: "r", x_refresh_token_expires_in: 8726400 })
+    }
+    if (url.pathname === "/oauth2/v1/tokens/revoke") {
+      const token = String((await request.json() as Json).token)
+      state.tokens.delete(token)
+      state.revoked.push(token)
+      return json(200, {})
+    }
+    if (!state.tokens.has((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""))) return json(401, { fault: "AuthenticationFailed" })
+    const match = /^\/v3\/company\/([^/]+)\/query$/.exec(url.pathname)
+    if (match === null || match[1] !== realmId) return json(404, { fault: "not found" })
+    state.calls++
+    const text = url.searchParams.get("query") ?? ""
+    const count = /^SELECT COUNT\(\*\) FROM (\w+)$/.exec(text)
+    if (count !== null) return json(200, { QueryResponse: { totalCount: (state.company[count[1]!] ?? []).length } })
+    const page = /^SELECT \* FROM (\w+) STARTPOSITION (\d+) MAXRESULTS (\d+)$/.exec(text)
+    if (page === null) return json(400, { Fault: { Error: [{ Message: "QueryParserError" }] } })
+    const start = Number(page[2]) - 1
+    const rows = (state.company[page[1]!] ?? []).slice(start, start + Math.min(1000, Number(page[3])))
+    return json(200, { QueryResponse: { [page[1]!]: rows, startPosition: start + 1, maxResults: rows.length }, time: new Date().toISOString() })
+  }
+
+
+/** A year of balanced business: the accounts' balances and the parties' open balances are what the transactions make. */
+const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<FakeOnlineBooks["generateYear"]>[0] = {}) => {
+  const [year, firstMonth] = (settings.start ?? "2025-01").split("-").map(Number) as [number, number]
+  const months = settings.months ?? 12
+  const perMonth = settings.perMonth ?? 20
+  const balances = new Map<string, number>()
+  const add = (account: string, cents: number) => balances.set(account, (balances.get(account) ?? 0) + cents)
+  company.Customer = [{ Id: "58", DisplayName: "Amy's Bird Sanctuary", Balance: 0 },
+  ...Array.from({ length: Math.max(0, (settings.customers ?? 1) - 1) }, (_, index) => ({ Id: String(1000 + index), DisplayName: `Customer ${index}`, Balance: 0 }))]
+  company.Vendor = [{ Id: "41", DisplayName: "Books by Bessie", Balance: 0 }]
+  company.Item = [{ Id: "1", Name: "Services", IncomeAccountRef: { value: "4000", name: "Services" } }]
+  company.Invoice = []
+  company.Payment = []
+  company.Bill = []
+  company.BillPayment = []
+  company.JournalEntry = [{ Id: "1", TxnDate: `${year}-${String(firstMonth).padStart(2, "0")}-01`, Line: [
+    { Amount: 10_000, DetailType: "JournalEntryLineDetail", JournalEntryLineDetail: { PostingType: "Debit", AccountRef: { value: "1000" } } },
+    { Amount: 10_000, DetailType: "JournalEntryLineDetail", JournalEntryLineDetail: { PostingType: "Credit", AccountRef: { value: "3000" } } }
+  ] }]
+  add("1000", 1_000_000)
+  add("3000", 1_000_000)
+  let ar = 0
+  let ap = 0
+  let sequence = 100
+  for (let m = 0; m < months; m++) {
+    const date = new Date(Date.UTC(year, firstMonth - 1 + m, 1))
+    for (let n = 0; n < perMonth; n++) {
+      const day = String(1 + (n % 27)).padStart(2, "0")
+      const txnDate = `${date.toISOString().slice(0, 7)}-${day}`
+      const amount = 10_000 + ((sequence * 7919) % 90_000)
+      const id = String(sequence++)
+      company.Invoice.push({ Id: id, TxnDate: txnDate, DocNumber: `INV-${id}`, TotalAmt: money(amount), CustomerRef: { value: "58" },
+        Line: [{ Amount: money(amount), DetailType: "SalesItemLineDetail", SalesItemLineDetail: { ItemRef: { value: "1" } } }, { Amount: money(amount), DetailType: "SubTotalLineDetail" }] })
+      add("1200", amount)
+      add("4000", amount)
+      ar += amount
+      if (n % 3 !== 0) {
+        company.Payment.push({ Id: `P${id}`, TxnDate: txnDate, TotalAmt: money(amount), DepositToAccountRef: { value: "1000" } })
+        add("1000", amount)
+        add("1200", -amount)
+        ar -= amount
+      }
+      const cost = Math.floor(amount / 3)
+      company.Bill.push({ Id: `B${id}`, TxnDate: txnDate, TotalAmt: money(cost), VendorRef: { value: "41" }, APAccountRef: { value: "2000" },
+        Line: [{ Amount: money(cost), DetailType: "AccountBasedExpenseLineDetail", AccountBasedExpenseLineDetail: { AccountRef: { value: "6000" } } }] })
+      add("6000", cost)
+      add("2000", cost)
+      ap += cost
+      if (n % 2 === 0) {
+        company.BillPayment.push({ Id: `BP${id}`, TxnDate: txnDate, TotalAmt: money(cost), PayType: "Check", CheckPayment: { BankAccountRef: { value: "1000" } } })
+        add("2000", -cost)
+        add("1000", -cost)
+        ap -= cost
+      }
+    }
+  }
+  const account = (Id: string, Name: string, AccountType: string, balance: number) => ({ Id, Name, AcctNum: Id, AccountType, Active: true, CurrentBalance: money(balance) })
+  company.Account = [
+    account("1000", "Checking", "Bank", balances.get("1000") ?? 0),
+    account("1200", "Accounts Receivable (A/R)", "Accounts Receivable", balances.get("1200") ?? 0),
+    account("2000", "Accounts Payable (A/P)", "Accounts Payable", balances.get("2000") ?? 0),
+    account("3000", "Opening Balance Equity", "Equity", balances.get("3000") ?? 0),
+    account("4000", "Services", "Income", balances.get("4000") ?? 0),
+    account("6000", "Supplies", "Expense", balances.get("6000") ?? 0)
+  ]
+  company.Customer[0]!.Balance = money(ar)
+  company.Vendor[0]!.Balance = money(ap)
+}
+
+
+export const make = (options: { readonly monthlyReadBudget?: number } = {}): FakeOnlineBooks => {
+  const state = { company: {} as Record<string, Array<Json>>, codes: new Set<string>(), tokens: new Set<string>(), revoked: [] as Array<string>, calls: 0 }
+  const handle = handler(state)
+
+  return {
+    layer: OnlineBooksHttp.layer({
+      baseUrl: "https://online-books.fake",
+      clientId: "client",
+      clientSecret: "secret",
+      appUrl: "https://ledger.fake",
+      monthlyReadBudget: options.monthlyReadBudget ?? 500_000,
+      fetch: handle
+    }),
+    fetch: handle,
+    company: state.company,
+    consent: (consentUrl) => {
+      const url = new URL(consentUrl)
+      if (url.searchParams.get("scope") !== "com.intuit.quickbooks.accounting.read") throw new Error("read-only scope expected")
+      const code = `AB11${randomBytes(8).toString("hex")}`
+      state.codes.add(code)
+      return { state: url.searchParams.get("state") ?? "", code, realmId }
+    },
+    calls: () => state.calls,
+    revoked: state.revoked,
+    generateYear: (settings) => fillYear(state.company, settings)
+  }
+}

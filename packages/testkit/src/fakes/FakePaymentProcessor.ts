@@ -1,0 +1,189 @@
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Effect, Layer } from "effect"
+import { type PaymentProcessor, PaymentProcessorPort } from "@ledger/engine/ports"
+import { PaymentProcessorHttp } from "@ledger/server"
+import * as S from "./FakePaymentProcessorState.ts"
+
+/**
+ * The payment processor's fake: the card processor's HTTP API (the one @ledger/server
+ * `PaymentProcessorHttp` calls) served on 127.0.0.1 at an ephemeral port, started when its layer is
+ * built, so tests run the real adapter over real HTTP. It checks the Bearer secret key, replays
+ * answers by Idempotency-Key, reads form-encoded bodies, and records the events it would send,
+ * signed `t=...,v1=...` with the endpoint secret: a test delivers them (`events`, `take`).
+ */
+
+export interface FakePaymentProcessor {
+  readonly layer: Layer.Layer<PaymentProcessor>
+  readonly secretKey: string
+  readonly webhookSecret: string
+  /** Starts the loopback server (once); answers its base URL. */
+  readonly start: () => Promise<string>
+  readonly close: () => Promise<void>
+  readonly state: S.State
+  /** Events not yet taken, oldest first. */
+  readonly take: () => Array<S.SignedEvent>
+  readonly completeOnboarding: (accountId: string) => void
+  readonly pay: (paymentIntentId: string, feeCents: number) => void
+  readonly settleRefund: (refundId: string, status?: "succeeded" | "failed") => void
+  readonly dispute: (paymentIntentId: string, feeCents: number) => { readonly id: string }
+  readonly closeDispute: (disputeId: string, won: boolean) => void
+  readonly payout: (accountId: string, arrivalDate: string) => { readonly id: string; readonly amount: number }
+  readonly completeCheckout: (sessionId: string) => void
+  /** Sets the processor's clock (unix seconds); periods that ended renew or end. */
+  readonly advanceTo: (seconds: number) => void
+  readonly sign: (payload: string, timestamp: number, secret?: string) => string
+}
+
+/** `a[b][0][c]=v` pairs -> nested objects and arrays. */
+export const formDecode = (text: string): S.Json => {
+  const root: S.Json = {}
+  for (const [key, value] of new URLSearchParams(text)) {
+    const path = key.replace(/\]/g, "").split("[")
+    let node: any = root
+    path.forEach((part, index) => {
+      if (index === path.length - 1) node[part] = value
+      else node = node[part] ??= /^\d+$/.test(path[index + 1]!) ? [] : {}
+    })
+  }
+  return root
+}
+
+const json = (status: number, body: unknown) => ({ status, body: body as S.Json })
+const notFound = json(404, { error: { type: "invalid_request_error", message: "No such object" } })
+
+type Route = (state: S.State, input: { readonly path: Array<string>; readonly body: S.Json; readonly account: string | null; readonly query: URLSearchParams }) => { status: number; body: S.Json } | null
+
+const connect: Route = (state, { path, body }) => {
+  if (path[0] === "accounts" && path[1] === undefined) {
+    const account = { id: S.newId("acct"), object: "account", charges_enabled: false, payouts_enabled: false, details_submitted: false, metadata: body.metadata ?? {} }
+    state.accounts.set(account.id, account)
+    return json(200, account)
+  }
+  if (path[0] === "accounts") return state.accounts.has(path[1]!) ? json(200, state.accounts.get(path[1]!)) : notFound
+  if (path[0] === "account_links") {
+    if (!state.accounts.has(String(body.account))) return notFound
+    const link = { object: "account_link", url: `https://connect.processor.test/setup/${S.newId("s")}`, expires_at: S.now(state) + 300, account: body.account }
+    return json(200, link)
+  }
+  return null
+}
+
+const payments: Route = (state, { path, body, account }) => {
+  if (account === null || !state.accounts.has(account)) return null
+  if (path[0] === "payment_intents" && path[1] === undefined) {
+    const amount = Number(body.amount)
+    if (!Number.isInteger(amount) || amount < 50) return json(400, { error: { type: "invalid_request_error", message: "amount must be at least 50" } })
+    const intent = { id: S.newId("pi"), object: "payment_intent", amount, currency: body.currency, status: "requires_payment_method", client_secret: `${S.newId("pi")}_secret`, metadata: body.metadata ?? {}, account, latest_charge: null }
+    state.intents.set(intent.id, intent)
+    return json(200, S.view(intent))
+  }
+  if (path[0] === "payment_intents") {
+    const found = state.intents.get(path[1]!)
+    return found === undefined || found.account !== account ? notFound : json(200, S.view(found))
+  }
+  if (path[0] === "refunds") {
+    const intent = state.intents.get(String(body.payment_intent))
+    if (intent === undefined || intent.account !== account || intent.status !== "succeeded") return notFound
+    const refunded = [...state.refunds.values()].filter((r) => r.payment_intent === intent.id && r.status !== "failed").reduce((sum, r) => sum + r.amount, 0)
+    const amount = Number(body.amount ?? intent.amount - refunded)
+    if (amount + refunded > intent.amount) return json(400, { error: { type: "invalid_request_error", message: "Refund exceeds the charge" } })
+    const refund = { id: S.newId("re"), object: "refund", amount, payment_intent: intent.id, status: "pending", metadata: body.metadata ?? {}, account }
+    state.refunds.set(refund.id, refund)
+    return json(200, S.view(refund))
+  }
+  if (path[0] === "payouts") return json(200, { object: "list", data: [...state.payouts.values()].filter((p) => p.account === account).reverse().map(S.view), has_more: false })
+  return null
+}
+
+const billing: Route = (state, { path, body }) => {
+  if (path[0] === "checkout" && path[1] === "sessions" && path[2] === undefined) {
+    const id = S.newId("cs")
+    const session = { id, object: "checkout.session", url: `https://checkout.processor.test/c/${id}`, status: "open", ...body, customer: body.customer ?? null, subscription: null }
+    state.sessions.set(id, session)
+    return json(200, session)
+  }
+  if (path[0] === "checkout") return state.sessions.has(path[2]!) ? json(200, state.sessions.get(path[2]!)) : notFound
+  if (path[0] === "billing_portal") return json(200, { object: "billing_portal.session", url: `https://billing.processor.test/p/${S.newId("bps")}`, customer: body.customer })
+  if (path[0] === "subscriptions") {
+    const found = state.subscriptions.get(path[1]!)
+    if (found === undefined) return notFound
+    if (body.cancel_at_period_end !== undefined) found.cancel_at_period_end = body.cancel_at_period_end === "true"
+    if (body.items !== undefined) {
+      const before = found.items.data as Array<S.Json>
+      found.items = { data: (body.items as Array<S.Json>).map((item) => ({ price: { id: item.price }, quantity: Number(item.quantity ?? 1) })) }
+      if (body.proration_behavior === "always_invoice") state.invoices.push({ subscription: found.id, before, after: found.items.data, created: S.now(state) })
+    }
+    if (Object.keys(body).length > 0) S.emit(state, "customer.subscription.updated", found, null)
+    return json(200, found)
+  }
+  return null
+}
+
+const balanceTransactions: Route = (state, { path, account, query }) => {
+  if (path[0] !== "balance_transactions" || account === null) return null
+  const payout = query.get("payout")
+  const lines = S.balanceOf(state, account).filter((line) => payout === null || (line.payout === payout && line.type !== "payout"))
+  return json(200, { object: "list", data: lines, has_more: false })
+}
+
+const route = (state: S.State, method: string, url: URL, headers: Record<string, string>, text: string) => {
+  if (headers.authorization !== `Bearer ${state.secretKey}`) return json(401, { error: { type: "authentication_error", message: "Invalid API key" } })
+  const key = headers["idempotency-key"]
+  if (method === "POST" && key !== undefined && state.idempotent.has(key)) return state.idempotent.get(key)!
+  const path = url.pathname.replace(/^\/v1\//, "").split("/").map(decodeURIComponent)
+  const input = { path, body: method === "POST" ? formDecode(text) : {}, account: headers["processor-account"] ?? null, query: url.searchParams }
+  const answer = connect(state, input) ?? payments(state, input) ?? billing(state, input) ?? balanceTransactions(state, input) ?? notFound
+  if (method === "POST" && key !== undefined && answer.status < 500) state.idempotent.set(key, answer)
+  return answer
+}
+
+export const make = (options: { readonly secretKey?: string; readonly webhookSecret?: string } = {}): FakePaymentProcessor => {
+  const state = S.newState(options.secretKey ?? "sk_test_fake", options.webhookSecret ?? "whsec_fake")
+  let server: Server | null = null
+  let started: Promise<string> | null = null
+  let taken = 0
+  const start = () =>
+    started ??= new Promise<string>((resolve) => {
+      server = createServer((request, response) => {
+        const chunks: Array<Buffer> = []
+        request.on("data", (chunk: Buffer) => chunks.push(chunk))
+        request.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8")
+          const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]))
+          state.requests.push({ method: request.method ?? "GET", path: request.url ?? "/", headers, body: text })
+          const answer = route(state, request.method ?? "GET", new URL(request.url ?? "/", "http://127.0.0.1"), headers, text)
+          response.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body))
+        })
+      })
+      server.unref()
+      server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`))
+    })
+  const layer = Layer.unwrap(Effect.promise(start).pipe(Effect.map((baseUrl) =>
+    PaymentProcessorHttp.layer({ baseUrl, secretKey: state.secretKey, webhookSecret: state.webhookSecret }))))
+  return {
+    layer,
+    secretKey: state.secretKey,
+    webhookSecret: state.webhookSecret,
+    start,
+    close: () => new Promise<void>((resolve) => server === null ? resolve() : server.close(() => resolve())),
+    state,
+    take: () => {
+      const next = state.events.slice(taken)
+      taken = state.events.length
+      return next
+    },
+    completeOnboarding: (accountId) => {
+      Object.assign(state.accounts.get(accountId)!, { charges_enabled: true, payouts_enabled: true, details_submitted: true })
+      S.emit(state, "account.updated", state.accounts.get(accountId)!, accountId)
+    },
+    pay: (id, fee) => void S.pay(state, id, fee),
+    settleRefund: (id, status = "succeeded") => S.settleRefund(state, id, status),
+    dispute: (id, fee) => S.dispute(state, id, fee) as { id: string },
+    closeDispute: (id, won) => S.closeDispute(state, id, won),
+    payout: (account, date) => S.payout(state, account, date) as { id: string; amount: number },
+    completeCheckout: (id) => void S.completeCheckout(state, id),
+    advanceTo: (seconds) => S.advanceTo(state, seconds),
+    sign: (payload, timestamp, secret) => `t=${timestamp},v1=${PaymentProcessorPort.signEvent(secret ?? state.webhookSecret, timestamp, payload)}`
+  }
+}

@@ -1,0 +1,86 @@
+import { type MouseEvent, useCallback, useEffect, useState } from "react"
+import { ApiFailure, call, cookieCaller, messageOf } from "./api.ts"
+import { Consent } from "./Consent.tsx"
+import { Console } from "./Console.tsx"
+import { Inbox } from "./Inbox.tsx"
+import { base, navigate, routeOf, useLocation } from "./router.ts"
+import { SignIn } from "./SignIn.tsx"
+
+export interface Me {
+  readonly type?: string
+  readonly name?: string
+  readonly role?: string | null
+  readonly company_id?: string
+  readonly scopes?: ReadonlyArray<string>
+}
+
+type Session = { readonly state: "loading" } | { readonly state: "out" } | { readonly state: "in"; readonly me: Me }
+
+const link = (to: string) => (event: MouseEvent<HTMLAnchorElement>) => {
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
+  event.preventDefault()
+  navigate(to)
+}
+
+export const App = () => {
+  const location = useLocation()
+  const route = routeOf(location.pathname)
+  const [session, setSession] = useState<Session>({ state: "loading" })
+  const [error, setError] = useState<string | null>(null)
+
+  const refresh = useCallback(async () => {
+    try {
+      const me = await call<Me>(cookieCaller, "GET", "/v1/me")
+      setSession({ state: "in", me: me.body })
+    } catch (failure) {
+      if (failure instanceof ApiFailure && failure.status === 401) setSession({ state: "out" })
+      else {
+        setSession({ state: "out" })
+        setError(messageOf(failure))
+      }
+    }
+  }, [])
+  useEffect(() => void refresh(), [refresh])
+
+  const signOut = async () => {
+    try {
+      await call(cookieCaller, "POST", "/v1/auth/sign-out", {})
+    } catch (failure) {
+      setError(messageOf(failure))
+    }
+    setSession({ state: "out" })
+    navigate("/sign-in")
+  }
+
+  const signedIn = session.state === "in"
+  const needsPerson = route === "inbox" || route === "consent"
+  let main
+  if (session.state === "loading") main = <p role="status">Loading…</p>
+  else if (route === "console") main = <Console />
+  else if (route === "not-found") main = <p>No such page. <a href={`${base}/`} onClick={link("/")}>Go to the inbox</a>.</p>
+  else if (route === "sign-in" || route === "sign-in-email" || (needsPerson && !signedIn)) {
+    main = <SignIn search={location.search} onSignedIn={async () => {
+      await refresh()
+      if (route === "sign-in" || route === "sign-in-email") navigate("/inbox")
+    }} />
+  } else if (route === "consent") main = <Consent search={location.search} />
+  else main = <Inbox caller={cookieCaller} title="Approval inbox" />
+
+  return (
+    <>
+      <a className="skip" href="#main">Skip to content</a>
+      <header className="bar">
+        <span className="brand">Ledger</span>
+        <nav aria-label="Main">
+          <a href={`${base}/inbox`} onClick={link("/inbox")} aria-current={route === "inbox" ? "page" : undefined}>Inbox</a>
+          <a href={`${base}/console`} onClick={link("/console")} aria-current={route === "console" ? "page" : undefined}>Accountant console</a>
+        </nav>
+        {signedIn
+          ? <span className="who">{session.me.name ?? "Signed in"} <button type="button" onClick={() => void signOut()}>Sign out</button></span>
+          : null}
+      </header>
+      {error === null ? null : <p role="alert" className="error">{error}</p>}
+      <main id="main" tabIndex={-1}>{main}</main>
+    </>
+  )
+}

@@ -1,0 +1,124 @@
+import { type FormEvent, useState } from "react"
+import { call, cookieCaller } from "./api.ts"
+import { ErrorMessage, useAction } from "./useAction.tsx"
+
+/**
+ * Sign-in by an emailed code (with the second step when the person has an authenticator app), or
+ * by a passkey. The code is bound to this browser: a random value kept in localStorage and sent
+ * with both steps (docs/decisions/1900-web-app-stack-and-serving.md).
+ */
+
+const browserKey = "ledger.browser"
+
+const browserValue = (): string => {
+  const kept = window.localStorage.getItem(browserKey)
+  if (kept !== null && /^[A-Za-z0-9_-]{16,128}$/.test(kept)) return kept
+  const bytes = crypto.getRandomValues(new Uint8Array(24))
+  const value = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+  window.localStorage.setItem(browserKey, value)
+  return value
+}
+
+type Step =
+  | { readonly name: "email" }
+  | { readonly name: "code" }
+  | { readonly name: "second"; readonly ticket: string }
+
+interface CodeAnswer {
+  readonly second_factor_required?: boolean
+  readonly ticket?: string
+}
+
+interface PasskeyStatics {
+  parseRequestOptionsFromJSON?: (options: unknown) => CredentialRequestOptions["publicKey"]
+}
+
+const signInWithPasskey = async () => {
+  const statics = window.PublicKeyCredential as unknown as PasskeyStatics | undefined
+  if (statics?.parseRequestOptionsFromJSON === undefined) throw new Error("This browser cannot sign in with a passkey. Use an email code.")
+  const challenge = await call<{ options: unknown }>(cookieCaller, "POST", "/v1/auth/passkey/challenge", {})
+  const publicKey = statics.parseRequestOptionsFromJSON(challenge.body.options)
+  const credential = await navigator.credentials.get(publicKey === undefined ? {} : { publicKey }) as (Credential & { toJSON(): unknown }) | null
+  if (credential === null) throw new Error("No passkey was chosen.")
+  await call(cookieCaller, "POST", "/v1/auth/passkey/sign-in", { credential: credential.toJSON() })
+}
+
+/** One labelled field and its submit button. */
+const Field = (props: {
+  readonly id: string
+  readonly label: string
+  readonly value: string
+  readonly onChange: (value: string) => void
+  readonly submit: string
+  readonly busy: boolean
+  readonly input?: { readonly type?: string; readonly autoComplete?: string; readonly inputMode?: "numeric"; readonly maxLength?: number }
+}) => (
+  <>
+    <label htmlFor={props.id}>{props.label}</label>
+    <input id={props.id} name={props.id} required value={props.value} onChange={(event) => props.onChange(event.target.value)} {...props.input} />
+    <button type="submit" disabled={props.busy}>{props.submit}</button>
+  </>
+)
+
+export const SignIn = (props: { readonly search: string; readonly onSignedIn: () => Promise<void> }) => {
+  const linkCode = new URLSearchParams(props.search).get("code")
+  const [step, setStep] = useState<Step>(linkCode === null ? { name: "email" } : { name: "code" })
+  const [email, setEmail] = useState("")
+  const [code, setCode] = useState(linkCode ?? "")
+  const [second, setSecond] = useState("")
+  const [notice, setNotice] = useState<string | null>(null)
+  const { busy, error, run } = useAction()
+
+  const submit = (work: () => Promise<void>) => (event: FormEvent) => {
+    event.preventDefault()
+    void run(work)
+  }
+  const askCode = submit(async () => {
+    await call(cookieCaller, "POST", "/v1/auth/email-links", { email, browser: browserValue() })
+    setNotice(`If ${email} can sign in, a code is on its way. It works for 15 minutes, in this browser only.`)
+    setStep({ name: "code" })
+  })
+  const sendCode = submit(async () => {
+    const answer = await call<CodeAnswer>(cookieCaller, "POST", "/v1/auth/email-links/code", { browser: browserValue(), code: code.trim() })
+    if (answer.status === 200 && answer.body.second_factor_required === true) setStep({ name: "second", ticket: answer.body.ticket ?? "" })
+    else await props.onSignedIn()
+  })
+  const sendSecond = submit(async () => {
+    const value = second.trim()
+    const factor = /^\d{6}$/.test(value) ? { totp_code: value } : { recovery_code: value }
+    await call(cookieCaller, "POST", "/v1/auth/second-factor", { ticket: step.name === "second" ? step.ticket : "", browser: browserValue(), ...factor })
+    await props.onSignedIn()
+  })
+
+  return (
+    <section aria-labelledby="sign-in-title" className="card narrow">
+      <h1 id="sign-in-title">Sign in to Ledger</h1>
+      {step.name === "email" ? (
+        <>
+          <form onSubmit={askCode}>
+            <Field id="email" label="Email address" value={email} onChange={setEmail} submit="Email me a code" busy={busy} input={{ type: "email", autoComplete: "email" }} />
+          </form>
+          <p><button type="button" className="secondary" disabled={busy} onClick={() => void run(async () => {
+            await signInWithPasskey()
+            await props.onSignedIn()
+          })}>Sign in with a passkey</button></p>
+        </>
+      ) : null}
+      {step.name === "code" ? (
+        <form onSubmit={sendCode}>
+          {notice === null ? null : <p role="status">{notice}</p>}
+          <Field id="code" label="Sign-in code" value={code} onChange={setCode} submit="Sign in" busy={busy}
+            input={{ inputMode: "numeric", autoComplete: "one-time-code", maxLength: 6 }} />
+          <button type="button" className="link" onClick={() => setStep({ name: "email" })}>Use another address</button>
+        </form>
+      ) : null}
+      {step.name === "second" ? (
+        <form onSubmit={sendSecond}>
+          <p>Two-step sign-in: enter the code from your authenticator app, or one of your recovery codes.</p>
+          <Field id="second" label="Authenticator or recovery code" value={second} onChange={setSecond} submit="Continue" busy={busy} input={{ autoComplete: "one-time-code" }} />
+        </form>
+      ) : null}
+      <ErrorMessage error={error} />
+    </section>
+  )
+}

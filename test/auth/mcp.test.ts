@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { connectMcp, type TestCompany } from "../support/index.ts"
+import { type AuthApp, makeAuthApp, personWithEmail, signInByEmail } from "./support.ts"
+
+/**
+ * Over MCP: no sign-in or security operation is a tool (spec 4.14: NMCP), and a person's session
+ * works as the Bearer credential of the company's tools like a key of theirs, until it ends.
+ */
+
+let app: AuthApp
+let company: TestCompany
+
+beforeAll(async () => {
+  app = await makeAuthApp()
+  company = await app.createCompany({ name: "MCP Sign-in Co" })
+})
+afterAll(() => app.close())
+
+describe("sessions over MCP", () => {
+  it("offers no sign-in tool and serves a session's calls until it is signed out", async () => {
+    const person = await personWithEmail(app, company)
+    const signedIn = await signInByEmail(app, person.email)
+    const client = await connectMcp(app, signedIn.secret)
+    const tools = (await client.listTools()).tools.map((tool) => tool.name)
+    for (const name of ["request_email_link", "sign_in_with_passkey", "get_security", "step_up", "sign_out", "enrol_totp"]) {
+      expect(tools).not.toContain(name)
+    }
+    const accounts = await client.callTool({ name: "list_accounts", arguments: {} })
+    expect(accounts.isError ?? false, JSON.stringify(accounts)).toBe(false)
+    await client.close()
+
+    expect((await app.call("POST", "/v1/auth/sign-out", { token: signedIn.secret, body: {} })).status).toBe(200)
+    const after = await connectMcp(app, signedIn.secret)
+    const refused = await after.callTool({ name: "list_accounts", arguments: {} })
+    expect(refused.isError).toBe(true)
+    expect(JSON.stringify(refused.structuredContent)).toContain("unauthorized")
+    await after.close()
+  })
+})

@@ -1,0 +1,76 @@
+import { Clock, Effect, Layer } from "effect"
+import { expect } from "vitest"
+import { Ports } from "@ledger/engine"
+import { MemoryMail, Providers } from "@ledger/testkit"
+import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import { makeTestApp, newKey, type TestApp, type TestAppOptions, type TestCompany } from "../support/index.ts"
+
+/** The sign-in tests' app: a relying party, a master key (authenticator apps), and a mailbox. */
+
+export const appOrigin = "https://app.ledger.test"
+export const rpId = "app.ledger.test"
+
+export interface AuthApp extends TestApp {
+  readonly mail: MemoryMail.MemoryMail
+  /** Runs the due jobs (sign-in mail) into `mail`. */
+  readonly deliver: () => Promise<number>
+}
+
+export const makeAuthApp = async (options: TestAppOptions = {}): Promise<AuthApp> => {
+  const mail = MemoryMail.make()
+  const app = await makeTestApp({
+    ...options,
+    providers: Layer.mergeAll(
+      Ports.layerUnconfigured,
+      Ports.TokenSealer.layerFromKey(Providers.masterKeyOf(22)),
+      Ports.RelyingParty.layer(appOrigin)
+    )
+  })
+  // The workers read the app's clock too, so mail queued at a moved time is due.
+  const drain = Worker.drain({ id: "auth-test", ...Worker.defaults }).pipe(Effect.provide(mail.layer))
+  const deliver = () => app.runtime.runPromise(app.clock === undefined ? drain : drain.pipe(Effect.provideService(Clock.Clock, app.clock)))
+  return { ...app, mail, deliver }
+}
+
+let browsers = 0
+/** A browser's random cookie value. */
+export const newBrowser = () => `browser-${Date.now().toString(36)}-${(browsers++).toString(36)}-${Math.random().toString(36).slice(2, 10)}`
+
+let addresses = 0
+export const newAddress = () => `person${Date.now().toString(36)}${(addresses++).toString(36)}@example.test`
+
+/** A person of the company with a sign-in address. */
+export const personWithEmail = async (app: TestApp, company: TestCompany, email = newAddress(), role = "owner") => {
+  const result = await app.call("POST", "/v1/users", { token: company.ownerKey, key: newKey(), body: { name: "Signing Person", role, email } })
+  expect(result.status, JSON.stringify(result.body)).toBe(201)
+  return { id: result.body.id as number, email }
+}
+
+/** The 6-digit code in the newest mail to `address`. */
+export const codeFor = async (app: AuthApp, address: string): Promise<string> => {
+  await app.deliver()
+  const message = [...app.mail.sent].reverse().find((sent) => sent.to.address === address && sent.subject.includes("sign-in code"))
+  if (message === undefined) throw new Error(`no sign-in mail to ${address}`)
+  return /\b(\d{6})\b/u.exec(message.text)![1]!
+}
+
+export const requestLink = (app: TestApp, email: string, browser: string) =>
+  app.call("POST", "/v1/auth/email-links", { body: { email, browser } })
+
+export const submitCode = (app: TestApp, browser: string, code: string) =>
+  app.call("POST", "/v1/auth/email-links/code", { body: { browser, code } })
+
+/** Signs in by email code end to end; the 201 body (session and secret) and the response's cookie. */
+export const signInByEmail = async (app: AuthApp, email: string, browser = newBrowser()) => {
+  expect((await requestLink(app, email, browser)).status).toBe(202)
+  const code = await codeFor(app, email)
+  const result = await submitCode(app, browser, code)
+  expect(result.status, JSON.stringify(result.body)).toBe(201)
+  return { secret: result.body.secret as string, session: result.body.session, cookie: result.headers.get("set-cookie"), browser }
+}
+
+/** A call with a session token as Bearer. */
+export const asSession = (app: TestApp, secret: string) => ({
+  get: (path: string) => app.call("GET", path, { token: secret }),
+  post: (path: string, body: unknown = {}) => app.call("POST", path, { token: secret, body })
+})

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { agentWithKey, type TestCompany } from "../support/index.ts"
+import { type BillingApp, deliver, deliverAll, get, makeBillingApp, post } from "./support.ts"
+
+/**
+ * Billing over HTTP against the loopback fake processor, on a clock moved by hand (the app's and
+ * the processor's together): trial to paid, a free change in the trial, an upgrade with proration,
+ * a downgrade at period end, a cancel that turns the books read-only after the period.
+ */
+let world: BillingApp
+const start = Date.parse("2026-03-01T00:00:00Z")
+const day = 86_400_000
+
+const moveTo = (ms: number) => {
+  world.app.clock!.set(new Date(ms).toISOString())
+  world.processor.advanceTo(Math.floor(ms / 1000))
+}
+
+beforeAll(async () => {
+  world = await makeBillingApp({ clock: new Date(start).toISOString() })
+  world.processor.advanceTo(Math.floor(start / 1000))
+})
+afterAll(async () => {
+  await world.app.close()
+  await world.processor.close()
+})
+
+const subscribe = async (company: TestCompany) => {
+  const { app, processor } = world
+  const checkout = await post(app, company.ownerKey, "/v1/billing/checkout", { plan: "solo", interval: "month" })
+  expect(checkout.status, JSON.stringify(checkout.body)).toBe(200)
+  expect(checkout.body.url).toMatch(/^https:\/\/checkout\.processor\.test\//)
+  processor.completeCheckout(checkout.body.session_id)
+  await deliverAll(app, processor)
+  return checkout.body.session_id as string
+}
+
+describe("billing", () => {
+  it("goes from trial to paid, upgrades at once with proration, downgrades at period end, and cancels into read-only", async () => {
+    const { app, processor } = world
+    const company = await app.createCompany({ name: "Billed Co" })
+    expect((await get(app, company.ownerKey, "/v1/billing")).body).toMatchObject({ status: "none", plan: null, read_only: false })
+    await subscribe(company)
+    let billing = (await get(app, company.ownerKey, "/v1/billing")).body
+    expect(billing).toMatchObject({ status: "trialing", plan: "solo", interval: "month", trial_ends_on: "2026-03-15", payment_method: true })
+    expect(billing.prices).toContainEqual({ item: "business", interval: "year", unit_amount_cents: 490_00 })
+
+    // In the trial: at once and free.
+    const inTrial = await post(app, company.ownerKey, "/v1/billing/plan", { plan: "business", interval: "month" })
+    expect(inTrial.body).toMatchObject({ change: "trial", effective: "now", charged_now_cents: 0 })
+    await deliverAll(app, processor)
+    expect((await get(app, company.ownerKey, "/v1/billing")).body.plan).toBe("business")
+    expect((await app.query<{ plan: string }>("SELECT plan FROM companies WHERE company_id = $1", [company.companyId]))[0]!.plan).toBe("business")
+
+    // The trial ends: the first paid period.
+    moveTo(start + 14 * day)
+    await deliverAll(app, processor)
+    billing = (await get(app, company.ownerKey, "/v1/billing")).body
+    expect(billing).toMatchObject({ status: "active", trial_ends_on: null, current_period_ends_on: "2026-04-14" })
+
+    // Half way: an upgrade charges half the difference now.
+    moveTo(start + 29 * day)
+    const upgrade = await post(app, company.ownerKey, "/v1/billing/plan", { plan: "advanced", interval: "month" })
+    expect(upgrade.body).toMatchObject({ change: "upgrade", effective: "now", charged_now_cents: 25_00 })
+    expect(processor.state.invoices).toHaveLength(1)
+    await deliverAll(app, processor)
+    expect((await get(app, company.ownerKey, "/v1/billing")).body.plan).toBe("advanced")
+
+    // A downgrade waits for the period's end.
+    const downgrade = await post(app, company.ownerKey, "/v1/billing/plan", { plan: "solo", interval: "month" })
+    expect(downgrade.body).toMatchObject({ change: "downgrade", effective: "period_end", charged_now_cents: 0 })
+    expect(downgrade.body.billing).toMatchObject({ plan: "advanced", scheduled_change: { plan: "solo", interval: "month", effective_on: "2026-04-14" } })
+    moveTo(Date.parse("2026-04-14T00:00:01Z"))
+    await deliverAll(app, processor)
+    await deliverAll(app, processor)
+    billing = (await get(app, company.ownerKey, "/v1/billing")).body
+    expect(billing).toMatchObject({ plan: "solo", scheduled_change: null, current_period_ends_on: "2026-05-14" })
+
+    // Cancel: still writable until the period ends, then read-only.
+    const cancelled = await post(app, company.ownerKey, "/v1/billing/cancel", { cancel: true })
+    expect(cancelled.status).toBe(200)
+    await deliverAll(app, processor)
+    expect((await get(app, company.ownerKey, "/v1/billing")).body).toMatchObject({ cancel_at_period_end: true, read_only: false })
+    moveTo(Date.parse("2026-05-14T00:00:01Z"))
+    await deliverAll(app, processor)
+    expect((await get(app, company.ownerKey, "/v1/billing")).body).toMatchObject({ status: "canceled", read_only: true })
+  })
+
+  it("sets add-ons and the overage cap, opens the portal, syncs a checkout and sells a license", async () => {
+    const { app, processor } = world
+    const company = await app.createCompany({ name: "Addon Co" })
+    expect((await post(app, company.ownerKey, "/v1/billing/portal", {})).body.error?.type).toBe("billing_no_subscription")
+    expect((await post(app, company.ownerKey, "/v1/billing/feed-accounts", { quantity: 2 })).body.error?.type).toBe("billing_no_subscription")
+    const session = await post(app, company.ownerKey, "/v1/billing/checkout", { plan: "business", interval: "year", feed_accounts: 1 })
+    processor.completeCheckout(session.body.session_id)
+    processor.take()
+    // The events are lost: a sync reads the checkout from the processor.
+    const synced = await post(app, company.ownerKey, "/v1/billing/sync", { session_id: session.body.session_id })
+    expect(synced.body).toMatchObject({ plan: "business", interval: "year", feed_accounts: 1, status: "trialing" })
+    const other = await app.createCompany({ name: "Snoop Co" })
+    expect((await post(app, other.ownerKey, "/v1/billing/sync", { session_id: session.body.session_id })).status).toBe(404)
+    await post(app, company.ownerKey, "/v1/billing/feed-accounts", { quantity: 4 })
+    await post(app, company.ownerKey, "/v1/billing/crypto-addon", { on: true })
+    await deliverAll(app, processor)
+    const cap = await post(app, company.ownerKey, "/v1/billing/overage-cap", { cap_cents: 50_00 })
+    expect(cap.body).toMatchObject({ feed_accounts: 4, crypto_addon: true, overage_cap_cents: 50_00 })
+    const sub = [...processor.state.subscriptions.values()].at(-1)!
+    expect(sub.items.data.map((item: any) => item.price.id)).toEqual(["ledger_business_year", "ledger_feed_account_year", "ledger_crypto_year"])
+    expect((await post(app, company.ownerKey, "/v1/billing/portal", {})).body.url).toMatch(/^https:\/\/billing\.processor\.test\//)
+    const license = await post(app, company.ownerKey, "/v1/billing/license/checkout", {})
+    expect(license.body.url).toMatch(/^https:\/\/checkout\.processor\.test\//)
+    expect(processor.state.sessions.get(license.body.session_id)!.line_items).toEqual([{ price: "ledger_license_year", quantity: "1" }])
+  })
+
+  it("refuses agents, unsigned or tampered subscription events, and changes no plan without the processor", async () => {
+    const { app, processor } = world
+    const company = await app.createCompany({ name: "Guarded Co" })
+    const { key } = await agentWithKey(app, company.ownerKey, ["read", "propose", "approve", "admin"])
+    expect((await post(app, key.secret, "/v1/billing/checkout", { plan: "solo", interval: "month" })).body.error?.type).toBe("insufficient_scope")
+    expect((await get(app, key.secret, "/v1/billing")).status).toBe(200)
+    await subscribe(company)
+    const forged = JSON.stringify({ id: "evt_forged", type: "customer.subscription.updated", created: 1, account: null, data: { object: { object: "subscription", id: "sub_x", metadata: { company_id: company.companyId } } } })
+    const now = Math.floor(world.app.clock!.now() / 1000)
+    const wrongKey = await deliver(app, { payload: forged, signature: processor.sign(forged, now, "whsec_guess") })
+    expect(wrongKey.status).toBe(400)
+    expect(wrongKey.body.error?.type).toBe("invalid_signature")
+    expect((await get(app, company.ownerKey, "/v1/billing")).body.plan).toBe("solo")
+  })
+})

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest"
+import * as Bitcoin from "../../packages/engine/src/crypto/keys/Bitcoin.ts"
+import * as Keys from "../../packages/engine/src/crypto/keys/Keys.ts"
+import * as Monero from "../../packages/engine/src/crypto/keys/Monero.ts"
+import { fixture } from "./support.ts"
+
+/** Address derivation against the published vectors in test/fixtures/bitcoin (SOURCES.md). */
+
+const bip84 = fixture("bip84_test_vectors.json").entries
+const bip86 = fixture("bip86_test_vectors.json").entries
+const bip49 = fixture("bip49_test_vectors.json").entries
+const slip132 = fixture("slip0132_xpub_ypub_zpub_test_vectors.json").entries
+const bip32 = fixture("bip32_test_vectors.json")
+const segwit = fixture("bip173_bip350_segwit_address_vectors.json")
+const monero = fixture("monero/monero_viewkey_vectors.json").subaddress_vectors
+
+const labelled = (entries: Array<any>, label: string) => entries.find((entry) => entry.label === label)
+
+describe("BIP 84 (zpub, p2wpkh)", () => {
+  const zpub = labelled(bip84, "Account 0, root = m/84'/0'/0'").xpub
+  it("derives the first two receive addresses from the bare zpub and from a wpkh() descriptor", () => {
+    const first = labelled(bip84, "Account 0, first receiving address = m/84'/0'/0'/0/0").address
+    const second = labelled(bip84, "Account 0, second receiving address = m/84'/0'/0'/0/1").address
+    expect([0, 1].map((index) => Keys.addressAt("btc", { key: zpub }, index))).toEqual([first, second])
+    const descriptor = `wpkh([73c5da0a/84h/0h/0h]${zpub}/0/*)`
+    expect([0, 1].map((index) => Keys.addressAt("btc", { key: descriptor }, index))).toEqual([first, second])
+  })
+  it("derives the first change address from a /1/* descriptor", () => {
+    const change = labelled(bip84, "Account 0, first change address = m/84'/0'/0'/1/0").address
+    expect(Keys.addressAt("btc", { key: `wpkh(${zpub}/1/*)` }, 0)).toBe(change)
+  })
+})
+
+describe("BIP 86 (taproot over an xpub)", () => {
+  const xpub = labelled(bip86, "Account 0, root = m/86'/0'/0'").xpub
+  it("derives the receive and change addresses of tr() descriptors", () => {
+    for (const entry of bip86.filter((candidate: any) => typeof candidate.address === "string")) {
+      const [, change, index] = /\/(\d)\/(\d+)$/u.exec(entry.label.split(" = ")[1])!
+      expect(Keys.addressAt("btc", { key: `tr(${xpub}/${change}/*)` }, Number(index)), entry.label).toBe(entry.address)
+    }
+  })
+})
+
+describe("SLIP-0132 version bytes", () => {
+  it("reads xpub as BIP 44 p2pkh, ypub as BIP 49 p2sh-p2wpkh and zpub as BIP 84 p2wpkh", () => {
+    for (const entry of slip132) {
+      const described = Keys.describe({ rail: "btc", key: entry.ext_pub })
+      expect(described.firstAddress, entry.account_path).toBe(entry.address)
+      expect(described.network).toBe("mainnet")
+    }
+  })
+  it("reads the test-network upub of BIP 49 as p2sh-p2wpkh on testnet", () => {
+    const upub = labelled(bip49, "Account 0, root = m/49'/1'/0'").account0Xpub
+    const described = Keys.describe({ rail: "btc", key: upub })
+    expect(described).toMatchObject({ network: "testnet", scriptType: "p2sh_p2wpkh", firstAddress: "2Mww8dCYPUpKHofjgcXcBCEGmniw9CoaiD2" })
+  })
+})
+
+describe("BIP 32", () => {
+  it("parses every published extended public key and derives its unhardened children exactly", () => {
+    for (const vector of bip32.valid_vectors) {
+      const chains: Array<any> = vector.chains
+      for (const [index, chain] of chains.entries()) {
+        const parsed = Bitcoin.parseExtendedKey(chain.ext_pub)
+        expect(parsed.key.publicExtendedKey).toBe(chain.ext_pub)
+        const next = chains[index + 1]
+        const step = next?.chain.split("/").at(-1)
+        if (next !== undefined && step !== undefined && /^\d+$/u.test(step)) {
+          expect(parsed.key.deriveChild(Number(step)).publicExtendedKey, next.chain).toBe(next.ext_pub)
+        }
+      }
+    }
+  })
+  it("refuses the invalid extended keys of vector 5", () => {
+    for (const invalid of bip32.invalid_extended_keys) {
+      const key: string = invalid.key ?? invalid.ext_key ?? invalid.extended_key
+      expect(() => Keys.describe({ rail: "btc", key }), `${key}: ${invalid.reason}`).toThrow()
+    }
+  })
+  it("keeps no private part of a parsed key", () => {
+    expect(Bitcoin.parseExtendedKey(bip32.valid_vectors[0].chains[0].ext_pub).key.privateKey).toBeNull()
+  })
+})
+
+describe("BIP 173 and BIP 350 address checks", () => {
+  it("accepts every valid segwit address and refuses every invalid one", () => {
+    for (const valid of [...segwit.bip173_valid_segwit_addresses, ...segwit.bip350_valid_segwit_addresses]) {
+      const standard = /^(bc|tb)1/iu.test(valid.address) && /^(0014|0020|5120)/u.test(valid.scriptPubKey)
+      if (standard) expect(() => Bitcoin.checkAddress(valid.address), valid.address).not.toThrow()
+    }
+    for (const invalid of [...segwit.bip173_invalid_segwit_addresses, ...segwit.bip350_invalid_segwit_addresses]) {
+      expect(() => Bitcoin.checkAddress(invalid.address), `${invalid.address}: ${invalid.reason}`).toThrow()
+    }
+  })
+})
+
+describe("Monero view keys and subaddresses", () => {
+  for (const vector of monero) {
+    it(`derives the ${vector.network} subaddress grid from the address and private view key`, () => {
+      const grid: Array<Array<string>> = fixture(`monero/${vector.expected_subaddresses_file}`)
+      const address = Monero.decodeAddress(vector.address)
+      expect(address.network).toBe(vector.network)
+      for (const [major, row] of grid.entries()) {
+        for (const [minor, expected] of row.entries()) {
+          expect(Monero.subaddress(address, vector.secret_view_key, major, minor), `${major}/${minor}`).toBe(expected)
+        }
+      }
+    })
+    it(`tells the ${vector.network} view key from the spend key`, () => {
+      const address = Monero.decodeAddress(vector.address)
+      expect(Monero.whichKey(address, vector.secret_view_key)).toBe("view")
+      expect(Monero.whichKey(address, vector.secret_spend_key)).toBe("spend")
+    })
+  }
+  it("hands out subaddress (0, i + 1) for a wallet's receive index i", () => {
+    const vector = monero[0]
+    const grid: Array<Array<string>> = fixture(`monero/${vector.expected_subaddresses_file}`)
+    const material = { address: vector.address, view_key: vector.secret_view_key }
+    expect([0, 1, 2].map((index) => Keys.addressAt("xmr", material, index))).toEqual(grid[0]!.slice(1, 4))
+  })
+})

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
+import { createFirm, expectStatus, firmAgentWithKey, firmCall, grantAccess, lines, memberWithKey, today } from "./support.ts"
+
+let app: TestApp
+beforeAll(async () => {
+  app = await makeTestApp()
+})
+afterAll(() => app.close())
+
+describe("grants and acting in a client", () => {
+  it("a firm reaches a client only through a live grant, named by X-Ledger-Company", async () => {
+    const firm = await createFirm(app)
+    const client = await app.createCompany({ name: "Granting Co" })
+    const stranger = await app.createCompany({ name: "Stranger Co" })
+    const cpa = await memberWithKey(app, firm, "cpa")
+    // Before the grant, and for a company that never granted: the stranger's 404.
+    const before = await firmCall(app, cpa.key, "GET", "/v1/company", { company: client.companyId })
+    expect(before.status).toBe(404)
+    const unknown = await firmCall(app, cpa.key, "GET", "/v1/company", { company: "00000000-0000-4000-8000-000000000000" })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toEqual(before.body)
+    const grant = await grantAccess(app, client, firm, ["read", "propose"])
+    expect(grant).toMatchObject({ firm_id: firm.firmId, scopes: ["read", "propose"], billing: "client", status: "live" })
+    const company = expectStatus(await firmCall(app, cpa.key, "GET", "/v1/company", { company: client.companyId }), 200)
+    expect(company.company_id).toBe(client.companyId)
+    const me = expectStatus(await firmCall(app, cpa.key, "GET", "/v1/me", { company: client.companyId }), 200)
+    expect(me).toMatchObject({ principal_type: "firm_member", scopes: ["read", "propose"] })
+    expect((await firmCall(app, cpa.key, "GET", "/v1/company", { company: stranger.companyId })).status).toBe(404)
+    // No header: a firm key is no company key.
+    expect((await firmCall(app, cpa.key, "GET", "/v1/company")).status).toBe(401)
+    // The grant is the ceiling: the cpa holds admin in the firm, only read and propose here.
+    const admin = await firmCall(app, cpa.key, "POST", "/v1/users", { company: client.companyId, body: { name: "Nope", role: "staff" } })
+    expect(admin.status).toBe(403)
+    expect(admin.body.error.type).toBe("insufficient_scope")
+    const posted = await firmCall(app, cpa.key, "POST", "/v1/journal-entries/propose", {
+      company: client.companyId,
+      body: { entry_date: today(), memo: "Supplies", lines: lines("6070", "1010", 1250) }
+    })
+    expect(posted.status, JSON.stringify(posted.body)).toBe(201)
+    const log = await app.query<{ principal_type: string; principal_id: string }>(
+      `SELECT principal_type, principal_id FROM audit_events WHERE company_id = $1 AND action = 'proposeJournalEntry'`, [client.companyId])
+    expect(log).toEqual([{ principal_type: "firm_member", principal_id: String(cpa.id) }])
+  })
+
+  it("revocation is final and takes effect on the firm's next request; its agents are unassigned", async () => {
+    const firm = await createFirm(app)
+    const client = await app.createCompany({ name: "Revoking Co" })
+    const grant = await grantAccess(app, client, firm)
+    const cpa = await memberWithKey(app, firm, "cpa")
+    const agent = await firmAgentWithKey(app, firm)
+    expectStatus(await firmCall(app, firm.adminKey, "POST", `/v1/firm/agents/${agent.id}/assign`, { body: { company_id: client.companyId, posting_threshold_cents: 100 } }), 200)
+    expect((await firmCall(app, cpa.key, "GET", "/v1/company", { company: client.companyId })).status).toBe(200)
+    expect((await firmCall(app, agent.key, "GET", "/v1/company", { company: client.companyId })).status).toBe(200)
+    const billing = expectStatus(await app.call("POST", `/v1/firm-access/${grant.id}/update`, { token: client.ownerKey, key: newKey(), body: { billing: "firm" } }), 200)
+    expect(billing.billing).toBe("firm")
+    const revoked = expectStatus(await app.call("POST", `/v1/firm-access/${grant.id}/revoke`, { token: client.ownerKey, key: newKey(), body: { reason: "Changed accountants" } }), 200)
+    expect(revoked).toMatchObject({ status: "revoked", revoked_reason: "Changed accountants" })
+    expect((await firmCall(app, cpa.key, "GET", "/v1/company", { company: client.companyId })).status).toBe(404)
+    expect((await firmCall(app, agent.key, "GET", "/v1/company", { company: client.companyId })).status).toBe(404)
+    const agents = expectStatus(await firmCall(app, firm.adminKey, "GET", "/v1/firm/agents"), 200)
+    expect(agents.data[0].assignments).toEqual([])
+    expect((await app.call("POST", `/v1/firm-access/${grant.id}/revoke`, { token: client.ownerKey, key: newKey(), body: { reason: "Again" } })).status).toBe(409)
+    expect((await app.call("POST", `/v1/firm-access/${grant.id}/update`, { token: client.ownerKey, key: newKey(), body: { billing: "client" } })).status).toBe(409)
+    const listed = expectStatus(await app.call("GET", "/v1/firm-access", { token: client.ownerKey }), 200)
+    expect(listed.data.map((item: any) => item.status)).toEqual(["revoked"])
+    // Granting again makes a new grant; the old one stays revoked.
+    const again = await grantAccess(app, client, firm, ["read"])
+    expect(again.id).not.toBe(grant.id)
+  })
+
+  it("only the company's own people grant; a firm may give up its own access", async () => {
+    const firm = await createFirm(app)
+    const other = await createFirm(app, "Other Firm")
+    const client = await app.createCompany({ name: "Own People Co" })
+    const grant = await grantAccess(app, client, firm)
+    const byFirm = await firmCall(app, firm.adminKey, "POST", "/v1/firm-access", {
+      company: client.companyId,
+      body: { firm_id: other.firmId, scopes: ["read"], billing: "client" }
+    })
+    expect(byFirm.status).toBe(403)
+    expect(byFirm.body.error.type).toBe("insufficient_scope")
+    const duplicate = await app.call("POST", "/v1/firm-access", { token: client.ownerKey, key: newKey(), body: { firm_id: firm.firmId, scopes: ["read"], billing: "firm" } })
+    expect(duplicate.status).toBe(409)
+    await grantAccess(app, client, other, ["read"])
+    const seen = expectStatus(await firmCall(app, firm.adminKey, "GET", "/v1/firm-access", { company: client.companyId }), 200)
+    expect(seen.data.map((item: any) => item.firm_id)).toEqual([firm.firmId])
+    const givenUp = expectStatus(await firmCall(app, firm.adminKey, "POST", `/v1/firm-access/${grant.id}/revoke`, {
+      company: client.companyId,
+      body: { reason: "We no longer serve this client" }
+    }), 200)
+    expect(givenUp.revoked_by).toBe(`firm_member:${firm.adminId}`)
+    expect((await firmCall(app, firm.adminKey, "GET", "/v1/company", { company: client.companyId })).status).toBe(404)
+  })
+
+  it("a firm agent over its per-client threshold proposes; kill switches stop its writes", async () => {
+    const firm = await createFirm(app)
+    const clientA = await app.createCompany({ name: "Agent A" })
+    const clientB = await app.createCompany({ name: "Agent B" })
+    await grantAccess(app, clientA, firm)
+    await grantAccess(app, clientB, firm)
+    const agent = await firmAgentWithKey(app, firm)
+    for (const client of [clientA, clientB]) {
+      expectStatus(await firmCall(app, firm.adminKey, "POST", `/v1/firm/agents/${agent.id}/assign`, { body: { company_id: client.companyId, posting_threshold_cents: 5000 } }), 200)
+    }
+    const propose = (companyId: string, cents: number) => firmCall(app, agent.key, "POST", "/v1/journal-entries/propose", {
+      company: companyId,
+      headers: agent.headers,
+      body: { entry_date: today(), lines: lines("6070", "1010", cents) }
+    })
+    expect((await propose(clientA.companyId, 4000)).status).toBe(201)
+    const queued = await propose(clientA.companyId, 6000)
+    expect(queued.status).toBe(202)
+    expect(queued.body.proposal.created_by).toMatchObject({ type: "firm_agent", id: agent.id })
+    expectStatus(await firmCall(app, firm.adminKey, "POST", "/v1/firm/kill-switch", { body: { suspended: true, reason: "Runaway agent" } }), 200)
+    for (const client of [clientA, clientB]) {
+      const stopped = await propose(client.companyId, 100)
+      expect(stopped.status).toBe(403)
+      expect(stopped.body.error.type).toBe("kill_switch_active")
+    }
+    // Reading goes on, and people keep working.
+    expect((await firmCall(app, agent.key, "GET", "/v1/company", { company: clientA.companyId })).status).toBe(200)
+    expectStatus(await firmCall(app, firm.adminKey, "POST", "/v1/firm/kill-switch", { body: { suspended: false, reason: "Fixed" } }), 200)
+    expect((await propose(clientB.companyId, 100)).status).toBe(201)
+    // The company's own kill switch stops the firm agent in that company only.
+    expectStatus(await app.call("POST", "/v1/company/kill-switch", { token: clientA.ownerKey, key: newKey(), body: { suspended: true, reason: "Close" } }), 200)
+    expect((await propose(clientA.companyId, 100)).status).toBe(403)
+    expect((await propose(clientB.companyId, 100)).status).toBe(201)
+    // An agent not assigned to a granting client does not act there.
+    const clientC = await app.createCompany({ name: "Agent C" })
+    await grantAccess(app, clientC, firm)
+    expect((await firmCall(app, agent.key, "GET", "/v1/company", { company: clientC.companyId })).status).toBe(403)
+  })
+})

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { FakeOnlineBooks } from "@ledger/testkit"
+import { makeTestApp, type TestApp } from "../support/index.ts"
+import { makeProviderApp, writer } from "./support.ts"
+
+let app: TestApp
+let online: FakeOnlineBooks.FakeOnlineBooks
+beforeAll(async () => {
+  const made = await makeProviderApp({ readBudget: 120 })
+  app = made.app
+  online = made.online
+  online.generateYear({ start: "2025-01", months: 12, perMonth: 20, customers: 1_100 })
+})
+afterAll(() => app.close())
+
+const authorized = async (name: string, asOf = "2025-12-31") => {
+  const company = await app.createCompany({ name, starter_chart: "empty" })
+  const owner = writer(app, company.ownerKey)
+  const created = await owner.post("/v1/migrations/online/connections", { as_of: asOf })
+  expect(created.status).toBe(201)
+  const consent = online.consent(created.body.consent_url)
+  const id = created.body.connection.id
+  const done = await owner.post(`/v1/migrations/online/connections/${id}/authorize`, { code: consent.code, state: consent.state, realm_id: consent.realmId })
+  expect(done.status).toBe(200)
+  expect(done.body.status).toBe("authorized")
+  return { company, owner, id, consent }
+}
+
+describe("online edition migration", () => {
+  it("estimates, extracts a year in pages of 1,000, ties out, discloses, imports and cuts over", async () => {
+    const { owner, id, company } = await authorized("Online Year Co")
+    const estimate = await owner.post(`/v1/migrations/online/connections/${id}/estimate`)
+    const sizes = Object.fromEntries(Object.entries(online.company).map(([entity, rows]) => [entity, rows.length]))
+    expect(estimate.body.estimate).toMatchObject({ fits: true, by_entity: { ...sizes, Invoice: 240, Customer: 1_100, Account: 6 } })
+    // One read a page of 1,000: the 1,100 customers take two.
+    expect(estimate.body.estimate.calls).toBe(10)
+    const before = online.calls()
+    const extracted = await owner.post(`/v1/migrations/online/connections/${id}/extract`)
+    expect(extracted.status).toBe(200)
+    expect(extracted.body.status).toBe("extracted")
+    expect(extracted.body.extracted.tieout_passed).toBe(true)
+    expect(online.calls() - before).toBe(10)
+    const tieout = (await owner.get(`/v1/migrations/online/connections/${id}/tieout`)).body
+    expect(tieout.months).toHaveLength(12)
+    expect(tieout.ar_aging.passed && tieout.ap_aging.passed).toBe(true)
+    const disclosure = (await owner.get(`/v1/migrations/online/connections/${id}/disclosure`)).body
+    expect(disclosure.items.map((item: any) => item.what)).toContain("Attachments and receipts")
+    const usage = (await owner.get("/v1/migrations/online/usage")).body
+    expect(usage).toMatchObject({ budget: 120, reads: 9 + 10 })
+    const imported = await owner.post(`/v1/migrations/online/connections/${id}/import`)
+    expect(imported.status).toBe(201)
+    expect(imported.body.result).toBe("PASS")
+    const entries = await app.query<{ count: unknown }>(`SELECT count(*) AS count FROM journal_entries WHERE company_id = $1`, [company.companyId])
+    expect(Number(entries[0]!.count)).toBe(sizes.JournalEntry! + sizes.Invoice! + sizes.Payment! + sizes.Bill! + sizes.BillPayment!)
+    const cut = await owner.post(`/v1/migrations/${imported.body.id}/cutover`)
+    expect(cut.body.status).toBe("cut_over")
+    expect(online.revoked).toHaveLength(1)
+    expect((await owner.get(`/v1/migrations/online/connections/${id}`)).body.status).toBe("cut_over")
+  })
+
+  it("refuses an extraction over the month's read budget, and a replayed consent state", async () => {
+    const { owner, id, consent } = await authorized("Over Budget Co")
+    const replay = await owner.post(`/v1/migrations/online/connections/${id}/authorize`, { code: consent.code, state: consent.state, realm_id: consent.realmId })
+    expect(replay.body.error.type).toBe("migration_consent_invalid")
+    expect((await owner.post(`/v1/migrations/online/connections/${id}/extract`)).body.error.type).toBe("migration_estimate_required")
+    // Several estimates spend the month's reads: the next extraction no longer fits.
+    let estimate: any = null
+    for (let round = 0; round < 20 && estimate?.fits !== false; round++) {
+      estimate = (await owner.post(`/v1/migrations/online/connections/${id}/estimate`)).body.estimate
+    }
+    expect(estimate.fits).toBe(false)
+    expect(estimate.budget_remaining).toBeLessThan(estimate.calls)
+    const refused = await owner.post(`/v1/migrations/online/connections/${id}/extract`)
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.type).toBe("budget_exceeded")
+    const revoked = await owner.post(`/v1/migrations/online/connections/${id}/revoke`, { reason: "Later" })
+    expect(revoked.body.status).toBe("revoked")
+    expect((await owner.post(`/v1/migrations/online/connections/${id}/estimate`)).body.error.type).toBe("migration_connection_revoked")
+  })
+
+  it("answers 503 with what to configure when no online-edition adapter is set", async () => {
+    const bare = await makeTestApp()
+    try {
+      const company = await bare.createCompany({ name: "Bare Co" })
+      const created = await writer(bare, company.ownerKey).post("/v1/migrations/online/connections", { as_of: "2025-12-31" })
+      expect(created.status).toBe(503)
+      expect(created.body.error.type).toBe("online_migration_not_configured")
+      const started = await writer(bare, company.ownerKey).post("/v1/integrations/connections", { provider: "provider_a" })
+      expect(started.status).toBe(503)
+      expect(started.body.error.type).toBe("integration_provider_not_configured")
+    } finally {
+      await bare.close()
+    }
+  })
+})

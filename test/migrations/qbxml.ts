@@ -1,0 +1,115 @@
+/**
+ * A generated desktop-edition company answering qbXML requests the way the desktop edition does
+ * (the shapes of the real responses in test/fixtures/qbxml/): accounts with balances, customers and
+ * vendors with open balances, items, and three months of journal entries, invoices with sales tax,
+ * payments, bills and bill payments. Iterators page by MaxReturned and answer iteratorID and
+ * iteratorRemainingCount.
+ */
+
+const amount = (cents: number) => `${cents < 0 ? "-" : ""}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, "0")}`
+const ref = (tag: string, id: string, name: string) => `<${tag}><ListID>${id}</ListID><FullName>${name}</FullName></${tag}>`
+
+interface Account { id: string; name: string; number: string; type: string; special?: string; balance: number; natural: 1 | -1 }
+
+/** Three months of invoices with sales tax, payments, bills and bill payments; `post` keeps the balances. */
+const business = (
+  accounts: Record<string, Account>,
+  post: (key: string, debit: number) => void,
+  customers: Array<{ id: string; name: string; balance: number }>,
+  vendors: Array<{ id: string; name: string; balance: number }>,
+  txns: Record<string, Array<string>>,
+  perMonth: number
+) => {
+  let sequence = 0
+  for (const month of ["01", "02", "03"]) {
+    for (let n = 0; n < perMonth; n++) {
+      const id = ++sequence
+      const date = `2026-${month}-${String(2 + n).padStart(2, "0")}`
+      const customer = customers[id % customers.length]!
+      const net = 10_000 + (id * 1_237) % 40_000
+      const tax = Math.round(net * 0.0625)
+      txns.Invoice!.push(`<InvoiceRet><TxnID>I-${id}</TxnID><TxnDate>${date}</TxnDate><RefNumber>${1000 + id}</RefNumber>${ref("CustomerRef", customer.id, customer.name)}
+        ${ref("ARAccountRef", accounts.ar!.id, "Accounts Receivable")}<Subtotal>${amount(net)}</Subtotal><SalesTaxPercentage>6.25</SalesTaxPercentage>
+        <SalesTaxTotal>${amount(tax)}</SalesTaxTotal><BalanceRemaining>${amount(net + tax)}</BalanceRemaining>
+        <InvoiceLineRet><TxnLineID>1</TxnLineID>${ref("ItemRef", "I1-1", "Consulting")}<Quantity>1</Quantity><Amount>${amount(net)}</Amount></InvoiceLineRet></InvoiceRet>`)
+      post("ar", net + tax)
+      post("sales", -net)
+      post("tax", -tax)
+      customer.balance += net + tax
+      if (id % 3 !== 0) {
+        txns.ReceivePayment!.push(`<ReceivePaymentRet><TxnID>P-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("CustomerRef", customer.id, customer.name)}
+          ${ref("ARAccountRef", accounts.ar!.id, "Accounts Receivable")}<TotalAmount>${amount(net + tax)}</TotalAmount>
+          ${ref("DepositToAccountRef", accounts.bank!.id, "Checking")}<AppliedToTxnRet><TxnID>I-${id}</TxnID><Amount>${amount(net + tax)}</Amount></AppliedToTxnRet></ReceivePaymentRet>`)
+        post("bank", net + tax)
+        post("ar", -(net + tax))
+        customer.balance -= net + tax
+      }
+      const cost = Math.floor(net / 4)
+      txns.Bill!.push(`<BillRet><TxnID>B-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("VendorRef", "V1-1", "Paper Supply")}${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}
+        <AmountDue>${amount(cost)}</AmountDue><ExpenseLineRet><TxnLineID>1</TxnLineID>${ref("AccountRef", accounts.supplies!.id, "Supplies")}<Amount>${amount(cost)}</Amount></ExpenseLineRet></BillRet>`)
+      post("supplies", cost)
+      post("ap", -cost)
+      vendors[0]!.balance += cost
+      if (id % 2 === 0) {
+        txns.BillPaymentCheck!.push(`<BillPaymentCheckRet><TxnID>BP-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("PayeeEntityRef", "V1-1", "Paper Supply")}
+          ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}${ref("BankAccountRef", accounts.bank!.id, "Checking")}<Amount>${amount(cost)}</Amount></BillPaymentCheckRet>`)
+        post("ap", cost)
+        post("bank", -cost)
+        vendors[0]!.balance -= cost
+      }
+    }
+  }
+}
+
+export const makeCompany = (options: { readonly customers?: number; readonly perMonth?: number } = {}) => {
+  const accounts: Record<string, Account> = {
+    bank: { id: "80000001-1", name: "Checking", number: "1010", type: "Bank", balance: 0, natural: 1 },
+    ar: { id: "80000002-1", name: "Accounts Receivable", number: "1100", type: "AccountsReceivable", balance: 0, natural: 1 },
+    ap: { id: "80000003-1", name: "Accounts Payable", number: "2000", type: "AccountsPayable", balance: 0, natural: -1 },
+    tax: { id: "80000004-1", name: "Sales Tax Payable", number: "2200", type: "OtherCurrentLiability", special: "SalesTaxPayable", balance: 0, natural: -1 },
+    equity: { id: "80000005-1", name: "Owner Equity", number: "3000", type: "Equity", balance: 0, natural: -1 },
+    sales: { id: "80000006-1", name: "Consulting Income", number: "4000", type: "Income", balance: 0, natural: -1 },
+    supplies: { id: "80000007-1", name: "Supplies", number: "6000", type: "Expense", balance: 0, natural: 1 }
+  }
+  const post = (key: string, debit: number) => { accounts[key]!.balance += accounts[key]!.natural * debit }
+  const customers = Array.from({ length: options.customers ?? 150 }, (_, index) => ({ id: `C${index + 1}-1`, name: `Customer ${index + 1}`, balance: 0 }))
+  const vendors = [{ id: "V1-1", name: "Paper Supply", balance: 0 }]
+  const txns: Record<string, Array<string>> = { JournalEntry: [], Invoice: [], ReceivePayment: [], Bill: [], BillPaymentCheck: [], SalesReceipt: [], Deposit: [], Check: [] }
+  txns.JournalEntry!.push(`<JournalEntryRet><TxnID>J-1</TxnID><TxnDate>2026-01-01</TxnDate><RefNumber>OB</RefNumber>
+    <JournalDebitLine><TxnLineID>1</TxnLineID>${ref("AccountRef", accounts.bank!.id, "Checking")}<Amount>5000.00</Amount></JournalDebitLine>
+    <JournalCreditLine><TxnLineID>2</TxnLineID>${ref("AccountRef", accounts.equity!.id, "Owner Equity")}<Amount>5000.00</Amount></JournalCreditLine></JournalEntryRet>`)
+  post("bank", 500_000)
+  post("equity", -500_000)
+  business(accounts, post, customers, vendors, txns, options.perMonth ?? 8)
+  const lists = (): Record<string, Array<string>> => ({
+    Account: Object.values(accounts).map((account) => `<AccountRet><ListID>${account.id}</ListID><Name>${account.name}</Name><FullName>${account.name}</FullName>
+      <IsActive>true</IsActive><AccountType>${account.type}</AccountType>${account.special === undefined ? "" : `<SpecialAccountType>${account.special}</SpecialAccountType>`}
+      <AccountNumber>${account.number}</AccountNumber><Balance>${amount(account.balance)}</Balance><TotalBalance>${amount(account.balance)}</TotalBalance></AccountRet>`),
+    Customer: customers.map((customer) => `<CustomerRet><ListID>${customer.id}</ListID><Name>${customer.name}</Name><FullName>${customer.name}</FullName><IsActive>true</IsActive><Balance>${amount(customer.balance)}</Balance><TotalBalance>${amount(customer.balance)}</TotalBalance></CustomerRet>`),
+    Vendor: vendors.map((vendor) => `<VendorRet><ListID>${vendor.id}</ListID><Name>${vendor.name}</Name><IsActive>true</IsActive><Balance>${amount(vendor.balance)}</Balance></VendorRet>`),
+    Item: [`<ItemServiceRet><ListID>I1-1</ListID><Name>Consulting</Name><FullName>Consulting</FullName><SalesOrPurchase><Price>100.00</Price>${ref("AccountRef", accounts.sales!.id, "Consulting Income")}</SalesOrPurchase></ItemServiceRet>`,
+      `<ItemSalesTaxRet><ListID>T1-1</ListID><Name>State</Name><TaxRate>6.25</TaxRate></ItemSalesTaxRet>`],
+    ...txns
+  })
+  const iterators = new Map<string, { entity: string; offset: number }>()
+  let iteratorCount = 0
+  /** Answers one qbXML request document. `alter` may change the records before they go out. */
+  const respond = (request: string, alter: (entity: string, records: Array<string>) => Array<string> = (_e, records) => records): string => {
+    const match = /<(\w+)QueryRq requestID="([^"]*)"(?: iterator="(\w+)")?(?: iteratorID="([^"]*)")?>/.exec(request)
+    if (match === null) throw new Error(`unexpected request ${request}`)
+    const [, entity, requestId, iterator, iteratorId] = match as unknown as [string, string, string, string | undefined, string | undefined]
+    const all = alter(entity, lists()[entity] ?? [])
+    const max = Number(/<MaxReturned>(\d+)<\/MaxReturned>/.exec(request)?.[1] ?? all.length)
+    let offset = 0
+    let id = iteratorId ?? ""
+    if (iterator === "Start") id = `{iterator-${++iteratorCount}}`
+    if (iterator === "Continue") offset = iterators.get(iteratorId!)!.offset
+    const page = iterator === undefined ? all : all.slice(offset, offset + max)
+    const remaining = iterator === undefined ? 0 : all.length - offset - page.length
+    if (iterator !== undefined) iterators.set(id, { entity, offset: offset + page.length })
+    const status = page.length === 0 ? `statusCode="1" statusSeverity="Info" statusMessage="A query request did not find a matching object in QuickBooks"` : `statusCode="0" statusSeverity="Info" statusMessage="Status OK"`
+    const attributes = iterator === undefined ? "" : ` iteratorRemainingCount="${remaining}" iteratorID="${id}"`
+    return `<?xml version="1.0" ?><QBXML><QBXMLMsgsRs><${entity}QueryRs requestID="${requestId}" ${status}${attributes}>${page.join("")}</${entity}QueryRs></QBXMLMsgsRs></QBXML>`
+  }
+  return { respond, accounts, customers, transactions: Object.values(txns).reduce((sum, list) => sum + list.length, 0) }
+}

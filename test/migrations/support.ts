@@ -1,0 +1,22 @@
+import { Layer } from "effect"
+import { FakeCommerce, FakeOnlineBooks } from "@ledger/testkit"
+import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
+import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
+
+/**
+ * The migrations tests' app: test/support's app with the server's ports (a token
+ * sealer over an in-memory master key) and the testkit's fakes of the commerce providers and the
+ * online edition, each run through the server's real HTTP adapter.
+ */
+export const makeProviderApp = async (options: { readonly readBudget?: number } = {}) => {
+  const commerce = FakeCommerce.make()
+  const online = FakeOnlineBooks.make(options.readBudget === undefined ? {} : { monthlyReadBudget: options.readBudget })
+  const ports = ServerPorts.wire({ dataDir: "memory" })
+  const app = await makeTestApp({ providers: Layer.mergeAll(ports.layer, commerce.layer, online.layer) as never })
+  return { app, commerce, online }
+}
+
+export const writer = (app: TestApp, token: string) => ({
+  post: (path: string, body: unknown = {}) => app.call("POST", path, { token, body, key: newKey() }),
+  get: (path: string) => app.call("GET", path, { token })
+})

@@ -1,0 +1,58 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { formatCents, parseCents } from "../../packages/web/src/money.ts"
+import { routeOf } from "../../packages/web/src/router.ts"
+
+/** The app formats amounts from integer cents with integer arithmetic only. */
+
+const reference = (cents: number) => {
+  const value = BigInt(cents)
+  const negative = value < 0n
+  const magnitude = negative ? -value : value
+  const whole = (magnitude / 100n).toLocaleString("en-US")
+  return `${negative ? "-" : ""}${whole}.${(magnitude % 100n).toString().padStart(2, "0")}`
+}
+
+describe("formatCents", () => {
+  it("formats known amounts", () => {
+    expect(formatCents(0)).toBe("0.00")
+    expect(formatCents(5)).toBe("0.05")
+    expect(formatCents(-5)).toBe("-0.05")
+    expect(formatCents(12_345)).toBe("123.45")
+    expect(formatCents(123_456_789)).toBe("1,234,567.89")
+    expect(formatCents(Number.MAX_SAFE_INTEGER)).toBe("90,071,992,547,409.91")
+    expect(formatCents(0.5)).toBe("—")
+  })
+
+  it("agrees with a BigInt reference for every safe integer", () => {
+    fc.assert(fc.property(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (cents) => {
+      expect(formatCents(cents)).toBe(reference(cents))
+    }))
+  })
+})
+
+describe("client routes", () => {
+  it("places each path under /app", () => {
+    expect(routeOf("/app/")).toBe("inbox")
+    expect(routeOf("/app/inbox")).toBe("inbox")
+    expect(routeOf("/app/sign-in/email")).toBe("sign-in-email")
+    expect(routeOf("/app/console/")).toBe("console")
+    expect(routeOf("/app/connect")).toBe("consent")
+    expect(routeOf("/app/nowhere")).toBe("not-found")
+  })
+})
+
+describe("parseCents", () => {
+  it("reads typed amounts by string parsing, refusing what is not an amount", () => {
+    expect(parseCents("250")).toBe(25_000)
+    expect(parseCents("1,234.5")).toBe(123_450)
+    expect(parseCents(" 0.05 ")).toBe(5)
+    for (const bad of ["", "-1", "1.234", "abc", "1e3", "0x10"]) expect(parseCents(bad), bad).toBeNull()
+  })
+
+  it("round-trips every formatted non-negative amount", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 999_999_999_999_99 }), (cents) => {
+      expect(parseCents(formatCents(cents))).toBe(cents)
+    }))
+  })
+})
