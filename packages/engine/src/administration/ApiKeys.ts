@@ -6,6 +6,7 @@ import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
+import * as StepUp from "../kernel/StepUp.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { issueKey } from "./Companies.ts"
 import * as AdministrationRows from "./AdministrationRows.ts"
@@ -77,6 +78,8 @@ const loadKey = Effect.fn("ApiKeys.load")(function*(companyId: string, id: numbe
 export const handlers = [
   Handler.make(Administration.ApiKeys.createKey, ({ body }) =>
     Effect.gen(function*() {
+      // A key is a sensitive change (spec 5.5): in a browser session it needs a recent step-up.
+      yield* StepUp.requireStepUp
       const companyId = yield* requireCompanyId
       const principalId = body.principal_type === "user" ? body.user_id : body.agent_id
       if (principalId === undefined) {
@@ -145,6 +148,8 @@ export const handlers = [
 
   Handler.make(Administration.ApiKeys.rotateKey, ({ path, body }) =>
     Effect.gen(function*() {
+      // A key is a sensitive change (spec 5.5): in a browser session it needs a recent step-up.
+      yield* StepUp.requireStepUp
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
@@ -190,6 +195,8 @@ export const handlers = [
 
   Handler.make(Administration.ApiKeys.revokeKey, ({ path, body }) =>
     Effect.gen(function*() {
+      // A key is a sensitive change (spec 5.5): in a browser session it needs a recent step-up.
+      yield* StepUp.requireStepUp
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
