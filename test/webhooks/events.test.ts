@@ -20,7 +20,7 @@ afterAll(async () => {
 })
 
 describe("events from the operations that cause them", () => {
-  it("delivers postings, reversals, invoices, payments, proposals and period changes", async () => {
+  it("delivers postings, reversals, invoices, payments, proposals, period changes and reconciliations", async () => {
     const company = await app.createCompany({ name: "Busy Co" })
     const { secret } = await createEndpoint(app, company, { url: receiver.url, event_types: ["*"] })
     const post = async (path: string, body: unknown, token = company.ownerKey, headers: Record<string, string> = {}) => {
@@ -47,6 +47,10 @@ describe("events from the operations that cause them", () => {
     await post(`/v1/proposals/${queued.proposal.id}/approve`, {})
     const periods = (await app.call("GET", "/v1/periods?limit=100", { token: company.ownerKey })).body.data
     await post(`/v1/periods/${periods[periods.length - 1].id}/status`, { status: "hard_locked", reason: "Closed year" })
+    // A statement with nothing on it reconciles at once: difference zero.
+    const bank = await post("/v1/bank-accounts", { name: "Operating", kind: "checking", ledger_account: "1010" })
+    const reconciliation = await post(`/v1/bank-accounts/${bank.id}/reconciliations`, { statement_date: "2026-05-31", statement_ending_balance_cents: 0 })
+    await post(`/v1/reconciliations/${reconciliation.id}/finish`, {})
 
     await drain(app)
     const received = receiver.received.splice(0)
@@ -59,7 +63,8 @@ describe("events from the operations that cause them", () => {
       "invoice.paid",
       "proposal.created",
       "proposal.decided",
-      "period.status_changed"
+      "period.status_changed",
+      "reconciliation.finished"
     ]) expect(types, type).toContain(type)
     for (const delivery of received) {
       expect(await verify(delivery, secret, app.clock!.currentTimeMillisUnsafe()), delivery.body.type).toMatchObject({ valid: true })
