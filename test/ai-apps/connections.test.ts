@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { AuthApp } from "./support.ts"
 import { newKey, type TestCompany } from "../support/index.ts"
-import { approve, base, connectedApp, form, makeAiApp, type Owner, ownerSignedIn, pkce, redirectUri, registerClient } from "./support.ts"
+import { approve, type AuthApp, base, connectedApp, form, makeAiApp, type Owner, ownerSignedIn, pkce, redirectUri, registerClient } from "../support/ai-apps.ts"
 
 /** AI app connections (spec 4.3): approval refusals, the token endpoint's refusals, levels, disconnect, firm connections. */
 

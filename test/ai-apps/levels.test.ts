@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { agentModel, connectMcp, newKey } from "../support/index.ts"
-import { approve, type AuthApp, connectedApp, form, makeAiApp, type Owner, ownerSignedIn, pkce, redirectUri, registerClient } from "./support.ts"
+import { approve, type AuthApp, connectedApp, form, makeAiApp, type Owner, ownerSignedIn, pkce, redirectUri, registerClient } from "../support/ai-apps.ts"
 
 /** Levels through the governed write path and the MCP tool list; step-up for post; code expiry; revocation. */
 

@@ -3,8 +3,7 @@ import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { AuthApp } from "./support.ts"
-import { approve, base, form, makeAiApp, ownerSignedIn, redirectUri } from "./support.ts"
+import { approve, type AuthApp, base, form, makeAiApp, ownerSignedIn, redirectUri } from "../support/ai-apps.ts"
 
 /**
  * The official MCP TypeScript SDK client, with its OAuth client provider, against Ledger over

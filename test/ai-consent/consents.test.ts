@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type AuthApp, connectedApp, makeAiApp, type Owner, ownerSignedIn } from "./support.ts"
+import { type AuthApp, connectedApp, makeAiApp, type Owner, ownerSignedIn } from "../support/ai-apps.ts"
 import { newKey } from "../support/index.ts"
 
 /** Section 7216 consent end to end (spec 4.4, concepts 3.10): request, PDF, sign, upload, supersede, revoke, the log, the gate. */

@@ -6,7 +6,6 @@ import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Actor from "../kernel/Actor.ts"
 import * as Row from "../kernel/Row.ts"
-import * as Pagination from "../kernel/Pagination.ts"
 import * as Common from "./Common.ts"
 import * as Import from "./Import.ts"
 import * as MigrationStore from "./MigrationStore.ts"
@@ -123,13 +122,8 @@ export const handlers = [
   create,
   Handler.make(api.listDesktop, ({ query }) =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM migration_connections WHERE company_id = ${company}
-        AND source = 'desktop' ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const page = Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => row)
+      const page = yield* MigrationStore.page(company, "desktop", query)
       return { body: { ...page, data: yield* Effect.forEach(page.data, (row) => wire(company, row)) } }
     })),
   Handler.make(api.getDesktop, ({ path }) =>

@@ -4,9 +4,9 @@ import { expect } from "vitest"
 import { Ports } from "@ledger/engine"
 import { MemoryMail, Providers } from "@ledger/testkit"
 import * as Worker from "../../packages/server/src/workers/Worker.ts"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { makeTestApp, newKey, type TestApp, type TestCompany } from "./index.ts"
 
-/** The AI apps tests' app and helpers: an owner signed in (a browser session), a registered client, PKCE. */
+/** The AI apps and AI consent tests' app and helpers: an owner signed in (a browser session), a registered client, PKCE. */
 
 export const base = "http://ledger.test"
 export const redirectUri = "http://127.0.0.1:33418/callback"
@@ -22,7 +22,7 @@ export const makeAiApp = async (): Promise<AuthApp> => {
   const app = await makeTestApp({
     providers: Layer.mergeAll(Ports.layerUnconfigured, Ports.TokenSealer.layerFromKey(Providers.masterKeyOf(24)), Ports.RelyingParty.layer("https://app.ledger.test"))
   })
-  const drain = Worker.drain({ id: "ai-apps-test", ...Worker.defaults }).pipe(Effect.provide(mail.layer))
+  const drain = Worker.drain({ id: "ai-apps-support", ...Worker.defaults }).pipe(Effect.provide(mail.layer))
   const deliver = () => app.runtime.runPromise(app.clock === undefined ? drain : drain.pipe(Effect.provideService(Clock.Clock, app.clock)))
   return { ...app, mail, deliver }
 }
