@@ -44,6 +44,11 @@ export interface Operation<
   readonly governed: boolean
   /** The largest JSON body this operation reads, when it is not `Limits.requestBodyBytesMax`. */
   readonly bodyBytesMax?: number
+  /**
+   * The handler also needs the body's exact bytes and the request's headers (a signed event from
+   * an outside provider, whose signature covers the raw body): HTTP passes them as `RequestInfo.raw`.
+   */
+  readonly rawBody: boolean
   readonly pathParams: PathParams
   readonly query: Query
   readonly body: Body
@@ -78,6 +83,8 @@ export interface Options<
   readonly governed?: boolean
   /** Raise the body size limit for an operation that carries a file (a bank statement). */
   readonly bodyBytesMax?: number
+  /** The handler verifies a signature over the raw body (see `Operation.rawBody`). */
+  readonly rawBody?: boolean
   readonly pathParams?: PathParams
   readonly query?: Query
   readonly body?: Body
@@ -129,6 +136,7 @@ export const make = <
     mcpTool: options.mcpTool ?? true,
     governed: options.governed ?? false,
     ...(options.bodyBytesMax === undefined ? {} : { bodyBytesMax: options.bodyBytesMax }),
+    rawBody: options.rawBody ?? false,
     pathParams: options.pathParams as PathParams,
     query: options.query as Query,
     body: options.body as Body,

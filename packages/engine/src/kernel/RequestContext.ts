@@ -20,6 +20,10 @@ export interface RequestInfo {
    * always answers 200): the governed path reads this to say so.
    */
   readonly killSwitchSuspended?: boolean | undefined
+  /** Where the request came from, when known (pipeline `Invocation.clientAddress`). */
+  readonly clientAddress?: string | null | undefined
+  /** The exact body and headers, for operations that declare `rawBody` (HTTP only). */
+  readonly raw?: { readonly body: string; readonly headers: Readonly<Record<string, string>> } | undefined
 }
 
 export class RequestContext extends Context.Service<RequestContext, RequestInfo>()("@ledger/engine/RequestContext") {}

@@ -129,7 +129,9 @@ const workOf = (
     agentModel: run.invocation.agentModel,
     agentRunId: run.invocation.agentRunId,
     idempotencyKey,
-    killSwitchSuspended: run.company?.killSwitchSuspended === true
+    killSwitchSuspended: run.company?.killSwitchSuspended === true,
+    clientAddress: run.invocation.clientAddress ?? null,
+    raw: run.operation.rawBody ? run.invocation.raw : undefined
   }
   const handled = handler({ path: decoded.path, query: decoded.query, body: decoded.body }).pipe(
     Effect.provideService(RequestContext, request),

@@ -40,6 +40,20 @@ export interface Invocation {
   readonly via: "http" | "mcp" | "engine"
   /** Path and query values are URL strings to be coerced to the schema's types. */
   readonly coerce: boolean
+  /**
+   * The address the request came from (the socket's peer, or the first forwarded hop when the
+   * server trusts its proxy): what per-address limits on public steps count by. Null when unknown.
+   */
+  readonly clientAddress?: string | null | undefined
+  /** The body's exact text and the request's headers, for operations declaring `rawBody`. */
+  readonly raw?: RawRequest | undefined
+}
+
+/** A request as it came over the wire, for handlers that verify a signature over its bytes. */
+export interface RawRequest {
+  readonly body: string
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>
 }
 
 export interface Outcome {

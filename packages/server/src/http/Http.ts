@@ -74,7 +74,7 @@ const readJsonBody = (request: HttpServerRequest.HttpServerRequest, bytesMax: nu
     if (new TextEncoder().encode(text).byteLength > bytesMax) {
       return yield* Effect.fail(ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
     }
-    if (text.trim() === "") return undefined
+    if (text.trim() === "") return { value: undefined, text }
     const contentType = header(request, "content-type")
     if (contentType !== null && !/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) {
       return yield* Effect.fail(ApiError.fail("unsupported_media_type", "Bodies are JSON: send Content-Type: application/json."))
@@ -91,7 +91,7 @@ const readJsonBody = (request: HttpServerRequest.HttpServerRequest, bytesMax: nu
         "The body is nested too deeply."
       ))
     }
-    return parsed
+    return { value: parsed, text }
   })
 
 const queryOf = (request: HttpServerRequest.HttpServerRequest): Record<string, unknown> => {
@@ -99,6 +99,16 @@ const queryOf = (request: HttpServerRequest.HttpServerRequest): Record<string, u
   const query: Record<string, unknown> = {}
   for (const [name, value] of url.searchParams) query[name] = value
   return query
+}
+
+/** The socket's peer address; `Option.none` when the server cannot tell (an in-process request). */
+const clientAddressOf = (request: HttpServerRequest.HttpServerRequest): string | null =>
+  request.remoteAddress._tag === "Some" ? request.remoteAddress.value : null
+
+const headersOf = (request: HttpServerRequest.HttpServerRequest): Record<string, string> => {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers[name.toLowerCase()] = value
+  return headers
 }
 
 const render = (outcome: Outcome) => json(outcome.status, outcome.body, outcome.headers)
@@ -121,7 +131,7 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
       operationId: operation.id,
       path: params,
       query: queryOf(request),
-      body: Result.isSuccess(read) ? read.success : undefined,
+      body: Result.isSuccess(read) ? read.success?.value : undefined,
       unreadableBody: Result.isFailure(read) ? read.failure : undefined,
       credential: session.credential,
       idempotencyKey: header(request, "idempotency-key"),
@@ -129,7 +139,11 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
       agentRunId: header(request, "x-agent-run-id"),
       company: header(request, "x-ledger-company"),
       via: "http",
-      coerce: true
+      coerce: true,
+      clientAddress: clientAddressOf(request),
+      raw: operation.rawBody && Result.isSuccess(read)
+        ? { body: read.success?.text ?? "", headers: headersOf(request) }
+        : undefined
     })
     return render(SessionCookie.withCookie(operation, outcome, header(request, "host")))
   }).pipe(guard)
@@ -137,7 +151,7 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
 const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const body = yield* readJsonBody(request, Limits.requestBodyBytesMax)
+    const body = (yield* readJsonBody(request, Limits.requestBodyBytesMax)).value
     const headers = new Headers()
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value)
     // The SDK insists on both; JSON-only clients may send just one.
