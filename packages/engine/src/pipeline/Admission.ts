@@ -68,6 +68,20 @@ export const identify = Effect.fnUntraced(function*(
     return yield* Effect.fail(new Answered(errorOutcome(refused.error)))
   }
   const authenticated = caller.authenticated.success
+  // `X-Ledger-Company` chooses the client of a firm credential (or of a firm's AI connection). A
+  // credential of one company that names another is a mistake to say out loud, never to ignore:
+  // the caller believes it is writing in the company it named (issue 19 item 5).
+  const named = invocation.company
+  if (named !== null && authenticated !== null && authenticated.actor.firmId === null &&
+    authenticated.company !== null && named !== authenticated.company.companyId) {
+    const error = ApiError.fail(
+      "invalid_request",
+      "X-Ledger-Company names another company than this credential's own; a company credential acts only in its company.",
+      { header: "X-Ledger-Company" }
+    )
+    yield* auditRefusal(pipeline, { operation, invocation, now }, authenticated.actor, authenticated.company.companyId, error)
+    return yield* Effect.fail(new Answered(errorOutcome(error)))
+  }
   return {
     received,
     invocation,
