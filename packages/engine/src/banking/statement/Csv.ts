@@ -162,6 +162,25 @@ interface Columns {
   checkNumber?: number
 }
 
+/** The columns a profile names by their header text (not by position). */
+const namedColumns = (profile: Profile): ReadonlyArray<string> =>
+  [
+    profile.date_column,
+    profile.amount_column,
+    profile.debit_column,
+    profile.credit_column,
+    profile.id_column,
+    profile.check_number_column,
+    profile.type_column,
+    profile.payee_column,
+    ...(profile.memo_columns ?? [])
+  ].filter((column): column is string => typeof column === "string")
+
+const holdsAll = (fields: ReadonlyArray<string>, names: ReadonlyArray<string>): boolean => {
+  const cells = new Set(fields.map(normalize))
+  return names.every((name) => cells.has(normalize(name)))
+}
+
 const resolve = (column: Column | undefined, header: ReadonlyArray<string> | null, role: string): number | undefined => {
   if (column === undefined) return undefined
   if (typeof column === "number") return column
@@ -264,7 +283,13 @@ export const read = (text: string, profile: Profile = {}): StatementReader => {
       buffered = buffered.slice(index + 1)
     }
   } else if (profile.header === undefined) {
-    const index = buffered.findIndex((row) => isHeaderRow(row.fields))
+    // A profile that names its columns by their header text says what the header row holds, in
+    // whatever words the bank chose: the first row holding every named column is the header
+    // (ADR 0401). Without such names, the built-in words find it.
+    const named = namedColumns(profile)
+    const index = named.length > 0
+      ? buffered.findIndex((row) => holdsAll(row.fields, named))
+      : buffered.findIndex((row) => isHeaderRow(row.fields))
     if (index >= 0) {
       header = buffered[index]!.fields
       headerLine = buffered[index]!.line
