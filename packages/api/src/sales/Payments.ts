@@ -44,7 +44,7 @@ export type Payment = typeof Payment.Type
 export const PaymentBody = Schema.Struct({
   contact_id: Id,
   payment_date: Schema.optionalKey(DateString).annotate({ description: "Default: the bank line's date, else today." }),
-  account: Schema.optionalKey(AccountCode).annotate({ description: "Default: the bank line's ledger account. Required without a bank line." }),
+  account: Schema.optionalKey(AccountCode).annotate({ description: "Default: the bank line's ledger account; without a bank line, undeposited funds for money received and the first bank account for money paid (ADR 0307)." }),
   amount_cents: Schema.optionalKey(PositiveCents).annotate({
     description: "The whole payment (default: the bank line's amount, else the sum of applications); the excess stays as credit on account."
   }),

@@ -64,6 +64,30 @@ export const defaultControl = Effect.fn("AccountStore.defaultControl")(function*
   return row.code
 })
 
+/**
+ * Where a payment with no `account` and no bank line goes (ADR 0307): money received into the
+ * first active undeposited-funds account, money paid out of the first active bank account, by code.
+ */
+export const defaultPaymentAccount = Effect.fn("AccountStore.defaultPaymentAccount")(function*(
+  companyId: string,
+  direction: "received" | "made"
+) {
+  const sql = yield* SqlClient.SqlClient
+  const subtype = direction === "received" ? "undeposited_funds" : "bank"
+  const rows = yield* sql<{ code: string }>`SELECT code FROM accounts
+    WHERE company_id = ${companyId} AND subtype = ${subtype} AND control IS NULL AND active ORDER BY code LIMIT 1`.pipe(Effect.orDie)
+  const row = rows[0]
+  if (row === undefined) {
+    return yield* Effect.fail(ApiError.validationFailed(
+      direction === "received"
+        ? "Name the account the money went into (or a bank line): the company has no active undeposited funds account."
+        : "Name the account the money left (or a bank line): the company has no active bank account.",
+      [{ path: ["body", "account"], message: `Required: no active ${subtype} account to default to` }]
+    ))
+  }
+  return row.code
+})
+
 /** The company's default income and expense accounts (POST /v1/accounts/defaults). */
 export const defaults = Effect.fn("AccountStore.defaults")(function*(companyId: string) {
   const sql = yield* SqlClient.SqlClient

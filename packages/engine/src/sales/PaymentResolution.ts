@@ -59,10 +59,9 @@ export const resolve = Effect.fn("PaymentResolution.resolve")(function*(
 ) {
   const request = yield* RequestContext
   const contact: ContactRow = yield* loadContact(company, body.contact_id, direction === "received" ? "customer" : "vendor")
-  const account = body.account ?? bankLine?.account
-  if (account === undefined) {
-    return yield* Effect.fail(ApiError.validationFailed("Name the bank, cash or card account (or a bank line).", [{ path: ["body", "account"], message: "Required without bank_line_id" }]))
-  }
+  // The spec makes `account` optional: money received waits in undeposited funds until a deposit
+  // moves it to the bank; money paid leaves the first bank account (ADR 0307).
+  const account = body.account ?? bankLine?.account ?? (yield* AccountStore.defaultPaymentAccount(company, direction))
   const facts = yield* AccountStore.requireUsable(company, [{ code: account, path: ["body", "account"] }])
   const accountFacts = facts.get(account)!
   if (accountFacts.control !== null || !["asset", "liability"].includes(accountFacts.type)) {
