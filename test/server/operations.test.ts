@@ -61,6 +61,25 @@ describe("readiness and metrics", () => {
     expect(text).not.toMatch(/\/v1\/contacts\/(101|202|303)/)
   })
 
+  it("shows group-commit batch sizes by operation", async () => {
+    const company = await app.createCompany({ name: "Batch Metrics Co" })
+    const postings = await Promise.all([1, 2, 3, 4].map((cents) =>
+      app.call("POST", "/v1/journal-entries/propose", {
+        token: company.ownerKey,
+        key: `batch-metrics-${cents}-${company.companyId}`,
+        body: { entry_date: "2026-02-01", lines: [{ account: "1010", debit_cents: cents }, { account: "4000", credit_cents: cents }] }
+      })))
+    expect(postings.map((posting) => posting.status)).toEqual([201, 201, 201, 201])
+    const text = await (await get("/metrics")).text()
+    const count = text.split("\n").find((entry) => entry.startsWith(`ledger_group_commit_batch_size_count{operation="proposeJournalEntry"}`))
+    expect(count).toBeDefined()
+    // Four writes in however many statements: at least one, at most four.
+    const statements = Number(count!.split(" ").at(-1))
+    expect(statements).toBeGreaterThanOrEqual(1)
+    const sum = text.split("\n").find((entry) => entry.startsWith(`ledger_group_commit_batch_size_sum{operation="proposeJournalEntry"}`))
+    expect(Number(sum!.split(" ").at(-1))).toBeGreaterThanOrEqual(4)
+  })
+
   it("echoes a caller's sane X-Request-Id in process, and makes none up there (one seed, one answer)", async () => {
     const kept = await get("/health", { "x-request-id": "trace-42.a:b" })
     expect(kept.headers.get("x-request-id")).toBe("trace-42.a:b")

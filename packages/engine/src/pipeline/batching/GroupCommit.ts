@@ -1,4 +1,4 @@
-import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Queue } from "effect"
+import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Metric, Queue } from "effect"
 import { SqlClient } from "effect/sql"
 import type { CredentialState, KeyedRequest } from "../authenticate/Credential.ts"
 import type { Entropy } from "../../ports/Entropy.ts"
@@ -65,6 +65,12 @@ export interface BatchWriter {
 
 /** The most writes one batch commits: bounds a batch's statements (about 20 parameters' worth of JSON each). */
 export const batchSizeMax = 128
+
+/** Writes per group-commit statement, by operation: the `/metrics` histogram operators read. */
+const batchSizes = Metric.histogram("ledger_group_commit_batch_size", {
+  description: "Writes carried out by one group-commit statement, by operation.",
+  boundaries: [1, 2, 4, 8, 16, 32, 64, 128]
+})
 
 /**
  * A request of a batched operation on its way to a batch (authenticating, decoding). It leaves
@@ -158,6 +164,9 @@ export class GroupCommit extends Context.Service<GroupCommit, {
         })
         const commitBatch = Effect.flatMap(gather, (waiting) =>
           Effect.gen(function*() {
+            // Operators read whether batching pays off from the sizes (issue 20 item 7): all 1s
+            // mean requests arrive one by one and the linger is pure cost.
+            yield* Metric.update(Metric.withAttributes(batchSizes, { operation: operationId }), waiting.length)
             // A connection of the batch's own: its statements do not queue behind other requests'
             // statements multiplexed on a shared connection, nor those behind its commit.
             const exit = yield* Effect.exit(Effect.scoped(Effect.flatMap(sql.reserve, (connection) =>
