@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -66,7 +67,7 @@ export const stage = (names: ReadonlyArray<PackageName> = packageNames): Workspa
     const from = join(root, "packages", name)
     const to = join(staged, "packages", name)
     mkdirSync(to)
-    for (const entry of ["package.json", "tsup.config.ts", "src", "bin", "README.md"]) {
+    for (const entry of ["package.json", "tsup.config.ts", "src", "bin", "README.md", "LICENSE", "fonts", "app"]) {
       if (existsSync(join(from, entry))) cpSync(join(from, entry), join(to, entry), { recursive: true })
     }
     symlinkSync(join(from, "node_modules"), join(to, "node_modules"))
@@ -175,3 +176,56 @@ export const typecheck = async (consumer: string, files: ReadonlyArray<string>):
 }
 
 export const node = (consumer: string, file: string) => expectSuccess(`node ${file}`, run(process.execPath, [file], consumer))
+
+/** Bytes of every file under a folder (symbolic links not followed). */
+export const folderBytes = (folder: string): number => {
+  let total = 0
+  const pending = [folder]
+  while (pending.length > 0) {
+    const current = pending.pop()!
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const path = join(current, entry.name)
+      if (entry.isDirectory()) pending.push(path)
+      else if (entry.isFile()) total += statSync(path).size
+    }
+  }
+  return total
+}
+
+/**
+ * `npx ledger serve` in the consumer, on embedded in-memory storage and a free port: waits for
+ * /health, reads the OpenAPI document's operation count, and stops the server.
+ */
+export const serveInstalled = async (consumer: string): Promise<{ readonly health: number; readonly operations: number }> => {
+  const port = await new Promise<number>((done, fail) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => (typeof address === "object" && address !== null ? done(address.port) : fail(new Error("no port"))))
+    })
+  })
+  const child = spawn("npx", ["--no-install", "ledger", "serve"], {
+    cwd: consumer,
+    env: { ...process.env, PATH: `${nodeBin}:${process.env.PATH ?? ""}`, PORT: String(port), LEDGER_DATA_DIR: "memory", LEDGER_WORKERS: "off", NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  try {
+    const base = `http://127.0.0.1:${port}`
+    for (let attempt = 0; attempt < 600; attempt++) {
+      if (child.exitCode !== null) throw new Error(`ledger serve exited ${child.exitCode}:\n${output.slice(-4_000)}`)
+      const health = await fetch(`${base}/health`).then((response) => response.status, () => null)
+      if (health !== null) {
+        const document = await (await fetch(`${base}/openapi.json`)).json() as { paths: Record<string, Record<string, unknown>> }
+        const operations = Object.values(document.paths).reduce((sum, methods) => sum + Object.keys(methods).length, 0)
+        return { health, operations }
+      }
+      await new Promise((done) => setTimeout(done, 200))
+    }
+    throw new Error(`ledger serve did not answer within 120 s:\n${output.slice(-4_000)}`)
+  } finally {
+    child.kill("SIGTERM")
+  }
+}
