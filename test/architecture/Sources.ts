@@ -11,8 +11,8 @@ import { expect } from "vitest"
 
 export const repoRoot = resolve(fileURLToPath(new URL("../../", import.meta.url)))
 
-/** Folders never walked: installed packages, build output, generated bundles. */
-const skippedFolders = new Set(["node_modules", "dist", "coverage", ".turbo"])
+/** Folders never walked: installed packages, build output, generated bundles and code (a test checks each is fresh). */
+const skippedFolders = new Set(["node_modules", "dist", "coverage", ".turbo", "generated"])
 
 const toRepo = (absolute: string): string => relative(repoRoot, absolute).split(sep).join("/")
 

@@ -1,25 +1,8 @@
-import { newKey, type TestApp } from "../support/index.ts"
+import type { TestApp } from "../support/index.ts"
 
-/** The ledger tests' own helpers: entries and balances (agents, people and MCP are in test/support). */
+/** The ledger tests' own helpers: balances (entries, agents, people and MCP are in test/support). */
 
-/** Two lines: debit one account, credit another. */
-export const simpleLines = (debit: string, credit: string, cents: number) => [
-  { account: debit, debit_cents: cents },
-  { account: credit, credit_cents: cents }
-]
-
-export const propose = (
-  app: TestApp,
-  token: string,
-  body: Record<string, unknown>,
-  options: { readonly headers?: Record<string, string>; readonly key?: string | null } = {}
-) =>
-  app.call("POST", "/v1/journal-entries/propose", {
-    token,
-    body,
-    ...(options.key === null ? {} : { key: options.key ?? newKey() }),
-    ...(options.headers === undefined ? {} : { headers: options.headers })
-  })
+export { propose, simpleLines } from "../support/postings.ts"
 
 /** The company's balances by account code, as GET /v1/accounts reports them. */
 export const balances = async (app: TestApp, token: string, asOf?: string): Promise<Record<string, number>> => {

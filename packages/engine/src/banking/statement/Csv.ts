@@ -2,7 +2,10 @@ import Papa from "papaparse"
 import type { Banking } from "@ledger/api"
 import { type DecimalSeparator, parseCents } from "./Amount.ts"
 import { type DateOrder, detectOrder, orderOfFormat, parseDate } from "./Dates.ts"
+import { findByWords, headerRowIndex, headerWords, normalize } from "./CsvHeader.ts"
 import { type StatementInfo, type StatementLine, type StatementReader, UnreadableStatement } from "./Statement.ts"
+
+export { normalize } from "./CsvHeader.ts"
 
 /**
  * Reads a bank's CSV export with a profile (docs/decisions/0401): which row is the header, which
@@ -20,40 +23,9 @@ type Column = string | number
 const batchRows = 200
 const detectionRows = 40
 
-/** Header words per role, normalized (lower case, no accents). Earlier words win. */
-const headerWords = {
-  date: [
-    "date", "datum", "data", "fecha", "posted date", "posting date", "booking date", "buchungstag", "transaction date",
-    "date processed", "journaldate", "created", "date de valeur", "date de l'operation", "tranzakcio datuma",
-    "datum provedeni", "datum verrichting", "belegdatum", "buchungsdatum", "transaction date"
-  ],
-  amount: [
-    "amount", "betrag", "bedrag", "montant", "valor", "importe", "netamount", "buchungsbetrag", "amount (eur)",
-    "betrag (eur)", "tranzakcio osszege", "zauctovana castka", "amount czk", "montant de l'operation", "net", "gross"
-  ],
-  debit: ["debit", "withdrawal", "withdrawals", "paid out", "debet", "debit amount", "money out", "outflow", "uitgaven"],
-  credit: ["credit", "deposit", "deposits", "paid in", "credit amount", "money in", "inflow", "inkomsten"],
-  payee: [
-    "payee", "name", "merchant name", "description", "naam tegenpartij", "naam", "empfanger", "partner name",
-    "beguenstigter/zahlungspflichtiger", "auftraggeber/empfanger", "counteraccount name", "libelle", "details", "desc",
-    "handelaar", "partner neve", "nazev protiuctu", "transaktionsbeschreibung", "description 1", "historico"
-  ],
-  memo: [
-    "memo", "notes", "note", "verwendungszweck", "omschrijving", "payment reference", "reference", "buchungstext",
-    "detail de l'ecriture", "message for payee", "kozlemeny", "zprava", "original description", "description 2",
-    "comments", "reason", "umsatzart"
-  ],
-  id: ["id", "transaction id", "fitid", "transaction reference", "n° de transaction", "volgnr", "row"],
-  checkNumber: ["check number", "checknumber", "check #", "check no", "num", "cheque number"],
-  type: ["transaction type", "bevetel/kiadas", "type"]
-} as const
-
 const directionOut = new Set(["debit", "dr", "outflow", "out", "kiadas", "withdrawal", "af", "d"])
 const directionIn = new Set(["credit", "cr", "inflow", "in", "bevetel", "deposit", "bij", "c"])
 const balanceRow = /^(saldo|s a l d o|balance|solde|opening balance|closing balance|saldo anterior|saldo do dia)\b/iu
-
-export const normalize = (text: string): string =>
-  text.normalize("NFD").replace(/[\u0300-\u036f]/gu, "").replace(/\s+/gu, " ").trim().toLowerCase()
 
 const clean = (text: string | undefined): string | null => {
   if (text === undefined) return null
@@ -123,33 +95,6 @@ const rowSource = (text: string, delimiter: string) => {
   }
 }
 
-const notAmount = /credit|debit|original|fremd|local|foreign|saldo|balance|kosten|fee|transfer/u
-
-const findByWords = (header: ReadonlyArray<string>, words: ReadonlyArray<string>, taken: Set<number>): number | undefined => {
-  const normalized = header.map(normalize)
-  const loose = words === headerWords.amount
-    ? (cell: string) => !notAmount.test(cell)
-    : () => true
-  for (const word of words) {
-    const index = normalized.findIndex((cell, position) => cell === word && !taken.has(position))
-    if (index >= 0) return index
-  }
-  for (const word of words) {
-    if (word.length < 4) continue
-    const index = normalized.findIndex((cell, position) => cell.includes(word) && !taken.has(position) && loose(cell))
-    if (index >= 0) return index
-  }
-  return undefined
-}
-
-const isHeaderRow = (fields: ReadonlyArray<string>): boolean => {
-  const taken = new Set<number>()
-  const date = findByWords(fields, headerWords.date, taken)
-  if (date === undefined || parseDate(fields[date] ?? "") !== null) return false
-  return findByWords(fields, headerWords.amount, taken) !== undefined ||
-    (findByWords(fields, headerWords.debit, taken) !== undefined && findByWords(fields, headerWords.credit, taken) !== undefined)
-}
-
 interface Columns {
   date: number
   amount?: number
@@ -160,25 +105,6 @@ interface Columns {
   memo: Array<number>
   id?: number
   checkNumber?: number
-}
-
-/** The columns a profile names by their header text (not by position). */
-const namedColumns = (profile: Profile): ReadonlyArray<string> =>
-  [
-    profile.date_column,
-    profile.amount_column,
-    profile.debit_column,
-    profile.credit_column,
-    profile.id_column,
-    profile.check_number_column,
-    profile.type_column,
-    profile.payee_column,
-    ...(profile.memo_columns ?? [])
-  ].filter((column): column is string => typeof column === "string")
-
-const holdsAll = (fields: ReadonlyArray<string>, names: ReadonlyArray<string>): boolean => {
-  const cells = new Set(fields.map(normalize))
-  return names.every((name) => cells.has(normalize(name)))
 }
 
 const resolve = (column: Column | undefined, header: ReadonlyArray<string> | null, role: string): number | undefined => {
@@ -275,26 +201,11 @@ export const read = (text: string, profile: Profile = {}): StatementReader => {
   const isBlank = (row: Row) => row.fields.every((field) => field.trim() === "")
   let header: ReadonlyArray<string> | null = null
   let headerLine = buffered.find((row) => !isBlank(row))?.line ?? 1
-  if (profile.header === true) {
-    const index = buffered.findIndex((row) => !isBlank(row))
-    if (index >= 0) {
-      header = buffered[index]!.fields
-      headerLine = buffered[index]!.line
-      buffered = buffered.slice(index + 1)
-    }
-  } else if (profile.header === undefined) {
-    // A profile that names its columns by their header text says what the header row holds, in
-    // whatever words the bank chose: the first row holding every named column is the header
-    // (ADR 0401). Without such names, the built-in words find it.
-    const named = namedColumns(profile)
-    const index = named.length > 0
-      ? buffered.findIndex((row) => holdsAll(row.fields, named))
-      : buffered.findIndex((row) => isHeaderRow(row.fields))
-    if (index >= 0) {
-      header = buffered[index]!.fields
-      headerLine = buffered[index]!.line
-      buffered = buffered.slice(index + 1)
-    }
+  const headerIndex = headerRowIndex(buffered.map((row) => row.fields), profile)
+  if (headerIndex >= 0) {
+    header = buffered[headerIndex]!.fields
+    headerLine = buffered[headerIndex]!.line
+    buffered = buffered.slice(headerIndex + 1)
   }
   const columns = columnsOf(profile, header, headerLine)
   const decimal = profile.decimal_separator ??

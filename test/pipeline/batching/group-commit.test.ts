@@ -8,8 +8,8 @@ import {
   subscribeToEvents,
   type TestApp,
   type TestCompany
-} from "../support/index.ts"
-import { propose, simpleLines } from "./support.ts"
+} from "../../support/index.ts"
+import { propose, simpleLines } from "../../support/postings.ts"
 
 /**
  * Group commit (docs/decisions/0705-group-commit.md): concurrent postings commit together, and

@@ -3,7 +3,7 @@ import { expect } from "vitest"
 import { Ports } from "@ledger/engine"
 import { MemoryMail, Providers } from "@ledger/testkit"
 import * as Worker from "../../packages/server/src/workers/Worker.ts"
-import { makeTestApp, newKey, type TestApp, type TestAppOptions, type TestCompany } from "../support/index.ts"
+import { makeTestApp, newKey, type TestApp, type TestAppOptions, type TestCompany } from "./index.ts"
 
 /** The sign-in tests' app: a relying party, a master key (authenticator apps), and a mailbox. */
 
@@ -74,3 +74,42 @@ export const asSession = (app: TestApp, secret: string) => ({
   get: (path: string) => app.call("GET", path, { token: secret }),
   post: (path: string, body: unknown = {}) => app.call("POST", path, { token: secret, body })
 })
+
+/** The body of an answer with `status`, or a failure showing the body. */
+export const expectStatus = (result: { readonly status: number; readonly body: any }, status: number) => {
+  expect(result.status, JSON.stringify(result.body)).toBe(status)
+  return result.body
+}
+
+/** A call with a firm credential; `company` names the client (X-Ledger-Company). */
+export const firmCall = (
+  app: TestApp,
+  token: string,
+  method: "GET" | "POST",
+  path: string,
+  options: { readonly body?: unknown; readonly company?: string; readonly headers?: Record<string, string> } = {}
+) =>
+  app.call(method, path, {
+    token,
+    ...(method === "POST" ? { key: newKey() } : {}),
+    ...(options.body === undefined ? {} : { body: options.body }),
+    headers: { ...(options.company === undefined ? {} : { "x-ledger-company": options.company }), ...options.headers }
+  })
+
+/** A firm made by the operator: its id, its admin, the admin's firm key. */
+export const newFirm = async (app: TestApp, adminEmail?: string) => {
+  const created = expectStatus(await app.call("POST", "/v1/firms", {
+    token: app.operatorToken,
+    key: newKey(),
+    body: { name: "Baker & Ames CPAs", admin_name: "Ada Ames", ...(adminEmail === undefined ? {} : { admin_email: adminEmail }) }
+  }), 201)
+  return { firmId: created.firm.id as number, adminKey: created.secret as string, adminId: created.member.id as number }
+}
+
+/** The company's owner grants the firm every scope. */
+export const grantAccess = async (app: TestApp, company: TestCompany, firm: { readonly firmId: number }) =>
+  expectStatus(await app.call("POST", "/v1/firm-access", {
+    token: company.ownerKey,
+    key: newKey(),
+    body: { firm_id: firm.firmId, scopes: ["read", "propose", "approve", "admin"], billing: "client", reason: "Our accountants" }
+  }), 201)

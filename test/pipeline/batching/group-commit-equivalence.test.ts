@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import fc from "fast-check"
-import { agentWithThreshold, expectTotalsMatchLines, makeTestApp, newKey, type TestApp } from "../support/index.ts"
-import { propose, simpleLines } from "./support.ts"
+import { agentWithThreshold, expectTotalsMatchLines, makeTestApp, newKey, type TestApp } from "../../support/index.ts"
+import { propose, simpleLines } from "../../support/postings.ts"
 
 /**
  * Group commit's equivalence (docs/decisions/0705-group-commit.md): whatever the mix and order of

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Actor, Entropy, Idempotency } from "@ledger/engine"
-import type * as GroupCommit from "../../packages/engine/src/pipeline/batching/GroupCommit.ts"
-import * as JournalBatch from "../../packages/engine/src/ledger/JournalBatch.ts"
-import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
-import { simpleLines } from "./support.ts"
+import type * as GroupCommit from "../../../packages/engine/src/pipeline/batching/GroupCommit.ts"
+import * as JournalBatch from "../../../packages/engine/src/ledger/JournalBatch.ts"
+import { makeTestApp, newKey, type TestApp, type TestCompany } from "../../support/index.ts"
+import { simpleLines } from "../../support/postings.ts"
 
 /**
  * What a group commit remembers between batches (BatchCharts.ts, ADR 0712), driven through the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { agentWithThreshold, auditEvents, createKey, createPerson, expectErrorBody, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
-import { propose, simpleLines } from "./support.ts"
+import { agentWithThreshold, auditEvents, createKey, createPerson, expectErrorBody, makeTestApp, newKey, type TestApp, type TestCompany } from "../../support/index.ts"
+import { propose, simpleLines } from "../../support/postings.ts"
 
 /**
  * Credentials remembered for the group commit

@@ -1,0 +1,7 @@
+/**
+ * The profile area's error types, each with the HTTP status it always travels with.
+ * `ApiError.errorStatus` folds every area's table.
+ */
+export const errors = {
+  logo_refused: 422
+} as const
