@@ -1,18 +1,21 @@
 import { Effect } from "effect"
-import { PDFDocument, type PDFImage, rgb, StandardFonts } from "pdf-lib"
+import { PDFDocument, type PDFImage, rgb } from "pdf-lib"
 import type { Profile } from "@ledger/api"
+import * as PdfFonts from "../kernel/PdfFonts.ts"
 
 /**
  * A sample document drawn with the profile (pdf-lib, as sales draws its PDFs): the logo (PNG;
  * an SVG logo is named, since pdf-lib draws no SVG), the names and address, the brand colour on
  * the title and rules, sample lines, payment instructions and the footer. Nothing is posted.
+ * Set in the engine's Unicode font (kernel/PdfFonts.ts), so every character of the profile prints.
  */
 
 export type Kind = "invoice" | "estimate" | "sales_receipt" | "credit_memo"
 
 const titles: Record<Kind, string> = { invoice: "INVOICE", estimate: "ESTIMATE", sales_receipt: "SALES RECEIPT", credit_memo: "CREDIT MEMO" }
 
-const printable = (text: string): string => text.replace(/[\r\t]+/g, " ").replace(/[^\u0020-\u007e\u00a0-\u00ff\n]/g, "?")
+/** One printed line: the font's characters, at most `max` of them. */
+const printable = (text: string, max: number): string => Array.from(PdfFonts.printable(text)).slice(0, max).join("")
 
 const colorOf = (hex: string | null) =>
   hex === null ? rgb(0.1, 0.1, 0.1) : rgb(Number.parseInt(hex.slice(1, 3), 16) / 255, Number.parseInt(hex.slice(3, 5), 16) / 255, Number.parseInt(hex.slice(5, 7), 16) / 255)
@@ -32,13 +35,12 @@ export const render = (input: {
     pdf.setCreationDate(created)
     pdf.setModificationDate(created)
     const page = pdf.addPage([612, 792])
-    const font = await pdf.embedFont(StandardFonts.Helvetica)
-    const bold = await pdf.embedFont(StandardFonts.HelveticaBold)
+    const { regular: font, bold } = await PdfFonts.embed(pdf)
     const brand = colorOf(input.profile.brand_color)
     const p = input.profile
     let y = 742
     const line = (text: string, size = 10, useBold = false, x = 50) => {
-      page.drawText(printable(text).slice(0, 110), { x, y, size, font: useBold ? bold : font, color: rgb(0.1, 0.1, 0.1) })
+      (useBold ? bold : font).drawText(page, printable(text, 110), { x, y, size, color: rgb(0.1, 0.1, 0.1) })
       y -= size + 4
     }
     const image: PDFImage | null = input.logoPng === null ? null : await pdf.embedPng(input.logoPng).catch(() => null)
@@ -46,7 +48,7 @@ export const render = (input: {
       const scale = Math.min(120 / image.width, 60 / image.height, 1)
       page.drawImage(image, { x: 442, y: 712, width: image.width * scale, height: image.height * scale })
     }
-    page.drawText(titles[input.kind], { x: 50, y, size: 20, font: bold, color: brand })
+    bold.drawText(page, titles[input.kind], { x: 50, y, size: 20, color: brand })
     y -= 30
     line(p.legal_name ?? input.companyName, 12, true)
     if (p.dba !== null) line(`DBA ${p.dba}`)
@@ -65,7 +67,7 @@ export const render = (input: {
     for (const text of (p.payment_instructions ?? "").split("\n").filter((t) => t !== "")) line(text, 9)
     y = 60
     for (const text of (p.footer_text ?? "").split("\n").filter((t) => t !== "").slice(0, 12)) {
-      page.drawText(printable(text).slice(0, 120), { x: 50, y, size: 8, font, color: rgb(0.35, 0.35, 0.35) })
+      font.drawText(page, printable(text, 120), { x: 50, y, size: 8, color: rgb(0.35, 0.35, 0.35) })
       y -= 10
     }
     return pdf.save({ useObjectStreams: false })

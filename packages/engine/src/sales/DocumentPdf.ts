@@ -4,7 +4,13 @@ import type { Sales } from "@ledger/api"
 import { Base64 } from "effect/encoding"
 import { titles } from "./DocumentResolution.ts"
 import { isCashDocument } from "./DocumentStatus.ts"
+import { Branding } from "../profile/index.ts"
 import * as Pdf from "./Pdf.ts"
+
+/** The company profile's letterhead (read through the profile area), for documents the company issues. */
+const letterheadOf = Effect.fn("DocumentPdf.letterhead")(function*(company: string, companyName: string) {
+  return Branding.letterhead(yield* Branding.forDocuments(company), companyName)
+})
 
 const companyAndContact = Effect.fn("DocumentPdf.names")(function*(company: string, contactId: number) {
   const sql = yield* SqlClient.SqlClient
@@ -28,10 +34,13 @@ export const forDocument = Effect.fn("DocumentPdf.forDocument")(function*(compan
   const names = yield* companyAndContact(company, document.contact_id)
   const kind = document.kind as keyof typeof titles
   const purchases = document.side === "purchases"
+  // A bill or vendor credit is the vendor's document, recorded here: it carries no letterhead of ours.
+  const letterhead = purchases ? null : yield* letterheadOf(company, names.companyName)
   const bytes = yield* Pdf.render({
     title: titles[kind],
     number: document.number,
     companyName: names.companyName,
+    letterhead,
     contactLabel: purchases ? "Vendor" : isCashDocument(kind) ? "Customer" : "Bill to",
     contactName: names.contactName,
     contactEmail: names.contactEmail,
@@ -58,6 +67,7 @@ export const forEstimate = Effect.fn("DocumentPdf.forEstimate")(function*(compan
     title: "Estimate",
     number: estimate.number,
     companyName: names.companyName,
+    letterhead: yield* letterheadOf(company, names.companyName),
     contactLabel: "For",
     contactName: names.contactName,
     contactEmail: names.contactEmail,
