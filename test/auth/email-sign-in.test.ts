@@ -11,7 +11,7 @@ import {
   requestLink,
   signInByEmail,
   submitCode
-} from "./support.ts"
+} from "../support/sign-in.ts"
 
 let app: AuthApp
 let company: TestCompany
@@ -101,12 +101,21 @@ describe("email-code sign-in", () => {
     expect((await submitCode(app, browser, second)).status).toBe(201)
   })
 
-  it("limits the links one address may ask for", async () => {
+  it("limits the links one address may be sent, from any browser, and says when to retry", async () => {
     const person = await personWithEmail(app, company)
-    for (let index = 0; index < 5; index++) expect((await requestLink(app, person.email, newBrowser())).status).toBe(202)
-    const sixth = await requestLink(app, person.email, newBrowser())
+    for (let index = 0; index < 10; index++) expect((await requestLink(app, person.email, newBrowser())).status).toBe(202)
+    const eleventh = await requestLink(app, person.email, newBrowser())
+    expect(eleventh.status).toBe(429)
+    expect(eleventh.body.error).toMatchObject({ type: "rate_limited", details: { limit: "email" } })
+    expect(Number(eleventh.headers.get("retry-after"))).toBe(eleventh.body.error.details.retry_after_seconds)
+  })
+
+  it("limits the links one browser may ask for, whatever the addresses", async () => {
+    const browser = newBrowser()
+    for (let index = 0; index < 5; index++) expect((await requestLink(app, newAddress(), browser)).status).toBe(202)
+    const sixth = await requestLink(app, newAddress(), browser)
     expect(sixth.status).toBe(429)
-    expect(sixth.body.error.type).toBe("rate_limited")
+    expect(sixth.body.error.details.limit).toBe("browser")
   })
 
   it("authenticates by the cookie, and asks writes made with it for the anti-forgery header", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { connectMcp, type TestCompany } from "../support/index.ts"
-import { type AuthApp, makeAuthApp, personWithEmail, signInByEmail } from "./support.ts"
+import { type AuthApp, makeAuthApp, personWithEmail, signInByEmail } from "../support/sign-in.ts"
 
 /**
  * Over MCP: no sign-in or security operation is a tool (spec 4.14: NMCP), and a person's session

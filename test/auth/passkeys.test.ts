@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestCompany } from "../support/index.ts"
 import { SoftwareAuthenticator } from "./authenticator.ts"
-import { appOrigin, asSession, type AuthApp, makeAuthApp, personWithEmail, rpId, signInByEmail } from "./support.ts"
+import { appOrigin, asSession, type AuthApp, makeAuthApp, personWithEmail, rpId, signInByEmail } from "../support/sign-in.ts"
 
 let app: AuthApp
 let company: TestCompany

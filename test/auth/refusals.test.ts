@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth, type Operation } from "@ledger/api"
 import { agentWithKey, personWithKey, type TestCompany } from "../support/index.ts"
-import { type AuthApp, makeAuthApp, personWithEmail, signInByEmail } from "./support.ts"
+import { type AuthApp, expectStatus, firmCall, grantAccess, makeAuthApp, newFirm, personWithEmail, signInByEmail } from "../support/sign-in.ts"
 
 /**
  * Every security operation (generated from the catalog: those that need the person's own browser
@@ -60,6 +60,30 @@ describe("security operations take only the person's own live browser session", 
       const byAgent = await call(operation, agent.key.secret, { "x-agent-model": "test-model/1.0" })
       expect(byAgent.status, operation.id).toBe(403)
       expect(byAgent.body.error.type).toBe("insufficient_scope")
+    }
+  })
+
+  it("refuses a firm member's key, a console session opened with it (even in a client) and a firm agent's key", async () => {
+    const firm = await newFirm(app)
+    await grantAccess(app, company, firm)
+    const opened = expectStatus(await firmCall(app, firm.adminKey, "POST", "/v1/firm/sessions", { body: {} }), 201)
+    const agent = expectStatus(await firmCall(app, firm.adminKey, "POST", "/v1/firm/agents", { body: { name: "Sorter", scopes: ["read", "propose"] } }), 201)
+    const agentKey = expectStatus(await firmCall(app, firm.adminKey, "POST", "/v1/firm/keys", {
+      body: { principal_type: "agent", firm_agent_id: agent.id, scopes: ["read", "propose"] }
+    }), 201).secret as string
+    for (const operation of securityOperations) {
+      const tries = [
+        await call(operation, firm.adminKey),
+        await call(operation, firm.adminKey, { "x-ledger-company": company.companyId }),
+        await call(operation, opened.secret),
+        await call(operation, opened.secret, { "x-ledger-company": company.companyId }),
+        await call(operation, agentKey, { "x-ledger-company": company.companyId, "x-agent-model": "test-model/1.0" })
+      ]
+      for (const result of tries) {
+        expect([401, 403, 404], `${operation.id}: ${JSON.stringify(result.body)}`).toContain(result.status)
+      }
+      // The console session is known: its refusal says why.
+      expect(tries[2]!.body.error.type, operation.id).toBe("insufficient_scope")
     }
   })
 

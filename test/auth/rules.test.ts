@@ -13,6 +13,7 @@ import {
   sessionEnds,
   sixDigits,
   stepUpAllowed,
+  throttleVerdict,
   ticketAttempt
 } from "../../packages/engine/src/auth/SignInRules.ts"
 import * as TotpRules from "../../packages/engine/src/auth/TotpRules.ts"
@@ -147,5 +148,37 @@ describe("TOTP against the RFC vectors", () => {
     // One step of drift is allowed, two are not.
     expect(TotpRules.matchedStep(secret, code, now + 30_000, null)).not.toBeNull()
     expect(TotpRules.matchedStep(secret, code, now + 90_000, null)).toBeNull()
+  })
+})
+
+describe("abuse limits (properties)", () => {
+  const window = 15 * 60_000
+  const steps = fc.array(fc.integer({ min: 0, max: 3 * window }), { maxLength: 40 }).map((times) => [...times].sort((a, b) => a - b))
+
+  it("allows a step exactly while fewer than max fall in the window", () => {
+    fc.assert(fc.property(steps, fc.integer({ min: 1, max: 10 }), fc.integer({ min: 0, max: 3 * window }), (times, max, now) => {
+      const inWindow = times.filter((time) => time > now - window && time <= now).length
+      expect(throttleVerdict(times, max, window, now).allowed).toBe(inWindow < max)
+    }))
+  })
+
+  it("a refused step is allowed at its Retry-After and not a second before", () => {
+    fc.assert(fc.property(steps, fc.integer({ min: 1, max: 10 }), fc.integer({ min: 0, max: 3 * window }), (times, max, now) => {
+      const verdict = throttleVerdict(times, max, window, now)
+      if (verdict.allowed) return
+      expect(verdict.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+      expect(verdict.retryAfterSeconds * 1000).toBeLessThanOrEqual(window + 999)
+      // Nothing new is counted meanwhile (a refused step is not): at the time told, one fits again.
+      const past = times.filter((time) => time <= now)
+      expect(throttleVerdict(past, max, window, now + verdict.retryAfterSeconds * 1000).allowed).toBe(true)
+      if (verdict.retryAfterSeconds > 1) {
+        expect(throttleVerdict(past, max, window, now + (verdict.retryAfterSeconds - 1) * 1000 - 1).allowed).toBe(false)
+      }
+    }))
+  })
+
+  it("the email limits let one client ask for an address fewer times than all clients together", () => {
+    expect(limits.emailLinksPerEmailPerClient).toBeLessThan(limits.emailLinksPerEmail)
+    expect(limits.emailLinksPerEmail).toBeLessThan(limits.publicStepsPerClient)
   })
 })

@@ -5,7 +5,7 @@ import * as SmtpMail from "../../packages/server/src/adapters/SmtpMail.ts"
 import * as Worker from "../../packages/server/src/workers/Worker.ts"
 import type { TestCompany } from "../support/index.ts"
 import { SoftwareAuthenticator } from "./authenticator.ts"
-import { appOrigin, type AuthApp, makeAuthApp, newBrowser, personWithEmail, requestLink, rpId, submitCode } from "./support.ts"
+import { appOrigin, type AuthApp, makeAuthApp, newBrowser, personWithEmail, requestLink, rpId, submitCode } from "../support/sign-in.ts"
 
 /**
  * The whole first sign-in as a person lives it: the code arrives over real SMTP (a receiver in

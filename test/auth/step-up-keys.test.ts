@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newKey } from "../support/index.ts"
-import { type AuthApp, makeAuthApp, personWithEmail, signInByEmail } from "./support.ts"
+import { type AuthApp, makeAuthApp, personWithEmail, signInByEmail } from "../support/sign-in.ts"
 
 /**
  * Keys are a sensitive change (spec 5.5, issue 22 item 6): in a browser session, creating,

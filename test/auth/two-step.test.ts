@@ -11,7 +11,7 @@ import {
   requestLink,
   signInByEmail,
   submitCode
-} from "./support.ts"
+} from "../support/sign-in.ts"
 
 let app: AuthApp
 let company: TestCompany

@@ -33,11 +33,12 @@ describe("grants and acting in a client", () => {
     const admin = await firmCall(app, cpa.key, "POST", "/v1/users", { company: client.companyId, body: { name: "Nope", role: "staff" } })
     expect(admin.status).toBe(403)
     expect(admin.body.error.type).toBe("insufficient_scope")
+    // Without approve here, the cpa's entry waits for a person who may approve (ADR 0903).
     const posted = await firmCall(app, cpa.key, "POST", "/v1/journal-entries/propose", {
       company: client.companyId,
       body: { entry_date: today(), memo: "Supplies", lines: lines("6070", "1010", 1250) }
     })
-    expect(posted.status, JSON.stringify(posted.body)).toBe(201)
+    expect(posted.status, JSON.stringify(posted.body)).toBe(202)
     const log = await app.query<{ principal_type: string; principal_id: string }>(
       `SELECT principal_type, principal_id FROM audit_events WHERE company_id = $1 AND action = 'proposeJournalEntry'`, [client.companyId])
     expect(log).toEqual([{ principal_type: "firm_member", principal_id: String(cpa.id) }])
@@ -130,5 +131,41 @@ describe("grants and acting in a client", () => {
     const clientC = await app.createCompany({ name: "Agent C" })
     await grantAccess(app, clientC, firm)
     expect((await firmCall(app, agent.key, "GET", "/v1/company", { company: clientC.companyId })).status).toBe(403)
+  })
+})
+
+describe("firm members in the client's people list", () => {
+  it("lists the members of every firm with a live grant, read-only, with their firm, role and grant", async () => {
+    const firm = await createFirm(app, "Listed Firm")
+    const client = await app.createCompany({ name: "People Co" })
+    const grant = await grantAccess(app, client, firm, ["read", "propose"])
+    const bookkeeper = await memberWithKey(app, firm, "bookkeeper")
+    const cpa = await memberWithKey(app, firm, "cpa")
+    const users = expectStatus(await app.call("GET", "/v1/users", { token: client.ownerKey }), 200)
+    const seats = users.data.filter((user: any) => user.firm !== undefined)
+    expect(seats.map((user: any) => user.id).sort()).toEqual([firm.adminId, bookkeeper.id, cpa.id].sort())
+    const shownCpa = seats.find((user: any) => user.id === cpa.id)
+    // The cpa holds every scope in the firm, only what the grant allows here.
+    expect(shownCpa).toMatchObject({ role: "cpa", scopes: ["read", "propose"], firm: { firm_id: firm.firmId, firm_name: "Listed Firm", grant_id: grant.id, read_only: true } })
+    expect(users.data.find((user: any) => user.id === client.ownerId)).not.toHaveProperty("firm")
+    // Paged with the company's own people in one order.
+    const first = expectStatus(await app.call("GET", "/v1/users?limit=2", { token: client.ownerKey }), 200)
+    const rest = expectStatus(await app.call("GET", `/v1/users?limit=10&cursor=${first.next_cursor}`, { token: client.ownerKey }), 200)
+    expect([...first.data, ...rest.data].map((user: any) => user.id)).toEqual(users.data.map((user: any) => user.id))
+    // Not editable from the client: no key for a firm member.
+    const key = await app.call("POST", "/v1/keys", { token: client.ownerKey, key: newKey(), body: { principal_type: "user", user_id: cpa.id, scopes: ["read"] } })
+    expect(key.status).toBeGreaterThanOrEqual(400)
+    expect(key.status).toBeLessThan(500)
+    // A removed member leaves the list; a revoked grant takes the firm's people out.
+    expectStatus(await firmCall(app, firm.adminKey, "POST", `/v1/firm/members/${bookkeeper.id}/remove`, { body: { reason: "Left" } }), 200)
+    const afterRemoval = expectStatus(await app.call("GET", "/v1/users", { token: client.ownerKey }), 200)
+    expect(afterRemoval.data.map((user: any) => user.id)).not.toContain(bookkeeper.id)
+    expectStatus(await app.call("POST", `/v1/firm-access/${grant.id}/revoke`, { token: client.ownerKey, key: newKey(), body: { reason: "Done" } }), 200)
+    const afterRevoke = expectStatus(await app.call("GET", "/v1/users", { token: client.ownerKey }), 200)
+    expect(afterRevoke.data.filter((user: any) => user.firm !== undefined)).toEqual([])
+    // Another company sees none of them.
+    const other = await app.createCompany({ name: "Other People Co" })
+    const others = expectStatus(await app.call("GET", "/v1/users", { token: other.ownerKey }), 200)
+    expect(others.data.map((user: any) => user.id)).toEqual([other.ownerId])
   })
 })

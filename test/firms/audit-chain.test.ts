@@ -79,4 +79,28 @@ describe("the firm audit log's hash chain", () => {
       key_id, company_id, target_type, target_id, reason, via, details, hash, hash FROM firm_audit_events WHERE firm_id = $1 AND seq = 8`, [firm.firmId])
     expect(await verify()).toMatchObject({ valid: false, first_broken_seq: 9 })
   })
+
+  it("a head recorded outside the database catches a log cut and its head rewritten to match", async () => {
+    const head = expectStatus(await app.call("GET", `/v1/operator/firms/${firm.firmId}/audit-head`, { token: app.operatorToken }), 200)
+    expect(head).toMatchObject({ firm_id: firm.firmId, head_seq: 8 })
+    expect(head.head_hash).toMatch(/^[0-9a-f]{64}$/)
+    const anchored = (seq: number, hash: string) => firmCall(app, firm.adminKey, "GET", `/v1/firm/audit/verify?anchor_seq=${seq}&anchor_hash=${hash}`)
+    expect(expectStatus(await anchored(8, head.head_hash), 200)).toMatchObject({ valid: true, problem: null })
+    // The log grows past the anchor: still valid.
+    await memberWithKey(app, firm, "bookkeeper")
+    expect(expectStatus(await anchored(8, head.head_hash), 200)).toMatchObject({ valid: true, head_seq: 10 })
+    // Someone with the database cuts the last events and points the head at what is left:
+    // consistent, so the chain alone passes; the anchor does not.
+    const sixth = await app.query<{ hash: string }>(`SELECT hash FROM firm_audit_events WHERE firm_id = $1 AND seq = 6`, [firm.firmId])
+    await tamper(`DELETE FROM firm_audit_events WHERE firm_id = $1 AND seq > 6`, [firm.firmId])
+    await app.query(`UPDATE firms SET audit_seq = 6, audit_head = $2 WHERE id = $1`, [firm.firmId, sixth[0]!.hash])
+    expect(await verify()).toMatchObject({ valid: true, head_seq: 6 })
+    expect(expectStatus(await anchored(8, head.head_hash), 200)).toMatchObject({ valid: false, first_broken_seq: 8, problem: "anchor_mismatch" })
+    // A wrong hash at a seq the log still has is caught too.
+    expect(expectStatus(await anchored(5, "0".repeat(64)), 200)).toMatchObject({ valid: false, first_broken_seq: 5, problem: "anchor_mismatch" })
+    // Half an anchor is refused; the operator's read needs the operator token; an unknown firm is 404.
+    expect((await firmCall(app, firm.adminKey, "GET", "/v1/firm/audit/verify?anchor_seq=3")).status).toBe(400)
+    expect((await app.call("GET", `/v1/operator/firms/${firm.firmId}/audit-head`, { token: firm.adminKey })).status).toBe(401)
+    expect((await app.call("GET", "/v1/operator/firms/999999999/audit-head", { token: app.operatorToken })).status).toBe(404)
+  })
 })

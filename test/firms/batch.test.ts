@@ -37,24 +37,36 @@ describe("work across clients", () => {
     expect(expectStatus(await firmCall(app, bookkeeper.key, "GET", `/v1/firm/proposals?min_cents=2000`), 200).data.map((item: any) => item.company_id)).toEqual([b.companyId])
     expect(expectStatus(await firmCall(app, bookkeeper.key, "GET", `/v1/firm/proposals?company_id=${a.companyId}&agent_id=${agent.id}`), 200).data).toHaveLength(1)
     expect(expectStatus(await firmCall(app, bookkeeper.key, "GET", "/v1/firm/proposals?older_than_days=1"), 200).data).toHaveLength(0)
+    // The bookkeeper's own entry in A waits for approval: the role holds no approve (ADR 0903).
+    const byBookkeeperInA = expectStatus(await firmCall(app, bookkeeper.key, "POST", "/v1/journal-entries/propose", {
+      company: a.companyId, body: { entry_date: today(), memo: "Bookkeeper's accrual", lines: lines("6070", "1010", 3500) }
+    }), 202).proposal
     // A bookkeeper may not decide; people only, approve scope.
     const byBookkeeper = await firmCall(app, bookkeeper.key, "POST", "/v1/firm/proposals/decide", { body: { decision: "approve", items: [{ company_id: a.companyId, proposal_id: inA.id }] } })
     expect(byBookkeeper.body.error.type).toBe("insufficient_scope")
     const byAgent = await firmCall(app, agent.key, "POST", "/v1/firm/proposals/decide", { headers: agent.headers, body: { decision: "approve", items: [{ company_id: a.companyId, proposal_id: inA.id }] } })
     expect(byAgent.status).toBe(403)
     // B's item names a proposal of A: it fails alone.
-    const items = [{ company_id: a.companyId, proposal_id: inA.id }, { company_id: b.companyId, proposal_id: inA.id }, { company_id: b.companyId, proposal_id: inB.id }]
+    const items = [
+      { company_id: a.companyId, proposal_id: inA.id },
+      { company_id: b.companyId, proposal_id: inA.id },
+      { company_id: b.companyId, proposal_id: inB.id },
+      { company_id: a.companyId, proposal_id: byBookkeeperInA.id }
+    ]
     const preview = expectStatus(await firmCall(app, cpa.key, "POST", "/v1/firm/proposals/decide", { key: null, body: { decision: "approve", items, dry_run: true } }), 200)
-    expect(preview).toMatchObject({ dry_run: true, succeeded: 2, failed: 1 })
-    expect(expectStatus(await firmCall(app, bookkeeper.key, "GET", "/v1/firm/proposals"), 200).data).toHaveLength(2)
+    expect(preview).toMatchObject({ dry_run: true, succeeded: 3, failed: 1 })
+    expect(expectStatus(await firmCall(app, bookkeeper.key, "GET", "/v1/firm/proposals"), 200).data).toHaveLength(3)
     const decided = expectStatus(await firmCall(app, cpa.key, "POST", "/v1/firm/proposals/decide", { body: { decision: "approve", items } }), 200)
-    expect(decided).toMatchObject({ dry_run: false, succeeded: 2, failed: 1 })
-    expect(decided.results.map((result: any) => result.status)).toEqual([201, 404, 201])
+    expect(decided).toMatchObject({ dry_run: false, succeeded: 3, failed: 1 })
+    expect(decided.results.map((result: any) => result.status)).toEqual([201, 404, 201, 201])
     expect(decided.results[0].result.proposal.status).toBe("approved")
     expect(expectStatus(await firmCall(app, bookkeeper.key, "GET", "/v1/firm/proposals"), 200).data).toEqual([])
     const logA = await app.query<{ action: string; principal_type: string; details: any }>(
       `SELECT action, principal_type, details FROM audit_events WHERE company_id = $1 AND action = 'approveProposal'`, [a.companyId])
-    expect(logA).toMatchObject([{ principal_type: "firm_member", details: { batch: "decideFirmProposals" } }])
+    expect(logA).toMatchObject([
+      { principal_type: "firm_member", details: { batch: "decideFirmProposals" } },
+      { principal_type: "firm_member", details: { batch: "decideFirmProposals" } }
+    ])
     // Client C revokes: the firm's next request to C fails while A and B work.
     expectStatus(await app.call("POST", `/v1/firm-access/${grantC.id}/revoke`, { token: c.ownerKey, key: newKey(), body: { reason: "Bye" } }), 200)
     expect((await firmCall(app, cpa.key, "GET", "/v1/company", { company: c.companyId })).status).toBe(404)

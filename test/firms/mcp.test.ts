@@ -45,5 +45,23 @@ describe("firms over MCP", () => {
     } finally {
       await agentMcp.close()
     }
+    // A bookkeeper's entry waits for approval over MCP too; the cpa's posts (ADR 0903).
+    const bookkeeper = await memberWithKey(app, firm, "bookkeeper")
+    const propose = async (key: string) => {
+      const session = await connectMcp(app, key)
+      try {
+        return structured(await session.callTool({
+          name: "propose_journal_entry",
+          arguments: { entry_date: today(), lines: lines("6070", "1010", 800), idempotency_key: newKey() },
+          _meta: { "dev.ledger/company": client.companyId }
+        }))
+      } finally {
+        await session.close()
+      }
+    }
+    const byBookkeeper = await propose(bookkeeper.key)
+    expect(byBookkeeper).toMatchObject({ status: "pending_approval", proposal: { created_by: { type: "firm_member", id: bookkeeper.id } } })
+    const byCpa = await propose(cpa.key)
+    expect(byCpa).toMatchObject({ posted_by: { type: "firm_member", id: cpa.id }, total_cents: 800 })
   })
 })

@@ -2,7 +2,8 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Scope } from "@ledger/api"
 import { FirmAuditRules } from "../../packages/engine/src/firms/index.ts"
-import { capped, closure } from "../../packages/engine/src/pipeline/authenticate/FirmPrincipal.ts"
+import * as PostingPolicy from "../../packages/engine/src/ledger/PostingPolicy.ts"
+import { capped, closure, memberRoleScopes, proposesOnly } from "../../packages/engine/src/pipeline/authenticate/FirmPrincipal.ts"
 
 /** The scope ceiling and the hash chain, as properties. */
 
@@ -31,6 +32,34 @@ describe("the grant's scope ceiling", () => {
       expect(capped(key, [])).toEqual([])
       expect(closure(closure(key))).toEqual(closure(key))
     }))
+  })
+})
+
+describe("the ceiling on a firm member's writes (ADR 0903)", () => {
+  it("a member posts in a client exactly when its key, role and grant all allow approve; otherwise it proposes or is refused", () => {
+    fc.assert(fc.property(
+      scopeSet,
+      fc.constantFrom("admin", "cpa", "bookkeeper" as const),
+      scopeSet,
+      fc.integer({ min: 1, max: 10_000_000 }),
+      fc.constantFrom<PostingPolicy.PeriodStatus | null>(null, "open", "soft_locked", "hard_locked"),
+      fc.option(fc.constant("Late invoice"), { nil: null }),
+      (key, role, grant, totalCents, periodStatus, overrideReason) => {
+        const scopes = capped(key, memberRoleScopes[role], grant)
+        const only = proposesOnly({ type: "firm_member" }, scopes)
+        expect(only).toBe(!Scope.satisfies(key, "approve") || role === "bookkeeper" || !Scope.satisfies(grant, "approve"))
+        const decision = PostingPolicy.decide({
+          actor: { isPerson: true, postingThresholdCents: null, proposesOnly: only },
+          totalCents,
+          periodStatus,
+          softLockOverrideReason: overrideReason
+        })
+        const periodRefuses = PostingPolicy.periodCheck(periodStatus, overrideReason).refusal !== null
+        expect(decision.verdict).toBe(periodRefuses ? "refuse" : only ? "propose" : "post")
+        // A firm agent is never capped this way: its threshold decides.
+        expect(proposesOnly({ type: "firm_agent" }, scopes)).toBe(false)
+      }
+    ))
   })
 })
 

@@ -43,7 +43,9 @@ export const NewApiKey = Schema.Struct({
 }).annotate({ identifier: "NewApiKey" })
 export type NewApiKey = typeof NewApiKey.Type
 
-export const KeyDays = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Limits.personKeyDaysMax }))
+export const KeyDays = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Limits.personKeyDaysMax })).annotate({
+  description: `Days until the key expires: default ${Limits.personKeyDaysDefault} for a person, ${Limits.agentKeyDaysDefault} for an agent (at most ${Limits.agentKeyDaysMax}).`
+})
 
 export const createKey = Operation.make({
   id: "createKey",
@@ -54,7 +56,7 @@ export const createKey = Operation.make({
   scope: "admin",
   mode: "K",
   body: Schema.Struct({
-    principal_type: Schema.Literals(["user", "agent"]),
+    principal_type: Schema.Literals(["user", "agent"]).annotate({ description: "Whose key: a person's (user_id) or an agent's (agent_id)." }),
     user_id: Schema.optionalKey(Id),
     agent_id: Schema.optionalKey(Id),
     scopes: Scopes,
@@ -104,7 +106,9 @@ export const rotateKey = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({
     overlap_seconds: Schema.optionalKey(
-      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Limits.rotationOverlapSecondsMax }))
+      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Limits.rotationOverlapSecondsMax })).annotate({
+        description: "How long the old secret keeps working: default 24 hours, at most 7 days, 0 = at once."
+      })
     ),
     expires_in_days: Schema.optionalKey(KeyDays),
     rate_limit_rpm: Schema.optionalKey(RateLimit),

@@ -10,14 +10,18 @@ export { RateLimit } from "./ApiKeys.ts"
 const area = "4.2 Administration and keys"
 
 export const plans = ["solo", "business", "advanced", "owned"] as const
-export const Plan = Schema.Literals(plans)
+export const Plan = Schema.Literals(plans).annotate({ description: "The company's plan: it sets the rate limit and what is included." })
 export type Plan = typeof Plan.Type
 
 export const starterCharts = ["general", "services", "retail", "empty"] as const
-export const StarterChartName = Schema.Literals(starterCharts)
+export const StarterChartName = Schema.Literals(starterCharts).annotate({
+  description: "The chart of accounts to start from: general, services, retail, or empty."
+})
 export type StarterChartName = typeof StarterChartName.Type
 
-export const FiscalYearStartMonth = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 }))
+export const FiscalYearStartMonth = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 })).annotate({
+  description: "The month the fiscal year starts, 1 (January) to 12."
+})
 
 export const Company = Schema.Struct({
   company_id: CompanyId,
@@ -68,9 +72,13 @@ export const createCompany = Operation.make({
   body: Schema.Struct({
     name: Name,
     owner_name: Name,
+    owner_email: Schema.optionalKey(
+      Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u))
+        .annotate({ description: "The owner's sign-in address (DECISIONS.md): they sign in to the web app by email code with it." })
+    ),
     plan: Schema.optionalKey(Plan),
     starter_chart: Schema.optionalKey(StarterChartName),
-    periods: Schema.optionalKey(Schema.Boolean)
+    periods: Schema.optionalKey(Schema.Boolean.annotate({ description: "Create this fiscal year's and the next one's monthly periods (default true)." }))
   }),
   success: CreatedCompany,
   errors: ["forbidden"]
@@ -153,7 +161,10 @@ export const setKillSwitch = Operation.make({
   scope: "admin",
   mode: "K",
   status: 200,
-  body: Schema.Struct({ suspended: Schema.Boolean, reason: Reason }),
+  body: Schema.Struct({
+    suspended: Schema.Boolean.annotate({ description: "True suspends all agent writes of the company; false resumes them." }),
+    reason: Reason
+  }),
   success: Company
 })
 

@@ -8,15 +8,31 @@ const area = "4.2 Administration and keys"
 const IdPath = Schema.Struct({ id: Id })
 
 export const userRoles = ["owner", "cpa", "accountant", "staff"] as const
-export const UserRole = Schema.Literals(userRoles)
+export const UserRole = Schema.Literals(userRoles).annotate({
+  description: "The company role: owner, cpa, accountant or staff; it sets the most a key of the person may hold."
+})
 export type UserRole = typeof UserRole.Type
+
+/**
+ * A firm's member as the client's people list shows them (spec 4.3: a firm member "appears in
+ * every granting client"): read-only, managed by the firm, present while the grant is live.
+ */
+export const FirmSeat = Schema.Struct({
+  firm_id: Id,
+  firm_name: Name,
+  grant_id: Id,
+  read_only: Schema.Literal(true)
+}).annotate({ identifier: "FirmSeat" })
 
 export const User = Schema.Struct({
   id: Id,
   name: Name,
-  role: UserRole,
-  scopes: Schema.Array(Scope).annotate({ description: "The most a key of this person may hold." }),
+  role: Schema.Literals([...userRoles, "admin", "bookkeeper"]).annotate({
+    description: "The company role; for a firm's member (`firm` set) the member's firm role: admin, cpa or bookkeeper."
+  }),
+  scopes: Schema.Array(Scope).annotate({ description: "The most a key of this person may hold (a firm's member: within the grant)." }),
   email: Schema.optionalKey(Schema.NullOr(Schema.String)).annotate({ description: "The person's sign-in address (DECISIONS.md), if any." }),
+  firm: Schema.optionalKey(FirmSeat).annotate({ description: "Set for a member of a firm the company granted access: not editable here." }),
   created_at: Timestamp
 }).annotate({ identifier: "User" })
 export type User = typeof User.Type
@@ -24,7 +40,7 @@ export type User = typeof User.Type
 export const Scopes = Schema.Array(Scope).check(
   Schema.isMinLength(1),
   Schema.isMaxLength(Limits.scopesCountMax)
-)
+).annotate({ description: "What the holder may do: read, propose, approve, admin (each a separate grant)." })
 
 export const PostingThresholdCents = Schema.Int.check(
   Schema.isBetween({ minimum: 0, maximum: Limits.postingThresholdCentsMax })
@@ -62,7 +78,9 @@ export const createUser = Operation.make({
     name: Name,
     role: UserRole,
     /** The person's sign-in address (DECISIONS.md: verified by their first email-link sign-in). */
-    email: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u)))
+    email: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(254), Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u)).annotate({
+      description: "The person's sign-in address; verified by their first email-link sign-in."
+    }))
   }),
   success: User
 })

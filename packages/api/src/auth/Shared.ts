@@ -16,8 +16,18 @@ export const limits = {
   sessionIdleMs: 8 * 3_600_000,
   sessionMaxMs: 7 * 24 * 3_600_000,
   recoveryCodesIssued: 10,
-  /** Email links asked for one address (or one browser) within 15 minutes. */
+  /** Email links asked for by one browser within the window (`throttleWindowMs`). */
   emailLinksPerWindow: 5,
+  /** The sliding window of every abuse limit of the public steps (docs/decisions/1005-sign-in-abuse-limits.md). */
+  throttleWindowMs: 15 * 60_000,
+  /** Public sign-in steps of every kind from one client network address within the window. */
+  publicStepsPerClient: 100,
+  /** Email links asked for from one client network address within the window, whatever the addresses. */
+  emailLinksPerClient: 20,
+  /** Email links for one email address from one client network address within the window. */
+  emailLinksPerEmailPerClient: 5,
+  /** Email links for one email address within the window, from anywhere: what mail one address can be sent. */
+  emailLinksPerEmail: 10,
   passkeysPerPersonMax: 20,
   emailLengthMax: 254,
   browserLengthMin: 16,

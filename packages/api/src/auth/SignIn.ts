@@ -27,13 +27,19 @@ export const requestEmailLink = Operation.make({
   path: "/v1/auth/email-links",
   area,
   summary: "Mail a sign-in link and a 6-digit code (valid 15 minutes) to a person's address.",
-  description: "Always 202, whether the address is known or not, so addresses cannot be probed. A new request replaces the unused codes of the same browser.",
+  description: "Always 202, whether the address is known or not, so addresses cannot be probed. A new request replaces the unused codes of the same browser. Limited per client address, per email address and per browser (429 with Retry-After).",
   credential: "none",
   scope: "read",
   mode: "-",
   mcpTool: false,
   status: 202,
-  body: Schema.Struct({ email: Email, browser: Browser }),
+  body: Schema.Struct({
+    email: Email,
+    browser: Browser,
+    principal_type: Schema.optionalKey(Schema.Literals(["user", "firm_member"]).annotate({
+      description: "Who to sign in as when the address is both a company's person and a firm member: `user` (the web app, the default) or `firm_member` (the accountant console). The other is used when the address names only one."
+    }))
+  }),
   success: Schema.Struct({ status: Schema.Literal("sent"), expires_at: Timestamp }),
   errors: publicErrors
 })

@@ -71,8 +71,10 @@ export const createFirmClient = Operation.make({
     name: Name,
     owner_name: Name,
     owner_email: Schema.optionalKey(Email),
-    starter_chart: Schema.optionalKey(Schema.Literals(["general", "services", "retail", "empty"])),
-    periods: Schema.optionalKey(Schema.Boolean)
+    starter_chart: Schema.optionalKey(Schema.Literals(["general", "services", "retail", "empty"]).annotate({
+      description: "The chart of accounts to start from: general (default), services, retail, or empty."
+    })),
+    periods: Schema.optionalKey(Schema.Boolean.annotate({ description: "Create this fiscal year's and the next one's monthly periods (default true)." }))
   }),
   success: NewClient
 })

@@ -26,3 +26,9 @@ export const unappliedDaysDefault = 30
 export const unappliedDaysMax = 3_650
 /** Events of one audit verification: a longer chain is verified in windows (`from_seq`). */
 export const auditVerifyWindowMax = 100_000
+/**
+ * Requests a minute of one firm credential (key or session) whose key and firm set no limit of
+ * their own (spec 8.1: "for firm keys the firm default"); the `advanced` plan's. In a client the
+ * client's plan limit applies as well (docs/decisions/0903-firm-requests-limited-audited-anchored.md).
+ */
+export const credentialRequestsPerMinuteDefault = 1_200

@@ -103,7 +103,10 @@ export const setFirmKillSwitch = Operation.make({
   scope: "admin",
   mode: "K",
   status: 200,
-  body: Schema.Struct({ suspended: Schema.Boolean, reason: Reason }),
+  body: Schema.Struct({
+    suspended: Schema.Boolean.annotate({ description: "True suspends the firm's agents' writes in every client; false resumes them." }),
+    reason: Reason
+  }),
   success: Firm
 })
 

@@ -8,7 +8,9 @@ import { area, FirmKey, FirmScopes, FirmSession, IdPath, NewFirmKey } from "./Re
 
 /** Firm keys and firm sessions (spec 4.3, 5.1). */
 
-const KeyDays = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Limits.memberKeyDaysMax }))
+const KeyDays = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Limits.memberKeyDaysMax })).annotate({
+  description: "Days until the key expires: default 365 for a member, 30 for a firm agent (at most 90)."
+})
 
 export const createFirmKey = Operation.make({
   id: "createFirmKey",
@@ -20,7 +22,7 @@ export const createFirmKey = Operation.make({
   scope: "admin",
   mode: "K",
   body: Schema.Struct({
-    principal_type: Schema.Literals(["member", "agent"]),
+    principal_type: Schema.Literals(["member", "agent"]).annotate({ description: "Whose key: a member's (member_id) or a firm agent's (firm_agent_id)." }),
     member_id: Schema.optionalKey(Id),
     firm_agent_id: Schema.optionalKey(Id),
     scopes: FirmScopes,
@@ -54,7 +56,9 @@ export const rotateFirmKey = Operation.make({
   mode: "K",
   pathParams: IdPath,
   body: Schema.Struct({
-    overlap_seconds: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 604_800 }))),
+    overlap_seconds: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 604_800 })).annotate({
+      description: "How long the old secret keeps working: default 24 hours, at most 7 days, 0 = at once."
+    })),
     expires_in_days: Schema.optionalKey(KeyDays),
     rate_limit_rpm: Schema.optionalKey(RateLimit),
     reason: Schema.optionalKey(Reason)

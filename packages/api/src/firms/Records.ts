@@ -11,12 +11,15 @@ export const IdPath = Schema.Struct({ id: Id })
 export const CompanyPath = Schema.Struct({ id: CompanyId })
 
 export const memberRoles = ["admin", "cpa", "bookkeeper"] as const
-export const MemberRole = Schema.Literals(memberRoles)
+export const MemberRole = Schema.Literals(memberRoles).annotate({ description: "The member's firm role: admin, cpa or bookkeeper." })
 export type MemberRole = typeof MemberRole.Type
 
 export const Email = Schema.String.check(Schema.isMinLength(3), Schema.isMaxLength(Limits.emailLengthMax), Schema.isPattern(/^[^\s@]+@[^\s@]+$/u))
+  .annotate({ description: "The person's sign-in email address." })
 
-export const FirmScopes = Schema.Array(Scope).check(Schema.isMinLength(1), Schema.isMaxLength(4))
+export const FirmScopes = Schema.Array(Scope).check(Schema.isMinLength(1), Schema.isMaxLength(4)).annotate({
+  description: "What the holder may do in a client: read, propose, approve, admin; the client's grant stays the ceiling."
+})
 
 export const Firm = Schema.Struct({
   id: Id,
@@ -87,7 +90,7 @@ export const FirmAgent = Schema.Struct({
   created_at: Timestamp
 }).annotate({ identifier: "FirmAgent" })
 
-export const Billing = Schema.Literals(["firm", "client"])
+export const Billing = Schema.Literals(["firm", "client"]).annotate({ description: "Who pays for the client's plan: the firm or the client (recorded only)." })
 
 export const Grant = Schema.Struct({
   id: Id,

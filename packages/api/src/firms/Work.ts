@@ -19,9 +19,13 @@ export const lockClientPeriods = Operation.make({
   status: 200,
   peopleOnly: true,
   body: Schema.Struct({
-    company_ids: Schema.Array(CompanyId).check(Schema.isMinLength(1), Schema.isMaxLength(Limits.batchItemsMax)),
+    company_ids: Schema.Array(CompanyId).check(Schema.isMinLength(1), Schema.isMaxLength(Limits.batchItemsMax)).annotate({
+      description: "The clients whose period containing the date to lock."
+    }),
     date: DateString,
-    status: Schema.Literals(["soft_locked", "hard_locked"]),
+    status: Schema.Literals(["soft_locked", "hard_locked"]).annotate({
+      description: "soft_locked posts only with an override reason; hard_locked refuses every posting."
+    }),
     reason: Reason,
     dry_run: DryRun
   }),
@@ -58,10 +62,10 @@ export const listFirmProposals = Operation.make({
   query: Schema.Struct({
     company_id: Schema.optionalKey(CompanyId),
     agent_id: Schema.optionalKey(Id),
-    agent_name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
+    agent_name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "Only proposals by agents with this name." })),
     min_cents: Schema.optionalKey(Count),
     max_cents: Schema.optionalKey(Count),
-    older_than_days: Schema.optionalKey(Count),
+    older_than_days: Schema.optionalKey(Count.annotate({ description: "Only proposals waiting more than this many days." })),
     ...PageQuery
   }),
   success: Schema.Struct({ data: Schema.Array(FirmProposal), has_more: Schema.Boolean, next_cursor: Schema.NullOr(Schema.String) })
@@ -80,9 +84,9 @@ export const decideFirmProposals = Operation.make({
   status: 200,
   peopleOnly: true,
   body: Schema.Struct({
-    decision: Schema.Literals(["approve", "reject"]),
+    decision: Schema.Literals(["approve", "reject"]).annotate({ description: "What to do with every listed proposal." }),
     reason: Schema.optionalKey(Reason),
-    items: Schema.Array(Schema.Struct({ company_id: CompanyId, proposal_id: Id }))
+    items: Schema.Array(Schema.Struct({ company_id: CompanyId, proposal_id: Id })).annotate({ description: "The proposals to decide, each by its client and id." })
       .check(Schema.isMinLength(1), Schema.isMaxLength(Limits.batchItemsMax)),
     dry_run: DryRun
   }),
@@ -123,7 +127,9 @@ export const getFirmClose = Operation.make({
   mode: "R",
   query: Schema.Struct({
     date: Schema.optionalKey(DateString),
-    unapplied_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Limits.unappliedDaysMax }))),
+    unapplied_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Limits.unappliedDaysMax })).annotate({
+      description: `Flag payments and credits left unapplied longer than this many days (default ${Limits.unappliedDaysDefault}).`
+    })),
     ...PageQuery
   }),
   success: Schema.Struct({

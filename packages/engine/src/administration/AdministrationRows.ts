@@ -1,6 +1,7 @@
-import type { ApiKey, Company, Principal } from "@ledger/api"
+import type { ApiKey, Company, Principal, Scope } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
 import { roleScopes } from "../kernel/Actor.ts"
+import { capped, type MemberRole, memberRoleScopes } from "../pipeline/authenticate/FirmPrincipal.ts"
 
 /** Database rows to the records of @ledger/api. */
 
@@ -28,6 +29,24 @@ export const user = (row: Record<string, unknown>): Principal.User => ({
   ...(row.email === undefined ? {} : { email: (row.email as string | null) ?? null }),
   created_at: Row.iso(row.created_at)
 })
+
+/**
+ * A row of the people list: a user, or a member of a firm with a live grant, whose scopes are its
+ * role's within the grant's and who is the firm's to manage (`firm`, read-only here).
+ */
+export const person = (row: Record<string, unknown>): Principal.User => {
+  if (row.firm_id === null || row.firm_id === undefined) return user(row)
+  const role = String(row.role) as MemberRole
+  return {
+    id: Row.int(row.id),
+    name: String(row.name),
+    role,
+    scopes: [...capped(memberRoleScopes[role] ?? [], Row.textArray<Scope.Scope>(row.grant_scopes))],
+    email: (row.email as string | null) ?? null,
+    firm: { firm_id: Row.int(row.firm_id), firm_name: String(row.firm_name), grant_id: Row.int(row.grant_id), read_only: true },
+    created_at: Row.iso(row.created_at)
+  }
+}
 
 export const agent = (row: Record<string, unknown>): Principal.Agent => ({
   id: Row.int(row.id),

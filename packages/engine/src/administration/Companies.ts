@@ -69,6 +69,8 @@ export const handlers = [
         company_id: companyId,
         name: body.owner_name,
         role: "owner",
+        // The owner signs in by email code with it (DECISIONS.md "People, sign-in and sessions").
+        email: body.owner_email?.toLowerCase() ?? null,
         created_at: request.now
       })} RETURNING *`.pipe(Effect.orDie)
       const owner = AdministrationRows.user(ownerRows[0]!)

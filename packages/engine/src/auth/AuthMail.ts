@@ -3,7 +3,11 @@ import { SqlClient } from "effect/sql"
 import { Mail } from "../ports/Mail.ts"
 import type { JobKind, JobOutcome } from "../pipeline/Area.ts"
 import * as Row from "../kernel/Row.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Jobs from "../store/Jobs.ts"
+import { auditPublic, personActor } from "./Guard.ts"
+import * as SessionStore from "./SessionStore.ts"
+import { parsePerson } from "./SignInRules.ts"
 
 /**
  * Sign-in mail: codes, address verification and security notices. Queued in the change's
@@ -15,6 +19,11 @@ export const jobKind = "auth.mail"
 
 export interface Queued {
   readonly companyId: string | null
+  /**
+   * Whom an email code is for (their person key); null for an address that names nobody, whose
+   * row is written `void` (no body, never sent) so the request does the same work either way.
+   */
+  readonly person?: string | null
   readonly kind: "email_code" | "security_notice" | "verify_email"
   readonly to: string
   readonly subject: string
@@ -23,12 +32,15 @@ export interface Queued {
 
 export const queue = Effect.fn("AuthMail.queue")(function*(mail: Queued, now: string) {
   const sql = yield* SqlClient.SqlClient
+  const unknown = mail.kind === "email_code" && (mail.person === undefined || mail.person === null)
   const rows = yield* sql<{ id: unknown }>`INSERT INTO auth_mails ${sql.insert({
     company_id: mail.companyId,
+    person: mail.person ?? null,
     kind: mail.kind,
     to_address: mail.to,
-    subject: mail.subject,
-    body: mail.body,
+    subject: unknown ? "" : mail.subject,
+    body: unknown ? null : mail.body,
+    status: unknown ? "void" : "queued",
     created_at: now
   })} RETURNING id`.pipe(Effect.orDie)
   const id = Row.int(rows[0]!.id)
@@ -45,11 +57,43 @@ export const notice = (companyId: string | null, to: string | null, what: string
     body: `${what} on your Ledger account at ${now} (UTC).\n\nIf this was not you, sign in and revoke your other sessions, then change your sign-in settings.`
   }, now)
 
+/**
+ * The link request of a known person, in their log: written by the worker, not the request, so
+ * the request does no more for a known address than for an unknown one. Recorded at the
+ * request's time, once (a retried delivery finds it there).
+ */
+const auditRequest = Effect.fn("AuthMail.auditRequest")(function*(key: string, requestedAt: string) {
+  const sql = yield* SqlClient.SqlClient
+  const person = parsePerson(key)
+  if (person === null) return
+  const info = yield* SessionStore.loadPerson(person)
+  if (info === null) return
+  const already = person.type === "user"
+    ? yield* sql`SELECT 1 FROM audit_events WHERE company_id = ${person.companyId} AND action = 'requestEmailLink'
+      AND occurred_at = ${requestedAt} AND principal_type = 'user' AND principal_id = ${String(person.id)}`.pipe(Effect.orDie)
+    : yield* sql`SELECT 1 FROM firm_audit_events WHERE firm_id = ${person.firmId} AND action = 'requestEmailLink'
+      AND occurred_at = ${requestedAt} AND principal_type = 'firm_member' AND principal_id = ${String(person.id)}`.pipe(Effect.orDie)
+  if (already.length > 0) return
+  const actor = personActor(person, info.name)
+  yield* auditPublic(person, info.name, { ok: true, status: 202 }).pipe(Effect.provideService(RequestContext, {
+    actor,
+    companyId: actor.companyId,
+    operationId: "requestEmailLink",
+    via: "http",
+    now: requestedAt,
+    today: requestedAt.slice(0, 10),
+    agentModel: null,
+    agentRunId: null,
+    idempotencyKey: null
+  }))
+})
+
 const deliver = Effect.fn("AuthMail.deliver")(function*(id: number) {
   const sql = yield* SqlClient.SqlClient
   const mail = yield* Mail
   const row = (yield* sql<Record<string, unknown>>`SELECT * FROM auth_mails WHERE id = ${id}`.pipe(Effect.orDie))[0]
   if (row === undefined || row.status !== "queued" || row.body === null) return { _tag: "Done" } as JobOutcome
+  if (row.kind === "email_code" && row.person !== null) yield* auditRequest(String(row.person), Row.iso(row.created_at))
   const sent = yield* Effect.result(mail.send({
     from: { name: "Ledger", address: null },
     replyTo: null,

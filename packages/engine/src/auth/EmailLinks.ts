@@ -12,6 +12,7 @@ import * as Factors from "./Factors.ts"
 import { auditPublic } from "./Guard.ts"
 import * as SessionStore from "./SessionStore.ts"
 import { codeAttempt, codeHash, type LinkState, limits, parsePerson, personKey, sameHash, sixDigits } from "./SignInRules.ts"
+import * as Throttle from "./Throttle.ts"
 import * as Tickets from "./Tickets.ts"
 
 /**
@@ -24,17 +25,21 @@ import * as Tickets from "./Tickets.ts"
 const refused = (outcome: string, message: string, extra: Record<string, unknown> = {}) =>
   ApiError.fail("sign_in_refused", message, { outcome, ...extra })
 
-const tooMany = () => ApiError.fail("rate_limited", "Too many sign-in emails asked for: wait 15 minutes.", { retry_after_seconds: 900 })
-
-const mailText = (code: string, appOrigin: string | null) =>
+const mailText = (code: string, appOrigin: string | null, console: boolean) =>
   [
     `Your Ledger sign-in code is ${code}.`,
     "",
-    appOrigin === null ? "" : `Or open ${appOrigin}/sign-in/email?code=${code} in the browser you asked from.`,
+    appOrigin === null ? "" : `Or open ${appOrigin}/${console ? "console" : "sign-in/email"}?code=${code} in the browser you asked from.`,
     "The code works once, for 15 minutes, in the browser that asked for it.",
     "If you did not ask to sign in, ignore this message."
   ].join("\n")
 
+/**
+ * The request does the same work whatever the address: the abuse limits, both look-ups of who
+ * the address names, the link, a mail row and its job. An unknown address's mail row is `void`
+ * (no body, never sent); the worker mails a known person's code and records the request in their
+ * log (AuthMail.ts), so neither the answer nor its time tells known from unknown.
+ */
 const requestLink = Handler.make(Auth.SignIn.requestEmailLink, ({ body }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -43,42 +48,34 @@ const requestLink = Handler.make(Auth.SignIn.requestEmailLink, ({ body }) =>
     const rp = yield* Effect.serviceOption(RelyingParty)
     const address = body.email.toLowerCase()
     const browserHash = yield* Secret.hash(body.browser)
+    yield* Throttle.take(Throttle.emailLinkBuckets(address, browserHash, Throttle.clientOf(request)))
     const expiresAt = new Date(Date.parse(request.now) + limits.emailCodeValidMs).toISOString()
-    const windowStart = new Date(Date.parse(request.now) - limits.emailCodeValidMs).toISOString()
     return yield* sql.withTransaction(Effect.gen(function*() {
-      const recent = yield* sql<{ by_address: unknown; by_browser: unknown }>`SELECT
-        count(*) FILTER (WHERE address = ${address}) AS by_address, count(*) FILTER (WHERE browser_hash = ${browserHash}) AS by_browser
-        FROM auth_email_links WHERE created_at > ${windowStart} AND (address = ${address} OR browser_hash = ${browserHash})`
-      if (Row.int(recent[0]!.by_address) >= limits.emailLinksPerWindow || Row.int(recent[0]!.by_browser) >= limits.emailLinksPerWindow) {
-        return yield* Effect.fail(tooMany())
-      }
       yield* sql`UPDATE auth_email_links SET status = 'replaced' WHERE browser_hash = ${browserHash} AND status = 'pending'`
       // Links a day past their end only fed the code check of that day: gone.
       yield* sql`DELETE FROM auth_email_links WHERE expires_at < ${new Date(Date.parse(request.now) - 86_400_000).toISOString()}`
       const code = sixDigits(yield* entropy.bytes(4))
-      const person = (yield* SessionStore.peopleByEmail(address))[0]
-      // Unknown addresses get a row too (never mailed, never matching), so both answers cost the same.
+      const person = yield* SessionStore.personByEmail(address, body.principal_type ?? "user")
+      const hash = codeHash(browserHash, code)
+      // Unknown addresses get a row too (never mailed, never signing in), so both answers cost the same.
       yield* sql`INSERT INTO auth_email_links ${sql.insert({
         browser_hash: browserHash,
         address,
-        person: person === undefined ? null : personKey(person),
+        person: person === null ? null : personKey(person),
         company_id: person?.type === "user" ? person.companyId : null,
-        code_hash: person === undefined ? "unknown" : codeHash(browserHash, code),
+        code_hash: hash,
         created_at: request.now,
         expires_at: expiresAt
       })}`
-      if (person !== undefined) {
-        const origin = Option.isSome(rp) ? rp.value.origin : null
-        yield* AuthMail.queue({
-          companyId: person.type === "user" ? person.companyId : null,
-          kind: "email_code",
-          to: address,
-          subject: `Your Ledger sign-in code: ${code}`,
-          body: mailText(code, origin)
-        }, request.now)
-        const info = yield* SessionStore.loadPerson(person)
-        yield* auditPublic(person, info?.name ?? address, { ok: true, status: 202 })
-      }
+      const origin = Option.isSome(rp) ? rp.value.origin : null
+      yield* AuthMail.queue({
+        companyId: person?.type === "user" ? person.companyId : null,
+        person: person === null ? null : personKey(person),
+        kind: "email_code",
+        to: address,
+        subject: `Your Ledger sign-in code: ${code}`,
+        body: mailText(code, origin, person?.type === "firm_member")
+      }, request.now)
       return { status: 202, body: { status: "sent" as const, expires_at: expiresAt } }
     })).pipe(Effect.catchTag("SqlError", Effect.die))
   }))
@@ -107,6 +104,7 @@ const signIn = Handler.make(Auth.SignIn.signInWithEmailCode, ({ body }) =>
     const sql = yield* SqlClient.SqlClient
     const request = yield* RequestContext
     const browserHash = yield* Secret.hash(body.browser)
+    yield* Throttle.takePublicStep
     const result = yield* sql.withTransaction(Effect.gen(function*() {
       const { latest, outcome } = yield* attempt(browserHash, body.code, request.now)
       const person = latest === undefined || latest.person === null ? null : parsePerson(String(latest.person))
@@ -132,10 +130,7 @@ const signIn = Handler.make(Auth.SignIn.signInWithEmailCode, ({ body }) =>
       }
       if (info === null) return { _tag: "Refused" as const, error: refused("invalid", "This code cannot sign you in: ask for a new one.") }
       yield* sql`UPDATE auth_email_links SET status = 'used', used_at = ${request.now} WHERE id = ${Row.int(latest!.id)}`
-      if (info.person.type === "user") {
-        yield* sql`UPDATE users SET email_verified_at = COALESCE(email_verified_at, ${request.now})
-          WHERE company_id = ${info.person.companyId} AND id = ${info.person.id}`
-      }
+      yield* SessionStore.markEmailVerified(info.person, request.now)
       if (yield* Factors.hasTotp(personKey(info.person))) {
         yield* auditPublic(info.person, info.name, { ok: true, status: 200, details: { second_factor_required: true } })
         return { _tag: "Done" as const, status: 200, body: yield* Tickets.open(info.person, browserHash, "email_code", request.now) }

@@ -7,11 +7,12 @@ import * as Row from "../kernel/Row.ts"
 import * as StepUp from "../kernel/StepUp.ts"
 import * as AuthMail from "./AuthMail.ts"
 import * as Factors from "./Factors.ts"
-import { auditPublic, ownSession } from "./Guard.ts"
+import { auditFirmLevel, auditPublic, ownSession } from "./Guard.ts"
 import * as PasskeyRules from "./PasskeyRules.ts"
 import * as PasskeyStore from "./PasskeyStore.ts"
 import * as SessionStore from "./SessionStore.ts"
 import { limits, parsePerson } from "./SignInRules.ts"
+import * as Throttle from "./Throttle.ts"
 
 /** Passkeys (spec 4.14): sign-in with one (two factors at once), and a person's own list of them. */
 
@@ -21,6 +22,7 @@ const signInChallenge = Handler.make(Auth.SignIn.passkeyChallenge, () =>
   Effect.gen(function*() {
     const request = yield* RequestContext
     const rp = yield* PasskeyStore.relyingParty
+    yield* Throttle.takePublicStep
     const options = yield* PasskeyRules.authenticationOptions(rp, yield* PasskeyStore.challengeBytes)
     const expiresAt = yield* PasskeyStore.saveChallenge(options.challenge, "sign_in", request.now)
     return { body: { options: options as unknown as Record<string, unknown>, expires_at: expiresAt } }
@@ -32,6 +34,7 @@ const signIn = Handler.make(Auth.SignIn.signInWithPasskey, ({ body }) =>
     const request = yield* RequestContext
     const rp = yield* PasskeyStore.relyingParty
     const challenge = PasskeyRules.challengeOf(body.credential)
+    yield* Throttle.takePublicStep
     // The challenge is taken in its own transaction first: a replayed or forged message spends it.
     const live = yield* sql.withTransaction(PasskeyStore.takeChallenge(challenge, "sign_in", request.now)).pipe(Effect.orDie)
     if (!live) return yield* Effect.fail(refusedPasskey("The challenge is unknown, used or expired: ask for a new one."))
@@ -102,6 +105,7 @@ const addPasskey = Handler.make(Auth.Security.addPasskey, ({ body }) =>
     const info = yield* SessionStore.loadPerson(own.person)
     yield* AuthMail.notice(own.actor.companyId, info?.email ?? null, "A passkey was added", own.request.now)
     const passkey = PasskeyStore.toWire(rows[0]!)
+    yield* auditFirmLevel(own, { targetType: "passkey", targetId: passkey.id })
     return { status: 201, body: passkey, audit: { targetType: "passkey", targetId: passkey.id } }
   }))
 
@@ -119,6 +123,7 @@ const removePasskey = Handler.make(Auth.Security.removePasskey, ({ path, body })
     }
     yield* sql`UPDATE auth_passkeys SET removed_at = ${own.request.now} WHERE id = ${path.id} AND person = ${own.key}`.pipe(Effect.orDie)
     yield* AuthMail.notice(own.actor.companyId, info?.email ?? null, "A passkey was removed", own.request.now)
+    yield* auditFirmLevel(own, { targetType: "passkey", targetId: path.id })
     return { body: { removed: true as const, id: path.id }, audit: { targetType: "passkey", targetId: path.id, reason: body.reason ?? null } }
   }))
 

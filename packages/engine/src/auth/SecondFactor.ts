@@ -10,6 +10,7 @@ import * as Factors from "./Factors.ts"
 import { auditPublic } from "./Guard.ts"
 import * as SessionStore from "./SessionStore.ts"
 import { limits, parsePerson, ticketAttempt } from "./SignInRules.ts"
+import * as Throttle from "./Throttle.ts"
 import * as Tickets from "./Tickets.ts"
 
 /** The second step of an email-code sign-in (spec 4.14): an authenticator code or a recovery code. */
@@ -20,6 +21,7 @@ const refused = (outcome: string, message: string, extra: Record<string, unknown
 const status = Handler.make(Auth.SignIn.secondFactorStatus, ({ body }) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
+    yield* Throttle.takePublicStep
     const row = yield* Tickets.load(body.ticket, yield* Secret.hash(body.browser))
     if (row === null) return yield* Effect.fail(refused("invalid", "No such ticket for this browser."))
     return {
@@ -40,6 +42,7 @@ const complete = Handler.make(Auth.SignIn.completeSecondFactor, ({ body }) =>
       return yield* Effect.fail(ApiError.validationFailed("Give exactly one of totp_code and recovery_code.", [{ path: ["body"], message: "One of totp_code, recovery_code" }]))
     }
     const browserHash = yield* Secret.hash(body.browser)
+    yield* Throttle.takePublicStep
     const result = yield* sql.withTransaction(Effect.gen(function*() {
       const row = yield* Tickets.load(body.ticket, browserHash, true)
       if (row === null) return { _tag: "Refused" as const, error: refused("invalid", "No such ticket for this browser.") }

@@ -6,7 +6,7 @@ import * as StepUp from "../kernel/StepUp.ts"
 import { Entropy } from "../ports/Entropy.ts"
 import * as AuthMail from "./AuthMail.ts"
 import * as Factors from "./Factors.ts"
-import { ownSession } from "./Guard.ts"
+import { auditFirmLevel, ownSession } from "./Guard.ts"
 import * as PasskeyStore from "./PasskeyStore.ts"
 import * as SessionStore from "./SessionStore.ts"
 import * as TotpRules from "./TotpRules.ts"
@@ -19,7 +19,7 @@ const getSecurity = Handler.make(Auth.Security.getSecurity, () =>
     const info = yield* SessionStore.loadPerson(own.person)
     const totp = yield* Factors.totpRow(own.key)
     const recovery = yield* Factors.recoveryRemaining(own.key)
-    const session = yield* SessionStore.current(own.sessionId, own.key)
+    const session = yield* SessionStore.current(own.sessionId, own.person, own.actor.name)
     return {
       body: {
         email: info?.email ?? null,
@@ -32,7 +32,7 @@ const getSecurity = Handler.make(Auth.Security.getSecurity, () =>
         },
         recovery_codes: { remaining: recovery.remaining, created_at: recovery.createdAt },
         two_step_required: info?.requireTwoStep ?? false,
-        session: SessionStore.toWire(session, own.actor.name)
+        session
       }
     }
   }))
@@ -54,6 +54,7 @@ const enrolTotp = Handler.make(Auth.Security.enrolTotp, () =>
         created_at = EXCLUDED.created_at`.pipe(Effect.orDie)
     const info = yield* SessionStore.loadPerson(own.person)
     const label = info?.email ?? own.actor.name
+    yield* auditFirmLevel(own, { targetType: "authenticator_app" })
     return { body: { secret, otpauth_uri: TotpRules.otpauthUri(secret, label), confirmed: false as const }, audit: { targetType: "authenticator_app" } }
   }))
 
@@ -71,6 +72,7 @@ const confirmTotp = Handler.make(Auth.Security.confirmTotp, ({ body }) =>
     yield* sql`UPDATE auth_totp SET confirmed_at = ${own.request.now} WHERE person = ${own.key}`.pipe(Effect.orDie)
     const info = yield* SessionStore.loadPerson(own.person)
     yield* AuthMail.notice(own.actor.companyId, info?.email ?? null, "Two-step sign-in with an authenticator app was turned on", own.request.now)
+    yield* auditFirmLevel(own, { targetType: "authenticator_app", details: { enabled: true } })
     return { body: { enabled: true as const, confirmed_at: own.request.now }, audit: { targetType: "authenticator_app" } }
   }))
 
@@ -88,6 +90,7 @@ const disableTotp = Handler.make(Auth.Security.disableTotp, ({ body }) =>
     if (!(yield* Factors.useTotp(own.key, body.code, own.request.now))) return yield* Effect.fail(wrongCode())
     yield* sql`DELETE FROM auth_totp WHERE person = ${own.key}`.pipe(Effect.orDie)
     yield* AuthMail.notice(own.actor.companyId, info?.email ?? null, "Two-step sign-in with an authenticator app was turned off", own.request.now)
+    yield* auditFirmLevel(own, { targetType: "authenticator_app", details: { enabled: false } })
     return { body: { enabled: false as const }, audit: { targetType: "authenticator_app" } }
   }))
 
@@ -98,6 +101,7 @@ const recoveryCodes = Handler.make(Auth.Security.createRecoveryCodes, () =>
     const codes = yield* Factors.issueRecoveryCodes(own.key, own.actor.companyId, own.request.now)
     const info = yield* SessionStore.loadPerson(own.person)
     yield* AuthMail.notice(own.actor.companyId, info?.email ?? null, "New recovery codes were made (the old ones stopped working)", own.request.now)
+    yield* auditFirmLevel(own, { targetType: "recovery_codes", details: { count: codes.length } })
     return { body: { codes, created_at: own.request.now }, audit: { targetType: "recovery_codes", details: { count: codes.length } } }
   }))
 

@@ -6,7 +6,7 @@ import * as Row from "../kernel/Row.ts"
 import * as StepUp from "../kernel/StepUp.ts"
 import * as AuthMail from "./AuthMail.ts"
 import * as Factors from "./Factors.ts"
-import { ownSession } from "./Guard.ts"
+import { auditFirmLevel, ownSession } from "./Guard.ts"
 import * as PasskeyRules from "./PasskeyRules.ts"
 import * as PasskeyStore from "./PasskeyStore.ts"
 import * as SessionStore from "./SessionStore.ts"
@@ -17,26 +17,38 @@ import { limits, stepUpAllowed } from "./SignInRules.ts"
 const signOut = Handler.make(Auth.SignIn.signOut, () =>
   Effect.gen(function*() {
     const own = yield* ownSession
-    yield* SessionStore.revoke(own.sessionId, own.key, own.request.now, "signed out")
+    yield* SessionStore.revoke(own.sessionId, own.person, own.request.now, "signed out")
+    yield* auditFirmLevel(own, { targetType: "session", targetId: own.sessionId })
     return { body: { signed_out: true as const, session_id: own.sessionId }, audit: { targetType: "session", targetId: own.sessionId } }
   }))
 
 const revokeOthers = Handler.make(Auth.Security.revokeOtherSessions, ({ body }) =>
   Effect.gen(function*() {
     const own = yield* ownSession
-    const revoked = yield* SessionStore.revokeOthers(own.key, own.sessionId, own.request.now, body.reason ?? "revoked by the person")
+    const revoked = yield* SessionStore.revokeOthers(own.person, own.sessionId, own.request.now, body.reason ?? "revoked by the person")
     const info = yield* SessionStore.loadPerson(own.person)
+    yield* auditFirmLevel(own, { targetType: "session", details: { revoked } })
     if (revoked > 0) yield* AuthMail.notice(own.actor.companyId, info?.email ?? null, `${revoked} other session(s) were signed out`, own.request.now)
     return { body: { revoked }, audit: { targetType: "session", reason: body.reason ?? null, details: { revoked } } }
   }))
 
-/** Step-ups tried by this person in the last hour, refused ones included (read from the audit log). */
-const stepUpsLastHour = Effect.fn("Sessions.stepUpsLastHour")(function*(companyId: string | null, personId: number, now: string) {
+/**
+ * Step-ups tried by this person in the last hour, refused ones included, read from the audit log
+ * (the pipeline audits refusals outside the rolled-back transaction). A firm member at the firm
+ * level has no company log: their step-ups are counted from the firm's log, where the handler
+ * records the ones that succeed (docs/decisions/1006-firm-members-sign-in.md).
+ */
+const stepUpsLastHour = Effect.fn("Sessions.stepUpsLastHour")(function*(actor: { readonly companyId: string | null; readonly firmId: number | null; readonly type: string; readonly id: number | null }, now: string) {
   const sql = yield* SqlClient.SqlClient
-  if (companyId === null) return 0
   const since = new Date(Date.parse(now) - 3_600_000).toISOString()
-  const rows = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM audit_events WHERE company_id = ${companyId}
-    AND action = 'stepUp' AND principal_type = 'user' AND principal_id = ${String(personId)} AND occurred_at > ${since}`.pipe(Effect.orDie)
+  if (actor.companyId === null) {
+    if (actor.firmId === null) return 0
+    const rows = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM firm_audit_events WHERE firm_id = ${actor.firmId}
+      AND action = 'stepUp' AND principal_type = ${actor.type} AND principal_id = ${String(actor.id)} AND occurred_at > ${since}`.pipe(Effect.orDie)
+    return Row.int(rows[0]!.count)
+  }
+  const rows = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM audit_events WHERE company_id = ${actor.companyId}
+    AND action = 'stepUp' AND principal_type = ${actor.type} AND principal_id = ${String(actor.id)} AND occurred_at > ${since}`.pipe(Effect.orDie)
   return Row.int(rows[0]!.count)
 })
 
@@ -60,7 +72,7 @@ const refusedStepUp = (reason: string) => ApiError.fail("step_up_required", `Ste
 const stepUp = Handler.make(Auth.Security.stepUp, ({ body }) =>
   Effect.gen(function*() {
     const own = yield* ownSession
-    if (!stepUpAllowed(yield* stepUpsLastHour(own.actor.companyId, own.actor.id!, own.request.now))) {
+    if (!stepUpAllowed(yield* stepUpsLastHour(own.actor, own.request.now))) {
       return yield* Effect.fail(ApiError.fail("rate_limited", "At most 5 step-ups an hour.", { retry_after_seconds: 3600 }))
     }
     const given = [body.credential, body.totp_code, body.recovery_code].filter((value) => value !== undefined).length
@@ -86,7 +98,8 @@ const stepUp = Handler.make(Auth.Security.stepUp, ({ body }) =>
       method = "recovery_code"
       if (!(yield* Factors.useRecoveryCode(own.key, body.recovery_code!, own.request.now))) return yield* Effect.fail(refusedStepUp("wrong recovery code"))
     }
-    yield* SessionStore.markSteppedUp(own.sessionId, own.request.now)
+    yield* SessionStore.markSteppedUp(own.sessionId, own.person, own.request.now)
+    yield* auditFirmLevel(own, { targetType: "session", targetId: own.sessionId, details: { method } })
     const info = yield* SessionStore.loadPerson(own.person)
     yield* AuthMail.notice(own.actor.companyId, info?.email ?? null, `Identity confirmed (step-up with ${method})`, own.request.now)
     return {

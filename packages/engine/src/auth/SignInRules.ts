@@ -106,3 +106,21 @@ export const ticketAttempt = (wrongCodes: number): { readonly attemptsLeft: numb
 
 /** Whether another step-up may be tried: at most 5 in any hour. */
 export const stepUpAllowed = (attemptsInLastHour: number): boolean => attemptsInLastHour < limits.stepUpsPerHour
+
+/**
+ * One abuse limit's verdict over a sliding window (docs/decisions/1005-sign-in-abuse-limits.md):
+ * `times` are the counted steps' times in the window, oldest first. Allowed while fewer than
+ * `max`; else the step is refused until enough of them leave the window that one more fits,
+ * which is when the `max`-th newest leaves it.
+ */
+export const throttleVerdict = (
+  times: ReadonlyArray<number>,
+  max: number,
+  windowMs: number,
+  nowMs: number
+): { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number } => {
+  const inWindow = times.filter((time) => time > nowMs - windowMs && time <= nowMs)
+  if (inWindow.length < max) return { allowed: true }
+  const freesAt = inWindow[inWindow.length - max]! + windowMs
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((freesAt - nowMs) / 1000)) }
+}

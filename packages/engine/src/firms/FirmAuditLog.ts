@@ -3,6 +3,7 @@ import { ApiError, Firms as FirmsApi } from "@ledger/api"
 import * as Cursor from "../kernel/Cursor.ts"
 import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
 import * as FirmAudit from "./audit/FirmAudit.ts"
 import * as FirmContext from "./FirmContext.ts"
 
@@ -11,10 +12,24 @@ import * as FirmContext from "./FirmContext.ts"
 const api = FirmsApi.Audit
 
 export const handlers = [
-  Handler.make(api.verifyFirmAudit, () =>
+  Handler.make(api.verifyFirmAudit, ({ query }) =>
     Effect.gen(function*() {
       const caller = yield* FirmContext.caller(api.verifyFirmAudit)
-      return { body: yield* FirmAudit.verifyChain(caller.firmId) }
+      const seq = query.anchor_seq ?? null
+      const hash = query.anchor_hash ?? null
+      if ((seq === null) !== (hash === null)) {
+        const missing = seq === null ? "anchor_seq" : "anchor_hash"
+        return yield* Effect.fail(ApiError.invalidRequest([{ path: ["query", missing], message: "anchor_seq and anchor_hash go together" }]))
+      }
+      return { body: yield* FirmAudit.verifyChain(caller.firmId, seq === null || hash === null ? null : { seq, hash }) }
+    })),
+
+  Handler.make(api.getFirmAuditHead, ({ path }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const head = yield* FirmAudit.head(path.id)
+      if (head === null) return yield* Effect.fail(ApiError.notFound("firm"))
+      return { body: { ...head, as_of: request.now } }
     })),
 
   Handler.make(api.listFirmAuditEvents, ({ query }) =>

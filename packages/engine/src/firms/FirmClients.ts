@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { ApiError, Firms as FirmsApi } from "@ledger/api"
 import { reference, roleScopes } from "../kernel/Actor.ts"
 import * as Handler from "../kernel/Handler.ts"
+import * as StepUp from "../kernel/StepUp.ts"
 import { Registry } from "../kernel/Registry.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
@@ -82,6 +83,8 @@ const createCompany = Effect.fn("FirmClients.createCompany")(function*(body: typ
     company_id: companyId,
     name: body.owner_name,
     role: "owner",
+    // The owner signs in by email code with it (DECISIONS.md "People, sign-in and sessions").
+    email: body.owner_email?.toLowerCase() ?? null,
     created_at: request.now
   })} RETURNING *`.pipe(Effect.orDie)
   const company = companyRecord(companyRows[0]!)
@@ -104,6 +107,8 @@ export const handlers = [
   Handler.make(api.createFirmClient, ({ body }) =>
     Effect.gen(function*() {
       const caller = yield* FirmContext.caller(api.createFirmClient)
+      // An owner invitation is a sensitive change (spec 5.5): from a browser session, only within 10 minutes of a step-up.
+      yield* StepUp.requireStepUp
       const { company, owner } = yield* createCompany(body)
       const companyId = company.company_id
       const grant = yield* FirmGrantStore.insert({
@@ -132,6 +137,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const caller = yield* FirmContext.caller(api.reissueOwnerInvite)
+      yield* StepUp.requireStepUp
       const invitations = yield* sql<Record<string, unknown>>`SELECT * FROM owner_invitations WHERE company_id = ${path.id}
         AND firm_id = ${caller.firmId} ORDER BY id DESC FOR UPDATE`.pipe(Effect.orDie)
       if (invitations.length === 0) return yield* Effect.fail(ApiError.notFound("client"))

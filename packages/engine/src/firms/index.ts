@@ -34,3 +34,5 @@ export const area = Area.make({
 /** The seam for the sign-in of the auth area: a firm session for a member who signed in on the web. */
 export * as FirmSessionStore from "./FirmSessionStore.ts"
 export * as FirmAuditRules from "./audit/FirmAuditRules.ts"
+/** The firm log, for other areas that append to it (through this index, never its file). */
+export * as FirmAudit from "./audit/FirmAudit.ts"

@@ -3,7 +3,8 @@ import { SqlClient } from "effect/sql"
 import { type Actor, reference } from "../../kernel/Actor.ts"
 import { RequestContext } from "../../kernel/RequestContext.ts"
 import * as Row from "../../kernel/Row.ts"
-import { type ChainedEvent, hashOf, verify } from "./FirmAuditRules.ts"
+import { appendEvent } from "../../pipeline/authenticate/FirmAuditChain.ts"
+import { type Anchor, type ChainedEvent, verify } from "./FirmAuditRules.ts"
 
 /**
  * The firm's audit log (spec 5.7; docs/decisions/0901-firm-audit-hash-chain.md): every change of a
@@ -23,20 +24,11 @@ export interface FirmEvent {
   readonly actor?: Actor
 }
 
-const storable = (details: Record<string, unknown>): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(details)) as Record<string, unknown>
-
 export const append = Effect.fn("FirmAudit.append")(function*(firmId: number, event: FirmEvent) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   const actor = event.actor ?? request.actor
-  const heads = yield* sql<Record<string, unknown>>`SELECT audit_seq, audit_head FROM firms WHERE id = ${firmId} FOR UPDATE`
-    .pipe(Effect.orDie)
-  const head = heads[0]
-  if (head === undefined) return yield* Effect.die(new Error(`no firm ${firmId}`))
-  const chained: ChainedEvent = {
-    firm_id: firmId,
-    seq: Row.int(head.audit_seq) + 1,
+  const appended = yield* appendEvent(sql, firmId, {
     occurred_at: Row.iso(request.now),
     action: event.action,
     principal_type: actor.type,
@@ -48,14 +40,9 @@ export const append = Effect.fn("FirmAudit.append")(function*(firmId: number, ev
     target_id: event.targetId === undefined || event.targetId === null ? null : String(event.targetId),
     reason: event.reason ?? null,
     via: request.via,
-    details: storable({ ...event.details, ...(request.idempotencyKey === null ? {} : { idempotency_key: request.idempotencyKey }) }),
-    prev_hash: String(head.audit_head)
-  }
-  const hash = hashOf(chained)
-  yield* sql`INSERT INTO firm_audit_events ${sql.insert({ ...chained, details: JSON.stringify(chained.details), hash })}`
-    .pipe(Effect.orDie)
-  yield* sql`UPDATE firms SET audit_seq = ${chained.seq}, audit_head = ${hash} WHERE id = ${firmId}`.pipe(Effect.orDie)
-  return { seq: chained.seq, hash, principal: reference(actor) }
+    details: { ...event.details, ...(request.idempotencyKey === null ? {} : { idempotency_key: request.idempotencyKey }) }
+  })
+  return { ...appended, principal: reference(actor) }
 })
 
 /** A stored event as it was hashed, with its hash. */
@@ -81,7 +68,7 @@ export const eventOf = (row: Record<string, unknown>): ChainedEvent & { readonly
 /** Pages read while verifying: the whole chain is walked, a page at a time. */
 const verifyPageSize = 1_000
 
-export const verifyChain = Effect.fn("FirmAudit.verifyChain")(function*(firmId: number) {
+export const verifyChain = Effect.fn("FirmAudit.verifyChain")(function*(firmId: number, anchor: Anchor | null = null) {
   const sql = yield* SqlClient.SqlClient
   const heads = yield* sql<Record<string, unknown>>`SELECT audit_seq, audit_head FROM firms WHERE id = ${firmId}`.pipe(Effect.orDie)
   const head = { seq: Row.int(heads[0]!.audit_seq), hash: String(heads[0]!.audit_head) }
@@ -94,7 +81,7 @@ export const verifyChain = Effect.fn("FirmAudit.verifyChain")(function*(firmId: 
     if (rows.length < verifyPageSize) break
     after = Row.int(rows[rows.length - 1]!.seq)
   }
-  return verify(events, head)
+  return verify(events, head, anchor)
 })
 
 export const list = Effect.fn("FirmAudit.list")(function*(firmId: number, beforeSeq: number | null, limit: number) {
@@ -104,4 +91,16 @@ export const list = Effect.fn("FirmAudit.list")(function*(firmId: number, before
   const shown = rows.slice(0, limit).map(eventOf)
   const hasMore = rows.length > limit
   return { data: shown, has_more: hasMore, next_before_seq: hasMore ? shown[shown.length - 1]!.seq : null }
+})
+
+/**
+ * The firm's head as the database holds it (its last seq and hash), for an operator to record
+ * outside the database (`ledger firm-audit-head`, `GET /v1/operator/firms/{id}/audit-head`) and
+ * give back to the verifier later as its anchor (ADR 0903). None for a firm that does not exist.
+ */
+export const head = Effect.fn("FirmAudit.head")(function*(firmId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`SELECT id, audit_seq, audit_head FROM firms WHERE id = ${firmId}`.pipe(Effect.orDie)
+  const row = rows[0]
+  return row === undefined ? null : { firm_id: Row.int(row.id), head_seq: Row.int(row.audit_seq), head_hash: String(row.audit_head) }
 })

@@ -1,9 +1,10 @@
 import { Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { Scope } from "@ledger/api"
+import { ApiError, type Scope } from "@ledger/api"
 import { type Actor, roleScopes } from "../../kernel/Actor.ts"
 import * as Row from "../../kernel/Row.ts"
 import * as Secret from "../../kernel/Secret.ts"
+import { consentMessage } from "./ConsentGate.ts"
 import {
   type ApiKeyUse,
   type Asking,
@@ -29,14 +30,20 @@ const credentialJoins = `JOIN companies c ON c.company_id = k.company_id
     LEFT JOIN users u ON u.company_id = k.company_id AND u.id = k.user_id
     LEFT JOIN agents a ON a.company_id = k.company_id AND a.id = k.agent_id`
 
+/** Why a section 7216 requirement keeps an agent's key out (ConsentGate.ts), or null; people's keys are not asked. */
+const consentGate = (today: string) =>
+  `CASE WHEN k.principal_type = 'agent' THEN ledger_ai_consent_gate(k.company_id, a.ai_provider, ${today}) END`
+
 /**
  * A key's state over those rows: every column authentication and the pipeline decide by, except
  * the last use (written once a minute, and bounding reuse by itself). Times as epoch seconds, so
- * that no session setting changes the text.
+ * that no session setting changes the text. The 7216 gate is in it (on the database's UTC date),
+ * so a consent revoked or a requirement turned on stops a remembered agent key's next batch.
  */
 const credentialState = `md5(ROW(k.principal_type, k.user_id, k.agent_id, k.scopes, extract(epoch FROM k.expires_at),
       extract(epoch FROM k.revoked_at), extract(epoch FROM k.overlap_ends_at), k.rate_limit_rpm, c.plan, c.rate_limit_rpm,
-      c.kill_switch_suspended, u.name, u.role, a.name, a.status, a.posting_threshold_cents, a.scopes)::text)`
+      c.kill_switch_suspended, u.name, u.role, a.name, a.status, a.posting_threshold_cents, a.scopes,
+      ${consentGate("(now() AT TIME ZONE 'UTC')::date")})::text)`
 
 /**
  * A query counting the keys of `credentials` (a JSON array of `company_id`, `key_id`, `state`)
@@ -60,7 +67,7 @@ export const currentCredentialsCount = (sql: SqlClient.SqlClient, credentials: R
  * this key's principal holds under it: tenant and principal are written as the Dispatcher writes
  * them (`company:<id>`, Actor.reference).
  */
-const readKey = (sql: SqlClient.SqlClient, hash: string, idempotencyKey: string | null) => {
+const readKey = (sql: SqlClient.SqlClient, hash: string, idempotencyKey: string | null, today: string) => {
   const stored = idempotencyKey === null ? sql`` : sql`, encode(r.request_hash, 'hex') AS stored_request_hash,
       r.status AS stored_status, r.body AS stored_body, r.answer AS stored_answer, r.expires_at AS stored_expires_at`
   const storedJoin = idempotencyKey === null ? sql`` : sql`LEFT JOIN idempotency_records r
@@ -71,7 +78,8 @@ const readKey = (sql: SqlClient.SqlClient, hash: string, idempotencyKey: string 
       k.overlap_ends_at, k.rate_limit_rpm, k.last_used_at,
       c.plan, c.rate_limit_rpm AS company_rate_limit_rpm, c.kill_switch_suspended,
       u.name AS user_name, u.role AS user_role,
-      a.name AS agent_name, a.status AS agent_status, a.posting_threshold_cents, a.scopes AS agent_scopes,
+      a.name AS agent_name, a.status AS agent_status, a.posting_threshold_cents, a.scopes AS agent_scopes, a.ai_provider,
+      CASE WHEN k.principal_type = 'agent' THEN ledger_ai_consent_gate(k.company_id, a.ai_provider, ${today}::date) END AS consent_gate,
       ${sql.literal(credentialState)} AS credential_state ${stored}
     FROM api_keys k
     ${sql.literal(credentialJoins)}
@@ -136,12 +144,17 @@ export const authenticate = Effect.fn("ApiKey.authenticate")(function*(
 ): Effect.fn.Return<Authenticated, Refused | SqlError.SqlError, SqlClient.SqlClient> {
   const sql = yield* SqlClient.SqlClient
   const hash = asking.secretHash ?? (yield* Secret.hash(token))
-  const row = (yield* readKey(sql, hash, asking.idempotencyKey))[0]
+  const row = (yield* readKey(sql, hash, asking.idempotencyKey, asking.now.slice(0, 10)))[0]
   if (row === undefined) return yield* Effect.fail(refusedUnknown("The API key is not valid."))
   const known = knownOf(row)
   const nowMs = Date.parse(asking.now)
   const ended = endedBecause(row, nowMs)
   if (ended !== null) return yield* Effect.fail<Refused>({ error: unauthorized(ended), known })
+  // Spec 4.4: with a 7216 requirement on, an agent whose provider no signed consent covers is kept out.
+  const missing = consentMessage(row.consent_gate, row.ai_provider, "agent")
+  if (missing !== null) {
+    return yield* Effect.fail<Refused>({ error: ApiError.fail("consent_required", missing, { agent_id: known.actor.id }), known })
+  }
   // Last use is kept to the minute: one write a minute per key, not one per request.
   let lastUsedMs = row.last_used_at === null ? 0 : Date.parse(Row.iso(row.last_used_at))
   if (nowMs - lastUsedMs >= lastUseResolutionMs) {

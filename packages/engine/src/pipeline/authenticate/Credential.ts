@@ -28,6 +28,16 @@ export interface CredentialState {
   readonly state: string
 }
 
+/**
+ * A firm key or session acting in a client (`keyId` its id, `companyId` the client), in the state
+ * authentication found it and its client's grant in (SQL `ledger_firm_credential_state`, migration
+ * 0024): a group commit's statement re-checks it (FirmCredential.currentCount, ADR 0903).
+ */
+export interface FirmCredentialState extends CredentialState {
+  readonly kind: "firm_key" | "firm_session"
+  readonly firmId: number
+}
+
 /** A key as authentication found it: its state, the hash of its secret, and until when that finding may be reused. */
 export interface ApiKeyUse extends CredentialState {
   readonly secretHash: string
@@ -80,6 +90,8 @@ export interface Authenticated {
   readonly stored?: StoredResult | null
   /** An API key's: the state it was found in, by which the pipeline may remember it (CredentialMemory.ts). */
   readonly apiKey?: ApiKeyUse | undefined
+  /** A firm credential's in a client: the state a batch's statement checks it is still in. */
+  readonly firmCredential?: FirmCredentialState | undefined
 }
 
 /** A credential that was recognised but may not be used, so the refusal can be audited. */
@@ -98,6 +110,11 @@ export interface Asking {
   readonly idempotencyKey: string | null
   /** The token's `Secret.hash` when the caller has it already, else null. */
   readonly secretHash: string | null
+  /**
+   * The operation is a person's own (`browserSessionOnly`: sign-out, `/v1/me/...`): a firm member's
+   * signed-in session may call it at the firm level, without naming a client.
+   */
+  readonly personal?: boolean
 }
 
 /**

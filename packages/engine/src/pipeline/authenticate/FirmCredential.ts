@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { ApiError } from "@ledger/api"
-import type { Asking, Authenticated, Refused } from "./Credential.ts"
+import type { Asking, Authenticated, CredentialState, FirmCredentialState, Refused } from "./Credential.ts"
 import * as FirmKey from "./FirmKey.ts"
 import { firmActor, inClient } from "./FirmPrincipal.ts"
 import * as FirmSession from "./FirmSession.ts"
@@ -16,17 +16,48 @@ export const forClient = Effect.fn("FirmCredential.forClient")(function*(
   asking: Asking,
   company: string | null
 ): Effect.fn.Return<Option.Option<Authenticated>, Refused | SqlError.SqlError, SqlClient.SqlClient> {
-  const found = token.startsWith(FirmSession.prefix) ? yield* FirmSession.find(token, asking) : yield* FirmKey.find(token, asking)
-  if (Option.isNone(found)) return Option.none()
+  const located = token.startsWith(FirmSession.prefix) ? yield* FirmSession.locate(token, asking) : yield* FirmKey.locate(token, asking)
+  if (Option.isNone(located)) return Option.none()
+  const { principal, touch } = located.value
   if (company === null || company.trim() === "") {
+    // A person's own operations (sign-out, security settings) are the member's, not a client's.
+    if (asking.personal === true && token.startsWith(FirmSession.prefix)) {
+      yield* touch
+      return Option.some<Authenticated>({ actor: firmActor(principal), company: null })
+    }
     return yield* Effect.fail<Refused>({
       error: ApiError.fail("not_found", "A firm credential names the client it acts in with the X-Ledger-Company header."),
-      known: { actor: firmActor(found.value), company: null }
+      known: { actor: firmActor(principal), company: null }
     })
   }
   const sql = yield* SqlClient.SqlClient
-  return Option.some(yield* inClient(sql, found.value, company))
+  const authenticated = yield* inClient(sql, principal, company)
+  // The last use is written after the client's state was read with the credential's
+  // (`firmCredential`): whatever changes after that read is seen by a batch's statement.
+  yield* touch
+  return Option.some(authenticated)
 })
+
+/**
+ * A query counting the firm credentials of `states` still in the state given, as a group commit's
+ * statement counts company keys (ApiKey.currentCredentialsCount): each recomputed by
+ * `ledger_firm_credential_state` (migration 0024) from its rows' primary keys.
+ */
+export const currentCount = (sql: SqlClient.SqlClient, states: ReadonlyArray<FirmCredentialState>) =>
+  sql`SELECT count(*) FROM json_to_recordset(${
+    JSON.stringify(states.map((state) => ({
+      kind: state.kind,
+      firm_id: state.firmId,
+      credential_id: state.keyId,
+      company_id: state.companyId,
+      state: state.state
+    })))
+  }::json) AS x(kind text, firm_id bigint, credential_id bigint, company_id uuid, state text)
+    WHERE ledger_firm_credential_state(x.kind, x.firm_id, x.credential_id, x.company_id) = x.state`
+
+/** Whether a credential's state is a firm credential's. */
+export const isFirmState = (state: CredentialState): state is FirmCredentialState =>
+  "kind" in state && (state.kind === "firm_key" || state.kind === "firm_session")
 
 /** Whether a company operation's token may be a firm credential: a session always, a key when a client is named. */
 export const mayBe = (token: string, company: string | null): boolean =>

@@ -1,10 +1,10 @@
 import { Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { Scope } from "@ledger/api"
+import { Firms, type Scope } from "@ledger/api"
 import * as Row from "../../kernel/Row.ts"
 import * as Secret from "../../kernel/Secret.ts"
 import { type Asking, type Authenticated, type Refused, refusedUnknown, type Strategy, unauthorized } from "./Credential.ts"
-import { capped, firmActor, type FirmPrincipal, type MemberRole, memberRoleScopes } from "./FirmPrincipal.ts"
+import { capped, firmActor, type FirmPrincipal, type Located, type MemberRole, memberRoleScopes } from "./FirmPrincipal.ts"
 
 /**
  * A firm key (`ldg_` + 43, the shape of a company key, spec 5.1): a firm member's or a firm agent's.
@@ -42,7 +42,7 @@ export const principalOf = (row: Record<string, unknown>): FirmPrincipal => {
     scopes: capped(Row.textArray<Scope.Scope>(row.scopes), ceiling),
     keyId: Row.int(row.id),
     credentialKind: "api_key",
-    rateLimitRpm: Row.intOrNull(row.rate_limit_rpm) ?? Row.intOrNull(row.firm_rate_limit_rpm),
+    rateLimitRpm: Row.intOrNull(row.rate_limit_rpm) ?? Row.intOrNull(row.firm_rate_limit_rpm) ?? Firms.FirmLimits.credentialRequestsPerMinuteDefault,
     firmKillSwitch: Boolean(row.firm_kill_switch)
   }
 }
@@ -63,10 +63,10 @@ const endedBecause = (row: Record<string, unknown>, nowMs: number): string | nul
  * The firm principal of a firm key, or none when the token is no firm key (it may be a company's);
  * a key that has ended is refused, naming its holder so the refusal can be told apart.
  */
-export const find = Effect.fn("FirmKey.find")(function*(
+export const locate = Effect.fn("FirmKey.locate")(function*(
   token: string,
   asking: Asking
-): Effect.fn.Return<Option.Option<FirmPrincipal>, Refused | SqlError.SqlError, SqlClient.SqlClient> {
+): Effect.fn.Return<Option.Option<Located>, Refused | SqlError.SqlError, SqlClient.SqlClient> {
   if (!token.startsWith(prefix)) return Option.none()
   const sql = yield* SqlClient.SqlClient
   const hash = asking.secretHash ?? (yield* Secret.hash(token))
@@ -79,11 +79,18 @@ export const find = Effect.fn("FirmKey.find")(function*(
     return yield* Effect.fail<Refused>({ error: unauthorized(ended), known: { actor: firmActor(principal), company: null } })
   }
   const lastUsedMs = row.last_used_at === null ? 0 : Date.parse(Row.iso(row.last_used_at))
-  if (nowMs - lastUsedMs >= lastUseResolutionMs) {
-    yield* sql`UPDATE firm_keys SET last_used_at = ${asking.now} WHERE firm_id = ${principal.firmId} AND id = ${principal.keyId}`
-  }
-  return Option.some(principal)
+  // Written once the request's every read is done (a client's state is read after the key:
+  // FirmCredential.forClient).
+  const touch = nowMs - lastUsedMs >= lastUseResolutionMs
+    ? Effect.asVoid(sql`UPDATE firm_keys SET last_used_at = ${asking.now} WHERE firm_id = ${principal.firmId} AND id = ${principal.keyId}`)
+    : Effect.void
+  return Option.some({ principal, touch })
 })
+
+/** The key's principal, its last use written when due. */
+export const find = (token: string, asking: Asking) =>
+  Effect.flatMap(locate(token, asking), (found) =>
+    Option.isNone(found) ? Effect.succeed(Option.none<FirmPrincipal>()) : Effect.as(found.value.touch, Option.some(found.value.principal)))
 
 /** The firm door's strategy for keys: the firm's own operations, without a company. */
 export const strategy: Strategy = {

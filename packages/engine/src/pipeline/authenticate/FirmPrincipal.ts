@@ -3,7 +3,7 @@ import type { SqlClient, SqlError } from "effect/sql"
 import { ApiError, Scope } from "@ledger/api"
 import type { Actor } from "../../kernel/Actor.ts"
 import * as Row from "../../kernel/Row.ts"
-import type { Authenticated, CompanyState, Refused } from "./Credential.ts"
+import type { Authenticated, CompanyState, FirmCredentialState, Refused } from "./Credential.ts"
 
 /**
  * A firm principal (a member or a firm agent, by firm key or firm session) as authentication
@@ -37,6 +37,10 @@ export const capped = (...ceilings: ReadonlyArray<ReadonlyArray<Scope.Scope> | n
   return given.map(closure).reduce((kept, next) => kept.filter((scope) => next.includes(scope)))
 }
 
+/** A firm member whose scopes in a client lack `approve`: its governed writes wait for approval there (ADR 0903). */
+export const proposesOnly = (principal: Pick<FirmPrincipal, "type">, scopes: ReadonlyArray<Scope.Scope>): boolean =>
+  principal.type === "firm_member" && !scopes.includes("approve")
+
 /** Who a firm credential names, before any client. */
 export interface FirmPrincipal {
   readonly firmId: number
@@ -48,8 +52,20 @@ export interface FirmPrincipal {
   readonly scopes: ReadonlyArray<Scope.Scope>
   readonly keyId: number
   readonly credentialKind: "api_key" | "session"
-  readonly rateLimitRpm: number | null
+  /** Every firm credential is limited: its key's own limit, else its firm's, else the firms' default. */
+  readonly rateLimitRpm: number
   readonly firmKillSwitch: boolean
+  /**
+   * A firm session signed in on the web: its last strong authentication (sign-in or step-up,
+   * spec 5.5). Null for a session opened with a firm key, absent for a key.
+   */
+  readonly steppedUpAt?: string | null
+}
+
+/** A firm credential found and let through, and the write of its last use when one is due. */
+export interface Located {
+  readonly principal: FirmPrincipal
+  readonly touch: Effect.Effect<void, SqlError.SqlError>
 }
 
 /** The firm-level actor: no company (the firm's own operations take no company header). */
@@ -65,7 +81,8 @@ export const firmActor = (principal: FirmPrincipal): Actor => ({
   credentialKind: principal.credentialKind,
   postingThresholdCents: null,
   rateLimitRpm: principal.rateLimitRpm,
-  firmId: principal.firmId
+  firmId: principal.firmId,
+  ...(principal.steppedUpAt === undefined ? {} : { steppedUpAt: principal.steppedUpAt })
 })
 
 const companyIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u
@@ -73,6 +90,10 @@ const companyIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** What a stranger is told about a company it cannot reach: the same whether it exists or not. */
 export const unreachable = (): ApiError.LedgerError =>
   ApiError.fail("not_found", "No company with this id is reachable with this credential.")
+
+/** The kind of a firm credential, as `ledger_firm_credential_state` (migration 0024) takes it. */
+const credentialKindOf = (principal: FirmPrincipal): FirmCredentialState["kind"] =>
+  principal.credentialKind === "session" ? "firm_session" : "firm_key"
 
 /**
  * The client named by `X-Ledger-Company`, its live grant to the principal's firm, and for a firm
@@ -82,7 +103,8 @@ export const unreachable = (): ApiError.LedgerError =>
 const readClient = (sql: SqlClient.SqlClient, principal: FirmPrincipal, companyId: string) =>
   sql<Record<string, unknown>>`
     SELECT c.company_id, c.plan, c.rate_limit_rpm, c.kill_switch_suspended, g.id AS grant_id, g.scopes AS grant_scopes,
-      s.posting_threshold_cents, s.scopes AS assignment_scopes, (s.company_id IS NOT NULL) AS assigned
+      s.posting_threshold_cents, s.scopes AS assignment_scopes, (s.company_id IS NOT NULL) AS assigned,
+      ledger_firm_credential_state(${credentialKindOf(principal)}, ${principal.firmId}, ${principal.keyId}, c.company_id) AS credential_state
     FROM companies c
     JOIN firm_grants g ON g.company_id = c.company_id AND g.firm_id = ${principal.firmId} AND g.revoked_at IS NULL
     LEFT JOIN firm_agent_assignments s ON s.company_id = c.company_id
@@ -122,13 +144,25 @@ export const inClient = Effect.fn("FirmPrincipal.inClient")(function*(
     rateLimitRpm: Row.intOrNull(row.rate_limit_rpm),
     killSwitchSuspended: Boolean(row.kill_switch_suspended) || (isAgent && principal.firmKillSwitch)
   }
+  const scopes = capped(principal.scopes, grantScopes, isAgent ? assignmentScopes : null)
   const actor: Actor = {
     ...firmActor(principal),
     companyId,
-    scopes: capped(principal.scopes, grantScopes, isAgent ? assignmentScopes : null),
-    postingThresholdCents: isAgent ? Row.int(row.posting_threshold_cents) : null
+    scopes,
+    postingThresholdCents: isAgent ? Row.int(row.posting_threshold_cents) : null,
+    // The ceiling decides how a member's writes land, not only which operations it reaches: a
+    // member without `approve` here (a bookkeeper, or any member under a grant without it)
+    // proposes, and a person who may approve decides (ADR 0903).
+    proposesOnly: proposesOnly(principal, scopes)
   }
-  return { actor, company }
+  const firmCredential: FirmCredentialState = {
+    kind: credentialKindOf(principal),
+    firmId: principal.firmId,
+    companyId,
+    keyId: principal.keyId,
+    state: String(row.credential_state)
+  }
+  return { actor, company, firmCredential }
 })
 
 /** A firm credential's statement found nothing: the token is not a firm credential. */

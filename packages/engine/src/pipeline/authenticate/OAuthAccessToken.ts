@@ -4,6 +4,7 @@ import { ApiError, type Scope } from "@ledger/api"
 import type { Actor } from "../../kernel/Actor.ts"
 import * as Row from "../../kernel/Row.ts"
 import * as Secret from "../../kernel/Secret.ts"
+import { consentMessage } from "./ConsentGate.ts"
 import { type Asking, type Authenticated, type CompanyState, type Refused, refusedUnknown, type Strategy, unauthorized } from "./Credential.ts"
 
 /**
@@ -16,41 +17,30 @@ import { type Asking, type Authenticated, type CompanyState, type Refused, refus
 
 export const prefix = "ldgat_"
 
-/** An access token's row, with its connection, agent and company in the company asked for (or its only one). */
+/**
+ * An access token's row, with its connection, agent and company in the company asked for (or its
+ * only one): whether the firm of a firm connection has thrown its kill switch (spec 5.7: its
+ * agents' writes stop in every client), and what a section 7216 requirement says of the app's
+ * provider (`ledger_ai_consent_gate`, migration 0025).
+ */
 export const readAccess = Effect.fn("OAuthAccessToken.readAccess")(function*(hash: string, company: string | null, today: string) {
   const sql = yield* SqlClient.SqlClient
   return yield* sql<Record<string, unknown>>`
     SELECT t.expires_at, t.revoked_at, x.id AS connection_id, x.status AS connection_status, x.kind AS connection_kind,
       g.company_id, g.agent_id, a.name AS agent_name, a.status AS agent_status, a.scopes AS agent_scopes,
       a.posting_threshold_cents, c.plan, c.rate_limit_rpm AS company_rate_limit_rpm, c.kill_switch_suspended, a.ai_provider,
-      coalesce(s.required OR s.firm_required IS TRUE, false) AS consent_required, x.level, x.daily_cap_cents,
-      CASE WHEN x.level = 'post' AND x.daily_cap_cents IS NOT NULL THEN (SELECT coalesce(sum(e.total_cents), 0) FROM journal_entries e
-        WHERE e.company_id = g.company_id AND e.posted_by_type = 'agent' AND e.posted_by_id = g.agent_id
-          AND e.posted_at >= ${today}::date) END AS posted_today_cents,
-      a.ai_provider IN ('self_hosted', 'none') OR EXISTS (SELECT 1 FROM ai_consents k WHERE k.company_id = g.company_id
-        AND k.status = 'valid_now' AND k.valid_until >= ${today}::date
-        AND k.accepted_providers @> jsonb_build_array(a.ai_provider)) AS provider_covered
+      coalesce(f.kill_switch_suspended, false) AS firm_kill_switch,
+      ledger_ai_consent_gate(g.company_id, a.ai_provider, ${today}::date) AS consent_gate
     FROM oauth_tokens t
     JOIN ai_connections x ON x.id = t.connection_id
     JOIN ai_connection_agents g ON g.connection_id = x.id
     JOIN agents a ON a.company_id = g.company_id AND a.id = g.agent_id
     JOIN companies c ON c.company_id = g.company_id
-    LEFT JOIN ai_7216_settings s ON s.company_id = g.company_id
+    LEFT JOIN firms f ON x.kind = 'firm' AND f.id = x.firm_id
     WHERE t.token_hash = ${hash} AND t.kind = 'access'
       ${company === null ? sql`` : sql`AND g.company_id::text = ${company}`}
     ORDER BY g.company_id LIMIT 2`
 })
-
-/**
- * The agent's threshold now: a `post` app's per-entry cap, lowered to what its daily cap leaves of
- * today's (UTC) postings, so that past the cap its writes become proposals. Read when the token is
- * authenticated, not inside the posting transaction: concurrent writes may pass it (ADR 1702).
- */
-const thresholdToday = (row: Record<string, unknown>): number => {
-  const threshold = Row.int(row.posting_threshold_cents)
-  if (row.posted_today_cents === null || row.posted_today_cents === undefined || row.daily_cap_cents === null) return threshold
-  return Math.max(0, Math.min(threshold, Row.int(row.daily_cap_cents) - Row.int(row.posted_today_cents)))
-}
 
 const knownOf = (row: Record<string, unknown>): Authenticated => {
   const actor: Actor = {
@@ -63,15 +53,18 @@ const knownOf = (row: Record<string, unknown>): Authenticated => {
     isPerson: false,
     keyId: Row.int(row.connection_id),
     credentialKind: "api_key",
-    postingThresholdCents: thresholdToday(row),
+    // The per-entry cap; the daily cap and allowed accounts are counted when posting (ai-apps/PostingLimits.ts).
+    postingThresholdCents: Row.int(row.posting_threshold_cents),
     rateLimitRpm: null,
-    firmId: null
+    firmId: null,
+    aiConnectionId: Row.int(row.connection_id)
   }
   const company: CompanyState = {
     companyId: String(row.company_id),
     plan: row.plan as CompanyState["plan"],
     rateLimitRpm: Row.intOrNull(row.company_rate_limit_rpm),
-    killSwitchSuspended: Boolean(row.kill_switch_suspended)
+    // A firm connection's agents are the firm's in its clients: the firm's kill switch stops them too.
+    killSwitchSuspended: Boolean(row.kill_switch_suspended) || row.firm_kill_switch === true
   }
   return { actor, company }
 }
@@ -88,16 +81,7 @@ const endedBecause = (row: Record<string, unknown>, nowMs: number): string | nul
  * With a section 7216 requirement on (spec 4.4), an app whose AI provider is undeclared, or not
  * accepted by a signed consent in force, is kept out, told which consent is missing.
  */
-const consentMissing = (row: Record<string, unknown>): string | null => {
-  if (row.consent_required !== true) return null
-  if (row.ai_provider === null) {
-    return "A section 7216 consent is required: declare this app's AI provider (POST /v1/agents/{id}/ai-provider), then get a consent covering it."
-  }
-  if (row.provider_covered !== true) {
-    return `A section 7216 consent is required: no signed consent in force accepts the provider ${String(row.ai_provider)}.`
-  }
-  return null
-}
+const consentMissing = (row: Record<string, unknown>): string | null => consentMessage(row.consent_gate, row.ai_provider, "app")
 
 /** Authenticates an access token in `company` (a firm connection's client), or its only company. */
 export const authenticateIn = (
