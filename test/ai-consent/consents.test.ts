@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AuthApp, connectedApp, makeAiApp, type Owner, ownerSignedIn } from "../support/ai-apps.ts"
-import { newKey } from "../support/index.ts"
+import { getFile, isPdf, newKey } from "../support/index.ts"
 
 /** Section 7216 consent end to end (spec 4.4, concepts 3.10): request, PDF, sign, upload, supersede, revoke, the log, the gate. */
 
@@ -42,9 +42,14 @@ describe("section 7216 consent", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     expect(created.body.status).toBe("pending")
     const id = created.body.id
-    const pdf = await get(`/v1/company/ai-consents/${id}?format=pdf`)
-    expect(pdf.body.content_type).toBe("application/pdf")
-    expect(await textOf(pdf.body.content_base64)).toContain("CONSENT TO DISCLOSE TAX RETURN INFORMATION")
+    // format=pdf is the PDF itself; format=base64 the same bytes in JSON (ADR 0015).
+    const pdf = await getFile(app.fetch, `/v1/company/ai-consents/${id}?format=pdf`, owner.company.ownerKey)
+    expect(pdf.contentType).toBe("application/pdf")
+    expect(isPdf(pdf.bytes)).toBe(true)
+    const envelope = await get(`/v1/company/ai-consents/${id}?format=base64`)
+    expect(envelope.body.content_type).toBe("application/pdf")
+    expect(Buffer.from(envelope.body.content_base64, "base64").equals(Buffer.from(pdf.bytes))).toBe(true)
+    expect(await textOf(envelope.body.content_base64)).toContain("CONSENT TO DISCLOSE TAX RETURN INFORMATION")
     expect((await get(`/v1/company/ai-consents/${id}/signed-pdf`)).body.error.type).toBe("consent_not_signed")
 
     // An API key is no owner's browser session.
@@ -58,8 +63,9 @@ describe("section 7216 consent", () => {
     expect(signed.body.status).toBe("valid_now")
     expect(signed.body.signed_method).toBe("typed")
     expect(signed.body.valid_until).toBeTypeOf("string")
-    const signedPdf = await get(`/v1/company/ai-consents/${id}/signed-pdf`)
-    const text = await textOf(signedPdf.body.content_base64)
+    const signedPdf = await getFile(app.fetch, `/v1/company/ai-consents/${id}/signed-pdf`, owner.company.ownerKey)
+    expect(signedPdf.contentType).toBe("application/pdf")
+    const text = await textOf(Buffer.from(signedPdf.bytes).toString("base64"))
     expect(text).toContain("Pat Owner")
     expect(text).toContain(created.body.text_sha256)
     expect((await post(`/v1/company/ai-consents/${id}/sign`, { typed_name: "Pat", accepted_providers: ["provider_a"] }, owner.session)).body.error.type)

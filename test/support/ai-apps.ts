@@ -16,11 +16,19 @@ export interface AuthApp extends TestApp {
   readonly deliver: () => Promise<number>
 }
 
-/** An app with a relying party, a master key and a mailbox, so people sign in by email code. */
-export const makeAiApp = async (): Promise<AuthApp> => {
+/**
+ * An app with a relying party, a master key and a mailbox, so people sign in by email code;
+ * `extra` adds services to its providers (a client-document fetcher that admits loopback).
+ */
+export const makeAiApp = async (extra: Layer.Layer<never> = Layer.empty): Promise<AuthApp> => {
   const mail = MemoryMail.make()
   const app = await makeTestApp({
-    providers: Layer.mergeAll(Ports.layerUnconfigured, Ports.TokenSealer.layerFromKey(Providers.masterKeyOf(24)), Ports.RelyingParty.layer("https://app.ledger.test"))
+    providers: Layer.mergeAll(
+      Ports.layerUnconfigured,
+      Ports.TokenSealer.layerFromKey(Providers.masterKeyOf(24)),
+      Ports.RelyingParty.layer("https://app.ledger.test"),
+      extra
+    )
   })
   const drain = Worker.drain({ id: "ai-apps-support", ...Worker.defaults }).pipe(Effect.provide(mail.layer))
   const deliver = () => app.runtime.runPromise(app.clock === undefined ? drain : drain.pipe(Effect.provideService(Clock.Clock, app.clock)))
@@ -93,4 +101,19 @@ export const connectedApp = async (app: AuthApp, owner: Owner, level = "read", e
   })
   expect(tokens.status, JSON.stringify(tokens.body)).toBe(200)
   return { client, connection: approval.body.connection, tokens: tokens.body as { access_token: string; refresh_token: string } }
+}
+
+/** A firm (made by the operator) and its first admin's firm key. */
+export const createFirm = async (app: AuthApp) => {
+  const result = await app.call("POST", "/v1/firms", { token: app.operatorToken, key: newKey(), body: { name: "AI Firm CPAs", admin_name: "Ada Admin" } })
+  expect(result.status, JSON.stringify(result.body)).toBe(201)
+  return { firmId: result.body.firm.id as number, adminKey: result.body.secret as string }
+}
+
+/** The company's owner grants the firm live access. */
+export const grantFirmAccess = async (app: AuthApp, company: TestCompany, firmId: number) => {
+  const result = await app.call("POST", "/v1/firm-access", {
+    token: company.ownerKey, key: newKey(), body: { firm_id: firmId, scopes: ["read", "propose", "approve", "admin"], billing: "client", reason: "Our accountants" }
+  })
+  expect(result.status, JSON.stringify(result.body)).toBe(201)
 }

@@ -13,7 +13,9 @@ export const Level = Schema.Literals(["read", "suggest", "post"]).annotate({
 export type Level = typeof Level.Type
 
 const AccountCode = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(20))
-const AccountCodes = Schema.Array(AccountCode).check(Schema.isMaxLength(200))
+const AccountCodes = Schema.Array(AccountCode).check(Schema.isMaxLength(200)).annotate({
+  description: "The accounts the app may post to (omitted: any); an entry touching another account is refused."
+})
 const Text = (max: number) => Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(max))
 
 export const AiConnection = Schema.Struct({

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DateString, Id, Page, PageQuery, Reason, Timestamp } from "../Common.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 
 /** Section 7216 consent records (spec 3-endpoints-b 4.4, concepts 3.10). */
@@ -50,22 +51,17 @@ export const Consent = Schema.Struct({
 }).annotate({ identifier: "AiConsent" })
 export type Consent = typeof Consent.Type
 
-export const PdfFile = Schema.Struct({
-  filename: Schema.String,
-  content_type: Schema.Literal("application/pdf"),
-  size_bytes: Schema.Int,
-  content_base64: Schema.String
-}).annotate({ identifier: "AiConsentPdf" })
+export const PdfFile = File.PdfEnvelope
 
 const templateFields = {
-  providers: Schema.Array(Provider).check(Schema.isMinLength(1), Schema.isMaxLength(5)),
-  provider_other_name: Schema.optionalKey(Text(200)),
-  provider_other_country: Schema.optionalKey(Text(100)),
-  data_categories: Schema.Array(DataCategory).check(Schema.isMinLength(1), Schema.isMaxLength(7)),
-  purposes: Schema.Array(Purpose).check(Schema.isMinLength(1), Schema.isMaxLength(6)),
-  purpose_detail: Schema.optionalKey(Text(2000)),
+  providers: Schema.Array(Provider).check(Schema.isMinLength(1), Schema.isMaxLength(5)).annotate({ description: "The AI providers the consent covers (GET /v1/ai-providers lists them)." }),
+  provider_other_name: Schema.optionalKey(Text(200).annotate({ description: "With provider other: the provider's name." })),
+  provider_other_country: Schema.optionalKey(Text(100).annotate({ description: "With provider other: the country where it processes the data." })),
+  data_categories: Schema.Array(DataCategory).check(Schema.isMinLength(1), Schema.isMaxLength(7)).annotate({ description: "What the providers may see: books, bank_lines, documents, receipts, contacts, tax_mappings, tax_forms." }),
+  purposes: Schema.Array(Purpose).check(Schema.isMinLength(1), Schema.isMaxLength(6)).annotate({ description: "What the data is used for." }),
+  purpose_detail: Schema.optionalKey(Text(2000).annotate({ description: "The purposes in the taxpayer's words, printed in the consent." })),
   valid_until: Schema.optionalKey(DateString),
-  firm_id: Schema.optionalKey(Id)
+  firm_id: Schema.optionalKey(Id.annotate({ description: "The firm whose agents the consent covers; omitted: the company's own." }))
 }
 
 export const listAiConsents = Operation.make({
@@ -93,7 +89,7 @@ export const createAiConsent = Operation.make({
   body: Schema.Struct({
     ...templateFields,
     supersedes: Schema.optionalKey(Id),
-    send_request: Schema.optionalKey(Schema.Boolean),
+    send_request: Schema.optionalKey(Schema.Boolean.annotate({ description: "A firm's request: email the company's people to sign (default true)." })),
     due_date: Schema.optionalKey(DateString)
   }),
   success: Consent,
@@ -112,14 +108,14 @@ export const getAiConsentTemplate = Operation.make({
   mode: "R",
   peopleOnly: true,
   query: Schema.Struct({
-    providers: csv,
-    data_categories: csv,
-    purposes: csv,
-    purpose_detail: Schema.optionalKey(Text(2000)),
+    providers: csv.annotate({ description: "The AI providers, comma-separated." }),
+    data_categories: csv.annotate({ description: "The data categories, comma-separated." }),
+    purposes: csv.annotate({ description: "The purposes, comma-separated." }),
+    purpose_detail: Schema.optionalKey(Text(2000).annotate({ description: "The purposes in the taxpayer's words." })),
     valid_until: Schema.optionalKey(DateString),
-    provider_other_name: Schema.optionalKey(Text(200)),
-    provider_other_country: Schema.optionalKey(Text(100)),
-    firm_id: Schema.optionalKey(Schema.String)
+    provider_other_name: Schema.optionalKey(Text(200).annotate({ description: "With provider other: the provider's name." })),
+    provider_other_country: Schema.optionalKey(Text(100).annotate({ description: "With provider other: the country where it processes the data." })),
+    firm_id: Schema.optionalKey(Schema.String.annotate({ description: "The firm whose agents the consent would cover." }))
   }),
   success: Schema.Struct({ text: Schema.String, text_sha256: Schema.String, valid_until: Schema.NullOr(DateString) })
 })
@@ -129,13 +125,14 @@ export const getAiConsent = Operation.make({
   method: "GET",
   path: "/v1/company/ai-consents/{id}",
   area,
-  summary: "One consent; `format=pdf|base64` answers the consent document as a PDF (base64 in JSON).",
+  summary: "One consent; `format=pdf` answers the consent document as a PDF file, `format=base64` as the PDF in JSON.",
   scope: "read",
   mode: "R",
   peopleOnly: true,
   pathParams: IdPath,
   query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["json", "pdf", "base64"])) }),
-  success: Schema.Union([Consent, PdfFile])
+  success: Schema.Union([Consent, PdfFile]),
+  files: File.files({ formats: { pdf: [File.mediaTypes.pdf] } })
 })
 
 export const getAiConsentSignedPdf = Operation.make({
@@ -150,10 +147,11 @@ export const getAiConsentSignedPdf = Operation.make({
   pathParams: IdPath,
   query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["pdf", "base64"])) }),
   success: PdfFile,
-  errors: ["consent_not_signed"]
+  errors: ["consent_not_signed"],
+  files: File.pdfDocument
 })
 
-const AcceptedProviders = Schema.Array(Provider).check(Schema.isMinLength(1), Schema.isMaxLength(5))
+const AcceptedProviders = Schema.Array(Provider).check(Schema.isMinLength(1), Schema.isMaxLength(5)).annotate({ description: "The providers the signer accepts, among the consent's." })
 
 export const signAiConsent = Operation.make({
   id: "signAiConsent",
@@ -189,10 +187,10 @@ export const uploadAiConsent = Operation.make({
   bodyBytesMax: Math.ceil(signedPdfBytesMax * 4 / 3) + 64 * 1024,
   pathParams: IdPath,
   body: Schema.Struct({
-    pdf_base64: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Math.ceil(signedPdfBytesMax * 4 / 3) + 4)),
+    pdf_base64: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Math.ceil(signedPdfBytesMax * 4 / 3) + 4)).annotate({ description: "The signed PDF's bytes, base64 (at most 2 MB)." }),
     signed_on: DateString,
-    signed_by: Text(200),
-    attest: Schema.Boolean,
+    signed_by: Text(200).annotate({ description: "The taxpayer who signed, as named on the paper." }),
+    attest: Schema.Boolean.annotate({ description: "Must be true: you attest the taxpayer signed this consent." }),
     accepted_providers: AcceptedProviders
   }),
   success: Consent,

@@ -64,8 +64,8 @@ export const setAi7216 = Operation.make({
   status: 200,
   peopleOnly: true,
   body: Schema.Struct({
-    required: Schema.Boolean,
-    firm_required: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+    required: Schema.Boolean.annotate({ description: "Require a signed consent before agents and AI apps read tax data." }),
+    firm_required: Schema.optionalKey(Schema.NullOr(Schema.Boolean).annotate({ description: "The requirement for firms' agents; null follows the firm-wide setting." })),
     reason: Schema.optionalKey(Reason)
   }),
   success: Settings7216,
@@ -96,9 +96,9 @@ export const getAi7216Log = Operation.make({
 })
 
 export const AgentProviderBody = Schema.Struct({
-  ai_provider: Schema.Literals([...providers, "self_hosted", "none"]),
-  ai_provider_name: Schema.optionalKey(Text(200)),
-  ai_model_family: Schema.optionalKey(Text(200))
+  ai_provider: Schema.Literals([...providers, "self_hosted", "none"]).annotate({ description: "Whose AI the agent sends data to: a registry provider, self_hosted, or none." }),
+  ai_provider_name: Schema.optionalKey(Text(200).annotate({ description: "The provider's name, for other or self_hosted." })),
+  ai_model_family: Schema.optionalKey(Text(200).annotate({ description: "The model family the agent uses (for the 7216 log)." }))
 })
 
 export const setAgentAiProvider = Operation.make({

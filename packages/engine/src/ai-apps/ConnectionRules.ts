@@ -29,7 +29,7 @@ export const scopesOf = (level: Level): ReadonlyArray<Scope.Scope> => level === 
 /**
  * The agent's posting threshold at a level: at `suggest` every write is a proposal (0); at
  * `post` the per-entry cap, or no cap when none was set. The daily cap and the allowed accounts
- * bound it further (ADR 1702).
+ * bound it further, in the posting's transaction (PostingLimits.ts, ADR 1702).
  */
 export const thresholdOf = (level: Level, perEntryCapCents: number | null | undefined): number =>
   level !== "post" ? 0 : perEntryCapCents ?? noCap
@@ -76,3 +76,33 @@ export const redirectWithCode = (redirectUri: string, code: string, state: strin
 
 /** The `scope` a token response names: the level's, as `ledger:<level>`. */
 export const scopeText = (level: Level): string => `ledger:${level}`
+
+/**
+ * Why a `post` app's entry may not post on its own account choice (ADR 1702): an equity account
+ * (never an app's, whatever the list), or an account outside the connection's `account_codes`
+ * (null: any). Null when every line is allowed.
+ */
+export const accountsRefusal = (
+  allowed: ReadonlyArray<string> | null,
+  accounts: ReadonlyArray<{ readonly code: string; readonly type: string }>
+): { readonly type: string; readonly message: string } | null => {
+  const equity = [...new Set(accounts.filter((account) => account.type === "equity").map((account) => account.code))]
+  if (equity.length > 0) {
+    return { type: "equity_account_not_allowed", message: `An AI app never posts to equity accounts (${equity.join(", ")}): a person decides.` }
+  }
+  if (allowed === null) return null
+  const outside = [...new Set(accounts.map((account) => account.code).filter((code) => !allowed.includes(code)))]
+  if (outside.length === 0) return null
+  return { type: "account_not_allowed", message: `The accounts ${outside.join(", ")} are outside this AI app's allowed accounts: a person decides.` }
+}
+
+/** What the daily cap says of a posting of `totalCents` when `postedCents` were posted today: null when it fits. */
+export const dailyCapRefusal = (
+  capCents: number | null,
+  postedCents: number,
+  totalCents: number
+): { readonly type: string; readonly message: string } | null =>
+  capCents === null || postedCents + totalCents <= capCents ? null : {
+    type: "over_daily_cap",
+    message: `This AI app's daily cap is ${capCents} cents and ${postedCents} cents are posted today (UTC): ${totalCents} more is for a person to decide.`
+  }

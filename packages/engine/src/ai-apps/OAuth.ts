@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Row from "../kernel/Row.ts"
 import type { Entropy } from "../ports/Entropy.ts"
+import * as ClientDocuments from "./ClientDocuments.ts"
 import { accessTokenSeconds, isAcceptableRedirect, isChallenge, scopeText, type Level, verifies } from "./ConnectionRules.ts"
 import * as OAuthStore from "./OAuthStore.ts"
 
@@ -47,9 +48,13 @@ export const authorizationServerMetadata = (issuer: string) => ({
   grant_types_supported: ["authorization_code", "refresh_token"],
   code_challenge_methods_supported: ["S256"],
   token_endpoint_auth_methods_supported: ["none"],
+  // A client id may be the https URL of its metadata document (ClientDocuments.ts, ADR 1706).
+  client_id_metadata_document_supported: true,
   revocation_endpoint_auth_methods_supported: ["none"],
   scopes_supported: ["ledger:read", "ledger:suggest", "ledger:post"],
-  authorization_response_iss_parameter_supported: true
+  // The code reaches the client from the consent screen's approval (POST /v1/ai-connections),
+  // which does not know the issuer's public address, so no `iss` is promised (RFC 9207, ADR 1706).
+  authorization_response_iss_parameter_supported: false
 })
 
 /** At most this many redirect URIs per client, each at most 2000 characters. */
@@ -87,6 +92,43 @@ export const register = (body: unknown, now: string): Effect.Effect<Answer, neve
         token_endpoint_auth_method: "none"
       }
     } satisfies Answer
+  }).pipe(Effect.orDie)
+
+/** What the server's fetch of a metadata document read (http/OAuth.ts), or why it read nothing. */
+export interface FetchedDocument {
+  readonly status: number
+  readonly body: string
+  readonly cacheControl: string | null
+}
+
+/**
+ * A client id that is a metadata document URL, made known before the authorization endpoint looks
+ * it up: kept in `oauth_clients` while its cache time runs, else fetched with `fetchDocument`,
+ * judged and saved. Null when the client is known (or not a URL: registration's `ldgc_` ids); an
+ * OAuth error answer, shown and never redirected to, when the URL or its document is refused.
+ */
+export const knowDocumentClient = <E>(
+  clientId: string,
+  now: string,
+  allowHttp: boolean,
+  fetchDocument: (url: string) => Effect.Effect<FetchedDocument, E>,
+  describe: (error: E) => string
+): Effect.Effect<Answer | null, never, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    if (!ClientDocuments.isDocumentClientId(clientId)) return null
+    const problem = ClientDocuments.clientIdProblem(clientId, allowHttp)
+    if (problem !== null) return oauthError(400, "invalid_client", problem)
+    if (yield* OAuthStore.documentFresh(clientId, now)) return null
+    const fetched = yield* Effect.result(fetchDocument(clientId))
+    if (fetched._tag === "Failure") return oauthError(400, "invalid_client", describe(fetched.failure))
+    if (fetched.success.status !== 200) {
+      return oauthError(400, "invalid_client", `The client metadata document answered ${fetched.success.status}, not 200.`)
+    }
+    const client = ClientDocuments.parseDocument(clientId, fetched.success.body)
+    if ("problem" in client) return oauthError(400, "invalid_client", client.problem)
+    const expiresAt = new Date(Date.parse(now) + ClientDocuments.cacheSecondsOf(fetched.success.cacheControl) * 1_000).toISOString()
+    yield* OAuthStore.saveDocumentClient(clientId, client.clientName, client.redirectUris, client.metadata, now, expiresAt)
+    return null
   }).pipe(Effect.orDie)
 
 /**

@@ -153,3 +153,28 @@ export const revokeToken = Effect.fn("OAuthStore.revokeToken")(function*(token: 
   if (row.kind === "refresh") return yield* revokeFamily(String(row.family), now)
   yield* sql`UPDATE oauth_tokens SET revoked_at = ${now} WHERE token_hash = ${Secret.sha256Hex(token)} AND revoked_at IS NULL`
 })
+
+/** Whether the client with this metadata document URL is kept and still trusted at `now`. */
+export const documentFresh = Effect.fn("OAuthStore.documentFresh")(function*(clientId: string, now: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ fresh: unknown }>`SELECT document_expires_at > ${now}::timestamptz AS fresh FROM oauth_clients
+    WHERE client_id = ${clientId}`
+  return rows[0]?.fresh === true
+})
+
+/** Keeps (or refreshes) a client read from its metadata document, trusted until `expiresAt`. */
+export const saveDocumentClient = Effect.fn("OAuthStore.saveDocumentClient")(function*(
+  clientId: string, clientName: string | null, redirectUris: ReadonlyArray<string>, metadata: Record<string, unknown>, now: string, expiresAt: string
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO oauth_clients ${sql.insert({
+    client_id: clientId,
+    client_name: clientName,
+    redirect_uris: JSON.stringify(redirectUris),
+    metadata: JSON.stringify(metadata),
+    created_at: now,
+    document_fetched_at: now,
+    document_expires_at: expiresAt
+  })} ON CONFLICT (client_id) DO UPDATE SET client_name = EXCLUDED.client_name, redirect_uris = EXCLUDED.redirect_uris,
+    metadata = EXCLUDED.metadata, document_fetched_at = EXCLUDED.document_fetched_at, document_expires_at = EXCLUDED.document_expires_at`
+})

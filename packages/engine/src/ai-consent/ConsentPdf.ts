@@ -1,10 +1,14 @@
 import { Effect } from "effect"
-import { PDFDocument, type PDFFont, rgb, StandardFonts } from "pdf-lib"
+import { PDFDocument, rgb } from "pdf-lib"
+import * as PdfFonts from "../kernel/PdfFonts.ts"
+
+type PDFFont = PdfFonts.Face
 
 /**
  * The consent document as a PDF (pdf-lib, as sales' documents are): the frozen text, and once
  * signed by typed name, the signature block with the signer, the time and the SHA-256 of the
- * exact text signed.
+ * exact text signed. Set in the engine's Unicode font (kernel/PdfFonts.ts): the text signed is
+ * printed as written, whatever its language.
  */
 
 const pageWidth = 612
@@ -13,19 +17,32 @@ const margin = 56
 const size = 10
 const lineHeight = 14
 
-/** WinAnsi only: the standard fonts cannot draw anything else. */
-const printable = (text: string): string => text.replace(/[^\x20-\x7E\xA0-\xFF]/gu, "?")
+const printable = PdfFonts.printable
 
+/**
+ * Lines that fit `width`: broken at spaces, and inside a run wider than a line (Japanese and
+ * Chinese text has no spaces between words) between characters.
+ */
 const wrap = (text: string, font: PDFFont, width: number): Array<string> => {
   const lines: Array<string> = []
+  const fits = (candidate: string) => font.widthOfTextAtSize(candidate, size) <= width
   for (const paragraph of text.split("\n")) {
     let line = ""
     for (const word of printable(paragraph).split(" ")) {
       const candidate = line === "" ? word : `${line} ${word}`
-      if (font.widthOfTextAtSize(candidate, size) > width && line !== "") {
-        lines.push(line)
-        line = word
-      } else line = candidate
+      if (fits(candidate)) {
+        line = candidate
+        continue
+      }
+      if (line !== "") lines.push(line)
+      line = ""
+      for (const character of word) {
+        if (line !== "" && !fits(line + character)) {
+          lines.push(line)
+          line = ""
+        }
+        line += character
+      }
     }
     lines.push(line)
   }
@@ -54,8 +71,7 @@ export const render = (input: {
     pdf.setCreator("Ledger")
     pdf.setCreationDate(created)
     pdf.setModificationDate(created)
-    const regular = await pdf.embedFont(StandardFonts.Helvetica)
-    const bold = await pdf.embedFont(StandardFonts.HelveticaBold)
+    const { regular, bold } = await PdfFonts.embed(pdf)
     let page = pdf.addPage([pageWidth, pageHeight])
     let y = pageHeight - margin
     const draw = (line: string, font: PDFFont = regular) => {
@@ -63,7 +79,7 @@ export const render = (input: {
         page = pdf.addPage([pageWidth, pageHeight])
         y = pageHeight - margin
       }
-      page.drawText(line, { x: margin, y, size, font, color: rgb(0.1, 0.1, 0.1) })
+      font.drawText(page, line, { x: margin, y, size, color: rgb(0.1, 0.1, 0.1) })
       y -= lineHeight
     }
     for (const line of wrap(input.text, regular, pageWidth - 2 * margin)) draw(line)

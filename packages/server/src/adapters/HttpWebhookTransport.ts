@@ -68,41 +68,81 @@ const vet = (options: Options, url: string) =>
     catch: (error) => failure("refused", error instanceof Refused ? error.message : `The host does not resolve: ${String(error)}`)
   })
 
-const post = (options: Options, request: Ports.WebhookRequest, signal: AbortSignal) =>
-  new Promise<Ports.WebhookResponse>((resolve, reject) => {
+/** One request through the checked socket (shared with the AI apps' client documents, http/OAuth.ts). */
+export interface Exchange {
+  readonly method: "GET" | "POST"
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body?: string | undefined
+  /** The most of the answer read: past it the rest is not read and `overflowed` is true. */
+  readonly bytesMax: number
+}
+
+export interface Exchanged {
+  readonly status: number
+  readonly headers: http.IncomingHttpHeaders
+  readonly body: Buffer
+  readonly overflowed: boolean
+  readonly durationMs: number
+}
+
+/**
+ * Sends one request with the address rules above: only to allowed addresses (checked before the
+ * socket and by its lookup), no redirect followed, at most `bytesMax` of the answer read. Rejects
+ * with `Refused` when the address is not allowed.
+ */
+export const exchange = (options: Options, request: Exchange, signal: AbortSignal) =>
+  new Promise<Exchanged>((resolve, reject) => {
     const problem = Ports.addressProblem(request.url, options.allowPrivate)
     if (problem !== null) return reject(new Refused(problem))
     const url = new URL(request.url)
     const started = performance.now()
     const client = url.protocol === "https:" ? https : http
+    const body = request.body ?? ""
     const outgoing = client.request(url, {
-      method: "POST",
-      headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) },
+      method: request.method,
+      headers: request.method === "POST" ? { ...request.headers, "content-length": String(Buffer.byteLength(body)) } : request.headers,
       lookup: lookupOf(options),
       signal,
       agent: false
     }, (response) => {
       const chunks: Array<Buffer> = []
       let received = 0
-      const finish = () => {
-        const body = Buffer.concat(chunks).subarray(0, Ports.responseExcerptBytes).toString("utf8")
-        resolve({ status: response.statusCode ?? 0, body, durationMs: Math.round(performance.now() - started) })
-      }
+      const finish = (overflowed: boolean) =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks).subarray(0, request.bytesMax),
+          overflowed,
+          durationMs: Math.round(performance.now() - started)
+        })
       response.on("data", (chunk: Buffer) => {
         received += chunk.length
-        if (received <= Ports.responseBytesMax) chunks.push(chunk)
+        if (received <= request.bytesMax) chunks.push(chunk)
         else {
           // The status is what counts; the rest of an oversized answer is not read.
-          finish()
+          chunks.push(chunk)
+          finish(true)
           response.destroy()
         }
       })
-      response.on("end", finish)
+      response.on("end", () => finish(false))
       response.on("error", reject)
     })
     outgoing.on("error", reject)
-    outgoing.end(request.body)
+    outgoing.end(request.method === "POST" ? body : undefined)
   })
+
+/** Whether an exchange failed because the address is not allowed (nothing was sent). */
+export const isRefused = (error: unknown): error is Error => error instanceof Refused
+
+const post = (options: Options, request: Ports.WebhookRequest, signal: AbortSignal) =>
+  exchange(options, { method: "POST", url: request.url, headers: request.headers, body: request.body, bytesMax: Ports.responseBytesMax }, signal)
+    .then((answer): Ports.WebhookResponse => ({
+      status: answer.status,
+      body: answer.body.subarray(0, Ports.responseExcerptBytes).toString("utf8"),
+      durationMs: answer.durationMs
+    }))
 
 const send = (options: Options, request: Ports.WebhookRequest) =>
   Effect.tryPromise({
