@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { agentWithThreshold, createPerson, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { agentWithThreshold, createPerson, getFile, isPdf, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -125,13 +125,15 @@ describe("mileage", () => {
     expect(json.body.trips).toHaveLength(3)
     expect(json.body.odometer[0]).toMatchObject({ start_miles: 10_000, end_miles: 12_000 })
     expect(json.body).toMatchObject({ business_miles: 65.1, personal_miles: 30 })
-    const csv = await get(company, "/v1/mileage/log?year=2026&format=csv")
-    const lines = csv.body.content.trim().split("\r\n")
+    const csv = await getFile(app.fetch, "/v1/mileage/log?year=2026&format=csv", company.ownerKey)
+    expect(csv.contentType).toBe("text/csv; charset=utf-8")
+    const lines = csv.text.trim().split("\r\n")
     expect(lines[0]).toBe("Date,Vehicle,From,To,Purpose,Kind,Miles one way,Round trip,Miles,Trip id,Replaces trip")
     expect(lines[1]).toContain("2026-03-03,Blue hatchback,Office,Acme Ltd,Quarterly review with Acme,business,12.3,yes,24.6")
-    const pdf = await get(company, "/v1/mileage/log?year=2026&format=pdf")
-    expect(pdf.body.content_type).toBe("application/pdf")
-    const bytes = Uint8Array.from(Buffer.from(pdf.body.content_base64, "base64"))
+    const pdf = await getFile(app.fetch, "/v1/mileage/log?year=2026&format=pdf", company.ownerKey)
+    expect(pdf.contentType).toBe("application/pdf")
+    expect(isPdf(pdf.bytes)).toBe(true)
+    const bytes = pdf.bytes
     const { text } = await extractText(await getDocumentProxy(bytes), { mergePages: true })
     expect(text).toContain("Mileage log 2026")
     expect(text).toContain("Pick up shelving")

@@ -1,9 +1,8 @@
 import { connect } from "node:net"
-import { SMTPServer } from "smtp-server"
-import * as InboundMail from "../../packages/server/src/adapters/InboundMail.ts"
+import * as InboxListener from "../../packages/server/src/mail/InboxListener.ts"
 import type { TestApp } from "../support/index.ts"
 
-/** Mail for the inbox tests: MIME messages, an SMTP listener in front of the adapter, and a tiny SMTP client. */
+/** Mail for the inbox tests: MIME messages, the server's SMTP listener over a test app, and a tiny SMTP client. */
 
 export const trustedAuthservId = "mx.ledger.test"
 
@@ -50,30 +49,13 @@ export const mime = (options: {
   ].join("\r\n")
 }
 
-/** An SMTP listener that hands each message to the adapter, as a server's would. */
+/** The server's own inbox listener (server/src/mail/InboxListener.ts) over a test app, on a free port. */
 export const listen = async (app: TestApp) => {
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Array<Buffer> = []
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk))
-      stream.on("end", () => {
-        const envelope = { mailFrom: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address, recipients: session.envelope.rcptTo.map((to) => to.address) }
-        InboundMail.receive(app.runtime, Buffer.concat(chunks), envelope, { trustedAuthservId })
-          .then((deliveries) => {
-            const reply = InboundMail.smtpReply(deliveries)
-            if (reply.code === 250) callback(null, reply.message)
-            else callback(Object.assign(new Error(reply.message), { responseCode: reply.code }))
-          })
-          .catch((error: Error) => callback(error))
-      })
-    }
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const port = (server.server.address() as { port: number }).port
-  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  const listener = await InboxListener.start(
+    { host: "127.0.0.1", port: 0, domain: "inbox.localhost", trustedAuthservId, tls: null },
+    (effect) => app.runtime.runPromise(effect)
+  )
+  return { port: listener.port, close: listener.close }
 }
 
 /** Sends one message over SMTP; answers the reply code to the message's data. */

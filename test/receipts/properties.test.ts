@@ -74,6 +74,16 @@ describe("rules", () => {
     }))
   })
 
+  it("takes a printed subtotal as printed, and otherwise the total less the tax, never a guess without a tax line", () => {
+    const amount = (cents: number) => `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`
+    fc.assert(fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 1_000_000 }), fc.option(fc.integer({ min: 0, max: 1_000_000 })), (net, tax, printed) => {
+      const total = net + tax
+      const lines = [...(printed === null ? [] : [`Subtotal ${amount(printed)}`]), `Tax ${amount(tax)}`, `Total ${amount(total)}`]
+      expect(TextFields.read(lines.join("\n")).subtotal_cents).toBe(printed ?? net)
+      expect(TextFields.read(`Total ${amount(total)}`).subtotal_cents).toBeNull()
+    }))
+  })
+
   it("refuses a slug whose skeleton is a reserved name's, and accepts valid names otherwise", () => {
     const letters = fc.stringMatching(/^[a-z0-9]{3,12}$/)
     fc.assert(fc.property(letters, (slug) => {

@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import { FakeReceiptReader } from "@ledger/testkit"
 import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
 import * as ReceiptPorts from "../../packages/server/src/adapters/ReceiptPorts.ts"
+import type * as S3BlobStore from "../../packages/server/src/adapters/S3BlobStore.ts"
 import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
 
 /**
@@ -17,12 +18,18 @@ export interface Company {
   readonly ownerId: number
 }
 
-export const makeReceiptsApp = async (options: { readonly reader?: boolean; readonly clock?: boolean | string } = {}) => {
+export const makeReceiptsApp = async (options: {
+  readonly reader?: boolean
+  readonly clock?: boolean | string
+  /** Files in an S3-compatible bucket (the testkit's FakeObjectStore) instead of the database table. */
+  readonly objectStore?: S3BlobStore.Settings
+} = {}) => {
   const reader = FakeReceiptReader.make()
   const base = ServerPorts.wire({ dataDir: "memory" }).layer
   const receipts = ReceiptPorts.wire({
     dataDir: "memory",
     ...(options.reader === false ? {} : { receiptReader: reader.layer }),
+    ...(options.objectStore === undefined ? {} : { objectStore: options.objectStore }),
     environment: {}
   }, false).layer
   const app = await makeTestApp({ providers: Layer.mergeAll(base, receipts), ...(options.clock === undefined ? {} : { clock: options.clock }) })

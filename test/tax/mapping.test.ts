@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { auditEvents, makeTestApp, newKey, type TestApp } from "../support/index.ts"
+import { auditEvents, getFile, makeTestApp, newKey, type TestApp } from "../support/index.ts"
 import * as Csv from "./csv.ts"
 
 let app: TestApp
@@ -78,7 +78,7 @@ describe("the return type and the mapping", () => {
 
 describe("the trial balance by line and the exports", () => {
   it("ties to the books' trial balance, as JSON and CSV", async () => {
-    const { post, get } = await setup()
+    const { post, get, key } = await setup()
     await post("/v1/tax/mapping/defaults", { return_type: "1120" })
     const balance = await get("/v1/tax/trial-balance?as_of=2026-12-31&return_type=1120")
     expect(balance.status).toBe(200)
@@ -88,8 +88,9 @@ describe("the trial balance by line and the exports", () => {
     expect(balance.body.ties_to_books).toBe(true)
     expect(balance.body.lines.find((line: any) => line.line === "1120-1a")).toMatchObject({ credit_cents: 650_000, form: "Form 1120", line_number: "1a" })
     expect(balance.body.lines.find((line: any) => line.line === "1120-26")).toMatchObject({ debit_cents: 150_000 })
-    const csv = await get("/v1/tax/trial-balance?as_of=2026-12-31&return_type=1120&format=csv")
-    const parsed = Csv.records(csv.body.content)
+    const csv = await getFile(app.fetch, "/v1/tax/trial-balance?as_of=2026-12-31&return_type=1120&format=csv", key)
+    expect(csv.contentType).toBe("text/csv; charset=utf-8")
+    const parsed = Csv.records(csv.text)
     expect(parsed.at(-1)).toMatchObject({ Description: "Total", Debit: "6500.00", Credit: "6500.00" })
   })
 
@@ -101,7 +102,8 @@ describe("the trial balance by line and the exports", () => {
     expect(refused.body.error.type).toBe("tax_accounts_unmapped")
     expect(refused.body.error.details.accounts).toEqual(expect.arrayContaining(["1010", "4100", "6020", "6060"]))
     await post("/v1/tax/mapping/defaults", {})
-    const generic = await get("/v1/tax/export?package=generic&as_of=2026-12-31")
+    // A JSON client (Accept: application/json) gets the envelope with the export's record.
+    const generic = await app.call("GET", "/v1/tax/export?package=generic&as_of=2026-12-31", { token: key, headers: { accept: "application/json" } })
     expect(generic.status).toBe(200)
     expect(generic.body.export).toMatchObject({ package: "generic", version: 1, total_debit_cents: 650_000, total_credit_cents: 650_000 })
     expect(generic.body.export.sha256).toBe(createHash("sha256").update(generic.body.content).digest("hex"))
@@ -110,15 +112,18 @@ describe("the trial balance by line and the exports", () => {
     const again = await get("/v1/tax/export?package=generic&as_of=2026-12-31&format=base64")
     expect(again.body.export.version).toBe(2)
     expect(Buffer.from(again.body.content_base64, "base64").toString()).toBe(generic.body.content)
-    const a = await get("/v1/tax/export?package=package_a&as_of=2026-12-31")
-    const aRows = Csv.records(a.body.content)
+    // Without format (format=file) the export is the file itself.
+    const a = await getFile(app.fetch, "/v1/tax/export?package=package_a&as_of=2026-12-31", key)
+    expect(a.contentType).toBe("text/csv; charset=utf-8")
+    expect(a.headers.get("content-disposition")).toMatch(/^attachment; filename=".+\.csv"/)
+    const aRows = Csv.records(a.text)
     expect(aRows.reduce((sum, row) => sum + Math.round(Number(row.Balance) * 100), 0)).toBe(0)
-    const b = await get("/v1/tax/export?package=package_b&as_of=2026-12-31")
-    expect(b.body.content_type).toBe("text/tab-separated-values")
-    const bRows = b.body.content.trim().split("\r\n").slice(1).map((line: string) => line.split("\t"))
+    const b = await getFile(app.fetch, "/v1/tax/export?package=package_b&as_of=2026-12-31&format=file", key)
+    expect(b.contentType).toBe("text/tab-separated-values; charset=utf-8")
+    const bRows = b.text.trim().split("\r\n").slice(1).map((line: string) => line.split("\t"))
     expect(bRows.find((cells: Array<string>) => cells[0] === "4100")).toEqual(["4100", "Service Revenue", "0.00", "6500.00", "SCHC-1"])
-    const c = await get("/v1/tax/export?package=package_c&as_of=2026-12-31")
-    const cRows = Csv.rows(c.body.content)
+    const c = await getFile(app.fetch, "/v1/tax/export?package=package_c&as_of=2026-12-31", key)
+    const cRows = Csv.rows(c.text)
     expect(cRows[1]).toEqual(["Client", "Return Co"])
     expect(cRows.at(-1)).toEqual(["", "Total", "6500.00", "6500.00"])
     const list = await get("/v1/tax/exports")

@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { agentWithKey, agentModel } from "../support/index.ts"
+import { agentWithKey, agentModel, getFile } from "../support/index.ts"
 import * as FireFile from "../../packages/engine/src/taxforms/fire/FireFile.ts"
 import * as Records from "../../packages/engine/src/taxforms/fire/Records.ts"
 import { company, type Company, makeTaxFormsApp, paidBill, payer, type TaxFormsApp, vendor } from "./support.ts"
@@ -63,12 +63,13 @@ describe("filings", () => {
     expect(refreshed.body).toMatchObject({ status: "accepted", receipt_id: "1099-2026-0001" })
     const acked = await c.post(`/v1/tax-forms/filings/${id}/ack`, { receipt_id: "1099-2026-0001", status: "partially_accepted", rejected_records: [4] })
     expect(acked.body).toMatchObject({ status: "partially_accepted", rejected_records: [4] })
-    const filed = await c.get(`/v1/tax-forms/filings/${id}/filed`)
+    const filed = await getFile(t.app.fetch, `/v1/tax-forms/filings/${id}/filed`, c.key)
     expect(filed.status).toBe(200)
-    expect(filed.body.content).toBe(sent.content)
-    const copies = await c.get(`/v1/tax-forms/filings/${id}/recipient-copies`)
-    expect(copies.body.content_type).toBe("application/pdf")
-    const pdf = new Uint8Array(Buffer.from(copies.body.content_base64, "base64"))
+    expect(filed.text).toBe(sent.content)
+    expect((await c.get(`/v1/tax-forms/filings/${id}/filed?format=json`)).body.content).toBe(sent.content)
+    const copies = await getFile(t.app.fetch, `/v1/tax-forms/filings/${id}/recipient-copies`, c.key)
+    expect(copies.contentType).toBe("application/pdf")
+    const pdf = copies.bytes
     expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe("%PDF-")
     const text = (await extractText(await getDocumentProxy(pdf), { mergePages: true })).text
     expect(text).toContain("Form 1099-NEC")
@@ -77,7 +78,28 @@ describe("filings", () => {
     expect(text).toContain("Box 1 Nonemployee compensation: $2500.00")
     expect(text).toContain("Box 1 Rents: $3000.00")
     expect(text).not.toContain("123456789")
+    expect(text).toContain("PAYER'S TIN 12-3456789")
   })
+
+  it.each([["partner_mock", "Telephone 2175550100"], ["gov_csv", "Telephone 217-555-0100"]])(
+    "Copy B of a %s filing shows the payer's TIN in full and the recipient's truncated",
+    async (provider, phone) => {
+      const { c } = await ready()
+      const proposed = await c.post("/v1/tax-forms/filings", { year: 2026, provider })
+      expect(proposed.status).toBe(201)
+      expect((await c.post(`/v1/tax-forms/filings/${proposed.body.id}/approve`, { preview_sha256: proposed.body.preview_sha256 })).status).toBe(200)
+      const copies = await c.get(`/v1/tax-forms/filings/${proposed.body.id}/recipient-copies?format=base64`)
+      const text = (await extractText(await getDocumentProxy(new Uint8Array(Buffer.from(copies.body.content_base64, "base64"))), { mergePages: true })).text
+      // Treas. Reg. 301.6109-4: a payee's TIN may be truncated on its statement, the filer's own never.
+      expect(text.toUpperCase()).toContain("ACME WIDGETS LLC")
+      expect(text).toContain("PAYER'S TIN 12-3456789")
+      expect(text).toContain(phone)
+      expect(text).toContain("***-**-6789")
+      expect(text).not.toContain("123-45-6789")
+      expect(text).not.toContain("123456789")
+      expect(text).not.toContain("98-7654321")
+    }
+  )
 
   it("a rejected filing sends nothing; a failed send is retried", async () => {
     const { c } = await ready()

@@ -68,7 +68,10 @@ describe("W-9 requests", () => {
     const message = mail.sent.find((sent) => sent.to.address === "wendy.w9@example.com")!
     expect(message.subject).toBe("Tax Test Co asks for your Form W-9")
     expect(message.text).toContain("Thanks!")
-    const token = /\/w9\/(w9_[A-Za-z0-9_-]+)/.exec(message.text)![1]!
+    // The link is absolute, on the configured web app's address (LEDGER_APP_URL), never relative.
+    const link = /https?:\/\/\S+/.exec(message.text)![0]
+    expect(link).toMatch(/^https:\/\/books\.example\.test\/w9\/w9_[A-Za-z0-9_-]{43}$/)
+    const token = new URL(link).pathname.split("/").at(-1)!
     // Sent: the link is gone from the job's row.
     const jobs = await t.app.query<{ payload: any }>("SELECT payload FROM jobs WHERE kind = 'w9.request_email' AND company_id = $1", [c.companyId])
     expect(JSON.stringify(jobs)).not.toContain(token)
@@ -82,6 +85,22 @@ describe("W-9 requests", () => {
     expect((await t.app.call("POST", `/v1/w9/${token}`, { body: form })).body.error.type).toBe("w9_request_closed")
     expect((await c.get(`/v1/w9-requests?contact_id=${v}`)).body.data[0].status).toBe("completed")
     expect((await t.app.call("POST", `/v1/w9/w9_${"x".repeat(43)}`, { body: form })).status).toBe(404)
+  })
+
+  it("without the web app's address no link is mailed: 503, nothing queued", async () => {
+    const bare = await makeTaxFormsApp({ appUrl: undefined })
+    try {
+      const c = await company(bare.app)
+      const v = await vendor(c, "Nora Nolink", null)
+      const refused = await c.post("/v1/w9-requests", { contact_id: v })
+      expect(refused.status).toBe(503)
+      expect(refused.body.error.type).toBe("service_unavailable")
+      expect(JSON.stringify(refused.body.error)).toContain("LEDGER_APP_URL")
+      expect(await bare.app.query("SELECT id FROM jobs WHERE kind = 'w9.request_email'")).toEqual([])
+      expect((await c.get(`/v1/w9-requests?contact_id=${v}`)).body.data).toEqual([])
+    } finally {
+      await bare.app.close()
+    }
   })
 
   it("a cancelled request's link stops working", async () => {

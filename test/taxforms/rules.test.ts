@@ -67,3 +67,44 @@ describe("TINs", () => {
     expect(TinRules.nameControl("A & B Co", false)).toBe("A&BC")
   })
 })
+
+describe("what a hand-posted entry paid a 1099 vendor", () => {
+  const line = (account: string, subtype: string | null, amountCents: number, contactId: number | null = null) => ({ account, accountSubtype: subtype, amountCents, contactId })
+  const reportable = (id: number) => id !== 99
+
+  it("an entry that moves no money account is an accrual and pays nothing", () => {
+    expect(AmountRules.entryPayments([line("6020", "contractors", 500, 1), line("2000", "accounts_payable", -500, 1)], reportable)).toEqual([])
+  })
+
+  it("card and processor accounts make a 1099-K payment; a vendor not for 1099s is left out", () => {
+    expect(AmountRules.entryPayments([line("6020", "contractors", 500, 1), line("2100", "credit_card", -500)], reportable)[0]!.byCard).toBe(true)
+    expect(AmountRules.entryPayments([line("6020", "contractors", 500, 1), line("CLR-1", "clearing", -500)], reportable)[0]!.byCard).toBe(true)
+    expect(AmountRules.entryPayments([line("6020", "contractors", 500, 99), line("1010", "bank", -500)], reportable)).toEqual([])
+  })
+
+  it("a named expense line counts at most the money the entry paid out", () => {
+    const paid = AmountRules.entryPayments([line("6020", "contractors", 800, 1), line("1010", "bank", -500), line("2000", "accounts_payable", -300)], reportable)
+    expect(paid).toEqual([{ contactId: 1, amountCents: 500, byCard: false, weights: [{ account: "6020", weight: 800 }] }])
+  })
+
+  it("a reversal is the exact negative, and the boxes add up to the payment", () => {
+    const subtype = fc.constantFrom("bank", "cash", "credit_card", "contractors", "rent", "accounts_payable")
+    const entryLine = fc.record({
+      account: fc.constantFrom("1010", "2100", "6020", "6080", "2000"),
+      accountSubtype: subtype,
+      amountCents: fc.integer({ min: -1_000_000, max: 1_000_000 }).filter((n) => n !== 0),
+      contactId: fc.constantFrom(null, 1, 2, 99)
+    })
+    fc.assert(fc.property(fc.array(entryLine, { minLength: 2, maxLength: 8 }), (lines) => {
+      const forward = AmountRules.entryPayments(lines, reportable)
+      const backward = AmountRules.entryPayments(lines.map((l) => ({ ...l, amountCents: -l.amountCents })), reportable)
+      expect(backward.map((p) => [p.contactId, -p.amountCents, p.byCard])).toEqual(forward.map((p) => [p.contactId, p.amountCents, p.byCard]))
+      for (const payment of forward) {
+        const boxes = AmountRules.allocateEntry(payment, (account) => account === "6080" ? "MISC1" : undefined, "NEC1")
+        expect([...boxes.values()].reduce((a, b) => a + b, 0)).toBe(payment.amountCents)
+        const back = AmountRules.allocateEntry({ ...payment, amountCents: -payment.amountCents }, (account) => account === "6080" ? "MISC1" : undefined, "NEC1")
+        for (const [box, cents] of boxes) expect(back.get(box)).toBe(-cents)
+      }
+    }))
+  })
+})

@@ -13,9 +13,13 @@ export interface TaxFormsApp {
   readonly filer: FakeInformationReturns.FakeInformationReturns
 }
 
-export const makeTaxFormsApp = async (options: { readonly filer?: boolean } = {}): Promise<TaxFormsApp> => {
+/** The web app's address the 1099 tests' server is configured with (LEDGER_APP_URL). */
+export const appUrl = "https://books.example.test/"
+
+export const makeTaxFormsApp = async (options: { readonly filer?: boolean; readonly appUrl?: string | undefined } = {}): Promise<TaxFormsApp> => {
   const filer = FakeInformationReturns.make()
-  const ports = ServerPorts.wire({ dataDir: "memory" })
+  // The web app's address: W-9 links are mailed absolute on it.
+  const ports = ServerPorts.wire({ dataDir: "memory", appUrl: "appUrl" in options ? options.appUrl : appUrl })
   const layer = options.filer === false ? ports.layer : Layer.merge(ports.layer, filer.layer)
   return { app: await makeTestApp({ providers: layer }), filer }
 }

@@ -4,15 +4,25 @@ import * as Governed from "../ledger/Governed.ts"
 import * as Operation from "../Operation.ts"
 
 const area = "4.10 Estimated taxes"
-const TaxYear = Schema.Int.check(Schema.isBetween({ minimum: 2000, maximum: 2100 }))
+const TaxYear = Schema.Int.check(Schema.isBetween({ minimum: 2000, maximum: 2100 })).annotate({ description: "The tax year (a calendar year)." })
 const AccountCode = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(40))
 const IdPath = Schema.Struct({ id: Id })
 
-export const ReturnType = Schema.Literals(["SCHC", "1065", "1120S", "1120"])
-export const IncomeMethod = Schema.Literals(["annualized", "ytd", "manual"])
-export const FilingStatus = Schema.Literals(["single", "mfj", "mfs", "hoh"])
-export const SafeHarbor = Schema.Literals(["lower", "current_year", "prior_year"])
-export const Method = Schema.Literals(["eftps", "direct_pay", "irs_account", "card", "check", "other"])
+export const ReturnType = Schema.Literals(["SCHC", "1065", "1120S", "1120"]).annotate({
+  description: "The business's return: SCHC (Schedule C), 1065 (partnership), 1120S (S corporation), 1120 (C corporation); default the tax profile's."
+})
+export const IncomeMethod = Schema.Literals(["annualized", "ytd", "manual"]).annotate({
+  description: "annualized (default): the year to date scaled to a full year; ytd: the books' net income so far; manual: manual_income_cents."
+})
+export const FilingStatus = Schema.Literals(["single", "mfj", "mfs", "hoh"]).annotate({
+  description: "The owner's filing status: single, married filing jointly (mfj) or separately (mfs), head of household (hoh)."
+})
+export const SafeHarbor = Schema.Literals(["lower", "current_year", "prior_year"]).annotate({
+  description: "The required annual payment: lower (default) of the current-year and prior-year amounts, or one of them."
+})
+export const Method = Schema.Literals(["eftps", "direct_pay", "irs_account", "card", "check", "other"]).annotate({
+  description: "How the payment was made."
+})
 
 /** The plan's inputs as saved (defaults filled in). */
 export const PlanInputs = Schema.Struct({
@@ -24,6 +34,7 @@ export const PlanInputs = Schema.Struct({
   se_tax: Schema.Boolean,
   filing_status: FilingStatus,
   other_income_cents: Schema.Int,
+  investment_income_cents: Schema.Int.annotate({ description: "Of other_income_cents, the net investment income (Form 8960): the base of the 3.8% net investment income tax." }),
   wages_ss_cents: Schema.Int,
   deductions_cents: Schema.NullOr(Schema.Int),
   qbi_deduction_cents: Schema.NullOr(Schema.Int),
@@ -128,24 +139,35 @@ export const saveEstimatedTaxPlan = Operation.make({
     income_method: Schema.optionalKey(IncomeMethod),
     manual_income_cents: Schema.optionalKey(Schema.NullOr(Cents)),
     adjustments_cents: Schema.optionalKey(Cents),
-    owner_share_ppm: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))),
-    se_tax: Schema.optionalKey(Schema.Boolean),
+    owner_share_ppm: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 })).annotate({
+      description: "1065 and 1120S: the owner's share of the business in parts per million."
+    })),
+    se_tax: Schema.optionalKey(Schema.Boolean.annotate({ description: "Include self-employment tax (default on for SCHC and 1065)." })),
     filing_status: Schema.optionalKey(FilingStatus),
     other_income_cents: Schema.optionalKey(Cents),
+    investment_income_cents: Schema.optionalKey(NonNegativeCents.annotate({
+      description: "Beyond the spec's list: the part of other_income_cents that is net investment income (interest, dividends, gains, rents), for the net investment income tax. Default 0."
+    })),
     wages_ss_cents: Schema.optionalKey(NonNegativeCents),
     deductions_cents: Schema.optionalKey(Schema.NullOr(NonNegativeCents)),
     qbi_deduction_cents: Schema.optionalKey(Schema.NullOr(NonNegativeCents)),
     credits_cents: Schema.optionalKey(NonNegativeCents),
     withholding_cents: Schema.optionalKey(NonNegativeCents),
     prior_year_tax_cents: Schema.optionalKey(Schema.NullOr(NonNegativeCents)),
-    prior_year_high_agi: Schema.optionalKey(Schema.Boolean),
-    prior_year_full: Schema.optionalKey(Schema.Boolean),
-    large_corporation: Schema.optionalKey(Schema.Boolean),
+    prior_year_high_agi: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "The prior year's AGI was over $150,000 ($75,000 married filing separately): its safe harbor is 110%."
+    })),
+    prior_year_full: Schema.optionalKey(Schema.Boolean.annotate({ description: "The prior year was a full 12-month year (its safe harbor counts only then)." })),
+    large_corporation: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "1120: taxable income of $1 million or more in any of the three prior years."
+    })),
     safe_harbor: Schema.optionalKey(SafeHarbor),
     payment_account: Schema.optionalKey(Schema.NullOr(AccountCode)),
     pay_from_account: Schema.optionalKey(Schema.NullOr(AccountCode)),
-    reminders: Schema.optionalKey(Schema.Boolean),
-    reminder_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 60 }))),
+    reminders: Schema.optionalKey(Schema.Boolean.annotate({ description: "Email the owners before each installment is due." })),
+    reminder_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 60 })).annotate({
+      description: "How many days before the due date the reminder goes (default 7)."
+    })),
     dry_run: Schema.optionalKey(Schema.Boolean)
   }),
   success: Estimate,
@@ -166,17 +188,17 @@ export const recordEstimatedTaxPayment = Operation.make({
   governed: true,
   body: Schema.Struct({
     year: TaxYear,
-    quarter: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 4 })),
+    quarter: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 4 })).annotate({ description: "The installment the payment is for, 1 to 4." }),
     paid_on: DateString,
     amount_cents: PositiveCents,
     method: Method,
-    confirmation: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100))),
-    note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))),
+    confirmation: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({ description: "The payment's confirmation number." })),
+    note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000)).annotate({ description: "A note kept with the payment." })),
     payment_account: Schema.optionalKey(AccountCode),
     pay_from_account: Schema.optionalKey(AccountCode),
-    outside_books: Schema.optionalKey(Schema.Boolean),
+    outside_books: Schema.optionalKey(Schema.Boolean.annotate({ description: "People only: paid from outside the books; records the payment without an entry." })),
     dry_run: Schema.optionalKey(Schema.Boolean),
-    rationale: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000)))
+    rationale: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000)).annotate({ description: "Why the agent proposes this, shown to the person who decides." }))
   }),
   success: Payment,
   otherResponses: { 200: Schema.Union([Governed.Preview, PaymentPreview]), 202: Governed.Queued },

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DateString, Id } from "../Common.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 import { area, TaxYear } from "./Shared.ts"
 import { Trip } from "./Trips.ts"
@@ -77,8 +78,9 @@ export const getMileageLog = Operation.make({
   path: "/v1/mileage/log",
   area,
   summary: "The year's mileage log as an auditor reads it: date, places, purpose, miles, odometer; JSON, CSV or PDF.",
-  description: "format=json (default) the trips; csv `{format, filename, content_type, content}`; pdf and base64 " +
-    "`{format: \"pdf\", filename, content_type, size_bytes, content_base64}` (ADR 0306). Voided trips are left out.",
+  description: "format=json (default) the trips; csv a CSV file; pdf a PDF file; base64 the PDF in JSON " +
+    "`{format: \"pdf\", filename, content_type, size_bytes, content_base64}`. JSON clients and MCP get csv as " +
+    "`{format, filename, content_type, content}` and pdf like base64 (ADR 0015). Voided trips are left out.",
   scope: "read",
   mode: "R",
   query: Schema.Struct({
@@ -86,7 +88,8 @@ export const getMileageLog = Operation.make({
     vehicle_id: Schema.optionalKey(Id),
     format: Schema.optionalKey(Schema.Literals(["json", "csv", "pdf", "base64"]))
   }),
-  success: Schema.Union([MileageLog, MileageFile])
+  success: Schema.Union([MileageLog, MileageFile]),
+  files: File.files({ formats: { csv: [File.mediaTypes.csv], pdf: [File.mediaTypes.pdf] } })
 })
 
 export const operations = [getMileageDeduction, getMileageLog] as const

@@ -4,8 +4,8 @@ import * as Operation from "../Operation.ts"
 import { area, IdPath, Miles, Place, Purpose } from "./Shared.ts"
 import { Trip } from "./Trips.ts"
 
-const Frequency = Schema.Literals(["weekly", "monthly"])
-const Weekday = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 }))
+const Frequency = Schema.Literals(["weekly", "monthly"]).annotate({ description: "weekly on the weekdays, or monthly on day_of_month." })
+const Weekday = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 })).annotate({ description: "1 Monday to 7 Sunday." })
 
 export const RecurringTrip = Schema.Struct({
   id: Id,
@@ -51,13 +51,15 @@ export const createRecurringTrip = Operation.make({
     from_place: Place,
     to_place: Place,
     miles: Miles,
-    round_trip: Schema.optionalKey(Schema.Boolean),
+    round_trip: Schema.optionalKey(Schema.Boolean.annotate({ description: "There and back: doubles the miles." })),
     purpose: Purpose,
     contact_id: Schema.optionalKey(Schema.NullOr(Id)),
     project_id: Schema.optionalKey(Schema.NullOr(Id)),
     frequency: Frequency,
-    weekdays: Schema.optionalKey(Schema.Array(Weekday).check(Schema.isMinLength(1), Schema.isMaxLength(7))),
-    day_of_month: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 28 }))),
+    weekdays: Schema.optionalKey(Schema.Array(Weekday).check(Schema.isMinLength(1), Schema.isMaxLength(7)).annotate({
+      description: "Weekly: the days of the week, 1 Monday to 7 Sunday."
+    })),
+    day_of_month: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 28 })).annotate({ description: "Monthly: the day of the month, 1 to 28." })),
     start_date: DateString,
     end_date: Schema.optionalKey(Schema.NullOr(DateString))
   }),

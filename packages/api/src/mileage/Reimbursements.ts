@@ -52,7 +52,7 @@ export const createReimbursement = Operation.make({
   governed: true,
   body: Schema.Struct({
     vehicle_id: Id,
-    payee: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
+    payee: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({ description: "Who is reimbursed: the person who drove." }),
     period_start: DateString,
     period_end: DateString,
     expense_account: AccountCode,

@@ -3,7 +3,7 @@ import { DateString, Id, Page, PageQuery, Reason, Timestamp } from "../Common.ts
 import * as Operation from "../Operation.ts"
 import { area, IdPath, Miles, Place, Purpose, Rationale } from "./Shared.ts"
 
-export const TripKind = Schema.Literals(["business", "personal"])
+export const TripKind = Schema.Literals(["business", "personal"]).annotate({ description: "A business trip (default) counts for the deduction; a personal one does not." })
 export const TripStatus = Schema.Literals(["logged", "proposed", "void"])
 
 export const Trip = Schema.Struct({
@@ -38,7 +38,7 @@ export const tripFields = {
   from_place: Place,
   to_place: Place,
   miles: Miles,
-  round_trip: Schema.optionalKey(Schema.Boolean),
+  round_trip: Schema.optionalKey(Schema.Boolean.annotate({ description: "There and back: doubles the miles." })),
   kind: Schema.optionalKey(TripKind),
   purpose: Schema.optionalKey(Purpose),
   contact_id: Schema.optionalKey(Schema.NullOr(Id)),

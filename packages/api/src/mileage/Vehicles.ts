@@ -3,8 +3,8 @@ import { DateString, Id, Name, Page, PageQuery, Timestamp } from "../Common.ts"
 import * as Operation from "../Operation.ts"
 import { AccountCode, area, IdPath, TaxYear, vehicleAccountsMax } from "./Shared.ts"
 
-const Ownership = Schema.Literals(["owned", "leased"])
-const Description = Schema.String.check(Schema.isMaxLength(1000))
+const Ownership = Schema.Literals(["owned", "leased"]).annotate({ description: "Whether the vehicle is owned or leased." })
+const Description = Schema.String.check(Schema.isMaxLength(1000)).annotate({ description: "A note for people: make, model, plate." })
 
 export const OdometerReading = Schema.Struct({
   tax_year: Schema.Int,
@@ -85,7 +85,11 @@ export const setVehicleAccounts = Operation.make({
   scope: "propose",
   mode: "-",
   pathParams: IdPath,
-  body: Schema.Struct({ accounts: Schema.Array(AccountCode).check(Schema.isMaxLength(vehicleAccountsMax)) }),
+  body: Schema.Struct({
+    accounts: Schema.Array(AccountCode).check(Schema.isMaxLength(vehicleAccountsMax)).annotate({
+      description: "The expense accounts of this vehicle (fuel, repairs...); replaces the list."
+    })
+  }),
   success: Vehicle,
   errors: ["vehicle_account_taken", "unknown_account"]
 })
@@ -101,8 +105,10 @@ export const setVehicleOdometer = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({
     tax_year: TaxYear,
-    start_miles: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000_000 })),
-    end_miles: Schema.optionalKey(Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000_000 }))))
+    start_miles: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000_000 })).annotate({ description: "The odometer reading at the start of the year." }),
+    end_miles: Schema.optionalKey(Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000_000 }))).annotate({
+      description: "The odometer reading at the end of the year; null while unknown."
+    }))
   }),
   success: Vehicle
 })

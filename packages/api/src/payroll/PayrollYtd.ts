@@ -11,7 +11,7 @@ export const csvLengthMax = 2_000_000
 export const employeeRowsMax = 5_000
 
 export const AccountCode = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(40))
-export const TaxYear = Schema.Int.check(Schema.isBetween({ minimum: 2000, maximum: 2100 }))
+export const TaxYear = Schema.Int.check(Schema.isBetween({ minimum: 2000, maximum: 2100 })).annotate({ description: "The tax year (a calendar year)." })
 const IdPath = Schema.Struct({ id: Id })
 
 /**
@@ -117,8 +117,10 @@ export const importPayrollYtd = Operation.make({
   mode: "K",
   peopleOnly: true,
   body: Schema.Struct({
-    csv: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(csvLengthMax)),
-    provider: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(60)),
+    csv: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(csvLengthMax)).annotate({
+      description: "The provider's year-to-date export as CSV text: a header row, then one row per employee."
+    }),
+    provider: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(60)).annotate({ description: "The payroll provider's name (Gusto, ADP...)." }),
     tax_year: TaxYear,
     period_through: DateString,
     switch_id: Schema.optionalKey(Id),

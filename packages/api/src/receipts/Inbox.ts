@@ -71,8 +71,10 @@ export const updateReceiptInbox = Operation.make({
   summary: "Turn the inbox on or off and set who may send receipts; mail from anyone else waits for review.",
   scope: "admin", mode: "-",
   body: Schema.Struct({
-    enabled: Schema.optionalKey(Schema.Boolean),
-    allowed_senders: Schema.optionalKey(Schema.Array(AllowedSender).check(Schema.isMaxLength(limits.allowedSendersMax)))
+    enabled: Schema.optionalKey(Schema.Boolean.annotate({ description: "Accept receipts sent to the inbox address." })),
+    allowed_senders: Schema.optionalKey(Schema.Array(AllowedSender).check(Schema.isMaxLength(limits.allowedSendersMax)).annotate({
+      description: "Senders whose messages become receipts at once; others wait in review. Replaces the list."
+    }))
   }),
   success: Inbox
 })
@@ -95,7 +97,9 @@ export const checkReceiptInboxSlug = Operation.make({
   id: "checkReceiptInboxSlug", method: "GET", path: "/v1/receipts/inbox/slug", area,
   summary: "Whether a custom name is free (first come, first served; reserved names and lookalikes refused).",
   scope: "read", mode: "R",
-  query: Schema.Struct({ slug: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(60)) }),
+  query: Schema.Struct({
+    slug: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(60)).annotate({ description: "The inbox address's name part to check." })
+  }),
   success: SlugAvailability
 })
 
@@ -124,15 +128,17 @@ export const releaseReceiptInboxMessage = Operation.make({
   id: "releaseReceiptInboxMessage", method: "POST", path: "/v1/receipts/inbox/messages/{id}/release", area,
   summary: "Let a message waiting in review through: its files become receipts; optionally allow its sender from now on.",
   scope: "approve", mode: "K", status: 200, peopleOnly: true, pathParams: IdPath,
-  body: Schema.Struct({ allow_sender: Schema.optionalKey(Schema.Boolean) }),
-  success: InboxMessage, errors: ["message_state", "receipt_storage_not_configured"]
+  body: Schema.Struct({
+    allow_sender: Schema.optionalKey(Schema.Boolean.annotate({ description: "Also add the sender to allowed_senders, so its next messages skip review." }))
+  }),
+  success: InboxMessage, errors: ["message_state", "receipt_storage_not_configured", "receipt_storage_unavailable"]
 })
 
 export const discardReceiptInboxMessage = Operation.make({
   id: "discardReceiptInboxMessage", method: "POST", path: "/v1/receipts/inbox/messages/{id}/discard", area,
   summary: "Throw away a message waiting in review; nothing of it is processed.",
   scope: "approve", mode: "K", status: 200, pathParams: IdPath,
-  body: Schema.Struct({ reason: Reason }), success: InboxMessage, errors: ["message_state"]
+  body: Schema.Struct({ reason: Reason }), success: InboxMessage, errors: ["message_state", "receipt_storage_unavailable"]
 })
 
 export const operations = [

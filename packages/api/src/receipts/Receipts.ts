@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DateString, DryRun, Empty, Id, Memo, NonNegativeCents, Page, PageQuery, Reason, Timestamp } from "../Common.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 import * as Governed from "../ledger/Governed.ts"
 import { AccountCode } from "../ledger/Records.ts"
@@ -8,10 +9,12 @@ import { area, FileContent, IdPath, limits, MediaType } from "./Shared.ts"
 export const receiptStatuses = ["new", "extracted", "matched", "posted", "discarded"] as const
 export const ReceiptStatus = Schema.Literals(receiptStatuses)
 export const ReceiptSource = Schema.Literals(["email", "upload", "camera"])
-export const PaymentMethod = Schema.Literals(["cash", "card", "other"])
+export const PaymentMethod = Schema.Literals(["cash", "card", "other"]).annotate({ description: "How the receipt was paid: cash, card or other." })
 
-const Vendor = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(limits.vendorLengthMax))
-const Note = Schema.String.check(Schema.isMaxLength(limits.noteLengthMax))
+const Vendor = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(limits.vendorLengthMax)).annotate({
+  description: "The seller's name as the receipt shows it."
+})
+const Note = Schema.String.check(Schema.isMaxLength(limits.noteLengthMax)).annotate({ description: "A person's or agent's note on the receipt." })
 
 /** How the receipt was last read: the built-in reader and, when configured, the extraction provider. */
 export const Extraction = Schema.Struct({
@@ -77,13 +80,17 @@ export const uploadReceipt = Operation.make({
   description: "The type is read from the bytes, never the name. Stored encrypted; a PDF's text is read at once.",
   scope: "propose", mode: "K", bodyBytesMax: limits.uploadBodyBytesMax,
   body: Schema.Struct({
-    file_name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(limits.fileNameLengthMax)),
-    content_base64: Schema.String.check(Schema.isMinLength(4), Schema.isMaxLength(limits.base64CharactersMax)),
-    source: Schema.optionalKey(Schema.Literals(["upload", "camera"])),
+    file_name: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(limits.fileNameLengthMax)).annotate({
+      description: "The file's name, kept for people; the type is read from the bytes."
+    }),
+    content_base64: Schema.String.check(Schema.isMinLength(4), Schema.isMaxLength(limits.base64CharactersMax)).annotate({
+      description: "The file's bytes, base64."
+    }),
+    source: Schema.optionalKey(Schema.Literals(["upload", "camera"]).annotate({ description: "How it came: an uploaded file (default) or a camera photo." })),
     note: Schema.optionalKey(Note)
   }),
   success: Uploaded,
-  errors: ["payload_too_large", "unsupported_media_type", "receipt_storage_not_configured"]
+  errors: ["payload_too_large", "unsupported_media_type", "receipt_storage_not_configured", "receipt_storage_unavailable"]
 })
 
 export const getReceipt = Operation.make({
@@ -111,14 +118,20 @@ export const updateReceipt = Operation.make({
 
 export const getReceiptFile = Operation.make({
   id: "getReceiptFile", method: "GET", path: "/v1/receipts/{id}/file", area,
-  summary: "The receipt's file as it was received, decrypted (base64 in JSON, ADR 1201).",
+  summary: "The receipt's file as it was received, decrypted, with its own media type (format=base64: in JSON).",
   scope: "read", mode: "R", pathParams: IdPath,
   query: Schema.Struct({
-    variant: Schema.optionalKey(Schema.Literals(["original", "snapshot"])),
+    variant: Schema.optionalKey(Schema.Literals(["original", "snapshot"]).annotate({
+      description: "The file as received (default), or the PDF snapshot of an HTML receipt."
+    })),
     format: Schema.optionalKey(Schema.Literals(["base64"]))
   }),
   success: FileContent,
-  errors: ["receipt_storage_not_configured"]
+  errors: ["receipt_storage_not_configured", "receipt_storage_unavailable"],
+  files: File.files({
+    formats: { file: [File.mediaTypes.pdf, File.mediaTypes.jpeg, File.mediaTypes.png, File.mediaTypes.heic, File.mediaTypes.html] },
+    default: "file"
+  })
 })
 
 export const extractReceipt = Operation.make({
@@ -126,7 +139,7 @@ export const extractReceipt = Operation.make({
   summary: "Read the receipt again: its text, then the deployment's extraction provider when one is configured.",
   description: "Fields a person corrected are kept; fields still empty are filled.",
   scope: "propose", mode: "K", status: 200, pathParams: IdPath, body: Empty, success: Receipt,
-  errors: ["receipt_state", "receipt_storage_not_configured"]
+  errors: ["receipt_state", "receipt_storage_not_configured", "receipt_storage_unavailable"]
 })
 
 export const matchReceipt = Operation.make({
@@ -163,14 +176,25 @@ export const createReceiptExpense = Operation.make({
     doc_date: Schema.optionalKey(DateString),
     payee_id: Schema.optionalKey(Id),
     memo: Schema.optionalKey(Memo),
-    class: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
+    class: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({
+      description: "A class name (reporting dimension) for the expense line."
+    })),
     confidence: Schema.optionalKey(Governed.Confidence),
     soft_lock_override_reason: Schema.optionalKey(Reason),
     dry_run: DryRun
   }),
   success: Receipt,
   otherResponses: { 200: Governed.preview(ExpensePreview), 202: Governed.Queued },
-  errors: ["receipt_state", "unknown_account", "inactive_account", "unknown_class", "unknown_contact", "period_hard_locked", "soft_lock_reason_required"]
+  errors: [
+    "receipt_state",
+    "unknown_account",
+    "inactive_account",
+    "unknown_class",
+    "unknown_contact",
+    "control_account_line",
+    "period_hard_locked",
+    "soft_lock_reason_required"
+  ]
 })
 
 export const discardReceipt = Operation.make({

@@ -69,7 +69,9 @@ export const setTaxMapping = Operation.make({
   status: 200,
   body: Schema.Struct({
     return_type: Schema.optionalKey(ReturnType),
-    mappings: Schema.Array(MappingInput).check(Schema.isMinLength(1), Schema.isMaxLength(mappingsPerRequestMax)),
+    mappings: Schema.Array(MappingInput).check(Schema.isMinLength(1), Schema.isMaxLength(mappingsPerRequestMax)).annotate({
+      description: "Accounts and the return line each maps to."
+    }),
     dry_run: DryRun
   }),
   success: MappingResult,

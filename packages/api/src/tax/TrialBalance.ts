@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DateString, Id, Page, PageQuery, Timestamp } from "../Common.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 import { area, LineId, LineKind, ReturnType } from "./Shared.ts"
 
@@ -32,7 +33,7 @@ export const TaxTrialBalance = Schema.Struct({
 }).annotate({ identifier: "TaxTrialBalance" })
 export type TaxTrialBalance = typeof TaxTrialBalance.Type
 
-export const CsvFile = Schema.Struct({ format: Schema.Literal("csv"), filename: Schema.String, content: Schema.String })
+export const CsvFile = File.CsvEnvelope
 
 export const getTaxTrialBalance = Operation.make({
   id: "getTaxTrialBalance",
@@ -40,7 +41,7 @@ export const getTaxTrialBalance = Operation.make({
   path: "/v1/tax/trial-balance",
   area,
   summary: "The trial balance as of a date, grouped by return line.",
-  description: "format=csv answers `{ format: \"csv\", filename, content }`.",
+  description: "format=csv answers a CSV file (JSON clients and MCP: `{ format: \"csv\", filename, content }`).",
   scope: "read",
   mode: "R",
   query: Schema.Struct({
@@ -49,7 +50,8 @@ export const getTaxTrialBalance = Operation.make({
     format: Schema.optionalKey(Schema.Literals(["json", "csv"]))
   }),
   success: Schema.Union([TaxTrialBalance, CsvFile]),
-  errors: ["validation_failed", "tax_return_type_required"]
+  errors: ["validation_failed", "tax_return_type_required"],
+  files: File.csvReport
 })
 
 export const ExportPackage = Schema.Literals(["generic", "package_a", "package_b", "package_c"]).annotate({
@@ -90,7 +92,8 @@ export const exportTaxReturn = Operation.make({
   path: "/v1/tax/export",
   area,
   summary: "A file for tax software; refused while an account is unmapped or the export does not tie to the books.",
-  description: "Each export is recorded as a new version with its SHA-256 and totals, and audited.",
+  description: "Each export is recorded as a new version with its SHA-256 and totals, and audited. format=file (default) " +
+    "answers the file itself; format=base64 (and JSON clients) the JSON envelope.",
   scope: "read",
   mode: "R",
   query: Schema.Struct({
@@ -100,7 +103,8 @@ export const exportTaxReturn = Operation.make({
     format: Schema.optionalKey(Schema.Literals(["file", "base64"]))
   }),
   success: TaxExportFile,
-  errors: ["validation_failed", "tax_return_type_required", "tax_accounts_unmapped", "tax_export_not_tied"]
+  errors: ["validation_failed", "tax_return_type_required", "tax_accounts_unmapped", "tax_export_not_tied"],
+  files: File.files({ formats: { file: [File.mediaTypes.csv, File.mediaTypes.tsv] }, default: "file" })
 })
 
 export const listTaxExports = Operation.make({

@@ -14,7 +14,8 @@ export const Recipient = Schema.Struct({
   nec_cents: Schema.Int,
   misc_cents: Schema.Int,
   prior_cents: Schema.Int.annotate({ description: "Of the totals, what prior amounts (entered outside Ledger) add." }),
-  card_payments_excluded_cents: Schema.Int.annotate({ description: "Paid by card: reported by the card processor on 1099-K." }),
+  journal_entry_cents: Schema.Int.annotate({ description: "Of the totals, what hand-posted journal entries naming the vendor and paying from a money account add." }),
+  card_payments_excluded_cents: Schema.Int.annotate({ description: "Paid by card or through a payment processor: reported by them on 1099-K." }),
   forms: Schema.Array(Schema.Literals(["1099-NEC", "1099-MISC"])),
   issues: Schema.Array(Schema.String)
 }).annotate({ identifier: "Form1099Recipient" })
@@ -27,7 +28,8 @@ export const Summary = Schema.Struct({
   recipients: Schema.Array(Recipient),
   below_threshold: Schema.Array(Recipient),
   total_nec_cents: Schema.Int,
-  total_misc_cents: Schema.Int
+  total_misc_cents: Schema.Int,
+  issues: Schema.Array(Schema.String).annotate({ description: "What may make the amounts incomplete (for example more hand-posted entries than are read at once)." })
 }).annotate({ identifier: "Form1099Summary" })
 export type Summary = typeof Summary.Type
 
@@ -86,7 +88,9 @@ export const createPriorAmounts = Operation.make({
   summary: "Enter amounts paid before Ledger or outside it; never edited (void and re-enter).",
   scope: "propose",
   mode: "K",
-  body: Schema.Struct({ amounts: Schema.Array(PriorAmountInput).check(Schema.isMinLength(1), Schema.isMaxLength(500)) }),
+  body: Schema.Struct({
+    amounts: Schema.Array(PriorAmountInput).check(Schema.isMinLength(1), Schema.isMaxLength(500)).annotate({ description: "Amounts paid before Ledger or outside it, each by year, vendor, box and cents; they add to that year and box." })
+  }),
   success: Schema.Struct({ data: Schema.Array(PriorAmount) }),
   errors: ["not_a_vendor"]
 })

@@ -1,10 +1,11 @@
 import { Schema } from "effect"
 import { Id, NonNegativeCents, Page, PageQuery, Reason, Timestamp } from "../Common.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 import { area, Year } from "./Shared.ts"
 
-export const Provider = Schema.Literals(["gov_csv", "gov_a2a", "partner_mock", "partner_live"])
-export const IrsStatus = Schema.Literals(["submitted", "accepted", "partially_accepted", "rejected_by_irs"])
+export const Provider = Schema.Literals(["gov_csv", "gov_a2a", "partner_mock", "partner_live"]).annotate({ description: "Where the filing goes: gov_csv a CSV for the IRS's upload portal; the others a Publication 1220 file." })
+export const IrsStatus = Schema.Literals(["submitted", "accepted", "partially_accepted", "rejected_by_irs"]).annotate({ description: "The IRS's answer." })
 export const FilingStatus = Schema.Literals(["proposed", "rejected", "failed", "submitted", "accepted", "partially_accepted", "rejected_by_irs"])
   .annotate({ description: "proposed (nothing sent), rejected (by a person; nothing sent), failed (the provider did not take it; retry), then the IRS answer. ADR 1305." })
 
@@ -85,9 +86,9 @@ export const createFiling = Operation.make({
   body: Schema.Struct({
     year: Year,
     provider: Provider,
-    kind: Schema.optionalKey(Schema.Literals(["original", "correction"])),
-    contact_ids: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(5000))),
-    corrections: Schema.optionalKey(Schema.Array(CorrectionInput).check(Schema.isMaxLength(5000))),
+    kind: Schema.optionalKey(Schema.Literals(["original", "correction"]).annotate({ description: "An original filing (default) or a correction of one." })),
+    contact_ids: Schema.optionalKey(Schema.Array(Id).check(Schema.isMaxLength(5000)).annotate({ description: "Only these vendors; omitted: every recipient of the year's 1099 summary." })),
+    corrections: Schema.optionalKey(Schema.Array(CorrectionInput).check(Schema.isMaxLength(5000)).annotate({ description: "With kind correction: the forms to correct and how." })),
     threshold_cents: Schema.optionalKey(NonNegativeCents),
     dry_run: Schema.optionalKey(Schema.Boolean)
   }),
@@ -120,7 +121,10 @@ export const approveFiling = Operation.make({
   peopleOnly: true,
   status: 200,
   pathParams: IdPath,
-  body: Schema.Struct({ preview_sha256: Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/u)), note: Schema.optionalKey(Reason) }),
+  body: Schema.Struct({
+    preview_sha256: Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/u)).annotate({ description: "The SHA-256 of the content you reviewed, from the filing's preview." }),
+    note: Schema.optionalKey(Reason)
+  }),
   success: Filing,
   errors: ["filing_not_pending", "filing_preview_mismatch", "tax_filing_not_configured"]
 })
@@ -168,9 +172,9 @@ export const ackFiling = Operation.make({
   status: 200,
   pathParams: IdPath,
   body: Schema.Struct({
-    receipt_id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100)),
+    receipt_id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100)).annotate({ description: "The IRS's receipt id for the submission." }),
     status: IrsStatus,
-    rejected_records: Schema.optionalKey(Schema.Array(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).check(Schema.isMaxLength(10000))),
+    rejected_records: Schema.optionalKey(Schema.Array(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))).check(Schema.isMaxLength(10000)).annotate({ description: "With partially_accepted: the record numbers the IRS rejected." })),
     note: Schema.optionalKey(Reason)
   }),
   success: Filing,
@@ -202,8 +206,14 @@ export const getFiledCopy = Operation.make({
   mode: "R",
   peopleOnly: true,
   pathParams: IdPath,
+  query: Schema.Struct({
+    format: Schema.optionalKey(Schema.Literals(["file", "json"])).annotate({
+      description: "`file` (default): the filed file itself. `json`: `{filing_id, filename, content_type, sha256, content}`."
+    })
+  }),
   success: Schema.Struct({ filing_id: Id, filename: Schema.String, content_type: Schema.String, sha256: Schema.String, content: Schema.String }),
-  errors: ["filing_not_submitted"]
+  errors: ["filing_not_submitted"],
+  files: File.files({ formats: { file: [File.mediaTypes.text, File.mediaTypes.csv] }, default: "file" })
 })
 
 export const getRecipientCopies = Operation.make({
@@ -215,6 +225,10 @@ export const getRecipientCopies = Operation.make({
   scope: "read",
   mode: "R",
   pathParams: IdPath,
-  query: Schema.Struct({ contact_id: Schema.optionalKey(Id) }),
-  success: Schema.Struct({ filename: Schema.String, content_type: Schema.Literal("application/pdf"), size_bytes: Schema.Int, content_base64: Schema.String })
+  query: Schema.Struct({
+    contact_id: Schema.optionalKey(Id),
+    format: File.PdfFormat
+  }),
+  success: File.PdfEnvelope,
+  files: File.pdfDocument
 })

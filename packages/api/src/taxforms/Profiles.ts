@@ -3,7 +3,7 @@ import { Id, Timestamp } from "../Common.ts"
 import * as Operation from "../Operation.ts"
 import { area, Line40, MaskedTin, State, Tin, TinType, VendorPath, Zip } from "./Shared.ts"
 
-export const TaxClass = Schema.Literals(["individual", "c_corp", "s_corp", "partnership", "trust_estate", "llc_c", "llc_s", "llc_p", "other"])
+export const TaxClass = Schema.Literals(["individual", "c_corp", "s_corp", "partnership", "trust_estate", "llc_c", "llc_s", "llc_p", "other"]).annotate({ description: "The federal tax classification of Form W-9 line 3a (llc_c, llc_s, llc_p: an LLC taxed as C, S or partnership)." })
 
 export const TinMatchResult = Schema.Literals(["pending", "matched", "mismatched", "not_issued", "invalid", "unavailable"])
 
@@ -49,12 +49,12 @@ const Code = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4))
 
 export const ProfileInput = Schema.Struct({
   legal_name: Line40,
-  business_name: Schema.optionalKey(Line40),
+  business_name: Schema.optionalKey(Line40.annotate({ description: "The business or disregarded entity name, when it differs (W-9 line 2)." })),
   tax_class: TaxClass,
-  tax_class_other: Schema.optionalKey(Line40),
-  foreign_partners: Schema.optionalKey(Schema.Boolean),
-  exempt_payee_code: Schema.optionalKey(Code),
-  fatca_code: Schema.optionalKey(Code),
+  tax_class_other: Schema.optionalKey(Line40.annotate({ description: "With tax_class other: the classification as written." })),
+  foreign_partners: Schema.optionalKey(Schema.Boolean.annotate({ description: "W-9 line 3b: a partnership or trust with foreign partners, owners or beneficiaries." })),
+  exempt_payee_code: Schema.optionalKey(Code.annotate({ description: "W-9 line 4: the exempt payee code, if any." })),
+  fatca_code: Schema.optionalKey(Code.annotate({ description: "W-9 line 4: the FATCA exemption code, if any." })),
   address1: Line40,
   address2: Schema.optionalKey(Line40),
   city: Line40,

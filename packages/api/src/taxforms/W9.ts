@@ -37,16 +37,17 @@ export const createW9Request = Operation.make({
   path: "/v1/w9-requests",
   area,
   summary: "Email a vendor a single-use secure link to fill in their W-9.",
+  description: "The link is absolute, on the web app's address (LEDGER_APP_URL): `<app>/w9/<token>`. Without a configured address: 503 `service_unavailable`.",
   scope: "propose",
   mode: "K",
   body: Schema.Struct({
     contact_id: Id,
     email: Schema.optionalKey(EmailAddress).annotate({ description: "Default: the contact's email." }),
-    expires_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 }))),
-    message: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000)))
+    expires_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({ description: "Days the secure link works (default 30)." })),
+    message: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000)).annotate({ description: "A note shown to the vendor in the request email." }))
   }),
   success: W9Request,
-  errors: ["not_a_vendor"]
+  errors: ["not_a_vendor", "service_unavailable"]
 })
 
 export const cancelW9Request = Operation.make({

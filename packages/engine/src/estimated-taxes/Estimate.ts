@@ -11,7 +11,7 @@ type PlanBody = Partial<PlanInputs>
 /** The plan's inputs: the body's fields over the saved plan's over the defaults (return type: the tax profile's, else SCHC). */
 export const inputsOf = (saved: PlanInputs | null, body: PlanBody, profile: PlanInputs["return_type"] | null = null): PlanInputs => {
   const returnType = body.return_type ?? saved?.return_type ?? profile ?? "SCHC"
-  const base: PlanInputs = saved ?? {
+  const defaults: PlanInputs = {
     return_type: returnType,
     income_method: "annualized",
     manual_income_cents: null,
@@ -20,6 +20,7 @@ export const inputsOf = (saved: PlanInputs | null, body: PlanBody, profile: Plan
     se_tax: returnType === "SCHC" || returnType === "1065",
     filing_status: "single",
     other_income_cents: 0,
+    investment_income_cents: 0,
     wages_ss_cents: 0,
     deductions_cents: null,
     qbi_deduction_cents: null,
@@ -35,6 +36,8 @@ export const inputsOf = (saved: PlanInputs | null, body: PlanBody, profile: Plan
     reminders: false,
     reminder_days: 7
   }
+  // A plan saved before a field existed takes the field's default.
+  const base: PlanInputs = saved === null ? defaults : { ...defaults, ...saved }
   const defined = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined))
   return { ...base, ...defined, return_type: returnType }
 }
@@ -71,6 +74,7 @@ export const estimate = (company: string, year: number, inputs: PlanInputs, save
       seTax: inputs.se_tax,
       filingStatus: inputs.filing_status,
       otherIncomeCents: inputs.other_income_cents,
+      investmentIncomeCents: inputs.investment_income_cents,
       wagesSsCents: inputs.wages_ss_cents,
       deductionsCents: inputs.deductions_cents,
       qbiDeductionCents: inputs.qbi_deduction_cents,

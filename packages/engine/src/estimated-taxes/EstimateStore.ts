@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type EstimatedTaxes } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
+import { LedgerReaders } from "../ledger/index.ts"
 import * as Outbox from "../pipeline/Outbox.ts"
 
 type Payment = EstimatedTaxes.EstimatedTaxes.Payment
@@ -94,12 +95,8 @@ export const profileReturnType = Effect.fn("EstimateStore.profileReturnType")(fu
   return (rows[0]?.return_type ?? null) as PlanInputs["return_type"] | null
 })
 
-/** Net income of the books (income less expenses) from January 1 through `through`. */
+/** Net income of the books (income less expenses) from January 1 through `through` (the ledger's reader). */
 export const netIncome = Effect.fn("EstimateStore.netIncome")(function*(company: string, year: number, through: string) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ total: unknown }>`SELECT coalesce(-sum(l.amount_cents), 0) AS total
-    FROM journal_lines l JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id
-    WHERE l.company_id = ${company} AND a.type IN ('income', 'expense')
-      AND l.entry_date BETWEEN ${`${year}-01-01`} AND ${through}`.pipe(Effect.orDie)
-  return Row.int(rows[0]?.total ?? 0)
+  // 0 - x, not -x: no negative zero when the books are empty.
+  return 0 - (yield* LedgerReaders.netDebits(company, { types: ["income", "expense"], from: `${year}-01-01`, to: through }))
 })

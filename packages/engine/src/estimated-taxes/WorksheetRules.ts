@@ -17,6 +17,9 @@ export interface Inputs {
   readonly seTax: boolean
   readonly filingStatus: Tables.FilingStatus
   readonly otherIncomeCents: number
+  /** Of the other income, the net investment income (interest, dividends, gains, rents): the NIIT's base. */
+  readonly investmentIncomeCents: number
+  /** Wages (social security and Medicare wages are taken as the same; see additionalMedicareTax). */
   readonly wagesSsCents: number
   readonly deductionsCents: number | null
   readonly qbiDeductionCents: number | null
@@ -76,6 +79,26 @@ export const selfEmploymentTax = (seIncomeCents: number, wagesSsCents: number, t
   return { netEarnings, socialSecurity, medicare, total, deduction: Math.floor(total / 2) }
 }
 
+/**
+ * Additional Medicare Tax on wages and self-employment income (Form 8959 Parts I and II): 0.9% of
+ * wages above the threshold, and 0.9% of self-employment income (Schedule SE net earnings) above
+ * the threshold less the wages (not below zero). The plan knows one wage figure, `wages_ss_cents`:
+ * it stands for Medicare wages too (they differ only above the social security wage base).
+ */
+export const additionalMedicareTax = (wagesCents: number, seNetEarningsCents: number, status: Tables.FilingStatus) => {
+  const threshold = Tables.additionalMedicareThresholdDollars[status] * 100
+  const onWages = ppmOf(Math.max(0, wagesCents - threshold), Tables.additionalMedicareRatePpm)
+  const seThreshold = Math.max(0, threshold - Math.max(0, wagesCents))
+  const onSelfEmployment = ppmOf(Math.max(0, seNetEarningsCents - seThreshold), Tables.additionalMedicareRatePpm)
+  return { onWages, onSelfEmployment, total: onWages + onSelfEmployment }
+}
+
+/** Net investment income tax (Form 8960): 3.8% of the smaller of net investment income and MAGI over the threshold. MAGI is AGI here (no foreign income exclusion). */
+export const netInvestmentIncomeTax = (investmentIncomeCents: number, magiCents: number, status: Tables.FilingStatus): number => {
+  const over = Math.max(0, magiCents - Tables.netInvestmentIncomeThresholdDollars[status] * 100)
+  return ppmOf(Math.min(Math.max(0, investmentIncomeCents), over), Tables.netInvestmentIncomeRatePpm)
+}
+
 export interface Result {
   readonly form: "1040-ES" | "1120-W"
   readonly lines: ReadonlyArray<Line>
@@ -112,27 +135,43 @@ const individual = (inputs: Inputs, tables: Tables.YearTables): Result => {
   const qbi = inputs.qbiDeductionCents ?? ppmOf(Math.min(Math.max(0, business - se.deduction), beforeQbi), 200_000)
   const taxable = Math.max(0, beforeQbi - qbi)
   const incomeTax = bracketTax(taxable, tables, inputs.filingStatus)
-  const afterCredits = Math.max(0, incomeTax - inputs.creditsCents)
-  const total = afterCredits + se.total
+  const credits = Math.min(incomeTax, inputs.creditsCents)
+  const afterCredits = incomeTax - credits
+  // Line 10, other taxes: those of Schedule 2 the plan's inputs allow, Additional Medicare Tax
+  // (Form 8959) and the net investment income tax (Form 8960).
+  const medicare = additionalMedicareTax(inputs.wagesSsCents, se.total > 0 ? se.netEarnings : 0, inputs.filingStatus)
+  const niit = netInvestmentIncomeTax(Math.min(inputs.investmentIncomeCents, Math.max(0, inputs.otherIncomeCents)), agi, inputs.filingStatus)
+  const otherTaxes = medicare.total + niit
+  const total = afterCredits + se.total + otherTaxes
   const current = ppmOf(total, 900_000)
   const prior = inputs.priorYearTaxCents === null || !inputs.priorYearFull ? null : ppmOf(inputs.priorYearTaxCents, inputs.priorYearHighAgi ? 1_100_000 : 1_000_000)
   const { required, chosen } = choose(inputs, current, prior)
   const paymentsRequired = total - inputs.withholdingCents >= Tables.individualThresholdCents
   const toPay = paymentsRequired ? Math.max(0, required - inputs.withholdingCents) : 0
+  // The line numbers of the Form 1040-ES Estimated Tax Worksheet (2024 to 2026 editions). Line 5
+  // (alternative minimum tax) and 11b (refundable credits) are not computed: no input gives them.
   const lines: Array<Line> = [
     { line: "1", label: "Adjusted gross income (business income, other income, less half of SE tax)", cents: agi },
     { line: "2a", label: inputs.deductionsCents === null ? "Standard deduction" : "Itemized deductions", cents: deductions },
     { line: "2b", label: "Qualified business income deduction", cents: qbi },
-    { line: "3", label: "Taxable income", cents: taxable },
-    { line: "4", label: "Income tax", cents: incomeTax },
-    { line: "8", label: "Credits", cents: Math.min(incomeTax, inputs.creditsCents) },
+    { line: "2c", label: "Add lines 2a and 2b", cents: deductions + qbi },
+    { line: "3", label: "Taxable income (line 1 less line 2c)", cents: taxable },
+    { line: "4", label: "Tax on line 3 by the year's tax rate schedule", cents: incomeTax },
+    { line: "6", label: "Line 4 plus line 5 (no alternative minimum tax computed)", cents: incomeTax },
+    { line: "7", label: "Credits", cents: credits },
+    { line: "8", label: "Line 6 less line 7", cents: afterCredits },
     { line: "9", label: "Self-employment tax", cents: se.total },
+    { line: "10", label: "Other taxes: Additional Medicare Tax (Form 8959) and net investment income tax (Form 8960)", cents: otherTaxes },
+    { line: "10-8959", label: "Of line 10: Additional Medicare Tax (0.9%)", cents: medicare.total },
+    { line: "10-8960", label: "Of line 10: net investment income tax (3.8%)", cents: niit },
+    { line: "11a", label: "Add lines 8 through 10", cents: total },
     { line: "11c", label: "Total estimated tax", cents: total },
     { line: "12a", label: "90% of line 11c", cents: current },
     { line: "12b", label: inputs.priorYearHighAgi ? "110% of prior year's tax" : "100% of prior year's tax", cents: prior ?? 0 },
     { line: "12c", label: "Required annual payment", cents: required },
     { line: "13", label: "Income tax withheld", cents: inputs.withholdingCents },
     { line: "14a", label: "Subtract line 13 from line 12c", cents: Math.max(0, required - inputs.withholdingCents) },
+    { line: "14b", label: "Subtract line 13 from line 11c (under $1,000: no payments required)", cents: Math.max(0, total - inputs.withholdingCents) },
     { line: "15", label: "Each installment", cents: quarters(toPay)[0] }
   ]
   return { form: "1040-ES", lines, totalTaxCents: total, currentYearSafeHarborCents: current, priorYearSafeHarborCents: prior, requiredAnnualCents: required, chosen, toPayCents: toPay, paymentsRequired, installments: quarters(toPay) }

@@ -1,17 +1,10 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import * as Row from "../kernel/Row.ts"
+import { LedgerReaders } from "../ledger/index.ts"
 
-/** Net debits (expenses) of these accounts in the year, from the posted journal lines. */
-export const expensesInYear = Effect.fn("DeductionStore.expensesInYear")(function*(company: string, codes: ReadonlyArray<string>, year: number) {
-  const sql = yield* SqlClient.SqlClient
-  if (codes.length === 0) return 0
-  const rows = yield* sql<{ total: unknown }>`SELECT coalesce(sum(l.amount_cents), 0) AS total
-    FROM journal_lines l JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id
-    WHERE l.company_id = ${company} AND a.code IN ${sql.in(codes)}
-      AND l.entry_date BETWEEN ${`${year}-01-01`} AND ${`${year}-12-31`}`.pipe(Effect.orDie)
-  return Row.int(rows[0]?.total ?? 0)
-})
+/** Net debits (expenses) of these accounts in the year, from the posted journal lines (the ledger's reader). */
+export const expensesInYear = (company: string, codes: ReadonlyArray<string>, year: number) =>
+  LedgerReaders.netDebits(company, { codes, from: `${year}-01-01`, to: `${year}-12-31` })
 
 /** The vehicles that have trips in the year or were in service during it. */
 export const vehiclesOfYear = Effect.fn("DeductionStore.vehiclesOfYear")(function*(company: string, year: number, vehicleId?: number) {

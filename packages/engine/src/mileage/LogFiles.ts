@@ -1,13 +1,17 @@
 import { Effect } from "effect"
 import { Base64 } from "effect/encoding"
-import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from "pdf-lib"
+import { PDFDocument, type PDFPage } from "pdf-lib"
 import type { Mileage } from "@ledger/api"
+import * as PdfFonts from "../kernel/PdfFonts.ts"
+
+type PDFFont = PdfFonts.Face
 import { Csv } from "../reports/index.ts"
 
 /**
  * The mileage log in the form an auditor accepts (IRS Publication 463, chapter 5: a record made at
  * or near the time, with the date, the places, the business purpose and the miles; plus the
- * odometer at the start and end of the year): CSV (RFC 4180, the reports' writer) and PDF.
+ * odometer at the start and end of the year): CSV (RFC 4180, the reports' writer) and PDF, set in
+ * the engine's Unicode font (kernel/PdfFonts.ts) so places and purposes print as written.
  */
 export interface LogInput {
   readonly companyName: string
@@ -41,18 +45,19 @@ export const csv = (input: LogInput) => ({
   content: Csv.render(header, input.trips.map((trip) => cells(input, trip)))
 })
 
-const printable = (text: string): string => text.replace(/[\r\n\t]+/g, " ").replace(/[^\u0020-\u007e\u00a0-\u00ff]/g, "?")
+const printable = PdfFonts.printable
 const columnsX = [40, 100, 170, 270, 370, 500, 540]
 const fit = (font: PDFFont, text: string, width: number, size: number): string => {
-  let shown = printable(text)
-  while (shown.length > 1 && font.widthOfTextAtSize(shown, size) > width) shown = shown.slice(0, -1)
-  return shown
+  // Hardly any glyph is narrower than a tenth of the size, so longer text cannot fit: cut it first.
+  let shown = Array.from(printable(text)).slice(0, Math.ceil(width / (size / 10)))
+  while (shown.length > 1 && font.widthOfTextAtSize(shown.join(""), size) > width) shown = shown.slice(0, -1)
+  return shown.join("")
 }
 
 const drawRow = (page: PDFPage, font: PDFFont, y: number, values: ReadonlyArray<string>, size = 8) =>
   values.forEach((value, index) => {
     const width = (columnsX[index + 1] ?? 580) - columnsX[index]! - 4
-    page.drawText(fit(font, value, width, size), { x: columnsX[index]!, y, size, font })
+    font.drawText(page, fit(font, value, width, size), { x: columnsX[index]!, y, size })
   })
 
 export const pdf = (input: LogInput) =>
@@ -63,14 +68,13 @@ export const pdf = (input: LogInput) =>
     document.setProducer("Ledger")
     document.setCreationDate(created)
     document.setModificationDate(created)
-    const font = await document.embedFont(StandardFonts.Helvetica)
-    const bold = await document.embedFont(StandardFonts.HelveticaBold)
+    const { regular: font, bold } = await PdfFonts.embed(document)
     let page = document.addPage([612, 792])
     let y = 750
-    page.drawText(printable(`Mileage log ${input.year} - ${input.companyName}`), { x: 40, y, size: 14, font: bold })
+    bold.drawText(page, `Mileage log ${input.year} - ${input.companyName}`, { x: 40, y, size: 14 })
     y -= 18
     for (const reading of input.odometer) {
-      page.drawText(printable(`${reading.vehicle_name}: odometer start ${reading.start_miles ?? "-"}, end ${reading.end_miles ?? "-"}`), { x: 40, y, size: 9, font })
+      font.drawText(page, `${reading.vehicle_name}: odometer start ${reading.start_miles ?? "-"}, end ${reading.end_miles ?? "-"}`, { x: 40, y, size: 9 })
       y -= 12
     }
     y -= 8
@@ -94,7 +98,7 @@ export const pdf = (input: LogInput) =>
       page = document.addPage([612, 792])
       y = 750
     }
-    page.drawText(`Business miles ${(business / 10).toFixed(1)} of ${(total / 10).toFixed(1)} logged`, { x: 40, y: y - 10, size: 10, font: bold })
+    bold.drawText(page, `Business miles ${(business / 10).toFixed(1)} of ${(total / 10).toFixed(1)} logged`, { x: 40, y: y - 10, size: 10 })
     const bytes = await document.save()
     return {
       format: "pdf" as const,

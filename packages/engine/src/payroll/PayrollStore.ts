@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Payroll } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
+import { LedgerReaders } from "../ledger/index.ts"
 import type * as Rules from "./PayrollCsvRules.ts"
 
 export const record = (row: Record<string, unknown>): Payroll.PayrollYtd.PayrollImport => ({
@@ -93,14 +94,5 @@ export const linkSummary = Effect.fn("PayrollStore.linkSummary")(function*(compa
  * Wages the account already holds for the year from entries other than payroll summaries (net
  * debits of journal lines dated in the tax year): what makes a summary entry a double count.
  */
-export const otherWagesInYear = Effect.fn("PayrollStore.otherWagesInYear")(function*(company: string, account: string, year: number) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ total: unknown }>`SELECT coalesce(sum(l.amount_cents), 0) AS total
-    FROM journal_lines l
-    JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id
-    JOIN journal_entries e ON e.company_id = l.company_id AND e.id = l.entry_id
-    WHERE l.company_id = ${company} AND a.code = ${account}
-      AND l.entry_date BETWEEN ${`${year}-01-01`} AND ${`${year}-12-31`}
-      AND e.source_kind NOT IN ('payroll_summary', 'payroll_summary_void')`.pipe(Effect.orDie)
-  return Row.int(rows[0]?.total ?? 0)
-})
+export const otherWagesInYear = (company: string, account: string, year: number) =>
+  LedgerReaders.netDebits(company, { codes: [account], from: `${year}-01-01`, to: `${year}-12-31`, excludeSourceKinds: ["payroll_summary", "payroll_summary_void"] })

@@ -83,8 +83,8 @@ export const releaseHeld = Effect.fn("Intake.releaseHeld")(function*(company: st
 })
 
 export const dropHeld = Effect.fn("Intake.dropHeld")(function*(company: string, row: Record<string, unknown>) {
-  const blobs = yield* BlobStore
-  if (!blobs.configured) return
+  if (!(yield* BlobStore).configured) return
+  const blobs = yield* Reading.requireStorage
   for (const [index, attachment] of attachmentsOf(row).entries()) {
     if (attachment.held === true) yield* blobs.remove({ companyId: company, key: heldKey(Row.int(row.id), index) })
   }
@@ -96,7 +96,8 @@ export const expireReview = Effect.fn("Intake.expireReview")(function*(company: 
   const before = new Date(Date.parse(now) - limits.reviewDays * 86_400_000).toISOString()
   const rows = yield* sql<Record<string, unknown>>`UPDATE receipt_inbox_messages SET status = 'expired', decided_at = ${now}
     WHERE company_id = ${company} AND status = 'review' AND received_at < ${before} RETURNING *`.pipe(Effect.orDie)
-  for (const row of rows) yield* dropHeld(company, row)
+  // Inside a delivery: an object store that cannot be reached fails the delivery (the SMTP listener answers 451, the sender retries).
+  for (const row of rows) yield* Effect.orDie(dropHeld(company, row))
 })
 
 /** Whether a message in review has waited past `reviewDays` (it can no longer be released). */
@@ -123,7 +124,27 @@ const resolve = Effect.fn("Intake.resolve")(function*(recipient: string, now: st
   return named[0] === undefined ? { _tag: "unknown" as const } : { _tag: "inbox" as const, row: named[0] }
 })
 
-type Needs = SqlClient.SqlClient | BlobStore | ReceiptReader | InboxSettings
+export type Needs = SqlClient.SqlClient | BlobStore | ReceiptReader | InboxSettings
+
+const recordRefusal = (company: string, address: string, sender: string, now: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`INSERT INTO receipt_inbox_refusals (company_id, address, sender, refused_at)
+      VALUES (${company}, ${address}, ${(InboxRules.addressOf(sender) ?? sender).slice(0, 320)}, ${now})`.pipe(Effect.orDie)
+  })
+
+/**
+ * Whether an SMTP listener takes a recipient (at RCPT, before the message): `accepted` for a live
+ * inbox address, `refused` for a rotated one (recorded at once, as `refused_after_rotation`
+ * lists it), `unknown` otherwise. Nothing else is accepted, so the listener relays for nobody.
+ */
+export const screen = (recipient: string, sender: string): Effect.Effect<"accepted" | "refused" | "unknown", never, Needs> =>
+  Effect.gen(function*() {
+    const now = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const target = yield* resolve(recipient, now)
+    if (target._tag === "retired") yield* recordRefusal(target.company, target.address, sender, now)
+    return target._tag === "inbox" ? "accepted" as const : target._tag === "retired" ? "refused" as const : "unknown" as const
+  })
 
 /** One company's copy of a message, decided and stored. */
 const deliver = (inbox: Record<string, unknown>, recipient: string, message: InboundMessage, now: string) =>
@@ -170,7 +191,7 @@ const deliver = (inbox: Record<string, unknown>, recipient: string, message: Inb
         }))
         kept.push({ ...record, receipt_id: Row.int(stored.row.id) })
       } else if (ok && decision.status === "review") {
-        yield* blobs.put({ companyId: company, key: heldKey(id, index) }, bytes)
+        yield* Effect.orDie(blobs.put({ companyId: company, key: heldKey(id, index) }, bytes))
         kept.push({ ...record, held: true })
       } else kept.push(record)
     }
@@ -188,8 +209,7 @@ export const receive = (message: InboundMessage): Effect.Effect<ReadonlyArray<De
       const target = yield* resolve(recipient, now)
       if (target._tag === "unknown") out.push({ recipient, outcome: "unknown", reason: "no_such_inbox" })
       else if (target._tag === "retired") {
-        yield* sql`INSERT INTO receipt_inbox_refusals (company_id, address, sender, refused_at)
-          VALUES (${target.company}, ${target.address}, ${(InboxRules.addressOf(message.from) ?? message.from).slice(0, 320)}, ${now})`.pipe(Effect.orDie)
+        yield* recordRefusal(target.company, target.address, message.from, now)
         out.push({ recipient, outcome: "refused", reason: "address_rotated" })
       } else out.push(yield* sql.withTransaction(deliver(target.row, recipient, message, now)).pipe(Effect.orDie))
     }

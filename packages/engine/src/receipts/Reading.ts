@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError } from "@ledger/api"
-import { BlobStore } from "../ports/BlobStore.ts"
+import { type BlobRef, BlobStore, type BlobUnavailable } from "../ports/BlobStore.ts"
 import type { Entropy } from "../ports/Entropy.ts"
 import { ReceiptReader } from "../ports/ReceiptReader.ts"
 import * as FileRules from "./FileRules.ts"
@@ -20,12 +20,21 @@ import * as TextFields from "./TextFields.ts"
 export const blobKey = (sha: string) => `receipt/${sha}`
 export const snapshotKey = (sha: string) => `snapshot/${sha}`
 
+/** An object store that cannot be reached is the deployment's trouble, said as such (503), not a bug (500). */
+const unavailable = (error: BlobUnavailable) =>
+  ApiError.fail("receipt_storage_unavailable", "The receipt file store cannot be reached; try again later.", { reason: error.message.slice(0, 200) })
+
+/** The blob store, configured, with its failures as the API's 503 `receipt_storage_unavailable`. */
 export const requireStorage = Effect.gen(function*() {
   const store = yield* BlobStore
   if (!store.configured) {
     return yield* Effect.fail(ApiError.fail("receipt_storage_not_configured", "Receipts are stored encrypted: configure the deployment's master key (LEDGER_MASTER_KEY)."))
   }
-  return store
+  return {
+    put: (ref: BlobRef, bytes: Uint8Array) => store.put(ref, bytes).pipe(Effect.mapError(unavailable)),
+    get: (ref: BlobRef) => store.get(ref).pipe(Effect.mapError(unavailable)),
+    remove: (ref: BlobRef) => store.remove(ref).pipe(Effect.mapError(unavailable))
+  }
 })
 
 export interface Read {
@@ -63,7 +72,7 @@ export const read = Effect.fn("Reading.read")(function*(mediaType: string, bytes
 
 /** An HTML receipt: its text read by rules, and its PDF snapshot of that text stored beside it. */
 const readHtml = Effect.fn("Reading.readHtml")(function*(company: string, sha: string, bytes: Uint8Array, title: string, now: string) {
-  const blobs = yield* BlobStore
+  const blobs = yield* requireStorage
   const reading = yield* read("text/html", bytes)
   yield* blobs.put({ companyId: company, key: snapshotKey(sha) }, yield* HtmlReceipt.snapshot({ title, text: reading.text ?? "", at: now }))
   return reading

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Receipts } from "@ledger/api"
+import * as Banking from "../banking/index.ts"
 import * as Row from "../kernel/Row.ts"
 import * as ReceiptRules from "./ReceiptRules.ts"
 
@@ -117,18 +118,19 @@ export const update = Effect.fn("ReceiptStore.update")(function*(company: string
   return yield* load(company, id)
 })
 
-/** Bank lines that may be this receipt's payment: money out, posted by the bank, not excluded, near its date or of its amount. */
+/**
+ * Bank lines that may be this receipt's payment: banking's own reader (money out, posted by the
+ * bank, not excluded, near its date or of its amount), less the lines another receipt holds.
+ */
 export const candidateLines = Effect.fn("ReceiptStore.candidateLines")(function*(company: string, receipt: {
   readonly totalCents: number | null
   readonly date: string | null
 }, windowDays: number) {
   const sql = yield* SqlClient.SqlClient
-  if (receipt.totalCents === null && receipt.date === null) return []
-  const rows = yield* sql<Record<string, unknown>>`SELECT id, bank_account_id, line_date, amount_cents, payee FROM bank_lines
-    WHERE company_id = ${company} AND amount_cents < 0 AND NOT pending AND status <> 'excluded' AND withdrawn_at IS NULL
-    AND NOT EXISTS (SELECT 1 FROM receipts o WHERE o.company_id = bank_lines.company_id AND o.bank_line_id = bank_lines.id AND NOT o.discarded)
-    AND (${receipt.totalCents === null ? sql`false` : sql`amount_cents = ${-receipt.totalCents}`}
-      OR ${receipt.date === null ? sql`false` : sql`line_date BETWEEN ${receipt.date}::date - ${windowDays}::int AND ${receipt.date}::date + ${windowDays}::int`})
-    ORDER BY line_date DESC, id DESC LIMIT 200`.pipe(Effect.orDie)
-  return rows
+  const lines = yield* Banking.spendingLinesNear(company, { amountCents: receipt.totalCents, date: receipt.date, windowDays, limit: 200 })
+  if (lines.length === 0) return lines
+  const held = yield* sql<{ bank_line_id: unknown }>`SELECT bank_line_id FROM receipts WHERE company_id = ${company} AND NOT discarded
+    AND bank_line_id IN ${sql.in(lines.map((line) => line.id))}`.pipe(Effect.orDie)
+  const taken = new Set(held.map((row) => Row.int(row.bank_line_id)))
+  return lines.filter((line) => !taken.has(line.id))
 })

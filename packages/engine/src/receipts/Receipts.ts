@@ -24,12 +24,11 @@ const candidatesOf = Effect.fn("Receipts.candidatesOf")(function*(company: strin
   if (receipt.status === "discarded" || receipt.status === "posted" || receipt.bank_line_id !== null) return []
   const rows = yield* ReceiptStore.candidateLines(company, { totalCents: receipt.total_cents, date: receipt.date }, limits.candidateWindowDays)
   return rows
-    .map((row) => {
-      const line = { id: Row.int(row.id), date: Row.date(row.line_date), amountCents: Row.int(row.amount_cents), payee: (row.payee as string | null) ?? null }
+    .map((line) => {
       const scored = ReceiptRules.scoreLine({ totalCents: receipt.total_cents, date: receipt.date, vendor: receipt.vendor }, line, limits.candidateWindowDays)
       return {
         bank_line_id: line.id,
-        bank_account_id: Row.int(row.bank_account_id),
+        bank_account_id: line.bankAccountId,
         date: line.date,
         amount_cents: line.amountCents,
         payee: line.payee,

@@ -123,7 +123,8 @@ export const read = (text: string): Fields => {
     date: findDate(text),
     total_cents: total,
     tax_cents: tax,
-    subtotal_cents: subtotal,
+    // Unprinted, the subtotal is what the total and the tax leave (never guessed without a tax line).
+    subtotal_cents: subtotal ?? (total !== null && tax !== null && tax <= total ? total - tax : null),
     payment_method: method
   }
 }

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Tax } from "@ledger/api"
 import * as Pagination from "../kernel/Pagination.ts"
+import { LedgerReaders } from "../ledger/index.ts"
 import * as Row from "../kernel/Row.ts"
 
 /** The tax area's SQL: the return type, the mappings of each return type, the exports. */
@@ -44,18 +45,7 @@ export const setProfile = Effect.fn("TaxStore.setProfile")(function*(company: st
  * The company's accounts (read only; the chart is the ledger's), in code order: every active
  * account, and an inactive one only while the books still hold a balance on it (the caller adds those).
  */
-export const accounts = Effect.fn("TaxStore.accounts")(function*(company: string) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, unknown>>`SELECT code, name, type, subtype, active FROM accounts
-    WHERE company_id = ${company} ORDER BY code COLLATE "C"`.pipe(Effect.orDie)
-  return rows.map((row) => ({
-    code: String(row.code),
-    name: String(row.name),
-    type: String(row.type),
-    subtype: (row.subtype as string | null) ?? null,
-    active: row.active === true
-  }))
-})
+export const accounts = (company: string) => LedgerReaders.chart(company)
 
 export const mappings = Effect.fn("TaxStore.mappings")(function*(company: string, returnType: ReturnType) {
   const sql = yield* SqlClient.SqlClient

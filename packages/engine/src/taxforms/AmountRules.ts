@@ -2,11 +2,20 @@ import type { TaxForms } from "@ledger/api"
 import type { AmountCode } from "./fire/Fields.ts"
 
 /**
- * 1099 amounts (pure). Cash basis: a payment counts in the year it was made. A payment applied to
- * bills is split over the bills' lines in proportion to their amounts (largest remainder, so the
- * parts add up to the cent); a line whose account has a box goes in that box, the rest in the
- * vendor's box (NEC box 1 when none). Payments by card are left out: the card processor reports
- * them on 1099-K. Thresholds: ADR 1306.
+ * 1099 amounts (pure). Cash basis: a payment counts in the year it was made (Form 1099-NEC/MISC
+ * instructions: report payments "made" in the calendar year). Two sources count:
+ *
+ * - Payments made in the sales area. A payment applied to bills is split over the bills' lines
+ *   in proportion to their amounts (largest remainder, so the parts add up to the cent); a line
+ *   whose account has a box goes in that box, the rest (and any part not applied to a bill, a
+ *   payment on account) in the vendor's box (NEC box 1 when none).
+ * - Journal entries posted by hand that name the vendor on a line and move a money account in
+ *   the same entry (`entryPayments`): cash paid directly, a check written as an expense entry.
+ *
+ * Payments by credit card or through a payment processor (money accounts of subtype
+ * `credit_card` or `clearing`) are left out: the card issuer or settlement organisation reports
+ * them on Form 1099-K (IRC 6050W; 1099-NEC/MISC instructions). Thresholds: ADR 1306; the sources
+ * and what is not counted: ADR 1308.
  */
 
 export type Box = TaxForms.Shared.Box
@@ -29,6 +38,12 @@ export const thresholdOf = (year: number): number => year <= 2025 ? 600_00 : 2_0
 /** Royalties (MISC box 2) are reported from $10 (IRC 6050N), whatever the general threshold. */
 export const royaltiesThreshold = 10_00
 
+/** Accounts money is paid from: cash and bank, and the card and processor accounts (1099-K). */
+export const moneySubtypes: ReadonlySet<string> = new Set(["cash", "bank", "undeposited_funds", "credit_card", "clearing"])
+
+/** Paid by card or through a payment settlement entity: reported on Form 1099-K, not NEC/MISC. */
+export const settledByThirdParty = (subtype: string | null): boolean => subtype === "credit_card" || subtype === "clearing"
+
 export interface Payment {
   readonly id: number
   readonly contactId: number
@@ -38,8 +53,13 @@ export interface Payment {
   readonly lines: ReadonlyArray<{ readonly application: number; readonly applied: number; readonly account: string; readonly lineAmount: number }>
 }
 
-/** `total` split in proportion to `weights` (non-negative), exactly: the parts add up to `total`. */
+/**
+ * `total` split in proportion to `weights` (non-negative), exactly: the parts add up to `total`.
+ * A negative total (a reversal) splits as the negative of its absolute value, so a reversal
+ * cancels its original to the cent.
+ */
 export const split = (total: number, weights: ReadonlyArray<number>): Array<number> => {
+  if (total < 0) return split(-total, weights).map((part) => part === 0 ? 0 : -part)
   const sum = weights.reduce((a, b) => a + b, 0)
   if (sum <= 0) return weights.map((_, index) => index === 0 ? total : 0)
   const exact = weights.map((weight) => (total * weight) / sum)
@@ -71,5 +91,80 @@ export const allocate = (
     split(amount, lines.map((line) => Math.max(0, line.lineAmount))).forEach((part, index) => add(accountBox(lines[index]!.account) ?? vendorBox, part))
   }
   add(vendorBox, payment.amountCents - applied)
+  return result
+}
+
+/** A line of a hand-posted entry (ledger ContactEntries): signed, debits positive. */
+export interface EntryLine {
+  readonly account: string
+  readonly accountSubtype: string | null
+  readonly amountCents: number
+  readonly contactId: number | null
+}
+
+/** What one hand-posted entry paid one vendor: the cash out and the accounts it paid for. */
+export interface EntryPayment {
+  readonly contactId: number
+  readonly amountCents: number
+  readonly byCard: boolean
+  readonly weights: ReadonlyArray<{ readonly account: string; readonly weight: number }>
+}
+
+const isMoney = (line: EntryLine) => line.accountSubtype !== null && moneySubtypes.has(line.accountSubtype)
+const sum = (lines: ReadonlyArray<EntryLine>) => lines.reduce((total, line) => total + line.amountCents, 0)
+
+/**
+ * What a hand-posted entry paid each 1099 vendor it names. Cash basis: the entry must move a
+ * money account, otherwise it is an accrual (expense against payables) and pays nothing yet.
+ *
+ * - The vendor named on a money line (the check's payee): the money that line paid out. The
+ *   amount is split over the entry's other debit lines that name the vendor or nobody.
+ * - The vendor named on other lines only (the expense lines): their net debit, in the direction
+ *   the entry moved money and at most that much. Split over those lines.
+ *
+ * Card or processor money lines make it a 1099-K payment. A reversal gives the exact negative.
+ */
+export const entryPayments = (lines: ReadonlyArray<EntryLine>, reportable: (contactId: number) => boolean): Array<EntryPayment> => {
+  const money = lines.filter(isMoney)
+  const moneyOut = -sum(money)
+  if (moneyOut === 0) return []
+  const named = [...new Set(lines.flatMap((line) => line.contactId === null || !reportable(line.contactId) ? [] : [line.contactId]))]
+  const result: Array<EntryPayment> = []
+  for (const contactId of named) {
+    const namedMoney = money.filter((line) => line.contactId === contactId)
+    const paidOnMoney = -sum(namedMoney)
+    if (paidOnMoney !== 0) {
+      const others = lines.filter((line) => !isMoney(line) && (line.contactId === null || line.contactId === contactId) && Math.sign(line.amountCents) === Math.sign(paidOnMoney))
+      result.push({
+        contactId,
+        amountCents: paidOnMoney,
+        byCard: namedMoney.every((line) => settledByThirdParty(line.accountSubtype)),
+        weights: others.map((line) => ({ account: line.account, weight: Math.abs(line.amountCents) }))
+      })
+      continue
+    }
+    const others = lines.filter((line) => !isMoney(line) && line.contactId === contactId)
+    const net = sum(others)
+    if (net === 0 || Math.sign(net) !== Math.sign(moneyOut)) continue
+    const paid = Math.sign(net) * Math.min(Math.abs(net), Math.abs(moneyOut))
+    result.push({
+      contactId,
+      amountCents: paid,
+      byCard: money.filter((line) => Math.sign(-line.amountCents) === Math.sign(moneyOut)).every((line) => settledByThirdParty(line.accountSubtype)),
+      weights: others.filter((line) => Math.sign(line.amountCents) === Math.sign(net)).map((line) => ({ account: line.account, weight: Math.abs(line.amountCents) }))
+    })
+  }
+  return result
+}
+
+/** An entry payment's amount by box: account boxes first, the vendor's box for the rest. */
+export const allocateEntry = (payment: EntryPayment, accountBox: (account: string) => Box | undefined, vendorBox: Box): Map<Box, number> => {
+  const result = new Map<Box, number>()
+  const add = (box: Box, cents: number) => cents !== 0 && result.set(box, (result.get(box) ?? 0) + cents)
+  if (payment.weights.length === 0) {
+    add(vendorBox, payment.amountCents)
+    return result
+  }
+  split(payment.amountCents, payment.weights.map((part) => part.weight)).forEach((part, index) => add(accountBox(payment.weights[index]!.account) ?? vendorBox, part))
   return result
 }

@@ -20,6 +20,7 @@ interface Totals {
   readonly boxes: Map<Box, number>
   prior: number
   card: number
+  journal: number
 }
 
 /** Whether a recipient's amounts call for a form: NEC or any MISC box at its threshold. */
@@ -36,14 +37,15 @@ const formsDue = (boxes: ReadonlyMap<Box, number>, threshold: number): Array<"10
 
 export const summary = Effect.fn("Amounts.summary")(function*(company: string, year: number, thresholdCents: number | undefined) {
   const threshold = thresholdCents ?? AmountRules.thresholdOf(year)
-  const [payments, accountBoxes, vendorBoxes, prior] = [
+  const [payments, entries, accountBoxes, vendorBoxes, prior] = [
     yield* BooksStore.payments(company, year),
+    yield* BooksStore.entryPayments(company, year),
     yield* FormsStore.accountBoxes(company),
     yield* FormsStore.vendorBoxes(company),
     yield* FormsStore.priorAmounts(company, year, false)
   ]
   const totals = new Map<number, Totals>()
-  const of = (id: number) => totals.get(id) ?? totals.set(id, { boxes: new Map(), prior: 0, card: 0 }).get(id)!
+  const of = (id: number) => totals.get(id) ?? totals.set(id, { boxes: new Map(), prior: 0, card: 0, journal: 0 }).get(id)!
   for (const payment of payments) {
     const entry = of(payment.contactId)
     if (payment.byCard) {
@@ -51,6 +53,17 @@ export const summary = Effect.fn("Amounts.summary")(function*(company: string, y
       continue
     }
     for (const [box, cents] of AmountRules.allocate(payment, (account) => accountBoxes.get(account), vendorBoxes.get(payment.contactId) ?? "NEC1")) {
+      entry.boxes.set(box, (entry.boxes.get(box) ?? 0) + cents)
+    }
+  }
+  for (const payment of entries.paid) {
+    const entry = of(payment.contactId)
+    if (payment.byCard) {
+      entry.card += payment.amountCents
+      continue
+    }
+    entry.journal += payment.amountCents
+    for (const [box, cents] of AmountRules.allocateEntry(payment, (account) => accountBoxes.get(account), vendorBoxes.get(payment.contactId) ?? "NEC1")) {
       entry.boxes.set(box, (entry.boxes.get(box) ?? 0) + cents)
     }
   }
@@ -77,6 +90,7 @@ export const summary = Effect.fn("Amounts.summary")(function*(company: string, y
       nec_cents: nec,
       misc_cents: total - nec,
       prior_cents: entry.prior,
+      journal_entry_cents: entry.journal,
       card_payments_excluded_cents: entry.card,
       forms,
       issues: forms.length > 0 && profile === undefined ? ["No tax profile (W-9): the TIN and address are missing."] : []
@@ -90,7 +104,8 @@ export const summary = Effect.fn("Amounts.summary")(function*(company: string, y
     recipients: due,
     below_threshold: recipients.filter((recipient) => recipient.forms.length === 0),
     total_nec_cents: due.reduce((sum, recipient) => sum + (recipient.forms.includes("1099-NEC") ? recipient.nec_cents : 0), 0),
-    total_misc_cents: due.reduce((sum, recipient) => sum + (recipient.forms.includes("1099-MISC") ? recipient.misc_cents : 0), 0)
+    total_misc_cents: due.reduce((sum, recipient) => sum + (recipient.forms.includes("1099-MISC") ? recipient.misc_cents : 0), 0),
+    issues: entries.truncated ? ["More hand-posted journal entries name contacts this year than are read at once: amounts may be incomplete."] : []
   } satisfies TaxForms.Amounts.Summary
 })
 

@@ -1,18 +1,22 @@
 import { Effect } from "effect"
 import Papa from "papaparse"
-import { PDFDocument, rgb, StandardFonts } from "pdf-lib"
+import { PDFDocument, rgb } from "pdf-lib"
 import { TaxForms } from "@ledger/api"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
+import * as PdfFonts from "../kernel/PdfFonts.ts"
 import { Csv } from "../reports/index.ts"
 import * as FilingStore from "./FilingStore.ts"
+import * as FormsStore from "./FormsStore.ts"
 import { amountCodes } from "./fire/Fields.ts"
 import * as fire from "./fire/Records.ts"
 
 /**
  * Copy B for each recipient of a filing, one page each, read back from the filing's masked
  * content: exactly what was filed, with the recipient's TIN truncated to its last four digits as
- * the IRS allows on recipient statements (ADR 1310).
+ * the IRS allows on recipient statements, and the payer's TIN in full, read from the sealed filed
+ * file: a filer may never truncate its own TIN (Treas. Reg. 301.6109-4; ADR 1310). Set in the engine's Unicode font
+ * (kernel/PdfFonts.ts), so a recipient's name prints as it was entered.
  */
 
 interface Copy {
@@ -36,7 +40,7 @@ const fromFire = (content: string): Array<Copy> => {
   for (const record of fire.split(content)) {
     if (record[0] === "A") {
       nec = fire.field(record, 26, 2) === "NE"
-      payer = [fire.field(record, 53, 40), fire.field(record, 134, 40), `${fire.field(record, 174, 40)}, ${fire.field(record, 214, 2)} ${fire.field(record, 216, 9)}`, `TIN ${fire.field(record, 12, 9)}`]
+      payer = [fire.field(record, 53, 40), fire.field(record, 134, 40), `${fire.field(record, 174, 40)}, ${fire.field(record, 214, 2)} ${fire.field(record, 216, 9)}`, `Telephone ${fire.field(record, 225, 15)}`]
     }
     if (record[0] !== "B") continue
     const labels = nec ? necBoxes : miscBoxes
@@ -58,12 +62,12 @@ const fromFire = (content: string): Array<Copy> => {
   return copies
 }
 
-const fromCsv = (content: string): Array<Copy> => {
+const fromCsv = (content: string, payer: ReadonlyArray<string>): Array<Copy> => {
   const rows = Papa.parse<Record<string, string>>(content, { header: true, skipEmptyLines: true }).data
   return rows.map((row) => ({
     form: row.Form ?? "",
     corrected: (row.Corrected ?? "") !== "",
-    payer: [`TIN ${row["Payer TIN"] ?? ""}`],
+    payer,
     name: row["Recipient Name"] ?? "",
     address: [row.Address ?? "", `${row.City ?? ""}, ${row.State ?? ""} ${row.ZIP ?? ""}`],
     tin: `***-**-${(row["Recipient TIN"] ?? "").slice(-4)}`,
@@ -72,16 +76,35 @@ const fromCsv = (content: string): Array<Copy> => {
   }))
 }
 
+/** The payer's TIN as filed: the A record's (Publication 1220 positions 12-20) or the CSV's column. */
+export const payerTinOf = (format: string, full: string): string => {
+  if (format === "csv") return Papa.parse<Record<string, string>>(full, { header: true, skipEmptyLines: true }).data[0]?.["Payer TIN"] ?? ""
+  const a = fire.split(full).find((record) => record[0] === "A")
+  return a === undefined ? "" : fire.field(a, 12, 9)
+}
+
+/** Nine digits written the way the payer's kind of TIN is written (12-3456789 or 123-45-6789). */
+export const payerTinShown = (tin: string, tinType: unknown): string => {
+  const digits = tin.replace(/\D/g, "")
+  if (digits.length !== 9) return tin
+  return tinType === "EIN" ? `${digits.slice(0, 2)}-${digits.slice(2)}` : `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`
+}
+
+/** The CSV holds no payer name or address: Copy B takes them from the payer record. */
+const payerLines = (row: Record<string, unknown> | undefined): Array<string> => {
+  const payer = FormsStore.payer(row)
+  return [payer.name ?? "", payer.address1 ?? "", `${payer.city ?? ""}, ${payer.state ?? ""} ${payer.zip ?? ""}`, `Telephone ${payer.phone ?? ""}`]
+}
+
 const render = (year: number, copies: ReadonlyArray<Copy>) =>
   Effect.promise(async () => {
     const pdf = await PDFDocument.create()
-    const regular = await pdf.embedFont(StandardFonts.Helvetica)
-    const bold = await pdf.embedFont(StandardFonts.HelveticaBold)
+    const { regular, bold } = await PdfFonts.embed(pdf)
     for (const copy of copies) {
       const page = pdf.addPage([612, 396])
       let y = 360
       const write = (text: string, size = 10, font = regular) => {
-        page.drawText(text.replace(/[^\x20-\x7E]/g, " "), { x: 40, y, size, font, color: rgb(0.1, 0.1, 0.1) })
+        font.drawText(page, text, { x: 40, y, size, color: rgb(0.1, 0.1, 0.1) })
         y -= size + 6
       }
       write(`Form ${copy.form}  ${year}${copy.corrected ? "  CORRECTED" : ""}`, 14, bold)
@@ -101,7 +124,12 @@ export const handlers = [
     Effect.gen(function*() {
       const company = yield* requireCompanyId
       const row = yield* FilingStore.load(company, path.id)
-      const all = row.file_format === "csv" ? fromCsv(String(row.content_masked)) : fromFire(String(row.content_masked))
+      const full = yield* FormsStore.open(String(row.file_sealed), FilingStore.fileBinding(company, String(row.preview_sha256)))
+      const payerRow = yield* FormsStore.payerRow(company)
+      const payerTin = `PAYER'S TIN ${payerTinShown(payerTinOf(String(row.file_format), full), payerRow?.tin_type)}`
+      const all = row.file_format === "csv"
+        ? fromCsv(String(row.content_masked), [...payerLines(payerRow), payerTin])
+        : fromFire(String(row.content_masked)).map((copy) => ({ ...copy, payer: [...copy.payer, payerTin] }))
       const copies = query.contact_id === undefined ? all : all.filter((copy) => copy.account === String(query.contact_id))
       const bytes = yield* render(Number(row.year), copies)
       let binary = ""

@@ -12,6 +12,7 @@ import * as Secret from "../kernel/Secret.ts"
 import type { JobKind, JobOutcome } from "../pipeline/Area.ts"
 import { Entropy } from "../ports/Entropy.ts"
 import { Mail } from "../ports/Mail.ts"
+import { RelyingParty } from "../ports/RelyingParty.ts"
 import * as Jobs from "../store/Jobs.ts"
 import * as BooksStore from "./BooksStore.ts"
 import * as FormsStore from "./FormsStore.ts"
@@ -22,7 +23,15 @@ import * as TinRules from "./TinRules.ts"
  * it through the mail port and then wipes the link from the job), the public form submission
  * that becomes the vendor's tax profile (ADR 1310), and cancelling. Only the link's SHA-256 is
  * stored with the request; an expired request's link answers 409 like a used one.
+ *
+ * The mailed link is absolute, on the web app's origin (LEDGER_APP_URL, default the server's
+ * LEDGER_BASE_URL, provided as the RelyingParty port): `<origin>/w9/<token>`, the page that posts
+ * the form to `POST /v1/w9/{token}`. A deployment that knows no address cannot mail a working
+ * link and refuses the request (503, as passkeys do) rather than mail a relative one.
  */
+
+/** The link mailed to the vendor: the W-9 page on the web app's origin. */
+export const linkOf = (origin: string, token: string): string => `${origin.replace(/\/+$/u, "")}/w9/${token}`
 
 export const jobKind = "w9.request_email"
 
@@ -105,6 +114,10 @@ export const handlers = [
       const entropy = yield* Entropy
       const company = yield* requireCompanyId
       const vendor = yield* BooksStore.vendor(company, body.contact_id)
+      const rp = yield* Effect.serviceOption(RelyingParty)
+      if (rp._tag === "None") {
+        return yield* Effect.fail(ApiError.fail("service_unavailable", "W-9 links need the web app's address (LEDGER_APP_URL).", { configure: "LEDGER_APP_URL" }))
+      }
       const email = body.email ?? vendor.email
       if (email === null) {
         return yield* Effect.fail(ApiError.validationFailed("The vendor has no email address: give one.", [{ path: ["body", "email"], message: "Required: the contact has none" }]))
@@ -126,7 +139,7 @@ export const handlers = [
       yield* Jobs.enqueue({
         kind: jobKind,
         companyId: company,
-        payload: { request_id: created.id, email, link: `/w9/${token}`, company: yield* companyName(company), message: body.message ?? null }
+        payload: { request_id: created.id, email, link: linkOf(rp.value.origin, token), company: yield* companyName(company), message: body.message ?? null }
       })
       return { body: created, audit: { targetType: "contact", targetId: vendor.id, details: { w9_request_id: created.id } } }
     })),
