@@ -31,7 +31,7 @@ const subscribe = async (company: TestCompany) => {
   expect(checkout.status, JSON.stringify(checkout.body)).toBe(200)
   expect(checkout.body.url).toMatch(/^https:\/\/checkout\.processor\.test\//)
   processor.completeCheckout(checkout.body.session_id)
-  await deliverAll(app, processor)
+  await deliverAll(processor)
   return checkout.body.session_id as string
 }
 
@@ -48,13 +48,13 @@ describe("billing", () => {
     // In the trial: at once and free.
     const inTrial = await post(app, company.ownerKey, "/v1/billing/plan", { plan: "business", interval: "month" })
     expect(inTrial.body).toMatchObject({ change: "trial", effective: "now", charged_now_cents: 0 })
-    await deliverAll(app, processor)
+    await deliverAll(processor)
     expect((await get(app, company.ownerKey, "/v1/billing")).body.plan).toBe("business")
     expect((await app.query<{ plan: string }>("SELECT plan FROM companies WHERE company_id = $1", [company.companyId]))[0]!.plan).toBe("business")
 
     // The trial ends: the first paid period.
     moveTo(start + 14 * day)
-    await deliverAll(app, processor)
+    await deliverAll(processor)
     billing = (await get(app, company.ownerKey, "/v1/billing")).body
     expect(billing).toMatchObject({ status: "active", trial_ends_on: null, current_period_ends_on: "2026-04-14" })
 
@@ -63,7 +63,7 @@ describe("billing", () => {
     const upgrade = await post(app, company.ownerKey, "/v1/billing/plan", { plan: "advanced", interval: "month" })
     expect(upgrade.body).toMatchObject({ change: "upgrade", effective: "now", charged_now_cents: 25_00 })
     expect(processor.state.invoices).toHaveLength(1)
-    await deliverAll(app, processor)
+    await deliverAll(processor)
     expect((await get(app, company.ownerKey, "/v1/billing")).body.plan).toBe("advanced")
 
     // A downgrade waits for the period's end.
@@ -71,18 +71,18 @@ describe("billing", () => {
     expect(downgrade.body).toMatchObject({ change: "downgrade", effective: "period_end", charged_now_cents: 0 })
     expect(downgrade.body.billing).toMatchObject({ plan: "advanced", scheduled_change: { plan: "solo", interval: "month", effective_on: "2026-04-14" } })
     moveTo(Date.parse("2026-04-14T00:00:01Z"))
-    await deliverAll(app, processor)
-    await deliverAll(app, processor)
+    await deliverAll(processor)
+    await deliverAll(processor)
     billing = (await get(app, company.ownerKey, "/v1/billing")).body
     expect(billing).toMatchObject({ plan: "solo", scheduled_change: null, current_period_ends_on: "2026-05-14" })
 
     // Cancel: still writable until the period ends, then read-only.
     const cancelled = await post(app, company.ownerKey, "/v1/billing/cancel", { cancel: true })
     expect(cancelled.status).toBe(200)
-    await deliverAll(app, processor)
+    await deliverAll(processor)
     expect((await get(app, company.ownerKey, "/v1/billing")).body).toMatchObject({ cancel_at_period_end: true, read_only: false })
     moveTo(Date.parse("2026-05-14T00:00:01Z"))
-    await deliverAll(app, processor)
+    await deliverAll(processor)
     expect((await get(app, company.ownerKey, "/v1/billing")).body).toMatchObject({ status: "canceled", read_only: true })
   })
 
@@ -101,7 +101,7 @@ describe("billing", () => {
     expect((await post(app, other.ownerKey, "/v1/billing/sync", { session_id: session.body.session_id })).status).toBe(404)
     await post(app, company.ownerKey, "/v1/billing/feed-accounts", { quantity: 4 })
     await post(app, company.ownerKey, "/v1/billing/crypto-addon", { on: true })
-    await deliverAll(app, processor)
+    await deliverAll(processor)
     const cap = await post(app, company.ownerKey, "/v1/billing/overage-cap", { cap_cents: 50_00 })
     expect(cap.body).toMatchObject({ feed_accounts: 4, crypto_addon: true, overage_cap_cents: 50_00 })
     const sub = [...processor.state.subscriptions.values()].at(-1)!
@@ -121,7 +121,7 @@ describe("billing", () => {
     await subscribe(company)
     const forged = JSON.stringify({ id: "evt_forged", type: "customer.subscription.updated", created: 1, account: null, data: { object: { object: "subscription", id: "sub_x", metadata: { company_id: company.companyId } } } })
     const now = Math.floor(world.app.clock!.now() / 1000)
-    const wrongKey = await deliver(app, { payload: forged, signature: processor.sign(forged, now, "whsec_guess") })
+    const wrongKey = await deliver(processor, { payload: forged, signature: processor.sign(forged, now, "whsec_guess") })
     expect(wrongKey.status).toBe(400)
     expect(wrongKey.body.error?.type).toBe("invalid_signature")
     expect((await get(app, company.ownerKey, "/v1/billing")).body.plan).toBe("solo")

@@ -50,5 +50,33 @@ describe("billing rules", () => {
     expect(BillingRules.readOnly("past_due", end, end + 13 * 86_400_000)).toBe(false)
     expect(BillingRules.readOnly("past_due", end, end + 14 * 86_400_000)).toBe(true)
     expect(BillingRules.readOnly("active", end, end + 365 * 86_400_000)).toBe(false)
+    // Set to cancel at the period's end: read-only from that end even before the processor's event.
+    expect(BillingRules.readOnly("active", end, end - 1, true)).toBe(false)
+    expect(BillingRules.readOnly("active", end, end, true)).toBe(true)
+  })
+
+  it("read-only is a moment: never before it, always after it, and no moment for a live subscription", () => {
+    const status = fc.constantFrom("none", "trialing", "active", "past_due", "canceled", "incomplete")
+    fc.assert(fc.property(status, fc.option(fc.integer({ min: 0, max: 4e12 }), { nil: null }), fc.boolean(), fc.integer({ min: 0, max: 5e12 }), fc.nat(1e11),
+      (state, end, cancelAtEnd, now, later) => {
+        const since = BillingRules.readOnlySince(state, end, cancelAtEnd)
+        expect(BillingRules.readOnly(state, end, now, cancelAtEnd)).toBe(since !== null && now >= since)
+        // Once read-only, it stays so as time passes.
+        if (BillingRules.readOnly(state, end, now, cancelAtEnd)) expect(BillingRules.readOnly(state, end, now + later, cancelAtEnd)).toBe(true)
+        if (end === null || ((state === "trialing" || state === "active") && !cancelAtEnd) || state === "none") expect(since).toBeNull()
+      }))
+  })
+
+  it("meters usage over the subscription's current period, else the calendar month", () => {
+    const end = Date.parse("2026-05-14T00:00:00Z")
+    expect(BillingRules.usagePeriod(end, "month", end - 1)).toEqual([Date.parse("2026-04-14T00:00:00Z"), end])
+    expect(BillingRules.usagePeriod(end, "year", end - 1)).toEqual([Date.parse("2025-05-14T00:00:00Z"), end])
+    expect(BillingRules.usagePeriod(null, null, Date.parse("2026-02-20T10:00:00Z"))).toEqual([Date.parse("2026-02-01T00:00:00Z"), Date.parse("2026-03-01T00:00:00Z")])
+    fc.assert(fc.property(fc.option(fc.integer({ min: 1e12, max: 4e12 }), { nil: null }), fc.option(interval, { nil: null }), fc.integer({ min: 1e12, max: 4e12 }), (periodEnd, every, now) => {
+      const [from, to] = BillingRules.usagePeriod(periodEnd, every, now)
+      // The period holds now, and is at most a year and a day long.
+      expect(from <= now && now < to).toBe(true)
+      expect(to - from).toBeLessThanOrEqual(367 * 86_400_000)
+    }))
   })
 })

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { expect } from "vitest"
 import { FakePaymentProcessor } from "@ledger/testkit"
 import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
+import { listen } from "../support/loopback.ts"
 import { makeTestApp, newKey, type TestApp, type TestAppOptions } from "../support/index.ts"
 
 /** The billing tests' app: the server's ports with the testkit's fake card processor on loopback HTTP. */
@@ -13,18 +14,18 @@ export interface BillingApp {
 export const makeBillingApp = async (options: TestAppOptions = {}): Promise<BillingApp> => {
   const processor = FakePaymentProcessor.make()
   const ports = ServerPorts.wire({ dataDir: "memory" })
-  return { app: await makeTestApp({ ...options, providers: Layer.merge(ports.layer, processor.layer) }), processor }
+  const app = await makeTestApp({ ...options, providers: Layer.merge(ports.layer, processor.layer) })
+  processor.endpoint(`${await listen(app)}/v1/online-payments/events`)
+  return { app, processor }
 }
 
-export const deliver = (app: TestApp, event: { readonly payload: string; readonly signature: string }) =>
-  app.call("POST", "/v1/online-payments/events", { body: { payload: event.payload, signature: event.signature } })
+/** POSTs one event as the processor would, over HTTP: `payload` as the body, `signature` as its header. */
+export const deliver = (processor: FakePaymentProcessor.FakePaymentProcessor, event: { readonly payload: string; readonly signature: string }) =>
+  processor.post({ payload: event.payload, signature: event.signature })
 
-/** Delivers every event the processor has not yet sent; each must be accepted. */
-export const deliverAll = async (app: TestApp, processor: FakePaymentProcessor.FakePaymentProcessor) => {
-  for (const event of processor.take()) {
-    const result = await deliver(app, event)
-    expect(result.status, JSON.stringify(result.body)).toBe(200)
-  }
+/** The processor sends every event it has not yet sent, signed over the raw body; each must be accepted. */
+export const deliverAll = async (processor: FakePaymentProcessor.FakePaymentProcessor) => {
+  for (const result of await processor.send()) expect(result.status, JSON.stringify(result.body)).toBe(200)
 }
 
 export const post = async (app: TestApp, token: string, path: string, body: unknown) => {

@@ -13,7 +13,7 @@ let t: CryptoApp
 beforeAll(async () => {
   t = await makeCryptoApp({ clock: "2026-03-02T10:00:00Z" })
 })
-afterAll(() => t.app.close())
+afterAll(() => t.close())
 
 describe("access", () => {
   it("refuses agents and people other than the owner or CPA at the owner's operations; a CPA may", async () => {

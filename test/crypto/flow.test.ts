@@ -5,7 +5,7 @@ let t: CryptoApp
 beforeAll(async () => {
   t = await makeCryptoApp({ clock: "2026-01-10T12:00:00Z" })
 })
-afterAll(() => t.app.close())
+afterAll(() => t.close())
 
 describe("an invoice paid on chain", () => {
   it("quotes, sees the payment, waits for confirmations and posts the receipt against the invoice", async () => {

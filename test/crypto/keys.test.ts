@@ -119,3 +119,49 @@ describe("Monero view keys and subaddresses", () => {
     expect([0, 1, 2].map((index) => Keys.addressAt("xmr", material, index))).toEqual(grid[0]!.slice(1, 4))
   })
 })
+
+describe("Monero subaddresses as a real wallet RPC listed them", () => {
+  // monero-python's recorded wallet-RPC answers: get_accounts (the primary address), query_key (the
+  // view key) and getaddress (the subaddresses of account 0), for a stagenet and a testnet wallet.
+  const cases = [
+    ["test_v2_single_output-wallet-00-get_accounts", "test_v2_single_output-wallet-01-query_key", "test_v2_single_output-wallet-02-addresses-account-0"],
+    ["test_viewtags-wallet-00-get_accounts", "test_viewtags-wallet-20-query_key", "test_viewtags-wallet-40-getaddress"]
+  ] as const
+  it.each(cases)("derives the subaddresses of %s", (accounts, key, listed) => {
+    const primary = fixture(`monero/monero-python_${accounts}.json`).result.subaddress_accounts[0].base_address as string
+    const viewKey = fixture(`monero/monero-python_${key}.json`).result.key as string
+    const addresses = fixture(`monero/monero-python_${listed}.json`).result.addresses as Array<{ address: string; address_index: number }>
+    expect(addresses.length).toBeGreaterThan(2)
+    const decoded = Monero.decodeAddress(primary)
+    for (const entry of addresses) expect(Monero.subaddress(decoded, viewKey, 0, entry.address_index)).toBe(entry.address)
+    expect(Monero.whichKey(decoded, viewKey)).toBe("view")
+  })
+})
+
+describe("bitcoinjs/bip32 fixtures", () => {
+  const fixtures = fixture("bitcoinjs-bip32_fixtures_index.json")
+  it("derives every unhardened child's public key from its parent's extended public key", () => {
+    let checked = 0
+    for (const vector of fixtures.valid.filter((entry: any) => entry.network === "bitcoin")) {
+      const nodes = [vector.master, ...vector.children]
+      nodes.forEach((node: any, index: number) => {
+        const child = nodes[index + 1]
+        const parsed = Bitcoin.parseExtendedKey(node.base58)
+        expect(Buffer.from(parsed.key.publicKey!).toString("hex")).toBe(node.pubKey)
+        expect(parsed.key.privateKey).toBeNull()
+        if (child === undefined || child.hardened === true || child.index === undefined) return
+        expect(Buffer.from(parsed.key.deriveChild(child.index).publicKey!).toString("hex")).toBe(child.pubKey)
+        checked++
+      })
+    }
+    expect(checked).toBeGreaterThan(2)
+  })
+  it("refuses every private key given as a wallet key", () => {
+    for (const vector of fixtures.valid.filter((entry: any) => entry.network === "bitcoin")) {
+      for (const node of [vector.master, ...vector.children]) {
+        expect(() => Keys.describe({ rail: "btc", key: node.base58Priv })).toThrow(Keys.SecretRefused)
+        expect(() => Keys.describe({ rail: "btc", key: node.wif })).toThrow(Keys.SecretRefused)
+      }
+    }
+  })
+})

@@ -16,7 +16,7 @@ let t: CryptoApp
 beforeAll(async () => {
   t = await makeCryptoApp({ clock: "2026-02-01T12:00:00Z" })
 })
-afterAll(() => t.app.close())
+afterAll(() => t.close())
 
 const buy = (owner: Company, walletId: number, quantity: string, costCents: number, at: string) =>
   t.ok(`/v1/crypto/wallets/${walletId}/acquisitions`, owner.ownerKey, { quantity, cost_cents: costCents, acquired_at: at, offset_account: "3010" })
@@ -57,8 +57,9 @@ describe("disposals across a year", () => {
     expect(gains).toMatchObject({ short_term_gain_cents: 2_000_00, long_term_gain_cents: 30_000_00, proceeds_cents: 72_000_00, cost_cents: 40_000_00 })
     const csv = await t.app.call("GET", "/v1/crypto/gains?from=2026-01-01&to=2026-01-31&format=csv", { token: owner.ownerKey })
     expect(csv.status).toBe(200)
-    expect(csv.body.filename).toBe("crypto-gains-2026-01-01-to-2026-01-31.csv")
-    const rows = csv.body.content.split("\r\n")
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8")
+    expect(csv.headers.get("content-disposition")).toBe('attachment; filename="crypto-gains-2026-01-01-to-2026-01-31.csv"')
+    const rows = (csv.body as string).split("\r\n")
     expect(rows[0]).toBe("disposal_id,lot_id,asset,kind,acquired,disposed,quantity,proceeds,cost,gain,term")
     expect(rows[1]).toBe(`${sold.id},${a.id},BTC,sell,2025-01-10,2026-01-15,1,60000.00,30000.00,30000.00,long`)
     expect((await t.get("/v1/crypto/gains?from=2025-01-01&to=2025-12-31", owner.ownerKey)).body.rows).toEqual([])

@@ -7,7 +7,7 @@ let t: CryptoApp
 beforeAll(async () => {
   t = await makeCryptoApp({ clock: "2026-03-02T10:00:00Z" })
 })
-afterAll(() => t.app.close())
+afterAll(() => t.close())
 
 const quoteFor = async (owner: Company, walletId: number, amountCents: number) => {
   const invoice = await t.invoice(owner, amountCents, "2026-03-01")
@@ -96,6 +96,19 @@ describe("quotes", () => {
     expect((await t.post(`/v1/crypto/receipts/${dust.id}/assign`, owner.ownerKey, { ignore: true })).status).toBe(422)
     expect(await t.ok(`/v1/crypto/receipts/${dust.id}/assign`, owner.ownerKey, { ignore: true, reason: "Dust" })).toMatchObject({ status: "ignored", reason: "Dust" })
   })
+  it("a USDC wallet on Solana sees its payment through the Solana JSON-RPC and waits for 12 confirmations", async () => {
+    const owner = await t.company()
+    const wallet = await t.ok("/v1/crypto/wallets", owner.ownerKey, { rail: "usdc_solana", name: "Solana", address: "4paJKMiSHnKjde4TVzXNBXbanhjA7ddA9vRuJnVayBiH" })
+    const { invoice, quote } = await quoteFor(owner, wallet.id, 42_00)
+    expect(quote).toMatchObject({ amount_units: "42000000", address: wallet.address })
+    const txid = t.chain.pay({ address: quote.address, units: quote.amount_units, confirmations: 5 })
+    await t.watch(owner)
+    const [receipt] = (await t.get(`/v1/crypto/receipts?wallet_id=${wallet.id}`, owner.ownerKey)).body.data
+    expect(receipt).toMatchObject({ txid, status: "pending", asset: "USDC", quantity: "42", document_id: invoice.id })
+    t.chain.mine(7)
+    await t.watch(owner)
+    expect((await t.get(`/v1/crypto/receipts/${receipt.id}`, owner.ownerKey)).body).toMatchObject({ status: "confirmed", confirmations: 12 })
+  })
   it("a Monero wallet quotes at fresh subaddresses and waits for its confirmations", async () => {
     const owner = await t.company({ xmr_confirmations: 10 })
     const vector = fixture("monero/monero_viewkey_vectors.json").subaddress_vectors[2]
@@ -105,7 +118,7 @@ describe("quotes", () => {
     const { quote } = await quoteFor(owner, wallet.id, 300_00)
     expect(quote).toMatchObject({ address: grid[0]![1], amount: "2", amount_units: "2000000000000" })
     expect(quote.uri).toBe(`monero:${grid[0]![1]}?tx_amount=2`)
-    const txid = t.chain.pay({ address: quote.address, units: quote.amount_units, confirmations: 9 })
+    const txid = t.chain.pay({ address: quote.address, units: quote.amount_units, confirmations: 9, monero: { primary: vector.address, minor: quote.address_index + 1 } })
     await t.watch(owner)
     const [receipt] = (await t.get(`/v1/crypto/receipts?wallet_id=${wallet.id}`, owner.ownerKey)).body.data
     expect(receipt).toMatchObject({ status: "pending", asset: "XMR", quantity: "2" })

@@ -8,7 +8,7 @@ let t: CryptoApp
 beforeAll(async () => {
   t = await makeCryptoApp({ clock: "2026-02-01T12:00:00Z" })
 })
-afterAll(() => t.app.close())
+afterAll(() => t.close())
 
 describe("valuations", () => {
   it("confirms a person's at once and holds an agent's for the owner or CPA to decide", async () => {

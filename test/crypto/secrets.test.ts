@@ -44,7 +44,7 @@ describe("POST /v1/crypto/wallets refuses anything that can spend", () => {
     t = await makeCryptoApp()
     owner = await t.company()
   })
-  afterAll(() => t.app.close())
+  afterAll(() => t.close())
 
   for (const [what, body] of secrets) {
     it(`refuses ${what} with crypto_secret_refused and stores nothing`, async () => {

@@ -8,7 +8,8 @@ import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
 import { makeTestApp, newKey } from "../support/index.ts"
 
 /**
- * The crypto tests' app: test/support's app with the fake chain and price source, and the server's
+ * The crypto tests' app: test/support's app with the fake chain and price source (loopback HTTP
+ * servers read through the server's real Esplora, wallet-RPC, JSON-RPC and price adapters), and the server's
  * token sealer over a master key for an in-memory data folder. `watch` runs the chain watcher for a
  * company as its periodic job would.
  */
@@ -71,7 +72,12 @@ export const makeCryptoApp = async (options: { readonly clock?: Server.ManualClo
     return app.runtime.runPromise((app.clock === undefined ? run : Effect.provideService(run, Clock.Clock, app.clock)) as never)
   }
 
-  return { app, chain, prices, post, get, ok, company, invoice, wallet, watch }
+  const close = async () => {
+    await app.close()
+    await Promise.all([chain.close(), prices.close()])
+  }
+
+  return { app, chain, prices, post, get, ok, company, invoice, wallet, watch, close }
 }
 
 export type CryptoApp = Awaited<ReturnType<typeof makeCryptoApp>>

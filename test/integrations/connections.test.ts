@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { FakeCommerce } from "@ledger/testkit"
 import { agentWithKey, type TestApp } from "../support/index.ts"
-import { makeProviderApp, writer } from "./support.ts"
+import { makeProviderApp, syncNow, writer } from "./support.ts"
 
 let app: TestApp
 let commerce: FakeCommerce.FakeCommerce
@@ -70,7 +70,7 @@ describe("integrations", () => {
 
     commerce.putOrder("shop-1", order("1001", "2026-03-02", { shipping: "5.00", tax: "2.00" }))
     commerce.putOrder("shop-1", order("1002", "2026-03-03", { tip: "3.00" }))
-    const first = await owner.post(`/v1/integrations/connections/${id}/sync`)
+    const first = await syncNow(app, owner, id)
     expect(first.status).toBe(202)
     expect(first.body.counts).toMatchObject({ fetched: 2, proposed: 1, pending: 1, posted: 0 })
     expect(await entryCount(company.companyId)).toBe(0)
@@ -85,13 +85,13 @@ describe("integrations", () => {
 
     commerce.putOrder("shop-1", order("1003", "2026-03-04", { quantity: 1 }))
     commerce.putOrder("shop-1", order("1004", "2026-03-05", { price: "150.00", quantity: 1 }))
-    const second = await owner.post(`/v1/integrations/connections/${id}/sync`)
+    const second = await syncNow(app, owner, id)
     // 1002 was waiting on the tip mapping and now posts; 1003 posts; 1004 is over the threshold.
     expect(second.body.counts).toMatchObject({ posted: 2, proposed: 1, corrected: 1 })
     expect(await entryCount(company.companyId)).toBe(2)
 
     commerce.putOrder("shop-1", order("1003", "2026-03-04", { quantity: 3 }))
-    const third = await owner.post(`/v1/integrations/connections/${id}/sync`)
+    const third = await syncNow(app, owner, id)
     expect(third.body.counts).toMatchObject({ fetched: 1, needs_review: 1, posted: 0 })
     const review = await owner.get(`/v1/integrations/connections/${id}/objects?status=needs_review`)
     expect(review.body.data.map((object: any) => object.external_id)).toEqual(["1003"])
@@ -116,7 +116,7 @@ describe("integrations", () => {
     const again = await connect(owner, "shop-1")
     expect(again.clearing_account).toBe(connection.clearing_account)
     await owner.post(`/v1/integrations/connections/${again.id}/mappings/approve`, {})
-    const resync = await owner.post(`/v1/integrations/connections/${again.id}/sync`)
+    const resync = await syncNow(app, owner, again.id)
     expect(resync.body.counts.posted).toBe(0)
     expect(resync.body.counts.fetched).toBeGreaterThan(0)
     expect(await entryCount(company.companyId)).toBe(posted)
@@ -137,16 +137,16 @@ describe("integrations", () => {
     await owner.post(`/v1/integrations/connections/${connection.id}/mappings/approve`, {})
     commerce.addCharge("acct_9", { id: "txn_1", amountCents: 10_000, feeCents: 320, date: "2026-04-01" })
     commerce.addPayout("acct_9", { id: "txn_2", amountCents: 9_680, date: "2026-04-03" })
-    const run = await owner.post(`/v1/integrations/connections/${connection.id}/sync`)
+    const run = await syncNow(app, owner, connection.id)
     expect(run.body.counts).toMatchObject({ fetched: 2, posted: 2 })
     expect((await owner.get(`/v1/integrations/connections/${connection.id}`)).body.clearing_balance_cents).toBe(0)
     commerce.failNext()
-    const failed = await owner.post(`/v1/integrations/connections/${connection.id}/sync`)
+    const failed = await syncNow(app, owner, connection.id)
     expect(failed.body.status).toBe("failed")
     expect(failed.body.errors[0]).toContain("unavailable")
     expect((await owner.get(`/v1/integrations/connections/${connection.id}`)).body.health).toBe("needs_attention")
     commerce.addCharge("acct_9", { id: "txn_3", amountCents: 500, date: "2026-04-05" })
-    const recovered = await owner.post(`/v1/integrations/connections/${connection.id}/sync`)
+    const recovered = await syncNow(app, owner, connection.id)
     expect(recovered.body.counts).toMatchObject({ fetched: 1, posted: 1 })
     const paused = await app.call("POST", `/v1/integrations/connections/${connection.id}/settings`, { token: company.ownerKey, body: { paused: true } })
     expect(paused.body.status).toBe("paused")

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { FakeCommerce } from "@ledger/testkit"
 import { agentWithKey, connectMcp, newKey, type TestApp } from "../support/index.ts"
-import { makeProviderApp, writer } from "./support.ts"
+import { drainJobs, makeProviderApp, writer } from "./support.ts"
 
 let app: TestApp
 let commerce: FakeCommerce.FakeCommerce
@@ -27,7 +27,10 @@ describe("integrations over MCP", () => {
       expect((listed.structuredContent as any).data[0]).toMatchObject({ id: connection.id, provider: "provider_b" })
       const synced = await client.callTool({ name: "sync_integration_connection", arguments: { id: connection.id } })
       expect(synced.isError).toBeFalsy()
-      expect((synced.structuredContent as any).counts).toMatchObject({ fetched: 1, proposed: 1 })
+      expect(synced.structuredContent as any).toMatchObject({ status: "queued", trigger: "request" })
+      await drainJobs(app)
+      const runs = await owner.get(`/v1/integrations/connections/${connection.id}/sync-runs?limit=1`)
+      expect(runs.body.data[0]).toMatchObject({ id: (synced.structuredContent as any).id, status: "succeeded", counts: { fetched: 1, proposed: 1 } })
       const refused = await client.callTool({ name: "create_integration_connection", arguments: { provider: "provider_a", idempotency_key: newKey() } })
       expect(refused.isError).toBe(true)
     } finally {

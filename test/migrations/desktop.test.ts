@@ -61,6 +61,9 @@ describe("desktop edition migration over the Web Connector", () => {
     expect(file.status).toBe(200)
     expect(file.body.qwc).toContain(`<UserName>ledger-${connection.id}</UserName>`)
     expect(file.body.qwc).toContain("<IsReadOnly>true</IsReadOnly>")
+    // The Web Connector is sent to the deployment's public address, never to localhost.
+    expect(file.body.qwc).toContain("<AppURL>https://ledger.example.com/qbwc</AppURL>")
+    expect(file.body.qwc).not.toContain("localhost")
     expect((await owner.post(`/v1/migrations/desktop/connections/${connection.id}/qwc`, { download_token: downloadToken })).body.error.type).toBe("download_token_invalid")
     const qb = connector(server.url)
     expect(await qb.serverVersion()).toContain("Ledger")
@@ -116,7 +119,7 @@ describe("desktop edition migration over the Web Connector", () => {
     expect(interrupted.done).toBe(false)
     const midway = (await owner.get(`/v1/migrations/desktop/connections/${connection.id}`)).body
     expect(midway.status).toBe("extracting")
-    expect(midway.steps[0]).toMatchObject({ step: "accounts", status: "done", fetched: 7 })
+    expect(midway.steps[0]).toMatchObject({ step: "accounts", status: "done", fetched: 9 })
     expect(midway.steps[1]).toMatchObject({ step: "customers", status: "running", fetched: 100, remaining: 50 })
     // The connector stops without closing; next time it resumes the step it was in.
     const second = await qb.authenticate(`ledger-${connection.id}`, password)
@@ -126,7 +129,12 @@ describe("desktop edition migration over the Web Connector", () => {
     expect(await qb.closeConnection(second.ticket)).toBe("OK")
     const done = (await owner.get(`/v1/migrations/desktop/connections/${connection.id}`)).body
     expect(done.steps[1]).toMatchObject({ step: "customers", status: "done", fetched: 150, remaining: 0 })
-    expect(done.bundle).toEqual({ accounts: 7, transactions: books.transactions, tieout_passed: true })
+    expect(done.bundle).toEqual({ accounts: 9, transactions: books.transactions, tieout_passed: true })
+    // Every kind of transaction the generated company has was read (none of the newer iterators is empty).
+    const fetched = Object.fromEntries(done.steps.map((step: any) => [step.step, step.fetched]))
+    for (const step of ["credit_memos", "bill_payments_card", "vendor_credits", "item_receipts", "card_charges", "card_credits", "transfers"]) {
+      expect(fetched[step], step).toBeGreaterThan(0)
+    }
     const tieout = (await owner.get(`/v1/migrations/desktop/connections/${connection.id}/tieout`)).body
     expect(tieout.months.map((month: any) => month.month_end)).toEqual(["2026-01-31", "2026-02-28", "2026-03-31"])
     expect(tieout.passed).toBe(true)
@@ -140,6 +148,12 @@ describe("desktop edition migration over the Web Connector", () => {
     const checking = await app.query<{ total: unknown }>(`SELECT SUM(l.amount_cents) AS total FROM journal_lines l JOIN accounts a
       ON a.company_id = l.company_id AND a.id = l.account_id WHERE l.company_id = $1 AND a.code = '1010'`, [company.companyId])
     expect(Number(checking[0]!.total)).toBe(books.accounts.bank!.balance)
+    // The card (a liability: credits are negative) and savings carry the card and transfer transactions to the cent.
+    const balanceOf = async (code: string) => Number((await app.query<{ total: unknown }>(`SELECT COALESCE(SUM(l.amount_cents), 0) AS total FROM journal_lines l
+      JOIN accounts a ON a.company_id = l.company_id AND a.id = l.account_id WHERE l.company_id = $1 AND a.code = $2`, [company.companyId, code]))[0]!.total)
+    expect(await balanceOf("2100")).toBe(-books.accounts.card!.balance)
+    expect(await balanceOf("1020")).toBe(books.accounts.savings!.balance)
+    expect(books.accounts.card!.balance).toBeGreaterThan(0)
     expect((await owner.post(`/v1/migrations/desktop/connections/${connection.id}/import`)).body.error.type).toBe("migration_already_imported")
     const listed = await owner.get("/v1/migrations")
     expect(listed.body.data[0]).toMatchObject({ id: imported.body.id, result: "PASS" })
@@ -167,5 +181,25 @@ describe("desktop edition migration over the Web Connector", () => {
     expect(await count("journal_entries", company.companyId)).toBe(0)
     expect(await count("accounts", company.companyId)).toBe(accountsBefore)
     expect((await owner.post(`/v1/migrations/${failed.body.id}/cutover`)).body.error.type).toBe("migration_not_passed")
+  })
+})
+
+describe("the connector file on a deployment without an https address", () => {
+  it("is refused before the download token is spent, and names LEDGER_BASE_URL", async () => {
+    const plain = (await makeProviderApp({ publicBaseUrl: "http://books.example.com" })).app
+    try {
+      const company = await plain.createCompany({ name: "Plain Http Co", starter_chart: "empty" })
+      const owner = writer(plain, company.ownerKey)
+      const created = await owner.post("/v1/migrations/desktop/connections", { as_of: "2026-03-31" })
+      const refused = await owner.post(`/v1/migrations/desktop/connections/${created.body.connection.id}/qwc`, { download_token: created.body.download_token })
+      expect(refused.status).toBe(503)
+      expect(refused.body.error.type).toBe("migration_connector_url_unusable")
+      expect(refused.body.error.message).toContain("LEDGER_BASE_URL")
+      // Still single use, still unused: the same token is refused for the same reason, not as spent.
+      const again = await owner.post(`/v1/migrations/desktop/connections/${created.body.connection.id}/qwc`, { download_token: created.body.download_token })
+      expect(again.body.error.type).toBe("migration_connector_url_unusable")
+    } finally {
+      await plain.close()
+    }
   })
 })

@@ -2,7 +2,8 @@
  * A generated desktop-edition company answering qbXML requests the way the desktop edition does
  * (the shapes of the real responses in test/fixtures/qbxml/): accounts with balances, customers and
  * vendors with open balances, items, and three months of journal entries, invoices with sales tax,
- * payments, bills and bill payments. Iterators page by MaxReturned and answer iteratorID and
+ * payments, bills and bill payments by check and by card, credit memos, vendor credits, item
+ * receipts, card charges and credits, and transfers. Iterators page by MaxReturned and answer iteratorID and
  * iteratorRemainingCount.
  */
 
@@ -50,6 +51,15 @@ const business = (
       post("supplies", cost)
       post("ap", -cost)
       vendors[0]!.balance += cost
+      if (id % 4 === 1) {
+        txns.BillPaymentCreditCard!.push(`<BillPaymentCreditCardRet><TxnID>BC-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("PayeeEntityRef", "V1-1", "Paper Supply")}
+          ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}${ref("CreditCardAccountRef", accounts.card!.id, "Business Card")}<Amount>${amount(cost)}</Amount>
+          <AppliedToTxnRet><TxnID>B-${id}</TxnID><Amount>${amount(cost)}</Amount></AppliedToTxnRet></BillPaymentCreditCardRet>`)
+        post("ap", cost)
+        post("card", -cost)
+        vendors[0]!.balance -= cost
+      }
+      otherTransactions(accounts, post, customer, vendors[0]!, txns, id, date)
       if (id % 2 === 0) {
         txns.BillPaymentCheck!.push(`<BillPaymentCheckRet><TxnID>BP-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("PayeeEntityRef", "V1-1", "Paper Supply")}
           ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}${ref("BankAccountRef", accounts.bank!.id, "Checking")}<Amount>${amount(cost)}</Amount></BillPaymentCheckRet>`)
@@ -61,6 +71,69 @@ const business = (
   }
 }
 
+const expenseLine = (accounts: Record<string, Account>, cents: number) =>
+  `<ExpenseLineRet><TxnLineID>1</TxnLineID>${ref("AccountRef", accounts.supplies!.id, "Supplies")}<Amount>${amount(cents)}</Amount></ExpenseLineRet>`
+
+/** Credit memos, vendor credits, item receipts, card charges and credits, and transfers, now and then. */
+const otherTransactions = (
+  accounts: Record<string, Account>,
+  post: (key: string, debit: number) => void,
+  customer: { id: string; name: string; balance: number },
+  vendor: { id: string; name: string; balance: number },
+  txns: Record<string, Array<string>>,
+  id: number,
+  date: string
+) => {
+  if (id % 4 === 0) {
+    const net = 1_000 + (id * 7) % 3_000
+    const tax = Math.round(net * 0.0625)
+    txns.CreditMemo!.push(`<CreditMemoRet><TxnID>CM-${id}</TxnID><TxnDate>${date}</TxnDate><RefNumber>CM${id}</RefNumber>${ref("CustomerRef", customer.id, customer.name)}
+      ${ref("ARAccountRef", accounts.ar!.id, "Accounts Receivable")}<Subtotal>${amount(net)}</Subtotal><SalesTaxTotal>${amount(tax)}</SalesTaxTotal>
+      <TotalAmount>${amount(net + tax)}</TotalAmount><CreditRemaining>${amount(net + tax)}</CreditRemaining>
+      <CreditMemoLineRet><TxnLineID>1</TxnLineID>${ref("ItemRef", "I1-1", "Consulting")}<Quantity>1</Quantity><Amount>${amount(net)}</Amount></CreditMemoLineRet></CreditMemoRet>`)
+    post("sales", net)
+    post("tax", tax)
+    post("ar", -(net + tax))
+    customer.balance -= net + tax
+  }
+  if (id % 3 === 1) {
+    const charge = 2_000 + (id * 13) % 5_000
+    txns.CreditCardCharge!.push(`<CreditCardChargeRet><TxnID>CC-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("AccountRef", accounts.card!.id, "Business Card")}
+      <Amount>${amount(charge)}</Amount>${expenseLine(accounts, charge)}</CreditCardChargeRet>`)
+    post("supplies", charge)
+    post("card", -charge)
+  }
+  if (id % 6 === 1) {
+    const refund = 500 + id
+    txns.CreditCardCredit!.push(`<CreditCardCreditRet><TxnID>CR-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("AccountRef", accounts.card!.id, "Business Card")}
+      <Amount>${amount(refund)}</Amount>${expenseLine(accounts, refund)}</CreditCardCreditRet>`)
+    post("supplies", -refund)
+    post("card", refund)
+  }
+  if (id % 5 === 2) {
+    const credit = 700 + id * 3
+    txns.VendorCredit!.push(`<VendorCreditRet><TxnID>VC-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("VendorRef", vendor.id, vendor.name)}
+      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}<CreditAmount>${amount(credit)}</CreditAmount>${expenseLine(accounts, credit)}</VendorCreditRet>`)
+    post("supplies", -credit)
+    post("ap", credit)
+    vendor.balance -= credit
+  }
+  if (id % 5 === 3) {
+    const received = 1_500 + id * 11
+    txns.ItemReceipt!.push(`<ItemReceiptRet><TxnID>IR-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("VendorRef", vendor.id, vendor.name)}
+      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}<TotalAmount>${amount(received)}</TotalAmount>${expenseLine(accounts, received)}</ItemReceiptRet>`)
+    post("supplies", received)
+    post("ap", -received)
+    vendor.balance += received
+  }
+  if (id % 7 === 0) {
+    txns.Transfer!.push(`<TransferRet><TxnID>T-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("TransferFromAccountRef", accounts.bank!.id, "Checking")}
+      ${ref("TransferToAccountRef", accounts.savings!.id, "Savings")}<Amount>100.00</Amount></TransferRet>`)
+    post("savings", 10_000)
+    post("bank", -10_000)
+  }
+}
+
 export const makeCompany = (options: { readonly customers?: number; readonly perMonth?: number } = {}) => {
   const accounts: Record<string, Account> = {
     bank: { id: "80000001-1", name: "Checking", number: "1010", type: "Bank", balance: 0, natural: 1 },
@@ -69,12 +142,15 @@ export const makeCompany = (options: { readonly customers?: number; readonly per
     tax: { id: "80000004-1", name: "Sales Tax Payable", number: "2200", type: "OtherCurrentLiability", special: "SalesTaxPayable", balance: 0, natural: -1 },
     equity: { id: "80000005-1", name: "Owner Equity", number: "3000", type: "Equity", balance: 0, natural: -1 },
     sales: { id: "80000006-1", name: "Consulting Income", number: "4000", type: "Income", balance: 0, natural: -1 },
-    supplies: { id: "80000007-1", name: "Supplies", number: "6000", type: "Expense", balance: 0, natural: 1 }
+    supplies: { id: "80000007-1", name: "Supplies", number: "6000", type: "Expense", balance: 0, natural: 1 },
+    card: { id: "80000008-1", name: "Business Card", number: "2100", type: "CreditCard", balance: 0, natural: -1 },
+    savings: { id: "80000009-1", name: "Savings", number: "1020", type: "Bank", balance: 0, natural: 1 }
   }
   const post = (key: string, debit: number) => { accounts[key]!.balance += accounts[key]!.natural * debit }
   const customers = Array.from({ length: options.customers ?? 150 }, (_, index) => ({ id: `C${index + 1}-1`, name: `Customer ${index + 1}`, balance: 0 }))
   const vendors = [{ id: "V1-1", name: "Paper Supply", balance: 0 }]
-  const txns: Record<string, Array<string>> = { JournalEntry: [], Invoice: [], ReceivePayment: [], Bill: [], BillPaymentCheck: [], SalesReceipt: [], Deposit: [], Check: [] }
+  const txns: Record<string, Array<string>> = { JournalEntry: [], Invoice: [], ReceivePayment: [], Bill: [], BillPaymentCheck: [], SalesReceipt: [], Deposit: [], Check: [],
+    CreditMemo: [], BillPaymentCreditCard: [], VendorCredit: [], ItemReceipt: [], CreditCardCharge: [], CreditCardCredit: [], Transfer: [] }
   txns.JournalEntry!.push(`<JournalEntryRet><TxnID>J-1</TxnID><TxnDate>2026-01-01</TxnDate><RefNumber>OB</RefNumber>
     <JournalDebitLine><TxnLineID>1</TxnLineID>${ref("AccountRef", accounts.bank!.id, "Checking")}<Amount>5000.00</Amount></JournalDebitLine>
     <JournalCreditLine><TxnLineID>2</TxnLineID>${ref("AccountRef", accounts.equity!.id, "Owner Equity")}<Amount>5000.00</Amount></JournalCreditLine></JournalEntryRet>`)

@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Qbxml, Staging, TieoutRules } from "../../packages/engine/src/migrations/index.ts"
 import { codesFor } from "../../packages/engine/src/migrations/Import.ts"
+import { connectorUrls } from "../../packages/engine/src/migrations/Desktop.ts"
 
 describe("qbXML and tie-out rules", () => {
   it("reads amounts into exact integer cents", () => {
@@ -65,5 +67,81 @@ describe("qbXML and tie-out rules", () => {
     ]
     const codes = codesFor(accounts, new Set(["M0001"]))
     expect([...codes]).toEqual([["1", "1010"], ["2", "M0002"], ["3", "M0003"]])
+  })
+})
+
+describe("the Web Connector's address", () => {
+  it("is built from the public base URL and needs https except on this machine", () => {
+    expect(connectorUrls("https://books.example.com")).toEqual({ _tag: "Usable", appUrl: "https://books.example.com/qbwc", supportUrl: "https://books.example.com/" })
+    expect(connectorUrls("https://example.com/ledger/")).toMatchObject({ appUrl: "https://example.com/ledger/qbwc" })
+    expect(connectorUrls("http://localhost:8080")).toMatchObject({ _tag: "Usable", appUrl: "http://localhost:8080/qbwc" })
+    expect(connectorUrls("http://127.0.0.1:3000")).toMatchObject({ _tag: "Usable" })
+    expect(connectorUrls("http://books.example.com")._tag).toBe("Unusable")
+    expect(connectorUrls("http://0.0.0.0:8080")._tag).toBe("Unusable")
+    expect(connectorUrls(null)._tag).toBe("Unusable")
+    expect(connectorUrls("not a url")._tag).toBe("Unusable")
+  })
+})
+
+describe("the desktop edition's other transaction types", () => {
+  const fixture = (name: string) => readFileSync(new URL(`../fixtures/qbxml/${name}`, import.meta.url), "utf8")
+  const staged = (name: string) =>
+    Qbxml.parseResponse(fixture(name)).records.map((record) => Staging.fromQbxml(record.kind, record.node)).filter((record) => record !== null)
+  const files = [
+    "ledger-credit_memo_query_rs.xml", "ledger-bill_payment_credit_card_query_rs.xml", "ledger-vendor_credit_query_rs.xml",
+    "ledger-item_receipt_query_rs.xml", "ledger-credit_card_charge_query_rs.xml", "ledger-credit_card_credit_query_rs.xml",
+    "ledger-transfer_query_rs.xml"
+  ]
+  const id = (n: string) => `800000${n}-1600000001`
+  const account = (n: string, name: string, type: Staging.AccountType, balanceCents: number, special: Staging.SourceAccount["special"] = null): Staging.SourceAccount =>
+    ({ id: id(n), name, number: null, type, special, balanceCents })
+  /** The source's balances after the seven transactions, worked out by hand in natural signs. */
+  const accounts = [
+    account("02", "Accounts Receivable", "asset", -132_866, "ar"),
+    account("03", "Accounts Payable", "liability", 33_740, "ap"),
+    account("04", "QuickBooks Credit Card", "liability", 67_177),
+    account("05", "Job Materials", "expense", -6_231),
+    account("06", "Freight and Delivery", "expense", 20_004),
+    account("07", "Fuel", "expense", 5_638),
+    account("08", "Checking", "asset", -250_099),
+    account("12", "Savings", "asset", 250_099),
+    account("13", "Sales Tax Payable", "liability", -7_816, "sales_tax"),
+    account("14", "Installation Income", "income", -100_050),
+    account("15", "Cabinet Sales", "income", -25_000),
+    account("16", "Cabinet Costs", "expense", 81_506)
+  ]
+  const items = [
+    { id: id("10"), name: "Installation", income: id("14"), expense: id("14") },
+    { id: id("11"), name: "Cabinets", income: id("15"), expense: id("16") }
+  ]
+  const txnsOf = () => files.flatMap(staged).map((record) => record.record as Staging.SourceTxn)
+
+  it("reads each into balanced lines in exact cents", () => {
+    const byType = Object.fromEntries(txnsOf().map((txn) => [txn.type, txn.lines.map((line) => [line.account ?? line.item ?? "tax", line.cents])]))
+    expect(byType).toEqual({
+      CreditMemo: [[id("10"), 100_050], [id("11"), 25_000], ["tax", 7_816], [id("02"), -132_866]],
+      BillPaymentCreditCard: [[id("03"), 61_539], [id("04"), -61_539]],
+      VendorCredit: [[id("05"), -6_231], [id("11"), -2_500], [id("03"), 8_731]],
+      ItemReceipt: [[id("06"), 20_004], [id("11"), 84_006], [id("03"), -104_010]],
+      CreditCardCharge: [[id("07"), 6_843], [id("04"), -6_843]],
+      CreditCardCredit: [[id("07"), -1_205], [id("04"), 1_205]],
+      Transfer: [[id("12"), 250_099], [id("08"), -250_099]]
+    })
+    for (const txn of txnsOf()) expect(txn.lines.reduce((sum, line) => sum + line.cents, 0), txn.type).toBe(0)
+  })
+
+  it("ties out against the source's balances, item lines on the side their transaction says; a cent off fails", () => {
+    const bundle: TieoutRules.Bundle = { accounts, customers: [{ id: "c", name: "Abercrombie", balanceCents: -132_866 }], vendors: [{ id: "v", name: "Patton", balanceCents: 33_740 }], items, txns: txnsOf() }
+    const result = TieoutRules.tieout(bundle, "2026-02-28")
+    expect(result.unresolved).toEqual([])
+    expect(result.months.flatMap((month) => month.differences)).toEqual([])
+    expect(result.passed).toBe(true)
+    // The credit memo's cabinet line is a debit on the income account, the vendor credit's a credit on the cost account.
+    const creditMemo = result.resolved.find((txn) => txn.type === "CreditMemo")!
+    expect(creditMemo.lines).toContainEqual({ account: id("15"), cents: 25_000 })
+    const vendorCredit = result.resolved.find((txn) => txn.type === "VendorCredit")!
+    expect(vendorCredit.lines).toContainEqual({ account: id("16"), cents: -2_500 })
+    const off = accounts.map((source) => source.id === id("12") ? { ...source, balanceCents: 250_098 } : source)
+    expect(TieoutRules.tieout({ ...bundle, accounts: off }, "2026-02-28").passed).toBe(false)
   })
 })

@@ -8,11 +8,15 @@ import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
  * sealer over an in-memory master key) and the testkit's fakes of the commerce providers and the
  * online edition, each run through the server's real HTTP adapter.
  */
-export const makeProviderApp = async (options: { readonly readBudget?: number } = {}) => {
+export const makeProviderApp = async (options: { readonly readBudget?: number; readonly publicBaseUrl?: string; readonly clock?: string } = {}) => {
   const commerce = FakeCommerce.make()
   const online = FakeOnlineBooks.make(options.readBudget === undefined ? {} : { monthlyReadBudget: options.readBudget })
   const ports = ServerPorts.wire({ dataDir: "memory" })
-  const app = await makeTestApp({ providers: Layer.mergeAll(ports.layer, commerce.layer, online.layer) as never })
+  const app = await makeTestApp({
+    providers: Layer.mergeAll(ports.layer, commerce.layer, online.layer) as never,
+    publicBaseUrl: options.publicBaseUrl ?? "https://ledger.example.com",
+    ...(options.clock === undefined ? {} : { clock: options.clock })
+  })
   return { app, commerce, online }
 }
 

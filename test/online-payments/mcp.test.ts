@@ -19,7 +19,7 @@ describe("online payments over MCP", () => {
     const shop = await onboardedShop(world)
     const { invoiceId, token } = await invoiceWithLink(app, shop, 25_00)
     await payOnPage(world, token, 1_03)
-    await deliverAll(app, processor)
+    await deliverAll(processor)
     const client = await connectMcp(app, shop.ownerKey)
     try {
       const tools = (await client.listTools()).tools.map((tool) => tool.name)

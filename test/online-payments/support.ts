@@ -2,7 +2,10 @@ import { Layer } from "effect"
 import { expect } from "vitest"
 import { FakePaymentProcessor } from "@ledger/testkit"
 import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
-import { type CallResult, makeTestApp, newKey, type TestApp, type TestAppOptions, type TestCompany } from "../support/index.ts"
+import { makeTestApp, newKey, type TestApp, type TestAppOptions, type TestCompany } from "../support/index.ts"
+import { listen } from "../support/loopback.ts"
+
+export { listen }
 
 /**
  * The online-payments tests' app: the server's ports with the testkit's fake card processor on
@@ -16,21 +19,20 @@ export interface PaymentsApp {
 export const makePaymentsApp = async (options: TestAppOptions = {}): Promise<PaymentsApp> => {
   const processor = FakePaymentProcessor.make()
   const ports = ServerPorts.wire({ dataDir: "memory" })
-  return { app: await makeTestApp({ ...options, providers: Layer.merge(ports.layer, processor.layer) }), processor }
+  const app = await makeTestApp({ ...options, providers: Layer.merge(ports.layer, processor.layer) })
+  processor.endpoint(`${await listen(app)}/v1/online-payments/events`)
+  return { app, processor }
 }
 
-/** Posts one signed event to the receiver, as the processor would (no credential). */
-export const deliver = (app: TestApp, event: { readonly payload: string; readonly signature: string }) =>
-  app.call("POST", "/v1/online-payments/events", { body: { payload: event.payload, signature: event.signature } })
 
-/** Delivers every event the processor has not yet sent; each must be accepted. */
-export const deliverAll = async (app: TestApp, processor: FakePaymentProcessor.FakePaymentProcessor) => {
-  const results: Array<CallResult> = []
-  for (const event of processor.take()) {
-    const result = await deliver(app, event)
-    expect(result.status, JSON.stringify(result.body)).toBe(200)
-    results.push(result)
-  }
+/** POSTs one event as the processor would, over HTTP: `payload` as the body, `signature` as its header. */
+export const deliver = (processor: FakePaymentProcessor.FakePaymentProcessor, event: { readonly payload: string; readonly signature: string }) =>
+  processor.post({ payload: event.payload, signature: event.signature })
+
+/** The processor sends every event it has not yet sent, signed over the raw body; each must be accepted. */
+export const deliverAll = async (processor: FakePaymentProcessor.FakePaymentProcessor) => {
+  const results = await processor.send()
+  for (const result of results) expect(result.status, JSON.stringify(result.body)).toBe(200)
   return results
 }
 
@@ -60,7 +62,7 @@ export const onboardedShop = async ({ app, processor }: PaymentsApp, settings: R
   expect(onboarding.status, JSON.stringify(onboarding.body)).toBe(200)
   const accountId = [...processor.state.accounts.keys()].at(-1)!
   processor.completeOnboarding(accountId)
-  await deliverAll(app, processor)
+  await deliverAll(processor)
   const saved = await post(app, company.ownerKey, "/v1/online-payments/settings", { enabled: true, payout_bank_account_id: bank.body.id, ...settings })
   expect(saved.status, JSON.stringify(saved.body)).toBe(200)
   expect(saved.body.account_status).toBe("active")

@@ -1,9 +1,10 @@
 import { Schema } from "effect"
 import { Cents, DateString, DryRun, Id, Memo, NonNegativeCents, Page, PageQuery, Timestamp } from "../Common.ts"
 import * as Governed from "../ledger/Governed.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 import * as Limits from "./Limits.ts"
-import { AccountCode, area, Asset, errors, IdPath, Moment, Price, Quantity, Units } from "./Shared.ts"
+import { AccountCode, area, Asset, errors, IdPath, Moment, Price, Quantity, SoftLockOverrideReason, Units } from "./Shared.ts"
 
 export const LotSource = Schema.Literals(["acquisition", "receipt", "transfer"])
 
@@ -77,7 +78,8 @@ export const recordCryptoAcquisition = Operation.make({
     acquired_at: Moment,
     offset_account: AccountCode,
     memo: Schema.optionalKey(Memo),
-    dry_run: DryRun
+    dry_run: DryRun,
+    soft_lock_override_reason: SoftLockOverrideReason
   }),
   success: Lot,
   otherResponses: { 200: Governed.preview(Lot) },
@@ -107,7 +109,8 @@ export const recordCryptoDisposal = Operation.make({
     picks: Schema.optionalKey(Schema.Array(Pick).check(Schema.isMaxLength(Limits.picksMax))),
     txid: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
     memo: Schema.optionalKey(Memo),
-    dry_run: DryRun
+    dry_run: DryRun,
+    soft_lock_override_reason: SoftLockOverrideReason
   }),
   success: Disposal,
   otherResponses: { 200: Governed.preview(Disposal) },
@@ -165,7 +168,7 @@ export const Gains = Schema.Struct({
   rows: Schema.Array(GainRow)
 }).annotate({ identifier: "CryptoGains" })
 
-export const CsvReport = Schema.Struct({ format: Schema.Literal("csv"), filename: Schema.String, content: Schema.String })
+export const CsvReport = File.CsvEnvelope
 
 export const getCryptoGains = Operation.make({
   id: "getCryptoGains",
@@ -177,7 +180,8 @@ export const getCryptoGains = Operation.make({
   mode: "R",
   query: Schema.Struct({ from: DateString, to: DateString, format: Schema.optionalKey(Schema.Literals(["json", "csv"])) }),
   errors: [...errors],
-  success: Schema.Union([Gains, CsvReport])
+  success: Schema.Union([Gains, CsvReport]),
+  files: File.csvReport
 })
 
 

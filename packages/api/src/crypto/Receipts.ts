@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { DryRun, Id, Memo, Page, PageQuery, PositiveCents, Reason, Timestamp } from "../Common.ts"
 import * as Governed from "../ledger/Governed.ts"
 import * as Operation from "../Operation.ts"
-import { AccountCode, area, Asset, errors, IdPath, Price, Quantity, Units } from "./Shared.ts"
+import { AccountCode, area, Asset, errors, IdPath, Price, Quantity, SoftLockOverrideReason, Units } from "./Shared.ts"
 
 export const QuoteStatus = Schema.Literals(["open", "paid", "underpaid", "overpaid", "expired", "cancelled"])
 
@@ -135,7 +135,8 @@ export const assignCryptoReceipt = Operation.make({
     ignore: Schema.optionalKey(Schema.Boolean),
     reason: Schema.optionalKey(Reason),
     price: Schema.optionalKey(Price),
-    dry_run: DryRun
+    dry_run: DryRun,
+    soft_lock_override_reason: SoftLockOverrideReason
   }),
   success: Receipt,
   status: 201,

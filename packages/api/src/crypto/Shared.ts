@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { DateString, Id } from "../Common.ts"
+import { DateString, Id, Reason } from "../Common.ts"
 import * as Limits from "./Limits.ts"
 
 export const area = "4.11 Crypto receipts"
@@ -12,7 +12,7 @@ export const Rail = Schema.Literals(rails)
 export type Rail = typeof Rail.Type
 
 export const assets = ["BTC", "XMR", "USDC", "USDT"] as const
-export const Asset = Schema.Literals(assets)
+export const Asset = Schema.Literals(assets).annotate({ description: "The crypto asset." })
 export type Asset = typeof Asset.Type
 
 export const LotMethod = Schema.Literals(["fifo", "specific"])
@@ -42,3 +42,12 @@ export const Moment = Schema.String.check(
 
 export const IdPath = Schema.Struct({ id: Id })
 export const DateRange = { from: DateString, to: DateString }
+
+/**
+ * A posting dated in a soft-locked period needs a reason, as the ledger's own writes take it
+ * (`soft_lock_override_reason`, spec 1-concepts 2.4); without one the write answers 422
+ * `soft_lock_reason_required`. The reason is kept on the entry.
+ */
+export const SoftLockOverrideReason = Schema.optionalKey(
+  Reason.annotate({ description: "Why this posting may go into a soft-locked period; required when the date is in one." })
+)

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { DateString, DryRun, Id, Page, PageQuery, Reason, Timestamp } from "../Common.ts"
 import * as Governed from "../ledger/Governed.ts"
 import * as Operation from "../Operation.ts"
-import { area, Asset, errors, IdPath, Moment, Price, Quantity } from "./Shared.ts"
+import { area, Asset, errors, IdPath, Moment, Price, Quantity, SoftLockOverrideReason } from "./Shared.ts"
 
 export const ValuationStatus = Schema.Literals(["proposed", "confirmed", "rejected"])
 
@@ -115,7 +115,7 @@ export const createCryptoRemeasurement = Operation.make({
   peopleOnly: true,
   mcpTool: false,
   governed: true,
-  body: Schema.Struct({ period_end: DateString, dry_run: DryRun }),
+  body: Schema.Struct({ period_end: DateString, dry_run: DryRun, soft_lock_override_reason: SoftLockOverrideReason }),
   success: Remeasurement,
   otherResponses: { 200: Governed.preview(Remeasurement) },
   errors: [...errors, "crypto_remeasure_off", "crypto_remeasurement_exists", "crypto_price_unavailable", "period_hard_locked",

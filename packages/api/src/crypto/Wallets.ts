@@ -60,7 +60,7 @@ export const createCryptoWallet = Operation.make({
     ledger_account: Schema.optionalKey(AccountCode)
   }),
   success: Wallet,
-  errors: [...secretErrors, "unknown_account", "inactive_account"]
+  errors: [...secretErrors, "unknown_account", "inactive_account", "step_up_required"]
 })
 
 export const listCryptoWallets = Operation.make({
@@ -103,7 +103,7 @@ export const archiveCryptoWallet = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({ reason: Reason }),
   success: Wallet,
-  errors: [...errors, "crypto_wallet_archived"]
+  errors: [...errors, "crypto_wallet_archived", "step_up_required"]
 })
 
 export const setCryptoLotMethod = Operation.make({
@@ -119,7 +119,7 @@ export const setCryptoLotMethod = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({ lot_method: LotMethod }),
   success: Wallet,
-  errors: [...errors, "crypto_wallet_archived"]
+  errors: [...errors, "crypto_wallet_archived", "step_up_required"]
 })
 
 export const operations = [

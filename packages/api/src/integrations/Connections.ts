@@ -41,6 +41,12 @@ export const Connection = Schema.Struct({
   proposals_waiting: Schema.Int,
   mapping_gaps: Schema.Array(Schema.String),
   last_sync: Schema.NullOr(Schema.Struct({ id: Id, status: Schema.String, finished_at: Schema.NullOr(Timestamp) })),
+  /** The scheduled sync's spacing, and when the next one is due (null while paused or disconnected). */
+  sync_interval_minutes: Schema.Int,
+  next_sync_at: Schema.NullOr(Timestamp),
+  /** The last sync's failure, until a sync succeeds (also emitted as `integration.error`). */
+  last_error: Schema.NullOr(Schema.String),
+  last_error_at: Schema.NullOr(Timestamp),
   created_at: Timestamp,
   disconnected_at: Schema.NullOr(Timestamp),
   disconnect_reason: Schema.NullOr(Schema.String)
@@ -80,7 +86,7 @@ export const createConnection = Operation.make({
   scope: "admin",
   mode: "K",
   peopleOnly: true,
-  body: Schema.Struct({ provider: ProviderId, payout_bank_account_id: Schema.optionalKey(Schema.NullOr(AccountCode)) }),
+  body: Schema.Struct({ provider: ProviderId, payout_bank_account_id: Schema.optionalKey(Schema.NullOr(AccountCode).annotate({ description: "The bank account (its code) the provider's payouts arrive in." })) }),
   success: Schema.Struct({ id: Id, provider: ProviderId, status: ConnectionStatus, consent_url: Schema.String, expires_at: Timestamp }),
   errors: ["integration_not_available", "integration_provider_not_configured", "unknown_account", "service_unavailable"]
 })
@@ -95,9 +101,9 @@ export const completeConnection = Operation.make({
   mode: "K",
   peopleOnly: true,
   body: Schema.Struct({
-    state: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
-    code: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))),
-    error: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
+    state: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({ description: "The state the provider's redirect carried, as it was." }),
+    code: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000)).annotate({ description: "The authorization code the redirect carried." })),
+    error: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({ description: "The error the redirect carried instead of a code, when the person declined." })),
     posting_threshold_cents: Schema.optionalKey(NonNegativeCents)
   }),
   success: Connection,
@@ -116,19 +122,25 @@ export const getConnection = Operation.make({
   success: Connection
 })
 
+/** How often the integrations worker syncs a connection on its own: 15 minutes to a day (default 60). */
+export const SyncIntervalMinutes = Schema.Int.check(Schema.isBetween({ minimum: 15, maximum: 1440 })).annotate({
+  description: "Minutes between scheduled syncs, 15 to 1440."
+})
+
 export const updateSettings = Operation.make({
   id: "updateIntegrationSettings",
   method: "POST",
   path: "/v1/integrations/connections/{id}/settings",
   area,
-  summary: "Payout bank account, posting threshold, paused.",
+  summary: "Payout bank account, posting threshold, paused, minutes between scheduled syncs.",
   scope: "admin",
   mode: "-",
   pathParams: IdPath,
   body: Schema.Struct({
-    payout_bank_account_id: Schema.optionalKey(Schema.NullOr(AccountCode)),
+    payout_bank_account_id: Schema.optionalKey(Schema.NullOr(AccountCode).annotate({ description: "The bank account (its code) the provider's payouts arrive in." })),
     posting_threshold_cents: Schema.optionalKey(NonNegativeCents),
-    paused: Schema.optionalKey(Schema.Boolean)
+    paused: Schema.optionalKey(Schema.Boolean.annotate({ description: "True stops scheduled and asked-for syncs; false resumes them." })),
+    sync_interval_minutes: Schema.optionalKey(SyncIntervalMinutes)
   }),
   success: Connection,
   errors: ["integration_disconnected", "unknown_account"]
@@ -159,7 +171,7 @@ export const requestSync = Operation.make({
   method: "POST",
   path: "/v1/integrations/connections/{id}/sync",
   area,
-  summary: "Ask for a sync now; the integrations worker runs it within a minute or two.",
+  summary: "Ask for a sync now: 202 with the queued run; the integrations worker runs it within a minute or two.",
   scope: "propose",
   mode: "-",
   status: 202,

@@ -3,7 +3,9 @@ import { Cents, Id, Page, PageQuery, Timestamp } from "../Common.ts"
 import * as Operation from "../Operation.ts"
 import { area, IdPath, SyncRun } from "./Connections.ts"
 
-export const MappingKind = Schema.Literals(["category", "product", "discount", "shipping", "tax", "tip", "fee", "refund", "payout"])
+export const MappingKind = Schema.Literals(["category", "product", "discount", "shipping", "tax", "tip", "fee", "refund", "payout"]).annotate({
+  description: "What kind of provider amount the mapping routes."
+})
 export type MappingKind = typeof MappingKind.Type
 const Text = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200))
 
@@ -51,10 +53,12 @@ export const setMapping = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({
     kind: MappingKind,
-    source_key: Text,
-    account_code: Schema.NullOr(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(20))),
-    class_name: Schema.optionalKey(Schema.NullOr(Text)),
-    project_name: Schema.optionalKey(Schema.NullOr(Text))
+    source_key: Text.annotate({ description: "The provider's key for the amount (a category or product id), or * for the kind's default." }),
+    account_code: Schema.NullOr(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(20))).annotate({
+      description: "The account the amounts post to; null for the kind's default."
+    }),
+    class_name: Schema.optionalKey(Schema.NullOr(Text).annotate({ description: "A class name (reporting dimension) for the posted lines." })),
+    project_name: Schema.optionalKey(Schema.NullOr(Text).annotate({ description: "A project name for the posted lines." }))
   }),
   success: Mappings,
   errors: ["unknown_account", "inactive_account", "integration_disconnected"]
@@ -70,7 +74,7 @@ export const approveMappings = Operation.make({
   mode: "-",
   peopleOnly: true,
   pathParams: IdPath,
-  body: Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000))) }),
+  body: Schema.Struct({ note: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(1000)).annotate({ description: "A note kept with the approval." })) }),
   success: Mappings,
   errors: ["integration_mapping_incomplete", "integration_disconnected"]
 })

@@ -93,9 +93,11 @@ export const downloadQwc = Operation.make({
   status: 200,
   peopleOnly: true,
   pathParams: IdPath,
-  body: Schema.Struct({ download_token: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)) }),
+  body: Schema.Struct({
+    download_token: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({ description: "The download_token the connection's creation answered." })
+  }),
   success: Schema.Struct({ file_name: Schema.String, content_type: Schema.String, qwc: Schema.String }),
-  errors: ["download_token_invalid", "migration_connection_revoked", ...migrationErrors]
+  errors: ["download_token_invalid", "migration_connection_revoked", "migration_connector_url_unusable", ...migrationErrors]
 })
 
 export const Tieout = Schema.Struct({

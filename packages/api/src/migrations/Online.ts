@@ -69,9 +69,9 @@ const write = <const Id extends string>(id: Id, path: string, summary: string) =
 export const authorizeOnline = Operation.make({
   ...write("authorizeOnlineMigration", "/v1/migrations/online/connections/{id}/authorize", "Finish the consent: exchange the code for read-only access."),
   body: Schema.Struct({
-    code: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2000)),
-    state: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)),
-    realm_id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(40))
+    code: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2000)).annotate({ description: "The authorization code the provider's redirect carried." }),
+    state: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(200)).annotate({ description: "The state the redirect carried, as it was." }),
+    realm_id: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(40)).annotate({ description: "The provider's company id (realmId) the redirect carried." })
   }),
   success: OnlineConnection,
   errors: ["migration_consent_invalid", "migration_connection_revoked", ...upstream]

@@ -17,7 +17,7 @@ export const createPayLink = Operation.make({
   mode: "K",
   body: Schema.Struct({
     document_id: Id,
-    expires_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })))
+    expires_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 90 })).annotate({ description: "Days the link works (default 30)." }))
   }),
   success: Schema.Struct({ document_id: Id, url: Schema.String, token: PayToken, expires_at: Timestamp }),
   errors: [...groupErrors, "not_found", "document_not_payable"]
@@ -68,21 +68,24 @@ export const payInvoiceOnline = Operation.make({
   errors: [...groupErrors, "not_found", "pay_link_expired", "document_not_payable", "partial_payment_not_allowed", "method_not_accepted"]
 })
 
+/** The largest event body taken (the processor's events are a few kilobytes). */
+export const processorEventBytesMax = 262_144
+
 export const receiveProcessorEvent = Operation.make({
   id: "receiveProcessorEvent",
   method: "POST",
   path: "/v1/online-payments/events",
   area,
   summary: "The processor's signed event (payments, refunds, disputes, payouts, subscriptions): verified, then booked once by event id, in any order.",
-  description: "`payload` is the event exactly as the processor sent it; `signature` its `t=...,v1=...` header (ADR 1803).",
+  description: "The processor POSTs the event itself as the body, signed in its `Processor-Signature: t=...,v1=...` header " +
+    "over the exact bytes sent (ADR 1803): the signature is checked against the raw body, never a re-encoding of it.",
   credential: "none",
   scope: "read",
   mode: "-",
   mcpTool: false,
-  body: Schema.Struct({
-    payload: Schema.String.check(Schema.isMaxLength(262_144)),
-    signature: Schema.String.check(Schema.isMaxLength(2_000))
-  }),
+  rawBody: true,
+  bodyBytesMax: processorEventBytesMax,
+  body: Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "The processor's event, as it sent it." }),
   success: Schema.Struct({ received: Schema.Boolean, duplicate: Schema.Boolean, event_id: Schema.String }),
   errors: [...groupErrors, "invalid_signature"]
 })

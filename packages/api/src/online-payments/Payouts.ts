@@ -48,7 +48,9 @@ export const getOnlinePayout = Operation.make({
   scope: "read",
   mode: "R",
   pathParams: IdPath,
-  query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["json", "csv"])) }),
+  query: Schema.Struct({
+    format: Schema.optionalKey(Schema.Literals(["json", "csv"]).annotate({ description: "csv adds the balance transactions as CSV text in `csv`; json (default) does not." }))
+  }),
   success: Schema.Struct({ ...Payout.fields, csv: Schema.optionalKey(Schema.String) }),
   errors: [...groupErrors]
 })

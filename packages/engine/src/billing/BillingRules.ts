@@ -87,12 +87,39 @@ export const proratedCharge = (input: {
   return Math.max(0, newCost - unusedOld)
 }
 
+/** Principals whose successful writes are AI transactions (metered for the overage, spec 8.2). */
+export const aiPrincipalTypes = ["agent", "ai_app", "firm_agent"] as const
+
+/**
+ * The billing period a usage count covers, as [start, end) in ms: the subscription's current
+ * period (its end less one interval) when it holds `nowMs`, else the calendar month (UTC) of `nowMs`.
+ */
+export const usagePeriod = (periodEndMs: number | null, interval: Interval | null, nowMs: number): readonly [number, number] => {
+  if (periodEndMs !== null && interval !== null && nowMs < periodEndMs) {
+    const start = new Date(periodEndMs)
+    if (interval === "year") start.setUTCFullYear(start.getUTCFullYear() - 1)
+    else start.setUTCMonth(start.getUTCMonth() - 1)
+    if (start.getTime() <= nowMs) return [start.getTime(), periodEndMs]
+  }
+  const now = new Date(nowMs)
+  return [Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1), Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)]
+}
+
+/**
+ * From when the books are read-only on the subscription's state, or null: a cancelled subscription's
+ * (or one set to cancel at its period's end) from that end, a past-due one's after its grace.
+ */
+export const readOnlySince = (status: string, periodEndMs: number | null, cancelAtPeriodEnd = false): number | null => {
+  if (periodEndMs === null) return null
+  if (status === "canceled" || (cancelAtPeriodEnd && status !== "none")) return periodEndMs
+  if (status === "past_due") return periodEndMs + graceDays * 86_400_000
+  return null
+}
+
 /** The books are read-only once a cancelled subscription's period has ended, or a past-due one's grace has. */
-export const readOnly = (status: string, periodEndMs: number | null, nowMs: number): boolean => {
-  if (periodEndMs === null) return false
-  if (status === "canceled") return nowMs >= periodEndMs
-  if (status === "past_due") return nowMs >= periodEndMs + graceDays * 86_400_000
-  return false
+export const readOnly = (status: string, periodEndMs: number | null, nowMs: number, cancelAtPeriodEnd = false): boolean => {
+  const since = readOnlySince(status, periodEndMs, cancelAtPeriodEnd)
+  return since !== null && nowMs >= since
 }
 
 export const prices = (): Array<{ item: string; interval: Interval | null; unit_amount_cents: number }> => [

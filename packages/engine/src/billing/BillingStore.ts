@@ -5,6 +5,7 @@ import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import { PaymentProcessor, type ProcessorFailure, type Subscription } from "../ports/PaymentProcessor.ts"
 import * as BillingRules from "./BillingRules.ts"
+import * as ReadOnlyGuard from "./ReadOnlyGuard.ts"
 
 /** A processor failure as the API's refusal. */
 export const processor = <A>(call: (port: PaymentProcessor["Service"]) => Effect.Effect<A, ProcessorFailure>) =>
@@ -42,6 +43,12 @@ export const present = Effect.fn("BillingStore.present")(function*(company: stri
   const status = String(row?.status ?? "none") === "incomplete" ? "none" : String(row?.status ?? "none")
   const periodEnd = row?.current_period_end == null ? null : Date.parse(Row.iso(row.current_period_end))
   const included = plan === null ? null : BillingRules.includedFeedAccounts(plan)
+  // AI transactions: the writes agents, AI apps and firm agents made that succeeded, in the
+  // period (the audit log records each write once; dry runs and refusals are not counted).
+  const [from, to] = BillingRules.usagePeriod(periodEnd, (row?.interval ?? null) as BillingRules.Interval | null, Date.parse(request.now))
+  const aiWrites = yield* sql<{ n: unknown }>`SELECT count(*) AS n FROM audit_events WHERE company_id = ${company} AND outcome = 'ok'
+    AND principal_type IN ${sql.in([...BillingRules.aiPrincipalTypes])} AND occurred_at >= ${new Date(from).toISOString()} AND occurred_at < ${new Date(to).toISOString()}`
+    .pipe(Effect.orDie)
   const billing: BillingApi.Billing.Billing = {
     plan,
     interval: (row?.interval ?? null) as BillingRules.Interval | null,
@@ -54,11 +61,11 @@ export const present = Effect.fn("BillingStore.present")(function*(company: stri
     scheduled_change: row?.scheduled_plan == null ? null : {
       plan: row.scheduled_plan as BillingRules.Plan, interval: row.scheduled_interval as BillingRules.Interval, effective_on: day(row.current_period_end) ?? request.today
     },
-    read_only: BillingRules.readOnly(status, periodEnd, Date.parse(request.now)),
+    read_only: BillingRules.readOnly(status, periodEnd, Date.parse(request.now), row?.cancel_at_period_end === true),
     feed_accounts: Row.int(row?.feed_accounts ?? 0),
     crypto_addon: row?.crypto_addon === true,
     overage_cap_cents: Row.int(row?.overage_cap_cents ?? 0),
-    usage: { feed_accounts_included: included, feed_accounts_extra: Math.max(0, Row.int(feeds[0]?.n ?? 0) - (included ?? Infinity)), ai_transactions_this_period: 0 },
+    usage: { feed_accounts_included: included, feed_accounts_extra: Math.max(0, Row.int(feeds[0]?.n ?? 0) - (included ?? Infinity)), ai_transactions_this_period: Row.int(aiWrites[0]?.n ?? 0) },
     invoices: invoices.map((invoice) => ({ amount_cents: Row.int(invoice.amount_cents), description: String(invoice.description), created_at: Row.iso(invoice.created_at) })),
     prices: BillingRules.prices()
   }
@@ -85,5 +92,7 @@ export const applySubscription = Effect.fn("BillingStore.applySubscription")(fun
   if (selection !== null && subscription.status !== "canceled") {
     yield* sql`UPDATE companies SET plan = ${selection.plan} WHERE company_id = ${company}`.pipe(Effect.orDie)
   }
+  // The write guard of this engine asks afresh (other engines within ReadOnlyGuard.rememberMs).
+  ReadOnlyGuard.forget(company)
   return selection
 })

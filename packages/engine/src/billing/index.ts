@@ -1,6 +1,7 @@
 import { Billing as BillingApi } from "@ledger/api"
 import * as Area from "../pipeline/Area.ts"
 import * as BillingHandlers from "./Billing.ts"
+import * as ReadOnlyGuard from "./ReadOnlyGuard.ts"
 
 /**
  * Billing of the service's own subscriptions (spec 3-endpoints-b 4.13, docs/billing.md): plans
@@ -10,12 +11,14 @@ import * as BillingHandlers from "./Billing.ts"
 export const area = Area.make({
   name: "billing",
   operations: BillingApi.operations,
-  handlers: BillingHandlers.handlers
+  handlers: BillingHandlers.handlers,
+  // A cancelled company's books are read-only (ADR 1805): refused before any handler.
+  writeGuards: [ReadOnlyGuard.guard]
 })
 
 /**
  * What other areas use: the online-payments event receiver hands platform events here
- * (`Billing.applyEvent`), and the rules (`Billing.readOnly`) for the pipeline's read-only check.
+ * (`Billing.applyEvent`); the read-only check is this area's write guard (`ReadOnlyGuard`).
  */
 export * as Billing from "./BillingEvents.ts"
 export * as BillingRules from "./BillingRules.ts"

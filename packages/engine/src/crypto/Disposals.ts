@@ -158,6 +158,7 @@ export const record = Handler.make(Crypto.Lots.recordCryptoDisposal, ({ path, bo
       lines,
       request: body,
       dryRun: body.dry_run === true,
+      softLockOverrideReason: body.soft_lock_override_reason,
       document: disposalOf({ ...row, id: null, entry_id: null, created_at: null }, reliefRows, disposedAt),
       onPosted: (entryId) => write(company, { ...row, entry_id: entryId }, relief, destination, request.now)
     })

@@ -44,6 +44,7 @@ const acquire = Handler.make(Crypto.Lots.recordCryptoAcquisition, ({ path, body 
       ],
       request: body,
       dryRun: body.dry_run === true,
+      softLockOverrideReason: body.soft_lock_override_reason,
       document: Rows.lot({
         id: 1, wallet_id: path.id, asset, source: "acquisition", acquired_at: acquiredAt, units: units!.toString(), remaining_units: units!.toString(),
         cost_cents: body.cost_cents, remaining_cost_cents: body.cost_cents, entry_id: null, created_at: request.now

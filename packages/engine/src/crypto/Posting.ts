@@ -18,6 +18,8 @@ export interface Post<A> {
   readonly lines: ReadonlyArray<Governed.DraftLine>
   readonly request: unknown
   readonly dryRun: boolean
+  /** The reason a posting may go into a soft-locked period (the ledger refuses it without one). */
+  readonly softLockOverrideReason?: string | undefined
   readonly document: Record<string, unknown>
   readonly onPosted: (entryId: number | null) => Effect.Effect<A, ApiError.LedgerError, Handler.Services>
 }
@@ -47,6 +49,7 @@ export const post = <A>(input: Post<A>): Effect.Effect<Handler.Result, ApiError.
       entry: { date: input.date, memo: input.memo, lines },
       request: input.request,
       dryRun: input.dryRun,
+      softLockOverrideReason: input.softLockOverrideReason ?? null,
       preview: { document: input.document },
       onPosted: (entry) => input.onPosted(entry.id)
     })

@@ -4,11 +4,12 @@ import { ApiError } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
 import { fromUnits, type Asset } from "./core/UnitRules.ts"
 import * as Rows from "./core/Rows.ts"
+import { recordReceivedPayment } from "../sales/index.ts"
 
 /**
  * The SQL of quotes and receipts, and the two reads and one write of a sales invoice that a crypto
- * payment needs (docs/decisions/1502): its open balance, its customer and control account, and the
- * payment with its application that pays it, in the same rows a payment recorded in sales writes.
+ * payment needs (docs/decisions/1502): its open balance, its customer and control account; the
+ * payment itself is written by sales' own code.
  */
 
 export interface Invoice {
@@ -31,8 +32,12 @@ export const invoice = Effect.fn("ReceiptStore.invoice")(function*(company: stri
   return { id: Row.int(row.id), number: String(row.number), contactId: Row.int(row.contact_id), controlAccount: String(row.control_account), openCents: Row.int(row.open_cents) } satisfies Invoice
 })
 
-/** A crypto payment of an invoice as sales records payments: the payment (its whole value) and its application (at most what is open). */
-export const payInvoice = Effect.fn("ReceiptStore.payInvoice")(function*(company: string, input: {
+/**
+ * A crypto payment of an invoice, recorded through sales' own payment code (`recordReceivedPayment`):
+ * the payment (its whole value, the excess left as the customer's credit) and its application (at
+ * most what is open), with sales' checks and events.
+ */
+export const payInvoice = Effect.fn("ReceiptStore.payInvoice")(function*(input: {
   readonly invoice: Invoice
   readonly valueCents: number
   readonly date: string
@@ -40,23 +45,14 @@ export const payInvoice = Effect.fn("ReceiptStore.payInvoice")(function*(company
   readonly txid: string
   readonly entryId: number
   readonly memo: string | null
-  readonly by: string
-  readonly now: string
 }) {
-  const sql = yield* SqlClient.SqlClient
-  const payment = yield* sql<{ id: unknown }>`INSERT INTO payments ${sql.insert({
-    company_id: company, direction: "received", contact_id: input.invoice.contactId, payment_date: input.date, account: input.account,
-    control_account: input.invoice.controlAccount, amount_cents: input.valueCents, reference: input.txid.slice(0, 100), memo: input.memo,
-    entry_id: input.entryId, created_by: input.by, created_at: input.now
-  })} RETURNING id`.pipe(Effect.orDie)
   const applied = Math.min(input.valueCents, input.invoice.openCents)
-  if (applied > 0) {
-    yield* sql`INSERT INTO applications ${sql.insert({
-      company_id: company, payment_id: Row.int(payment[0]!.id), document_id: input.invoice.id, amount_cents: applied, applied_on: input.date,
-      created_by: input.by, created_at: input.now
-    })}`.pipe(Effect.orDie)
-  }
-  return { paymentId: Row.int(payment[0]!.id), appliedCents: applied }
+  const paymentId = yield* recordReceivedPayment({
+    contactId: input.invoice.contactId, paymentDate: input.date, account: input.account, controlAccount: input.invoice.controlAccount,
+    amountCents: input.valueCents, applications: applied > 0 ? [{ document_id: input.invoice.id, amount_cents: applied }] : [],
+    reference: input.txid.slice(0, 100), memo: input.memo, entryId: input.entryId
+  })
+  return { paymentId, appliedCents: applied }
 })
 
 export const uriOf = (row: Record<string, unknown>): string => {

@@ -89,12 +89,13 @@ const assign = Handler.make(Crypto.Receipts.assignCryptoReceipt, ({ path, body }
       ],
       request: body,
       dryRun: body.dry_run === true,
+      softLockOverrideReason: body.soft_lock_override_reason,
       document: Rows.receipt({ ...receipt, ...assigned(null, null) }),
       onPosted: (entryId) =>
         Effect.gen(function*() {
           const lot = yield* LotStore.insertLot(company, { walletId: Row.int(wallet.id), asset, source: "receipt", acquiredAt: at, units, costCents: value, entryId, now: request.now })
           if (invoice !== null && entryId !== null) {
-            yield* ReceiptStore.payInvoice(company, { invoice, valueCents: value, date, account: walletAccount, txid: String(receipt.txid), entryId, memo, by, now: request.now })
+            yield* ReceiptStore.payInvoice({ invoice, valueCents: value, date, account: walletAccount, txid: String(receipt.txid), entryId, memo })
           }
           const rows = yield* sql<Record<string, unknown>>`UPDATE crypto_receipts SET ${sql.update(assigned(entryId, Row.int(lot.id)))}
             WHERE company_id = ${company} AND id = ${path.id} RETURNING *`.pipe(Effect.orDie)

@@ -7,6 +7,7 @@ import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as Actor from "../kernel/Actor.ts"
+import * as StepUp from "../kernel/StepUp.ts"
 import { TokenSealer } from "../ports/TokenSealer.ts"
 import { AccountStore } from "../ledger/index.ts"
 import * as Access from "./Access.ts"
@@ -37,6 +38,8 @@ const ledgerAccountOf = Effect.fn("Wallets.ledgerAccountOf")(function*(company: 
 const create = Handler.make(Crypto.Wallets.createCryptoWallet, ({ body }) =>
   Effect.gen(function*() {
     yield* Access.requireOwnerOrCpa
+    // Crypto wallets are a sensitive change (spec 5.5): a browser session needs a recent step-up (ADR 1507).
+    yield* StepUp.requireStepUp
     const { company, settings } = yield* Access.requireEnabled
     const described = yield* describeOrRefuse(body)
     const sealer = yield* TokenSealer
@@ -83,6 +86,8 @@ const create = Handler.make(Crypto.Wallets.createCryptoWallet, ({ body }) =>
 const archive = Handler.make(Crypto.Wallets.archiveCryptoWallet, ({ path, body }) =>
   Effect.gen(function*() {
     yield* Access.requireOwnerOrCpa
+    // Crypto wallets are a sensitive change (spec 5.5): a browser session needs a recent step-up (ADR 1507).
+    yield* StepUp.requireStepUp
     const sql = yield* SqlClient.SqlClient
     const request = yield* RequestContext
     const company = yield* requireCompanyId
@@ -100,6 +105,8 @@ const archive = Handler.make(Crypto.Wallets.archiveCryptoWallet, ({ path, body }
 const lotMethod = Handler.make(Crypto.Wallets.setCryptoLotMethod, ({ path, body }) =>
   Effect.gen(function*() {
     yield* Access.requireOwnerOrCpa
+    // Crypto wallets are a sensitive change (spec 5.5): a browser session needs a recent step-up (ADR 1507).
+    yield* StepUp.requireStepUp
     const sql = yield* SqlClient.SqlClient
     const company = yield* requireCompanyId
     yield* WalletStore.requireActive(yield* WalletStore.loadRow(company, path.id, true))

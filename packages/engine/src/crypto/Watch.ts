@@ -77,8 +77,15 @@ const scanWallet = Effect.fn("Watch.scanWallet")(function*(company: string, wall
     AND created_at >= ${since} ORDER BY id`.pipe(Effect.orDie)
   const addresses = Array.from(new Set([...quotes.map((quote) => String(quote.address)), ...(wallet.key_kind === "address" ? [String(wallet.address)] : [])]))
   if (addresses.length === 0) return
-  const viewKey = rail === "xmr" ? (yield* WalletStore.material(company, wallet).pipe(Effect.orDie)).view_key ?? null : null
-  const payments = yield* chain.payments({ rail: rail as never, addresses, viewKey, restoreHeight: Row.intOrNull(wallet.restore_height) })
+  const material = rail === "xmr" ? yield* WalletStore.material(company, wallet).pipe(Effect.orDie) : null
+  // A quote's address index i is the Monero subaddress (0, i + 1) (keys/Keys.addressAt).
+  const subaddressIndex = rail === "xmr"
+    ? Object.fromEntries(quotes.filter((quote) => quote.address_index !== null).map((quote) => [String(quote.address), Row.int(quote.address_index) + 1]))
+    : undefined
+  const payments = yield* chain.payments({
+    rail: rail as never, addresses, viewKey: material?.view_key ?? null, primaryAddress: material?.address ?? null, subaddressIndex,
+    restoreHeight: Row.intOrNull(wallet.restore_height)
+  })
     .pipe(Effect.catch(() => Effect.succeed([] as ReadonlyArray<ChainPayment>)))
   const confirmations = needed(rail, settings)
   for (const payment of payments) {

@@ -6,6 +6,7 @@ import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Actor from "../kernel/Actor.ts"
 import * as Row from "../kernel/Row.ts"
+import * as Administration from "../administration/index.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { CommerceProviders } from "../ports/CommerceProviders.ts"
 import { TokenSealer } from "../ports/TokenSealer.ts"
@@ -100,7 +101,9 @@ const complete = Handler.make(api.completeConnection, ({ body }) =>
       access_token_sealed: sealed,
       agent_id: made.agentId,
       clearing_account: made.clearingAccount,
-      posting_threshold_cents: body.posting_threshold_cents ?? 0
+      posting_threshold_cents: body.posting_threshold_cents ?? 0,
+      // The first scheduled sync is due at once: the worker's next scan picks it up.
+      next_sync_at: request.now
     })} WHERE company_id = ${company} AND id = ${id} RETURNING *`.pipe(Effect.orDie)
     yield* Setup.defaultMappings(company, id, request.now)
     return {
@@ -120,9 +123,12 @@ const settings = Handler.make(api.updateSettings, ({ path, body }) =>
     if (body.payout_bank_account_id !== undefined) changes.payout_account = body.payout_bank_account_id
     if (body.posting_threshold_cents !== undefined) changes.posting_threshold_cents = body.posting_threshold_cents
     if (body.paused !== undefined) changes.status = body.paused ? "paused" : "connected"
+    if (body.sync_interval_minutes !== undefined) {
+      changes.sync_interval_minutes = body.sync_interval_minutes
+      changes.next_sync_at = Common.plusMinutes((yield* RequestContext).now, body.sync_interval_minutes)
+    }
     if (body.posting_threshold_cents !== undefined && row.agent_id !== null) {
-      yield* sql`UPDATE agents SET posting_threshold_cents = ${body.posting_threshold_cents}
-        WHERE company_id = ${company} AND id = ${row.agent_id as number}`.pipe(Effect.orDie)
+      yield* Administration.setAgentPostingThreshold(company, Row.int(row.agent_id), body.posting_threshold_cents)
     }
     const updated = Object.keys(changes).length === 0 ? [row] : yield* sql<Record<string, unknown>>`UPDATE integration_connections
       SET ${sql.update(changes)} WHERE company_id = ${company} AND id = ${path.id} RETURNING *`.pipe(Effect.orDie)
@@ -147,8 +153,7 @@ const disconnect = Handler.make(api.disconnect, ({ path, body }) =>
       yield* commerce.revoke({ provider: String(row.provider), accessToken: token }).pipe(Effect.ignore)
     }
     if (row.agent_id !== null) {
-      yield* sql`UPDATE agents SET status = 'revoked', revoked_at = ${request.now}, revoked_reason = ${body.reason}
-        WHERE company_id = ${company} AND id = ${row.agent_id as number} AND status = 'active'`.pipe(Effect.orDie)
+      yield* Administration.revokeAgent(company, Row.int(row.agent_id), body.reason, request.now)
     }
     const updated = yield* sql<Record<string, unknown>>`UPDATE integration_connections SET ${sql.update({
       status: "disconnected",

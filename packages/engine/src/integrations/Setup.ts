@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Row from "../kernel/Row.ts"
+import * as Administration from "../administration/index.ts"
+import * as Ledger from "../ledger/index.ts"
 
 /**
  * What completing a connection makes (spec 4.2): the connection's own agent (read and propose;
@@ -27,31 +29,22 @@ export const connectionPieces = Effect.fn("Setup.connectionPieces")(function*(
   now: string
 ) {
   const sql = yield* SqlClient.SqlClient
-  const agents = yield* sql<{ id: unknown }>`INSERT INTO agents ${sql.insert({
-    company_id: company,
-    name: `${accountName} (${provider} sync)`.slice(0, 200),
-    scopes: JSON.stringify(["read", "propose"]),
-    posting_threshold_cents: thresholdCents,
-    created_at: now
-  })} RETURNING id`.pipe(Effect.orDie)
+  const agentId = yield* Administration.createAgent(company, {
+    name: `${accountName} (${provider} sync)`,
+    scopes: ["read", "propose"],
+    postingThresholdCents: thresholdCents
+  }, now)
   const previous = yield* previousOf(company, id, provider, accountId)
   let clearingAccount = previous?.clearingAccount ?? `CLR-${id}`
   if (previous === null) {
-    yield* sql`INSERT INTO accounts ${sql.insert({
-      company_id: company,
-      code: clearingAccount,
-      name: `${accountName} clearing`.slice(0, 200),
-      type: "asset",
-      subtype: "clearing",
-      created_at: now
-    })}`.pipe(Effect.orDie)
+    yield* Ledger.addAccounts(company, [{ code: clearingAccount, name: `${accountName} clearing`, type: "asset", subtype: "clearing" }], now)
   } else {
     yield* sql`INSERT INTO integration_mappings (company_id, connection_id, kind, source_key, account_code, class_name, project_name, updated_at)
       SELECT company_id, ${id}, kind, source_key, account_code, class_name, project_name, ${now} FROM integration_mappings
       WHERE company_id = ${company} AND connection_id = ${previous.id}`.pipe(Effect.orDie)
     clearingAccount = previous.clearingAccount
   }
-  return { agentId: Row.int(agents[0]!.id), clearingAccount, reconnected: previous !== null }
+  return { agentId, clearingAccount, reconnected: previous !== null }
 })
 
 const firstOf = Effect.fn("Setup.firstOf")(function*(company: string, type: string, subtypeLike: string | null) {

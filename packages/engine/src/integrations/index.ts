@@ -13,7 +13,9 @@ export const area = Area.make({
   name: "integrations",
   operations: Integrations.operations,
   handlers: [...Connections.handlers, ...Mappings.handlers, ...Sync.handlers],
-  proposalKinds: { integration_sale: Sync.proposal }
+  proposalKinds: { integration_sale: Sync.proposal },
+  jobKinds: Sync.jobKinds,
+  events: ["integration.error"]
 })
 
 export * as MappingRules from "./MappingRules.ts"

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Migrations } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
+import { EngineInfo } from "../kernel/EngineInfo.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Actor from "../kernel/Actor.ts"
@@ -19,14 +20,44 @@ const guid = (seed: string) => {
   return `{${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}}`.toUpperCase()
 }
 
+const xmlText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+
+const localHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
+
+/**
+ * Where the Web Connector reaches the SOAP endpoint, from the deployment's public base URL
+ * (LEDGER_BASE_URL): the Web Connector refuses an AppURL that is not https unless its host is
+ * the machine itself, so any other http base is refused here rather than written into a file
+ * that cannot work (ADR 1615).
+ */
+export const connectorUrls = (publicBaseUrl: string | null | undefined):
+  | { readonly _tag: "Usable"; readonly appUrl: string; readonly supportUrl: string }
+  | { readonly _tag: "Unusable"; readonly reason: string } => {
+  if (publicBaseUrl === null || publicBaseUrl === undefined || publicBaseUrl === "") {
+    return { _tag: "Unusable", reason: "This deployment does not know its public URL: set LEDGER_BASE_URL." }
+  }
+  let url: URL
+  try {
+    url = new URL(publicBaseUrl)
+  } catch {
+    return { _tag: "Unusable", reason: `LEDGER_BASE_URL (${publicBaseUrl.slice(0, 100)}) is not a URL.` }
+  }
+  const local = localHosts.has(url.hostname) || url.hostname.endsWith(".localhost")
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && local)) {
+    return { _tag: "Unusable", reason: `The Web Connector needs https for ${url.hostname}: set LEDGER_BASE_URL to the https address of this deployment.` }
+  }
+  const base = `${url.origin}${url.pathname.replace(/\/+$/, "")}`
+  return { _tag: "Usable", appUrl: `${base}${Common.soapPath}`, supportUrl: `${base}/` }
+}
+
 /** The connector file (.qwc): read-only, every 5 minutes, the connection's own user name. */
-export const qwc = (id: number, company: string) => `<?xml version="1.0"?>
+export const qwc = (id: number, company: string, urls: { readonly appUrl: string; readonly supportUrl: string }) => `<?xml version="1.0"?>
 <QBWCXML>
   <AppName>Ledger migration ${id}</AppName>
   <AppID></AppID>
-  <AppURL>https://localhost${Common.soapPath}</AppURL>
+  <AppURL>${xmlText(urls.appUrl)}</AppURL>
   <AppDescription>Copies this company file's lists, transactions and balances into Ledger (read only).</AppDescription>
-  <AppSupport>https://localhost/</AppSupport>
+  <AppSupport>${xmlText(urls.supportUrl)}</AppSupport>
   <UserName>${Common.userName(id)}</UserName>
   <OwnerID>${guid(`owner:${company}`)}</OwnerID>
   <FileID>${guid(`file:${company}:${id}`)}</FileID>
@@ -78,9 +109,12 @@ const downloadQwc = Handler.make(api.downloadQwc, ({ path, body }) =>
     if (row.download_token_hash === null || row.download_token_hash !== Common.hash(body.download_token)) {
       return yield* Effect.fail(ApiError.fail("download_token_invalid", "This download token is wrong or already used."))
     }
+    // Checked before the single-use token is spent: a deployment to fix should not cost a new connection.
+    const urls = connectorUrls((yield* EngineInfo).publicBaseUrl)
+    if (urls._tag === "Unusable") return yield* Effect.fail(ApiError.fail("migration_connector_url_unusable", urls.reason))
     yield* sql`UPDATE migration_connections SET download_token_hash = NULL WHERE company_id = ${company} AND id = ${path.id}`.pipe(Effect.orDie)
     return {
-      body: { file_name: `ledger-migration-${path.id}.qwc`, content_type: "application/xml", qwc: qwc(path.id, company) },
+      body: { file_name: `ledger-migration-${path.id}.qwc`, content_type: "application/xml", qwc: qwc(path.id, company, urls) },
       audit: { targetType: "migration_connection", targetId: path.id }
     }
   }))

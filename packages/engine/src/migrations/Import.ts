@@ -4,6 +4,7 @@ import { ApiError, type LedgerError } from "@ledger/api"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Actor from "../kernel/Actor.ts"
 import * as Row from "../kernel/Row.ts"
+import * as Ledger from "../ledger/index.ts"
 import { JournalEntryStore } from "../ledger/index.ts"
 import * as Outbox from "../pipeline/Outbox.ts"
 import * as MigrationStore from "./MigrationStore.ts"
@@ -47,21 +48,21 @@ const createAccounts = Effect.fn("Import.createAccounts")(function*(company: str
   const existing = yield* sql<{ code: string; control: string | null }>`SELECT code, control FROM accounts WHERE company_id = ${company}`.pipe(Effect.orDie)
   const codes = codesFor(accounts, new Set(existing.map((row) => row.code)))
   const controls = new Set(existing.map((row) => row.control).filter((control) => control !== null))
+  const added: Array<Ledger.NewAccount> = []
   for (const account of accounts) {
     const code = codes.get(account.id)
     if (code === undefined) continue
     const control = account.special === "ar" || account.special === "ap" ? account.special : null
-    yield* sql`INSERT INTO accounts ${sql.insert({
-      company_id: company,
+    added.push({
       code,
-      name: account.name.slice(0, 200),
+      name: account.name,
       type: account.type!,
       subtype: account.special === "sales_tax" ? "sales_tax" : null,
-      control: control !== null && !controls.has(control) ? control : null,
-      created_at: now
-    })}`.pipe(Effect.orDie)
+      control: control !== null && !controls.has(control) ? control : null
+    })
     if (control !== null) controls.add(control)
   }
+  yield* Ledger.addAccounts(company, added, now)
   return codes
 })
 

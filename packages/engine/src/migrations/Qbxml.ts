@@ -27,7 +27,15 @@ export const steps: ReadonlyArray<Step> = [
   { step: "deposits", request: "DepositQueryRq", iterator: true, lines: true, transactions: true },
   { step: "bills", request: "BillQueryRq", iterator: true, lines: true, transactions: true },
   { step: "bill_payments", request: "BillPaymentCheckQueryRq", iterator: true, lines: false, transactions: true },
-  { step: "checks", request: "CheckQueryRq", iterator: true, lines: true, transactions: true }
+  { step: "checks", request: "CheckQueryRq", iterator: true, lines: true, transactions: true },
+  // Added after the first eight transaction steps: a resumed extraction's step numbers stay where they were.
+  { step: "credit_memos", request: "CreditMemoQueryRq", iterator: true, lines: true, transactions: true },
+  { step: "bill_payments_card", request: "BillPaymentCreditCardQueryRq", iterator: true, lines: false, transactions: true },
+  { step: "vendor_credits", request: "VendorCreditQueryRq", iterator: true, lines: true, transactions: true },
+  { step: "item_receipts", request: "ItemReceiptQueryRq", iterator: true, lines: true, transactions: true },
+  { step: "card_charges", request: "CreditCardChargeQueryRq", iterator: true, lines: true, transactions: true },
+  { step: "card_credits", request: "CreditCardCreditQueryRq", iterator: true, lines: true, transactions: true },
+  { step: "transfers", request: "TransferQueryRq", iterator: true, lines: false, transactions: true }
 ]
 
 export const pageSize = 100

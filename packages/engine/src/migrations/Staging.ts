@@ -29,6 +29,12 @@ export interface SourceLine {
   readonly tax: boolean
   /** Signed: positive is a debit. */
   readonly cents: number
+  /**
+   * Which of its item's accounts an item line posts to: a sale's (income) or a purchase's
+   * (expense). Absent: by its sign (a credit is a sale). A credit memo's lines are debits on the
+   * income account, a vendor credit's credits on the expense account, so they say so.
+   */
+  readonly itemSide?: "sales" | "purchase" | undefined
 }
 
 export interface SourceTxn {
@@ -89,7 +95,7 @@ const list = (value: unknown): Array<Node> => value === undefined ? [] : (Array.
 /** Sales lines (invoice, sales receipt): each credited to its item's income account, tax to sales tax. */
 const salesLines = (node: Node, lineName: string): Array<SourceLine> => {
   const lines: Array<SourceLine> = list(node[lineName]).filter((line) => line.Amount !== undefined)
-    .map((line) => ({ account: null, item: ref(line.ItemRef), tax: false, cents: -centsOf(line.Amount) }))
+    .map((line): SourceLine => ({ account: null, item: ref(line.ItemRef), tax: false, cents: -centsOf(line.Amount), itemSide: "sales" }))
   const tax = centsOf(node.SalesTaxTotal ?? "0")
   if (tax !== 0) lines.push({ account: null, item: null, tax: true, cents: -tax })
   return lines
@@ -98,7 +104,16 @@ const salesLines = (node: Node, lineName: string): Array<SourceLine> => {
 /** Purchase lines (bill, check): expense lines on their account, item lines on the item's expense account. */
 const purchaseLines = (node: Node): Array<SourceLine> => [
   ...list(node.ExpenseLineRet).map((line) => ({ account: ref(line.AccountRef), item: null, tax: false, cents: centsOf(line.Amount) })),
-  ...list(node.ItemLineRet).map((line) => ({ account: null, item: ref(line.ItemRef), tax: false, cents: centsOf(line.Amount) }))
+  ...list(node.ItemLineRet).map((line): SourceLine => ({ account: null, item: ref(line.ItemRef), tax: false, cents: centsOf(line.Amount), itemSide: "purchase" }))
+]
+
+/** The same lines on the other side: a credit memo undoes a sale, a vendor or card credit a purchase. */
+const reversed = (lines: Array<SourceLine>): Array<SourceLine> => lines.map((line) => ({ ...line, cents: -line.cents }))
+
+/** One amount moved from one account to another: debit `to`, credit `from`. */
+const moved = (to: string | null, from: string | null, cents: number): Array<SourceLine> => [
+  { account: to, item: null, tax: false, cents },
+  { account: from, item: null, tax: false, cents: -cents }
 ]
 
 const balancing = (lines: Array<SourceLine>, account: string | null): Array<SourceLine> => {
@@ -127,10 +142,26 @@ const txnLines = (kind: string, node: Node): Array<SourceLine> | null => {
       return balancing(purchaseLines(node), ref(node.APAccountRef))
     case "CheckRet":
       return balancing(purchaseLines(node), ref(node.AccountRef))
-    case "BillPaymentCheckRet": {
-      const amount = centsOf(node.Amount)
-      return [{ account: ref(node.APAccountRef), item: null, tax: false, cents: amount }, { account: ref(node.BankAccountRef), item: null, tax: false, cents: -amount }]
-    }
+    case "BillPaymentCheckRet":
+      return moved(ref(node.APAccountRef), ref(node.BankAccountRef), centsOf(node.Amount))
+    // A credit memo: the sale undone, its total credited to receivables.
+    case "CreditMemoRet":
+      return balancing(reversed(salesLines(node, "CreditMemoLineRet")), ref(node.ARAccountRef))
+    case "BillPaymentCreditCardRet":
+      return moved(ref(node.APAccountRef), ref(node.CreditCardAccountRef), centsOf(node.Amount))
+    // A vendor credit: the purchase undone, its total debited to payables.
+    case "VendorCreditRet":
+      return balancing(reversed(purchaseLines(node)), ref(node.APAccountRef))
+    // Goods received ahead of their bill: a purchase owed to the vendor.
+    case "ItemReceiptRet":
+      return balancing(purchaseLines(node), ref(node.APAccountRef))
+    // Card purchases and refunds: the card account (a liability) is `AccountRef`.
+    case "CreditCardChargeRet":
+      return balancing(purchaseLines(node), ref(node.AccountRef))
+    case "CreditCardCreditRet":
+      return balancing(reversed(purchaseLines(node)), ref(node.AccountRef))
+    case "TransferRet":
+      return moved(ref(node.TransferToAccountRef), ref(node.TransferFromAccountRef), centsOf(node.Amount))
     default:
       return null
   }

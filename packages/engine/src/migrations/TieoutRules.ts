@@ -47,7 +47,8 @@ export const resolve = (bundle: Bundle) => {
   const salesTax = bundle.accounts.find((account) => account.special === "sales_tax")
   const accountOf = (line: SourceLine): SourceAccount | undefined => {
     if (line.tax) return salesTax
-    const reference = line.account ?? (line.item === null ? null : line.cents < 0 ? items.get(line.item)?.income : items.get(line.item)?.expense) ?? null
+    const side = line.itemSide ?? (line.cents < 0 ? "sales" : "purchase")
+    const reference = line.account ?? (line.item === null ? null : side === "sales" ? items.get(line.item)?.income : items.get(line.item)?.expense) ?? null
     return reference === null ? undefined : byId.get(reference) ?? byName.get(reference)
   }
   const resolved: Array<ResolvedTxn> = []

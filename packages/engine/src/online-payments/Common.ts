@@ -20,11 +20,16 @@ export const processor = <A>(call: (port: PaymentProcessor["Service"]) => Effect
     return yield* call(port).pipe(Effect.mapError(refusal))
   })
 
-/** Whoever books what the processor confirmed: the processor's verified word, not a person's request. */
-export const processorActor = (companyId: string): Actor => ({
-  type: "operator",
+/**
+ * Whoever books what the processor confirmed: the processor's verified word through the company's
+ * connection, a system principal (`system`, named for the connected account), neither a person's
+ * request nor the operator's (ADR 1806). Its postings are final like a person's (no threshold, no
+ * proposal): a charge, refund, dispute or payout has already happened at the processor.
+ */
+export const processorActor = (companyId: string, accountId: string | null): Actor => ({
+  type: "system",
   id: null,
-  name: "payment processor",
+  name: accountId === null ? "payment processor" : `payment processor ${accountId}`,
   role: null,
   companyId,
   scopes: ["read", "propose", "approve", "admin"],
@@ -36,11 +41,11 @@ export const processorActor = (companyId: string): Actor => ({
   firmId: null
 })
 
-/** Runs `work` acting in `companyId` as the processor (public requests carry no company). */
-export const asProcessor = <A, E, R>(companyId: string, work: Effect.Effect<A, E, R>) =>
+/** Runs `work` acting in `companyId` as the processor's connection `accountId` (public requests carry no company). */
+export const asProcessor = <A, E, R>(companyId: string, work: Effect.Effect<A, E, R>, accountId: string | null = null) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    return yield* work.pipe(Effect.provideService(RequestContext, { ...request, companyId, actor: processorActor(companyId) }))
+    return yield* work.pipe(Effect.provideService(RequestContext, { ...request, companyId, actor: processorActor(companyId, accountId) }))
   })
 
 export const settingsOf = (row: Record<string, unknown> | undefined): OnlinePayments.Settings.Settings => ({

@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { OnlinePayments } from "@ledger/api"
+import { ApiError, OnlinePayments } from "@ledger/api"
 import { Billing } from "../billing/index.ts"
 import * as Handler from "../kernel/Handler.ts"
+import * as Audit from "../pipeline/Audit.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import type { Event } from "../ports/PaymentProcessor.ts"
@@ -57,6 +58,28 @@ const disputeEvent = Effect.fn("Events.dispute")(function*(company: string, sett
     .pipe(Effect.orDie)
 })
 
+/**
+ * The company's audit event of an applied processor event, under the processor's system principal
+ * (ADR 1806): the receiver takes no credential, so the pipeline writes no event of its own, and
+ * what the event books (a payment, fees, refunds, a payout) is the processor's doing, not anyone's
+ * request.
+ */
+const audited = Effect.fn("Events.audited")(function*(company: string, event: Event) {
+  const request = yield* RequestContext
+  yield* Effect.orDie(Audit.record({
+    companyId: company,
+    occurredAt: request.now,
+    action: "receiveProcessorEvent",
+    outcome: "ok",
+    status: 200,
+    actor: request.actor,
+    targetType: "processor_event",
+    targetId: event.id,
+    via: request.via,
+    details: { type: event.type, account: event.account }
+  }))
+})
+
 /** One verified event of a connected account, in its company's books. */
 const connected = Effect.fn("Events.connected")(function*(event: Event) {
   const settings = yield* settingsByAccount(event.account!)
@@ -64,6 +87,7 @@ const connected = Effect.fn("Events.connected")(function*(event: Event) {
   const company = String(settings.company_id)
   const object = event.object as Json
   yield* asProcessor(company, Effect.gen(function*() {
+    yield* audited(company, event)
     if (event.type === "account.updated") return yield* Sync.account(company, event.account!)
     if (event.type.startsWith("payment_intent.")) {
       const charge = yield* ChargeStore.byProcessorId(company, String(object.id))
@@ -78,27 +102,43 @@ const connected = Effect.fn("Events.connected")(function*(event: Event) {
         arrivalDate: new Date(Number(object.arrival_date) * 1000).toISOString().slice(0, 10)
       })
     }
-  }))
+  }), event.account)
   return company
 })
 
+/** The processor's signature header (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`), by its lower-case name. */
+export const signatureHeader = "processor-signature"
+
+/**
+ * The event receiver (ADR 1803): the processor POSTs its event as the body, signed over those exact
+ * bytes, so the signature is checked against the raw body the pipeline hands over (`rawBody`),
+ * never against a re-encoding of the decoded JSON. A call without the raw request (MCP, an
+ * embedder) has nothing to verify and is refused like a bad signature.
+ */
 export const handlers = [
-  Handler.make(OnlinePayments.PayPage.receiveProcessorEvent, ({ body }) =>
+  Handler.make(OnlinePayments.PayPage.receiveProcessorEvent, () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
+      if (request.raw === undefined) {
+        return yield* Effect.fail(ApiError.fail("invalid_signature", "The processor's events are verified over their exact bytes: POST them over HTTP with the Processor-Signature header."))
+      }
       const nowSeconds = Math.floor(Date.parse(request.now) / 1000)
-      const event = yield* processor((port) => port.verifyEvent({ payload: body.payload, signature: body.signature, nowSeconds }))
-      const fresh = yield* sql`INSERT INTO online_payment_events ${sql.insert({ event_id: event.id, type: event.type, received_at: request.now })}
-        ON CONFLICT (event_id) DO NOTHING RETURNING event_id`.pipe(Effect.orDie)
-      if (fresh.length === 0) return { body: { received: true, duplicate: true, event_id: event.id } }
-      const company = event.account === null ? yield* Billing.applyEvent(event) : yield* connected(event)
-      if (company !== null && company !== undefined) {
-        yield* sql`UPDATE online_payment_events SET company_id = ${company} WHERE event_id = ${event.id}`.pipe(Effect.orDie)
-      }
-      return {
-        body: { received: true, duplicate: false, event_id: event.id },
-        audit: { ...(company == null ? {} : { companyId: company }), targetType: "processor_event", targetId: event.id, details: { type: event.type } }
-      }
+      const signature = request.raw.headers[signatureHeader] ?? ""
+      const event = yield* processor((port) => port.verifyEvent({ payload: request.raw!.body, signature, nowSeconds }))
+      // A request without a credential runs outside the pipeline's write transaction: the event's
+      // id and everything it books commit together here, or none of it does (a failure leaves the
+      // id free for the processor's retry).
+      const apply = Effect.gen(function*() {
+        const fresh = yield* sql`INSERT INTO online_payment_events ${sql.insert({ event_id: event.id, type: event.type, received_at: request.now })}
+          ON CONFLICT (event_id) DO NOTHING RETURNING event_id`.pipe(Effect.orDie)
+        if (fresh.length === 0) return { received: true, duplicate: true, event_id: event.id }
+        const company = event.account === null ? yield* Billing.applyEvent(event) : yield* connected(event)
+        if (company !== null && company !== undefined) {
+          yield* sql`UPDATE online_payment_events SET company_id = ${company} WHERE event_id = ${event.id}`.pipe(Effect.orDie)
+        }
+        return { received: true, duplicate: false, event_id: event.id }
+      })
+      return { body: yield* sql.withTransaction(apply).pipe(Effect.catchTag("SqlError", Effect.die)) }
     }))
 ]

@@ -64,5 +64,5 @@ export const run = Effect.fn("Sync.run")(function*(company: string) {
       if (yield* Payouts.reconcile(company, payout, settingsOf(settings).payout_bank_account_id)) reconciled++
     }
     return { account_status: settingsOf(settings).account_status, charges_updated: chargesUpdated, payouts_recorded: recorded, payouts_reconciled: reconciled }
-  }))
+  }), accountId)
 })

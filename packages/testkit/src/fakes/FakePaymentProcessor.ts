@@ -9,8 +9,11 @@ import * as S from "./FakePaymentProcessorState.ts"
  * The payment processor's fake: the card processor's HTTP API (the one @ledger/server
  * `PaymentProcessorHttp` calls) served on 127.0.0.1 at an ephemeral port, started when its layer is
  * built, so tests run the real adapter over real HTTP. It checks the Bearer secret key, replays
- * answers by Idempotency-Key, reads form-encoded bodies, and records the events it would send,
- * signed `t=...,v1=...` with the endpoint secret: a test delivers them (`events`, `take`).
+ * answers by Idempotency-Key, reads form-encoded bodies, and records the events it would send.
+ * Like the real processor it POSTs them to an endpoint (`endpoint`, then `send`): the event's JSON
+ * as the body, signed in `Processor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`
+ * over those exact bytes with the endpoint secret. `post` sends any body and header, for tests of
+ * tampered, stale or wrongly signed deliveries.
  */
 
 export interface FakePaymentProcessor {
@@ -21,7 +24,7 @@ export interface FakePaymentProcessor {
   readonly start: () => Promise<string>
   readonly close: () => Promise<void>
   readonly state: S.State
-  /** Events not yet taken, oldest first. */
+  /** Events not yet taken or sent, oldest first (a test delivers them itself, with `post`). */
   readonly take: () => Array<S.SignedEvent>
   readonly completeOnboarding: (accountId: string) => void
   readonly pay: (paymentIntentId: string, feeCents: number) => void
@@ -33,7 +36,29 @@ export interface FakePaymentProcessor {
   /** Sets the processor's clock (unix seconds); periods that ended renew or end. */
   readonly advanceTo: (seconds: number) => void
   readonly sign: (payload: string, timestamp: number, secret?: string) => string
+  /** Sets where events are POSTed: Ledger's `/v1/online-payments/events` on a server that listens. */
+  readonly endpoint: (url: string) => void
+  /**
+   * POSTs each event not yet sent, in order, signed now (the processor's clock) over its body:
+   * answers each reply. A delivery answered other than 2xx is not retried here; the test sees it.
+   */
+  readonly send: () => Promise<Array<Delivery>>
+  /**
+   * POSTs `payload` as it is, with `signature` as the header, or one made over it at `timestamp`
+   * (default now) with `secret` (default the endpoint secret).
+   */
+  readonly post: (input: { readonly payload: string; readonly signature?: string; readonly timestamp?: number; readonly secret?: string }) => Promise<Delivery>
 }
+
+/** One delivery's answer. */
+export interface Delivery {
+  readonly eventId: string | null
+  readonly status: number
+  readonly body: any
+}
+
+/** The header the processor signs its events in. */
+export const signatureHeaderName = "Processor-Signature"
 
 /** `a[b][0][c]=v` pairs -> nested objects and arrays. */
 export const formDecode = (text: string): S.Json => {
@@ -142,7 +167,28 @@ export const make = (options: { readonly secretKey?: string; readonly webhookSec
   const state = S.newState(options.secretKey ?? "sk_test_fake", options.webhookSecret ?? "whsec_fake")
   let server: Server | null = null
   let started: Promise<string> | null = null
+  // One cursor for `take` and `send`: an event taken by a test is not sent again.
   let taken = 0
+  let target: string | null = null
+  const deliver = async (input: { readonly payload: string; readonly signature?: string; readonly timestamp?: number; readonly secret?: string }): Promise<Delivery> => {
+    if (target === null) throw new Error("FakePaymentProcessor: set the endpoint before sending events")
+    const signature = input.signature ?? `t=${input.timestamp ?? S.now(state)},v1=${PaymentProcessorPort.signEvent(input.secret ?? state.webhookSecret, input.timestamp ?? S.now(state), input.payload)}`
+    const response = await fetch(target, { method: "POST", headers: { "content-type": "application/json", [signatureHeaderName]: signature }, body: input.payload })
+    const text = await response.text()
+    let body: unknown = text
+    try {
+      body = JSON.parse(text)
+    } catch {
+      // Not JSON: the text itself.
+    }
+    let eventId: string | null = null
+    try {
+      eventId = String((JSON.parse(input.payload) as { id?: unknown }).id ?? "") || null
+    } catch {
+      // A payload a test broke on purpose.
+    }
+    return { eventId, status: response.status, body }
+  }
   const start = () =>
     started ??= new Promise<string>((resolve) => {
       server = createServer((request, response) => {
@@ -184,6 +230,18 @@ export const make = (options: { readonly secretKey?: string; readonly webhookSec
     payout: (account, date) => S.payout(state, account, date) as { id: string; amount: number },
     completeCheckout: (id) => void S.completeCheckout(state, id),
     advanceTo: (seconds) => S.advanceTo(state, seconds),
-    sign: (payload, timestamp, secret) => `t=${timestamp},v1=${PaymentProcessorPort.signEvent(secret ?? state.webhookSecret, timestamp, payload)}`
+    sign: (payload, timestamp, secret) => `t=${timestamp},v1=${PaymentProcessorPort.signEvent(secret ?? state.webhookSecret, timestamp, payload)}`,
+    endpoint: (url) => {
+      target = url
+    },
+    send: async () => {
+      const answers: Array<Delivery> = []
+      while (taken < state.events.length) {
+        const event = state.events[taken++]!
+        answers.push(await deliver({ payload: event.payload }))
+      }
+      return answers
+    },
+    post: deliver
   }
 }

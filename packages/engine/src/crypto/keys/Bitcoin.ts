@@ -1,5 +1,6 @@
 import { HDKey } from "@scure/bip32"
 import * as btc from "@scure/btc-signer"
+import * as DescriptorChecksum from "./DescriptorChecksum.ts"
 
 /**
  * Bitcoin watch-only keys: extended public keys (xpub, ypub, zpub and the test-network tpub, upub,
@@ -60,7 +61,10 @@ const wrappers: ReadonlyArray<{ readonly open: string; readonly close: string; r
 
 /** `wpkh([d34db33f/84'/0'/0']xpub.../0/*)#checksum` and its siblings; throws KeyInvalid. */
 export const parseDescriptor = (text: string): BitcoinKey => {
-  const body = text.replace(/#[a-z0-9]{8}$/u, "")
+  // BIP 380: a checksum, when given, must match; a mistyped descriptor would watch someone else's addresses.
+  const checked = DescriptorChecksum.check(text)
+  if (!checked.ok) throw new KeyInvalid(checked.reason)
+  const body = checked.body
   const wrapper = wrappers.find((candidate) => body.startsWith(candidate.open) && body.endsWith(candidate.close))
   if (wrapper === undefined) throw new KeyInvalid("Only pkh(), sh(wpkh()), wpkh() and tr() descriptors over one extended public key are supported.")
   const inner = body.slice(wrapper.open.length, body.length - wrapper.close.length).replace(/^\[[0-9a-fA-F]{8}(\/\d+['h]?)*\]/u, "")
