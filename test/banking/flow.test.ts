@@ -187,8 +187,9 @@ const tieOutAndUndo = async ({ bankAccountId, token }: Month, reconciliationId: 
   const report = await app.call("GET", `/v1/reconciliations/${reconciliationId}/report`, { token })
   expect(report.body.tie_out).toMatchObject({ beginning_balance_cents: 0, cleared_deposits_cents: 35000, difference_cents: 0 })
   const csv = await app.call("GET", `/v1/reconciliations/${reconciliationId}/report?format=csv`, { token })
-  expect(csv.body.filename).toBe(`reconciliation-${reconciliationId}-2007-03-31.csv`)
-  const rows = csv.body.content.split("\r\n")
+  expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8")
+  expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="reconciliation-${reconciliationId}-2007-03-31.csv"`)
+  const rows = (csv.body as string).split("\r\n")
   expect(rows[0]).toBe("section,entry_id,date,amount,memo,bank_line_id")
   expect(rows).toContain("tie_out,,2007-03-31,350.00,cleared_deposits,")
 

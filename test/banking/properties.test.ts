@@ -111,8 +111,8 @@ const matchStep = async (books: Books, step: StepOf<"match">) => {
   const entry = await app.write("/v1/journal-entries/propose", books.token, {
     entry_date: line.date,
     lines: line.amount_cents > 0
-      ? [{ account: "1010", debit_cents: size }, { account: "1100", credit_cents: size }]
-      : [{ account: "2000", debit_cents: size }, { account: "1010", credit_cents: size }]
+      ? [{ account: "1010", debit_cents: size }, { account: "4900", credit_cents: size }]
+      : [{ account: "6070", debit_cents: size }, { account: "1010", credit_cents: size }]
   })
   expect(entry.status).toBe(201)
   const matched = await app.write(`/v1/bank-lines/${line.id}/match`, books.token, { entry_id: entry.body.id })

@@ -68,7 +68,7 @@ describe("governed reversals (voids)", () => {
     const before = await balances(app, company.ownerKey)
     const original = await propose(app, company.ownerKey, {
       entry_date: today(),
-      lines: [{ account: "1100", debit_cents: 5000, memo: "Invoice" }, { account: "4000", credit_cents: 5000 }]
+      lines: [{ account: "1400", debit_cents: 5000, memo: "Invoice" }, { account: "4000", credit_cents: 5000 }]
     })
     expect(original.status).toBe(201)
     // The income account is deactivated since: a void still reverses onto it.
@@ -81,7 +81,7 @@ describe("governed reversals (voids)", () => {
     expect(preview.status).toBe(200)
     expect(preview.body.verdict).toBe("propose")
     expect(preview.body.entry.lines.map((line: any) => [line.account, line.debit_cents, line.credit_cents, line.memo])).toEqual([
-      ["1100", 0, 5000, "Invoice"],
+      ["1400", 0, 5000, "Invoice"],
       ["4000", 5000, 0, null]
     ])
     expect(await snapshot(app)).toEqual(rows)

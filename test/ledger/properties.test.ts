@@ -17,7 +17,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-const accounts = { "1010": "asset", "1100": "asset", "2100": "liability", "3010": "equity", "4000": "income", "6070": "expense", "6080": "expense" } as const
+const accounts = { "1010": "asset", "1400": "asset", "2100": "liability", "3010": "equity", "4000": "income", "6070": "expense", "6080": "expense" } as const
 type Code = keyof typeof accounts
 const codes = Object.keys(accounts) as Array<Code>
 const natural = (code: Code) => (accounts[code] === "asset" || accounts[code] === "expense" ? 1 : -1)

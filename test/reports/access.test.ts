@@ -39,7 +39,7 @@ beforeAll(async () => {
   await post(app, north.ownerKey, "2026-03-15", "Sale", [debit("1010", 120_000), credit("4000", 120_000, "Retail")])
   await post(app, north.ownerKey, "2026-04-02", "Rent", [debit("6080", 45_000), credit("1010", 45_000)])
   await post(app, south.ownerKey, "2026-01-10", "Capital", [debit("1010", 77_700), credit("3010", 77_700)])
-  await post(app, south.ownerKey, "2026-05-01", "Consulting", [debit("1100", 33_300), credit("4000", 33_300)])
+  await post(app, south.ownerKey, "2026-05-01", "Consulting", [debit("1400", 33_300), credit("4000", 33_300)])
   readerKey = await createReader(north)
   mcp = await connectMcp(app, readerKey)
 })
@@ -100,7 +100,7 @@ describe("companies stay apart", () => {
     const southTrialBalance = await report(app, south.ownerKey, "trial-balance")
     expect(southTrialBalance.rows.map((row: any) => [row.code, row.debit_cents, row.credit_cents])).toEqual([
       ["1010", 77_700, 0],
-      ["1100", 33_300, 0],
+      ["1400", 33_300, 0],
       ["3010", 0, 77_700],
       ["4000", 0, 33_300]
     ])

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
-import { credit, debit, post, report } from "./support.ts"
+import { credit, debit, post, report, reportCsv } from "./support.ts"
 
 /**
  * Charts the starter charts do not cover: a company that built its own chart with no retained
@@ -116,7 +116,7 @@ describe("a company with no accounts and no entries", () => {
     expect(balanceSheet.equity.rows).toEqual([{ code: null, name: "Net Income", subtype: null, parent_code: null, balance_cents: 0 }])
     const ledger = await report(app, empty.ownerKey, "general-ledger")
     expect(ledger).toEqual({ from: "2026-01-01", to: "2026-02-10", accounts: [], has_more: false, next_cursor: null })
-    const csv = await report(app, empty.ownerKey, "profit-and-loss", { format: "csv", by_class: true })
-    expect(csv.content.split("\r\n")[0]).toBe("Section,Code,Name,Amount")
+    const csv = await reportCsv(app, empty.ownerKey, "profit-and-loss", { by_class: true })
+    expect(csv.text.split("\r\n")[0]).toBe("Section,Code,Name,Amount")
   })
 })

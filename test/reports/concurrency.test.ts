@@ -18,7 +18,7 @@ afterAll(() => app.close())
 describe("monthly totals under concurrent postings", () => {
   it("stay equal to the daily totals, with no posting refused", async () => {
     const company = await app.createCompany({ name: "Busy Till", starter_chart: "general" })
-    const pairs = [["1010", "4000"], ["4000", "1010"], ["1010", "1100"], ["1100", "4000"], ["6080", "1010"]] as const
+    const pairs = [["1010", "4000"], ["4000", "1010"], ["1010", "1400"], ["1400", "4000"], ["6080", "1010"]] as const
     const postings = Array.from({ length: 60 }, (_, index) => {
       const [first, second] = pairs[index % pairs.length]!
       const cents = 1_000 + index

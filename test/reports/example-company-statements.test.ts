@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeTestApp, type TestApp, type TestCompany } from "../support/index.ts"
 import { bookExampleCompany, exampleClock } from "./example-company.ts"
-import { generalLedgerPages, report } from "./support.ts"
+import { generalLedgerPages, report, reportCsv } from "./support.ts"
 
 /**
  * The balance sheet, the general ledger, and the reports' agreement of the example company: example-company.ts books its two fiscal
@@ -74,8 +74,8 @@ describe("the example company's balance sheet", () => {
   })
 
   it("as CSV", async () => {
-    const csv = await report(app, company.ownerKey, "balance-sheet", { format: "csv" })
-    const lines = csv.content.split("\r\n")
+    const csv = await reportCsv(app, company.ownerKey, "balance-sheet")
+    const lines = csv.text.split("\r\n")
     expect(lines[0]).toBe("Section,Code,Name,Balance")
     expect(lines).toContain("Assets,,Total Assets,64521.20")
     expect(lines).toContain("Equity,3020,Owner's Draws,-3500.00")
@@ -94,14 +94,15 @@ describe("the example company's general ledger", () => {
       type: "income",
       opening_balance_cents: 0,
       balance_forward_cents: 0,
+      // The sales on account are invoices (ADR 0106): same line, figures and memo, source `invoice`.
       lines: [
-        { date: "2024-08-20", entry_id: entries.E5, line_no: 2, source: "journal_entry", memo: "Sale on account", class: "East",
+        { date: "2024-08-20", entry_id: entries.E5, line_no: 2, source: "invoice", memo: "Sale on account", class: "East",
           contact_id: null, debit_cents: 0, credit_cents: 1_000_000, balance_cents: 1_000_000 },
         { date: "2025-05-20", entry_id: entries.E16, line_no: 2, source: "journal_entry", memo: "Counter sale", class: "West",
           contact_id: null, debit_cents: 0, credit_cents: 200_000, balance_cents: 1_200_000 },
         { date: "2025-07-01", entry_id: null, line_no: null, source: "year_end_close", memo: "Fiscal year 2025 closed to retained earnings",
           class: null, contact_id: null, debit_cents: 1_200_000, credit_cents: 0, balance_cents: 0 },
-        { date: "2025-08-05", entry_id: entries.E20, line_no: 2, source: "journal_entry", memo: "Sale on account", class: "East",
+        { date: "2025-08-05", entry_id: entries.E20, line_no: 2, source: "invoice", memo: "Sale on account", class: "East",
           contact_id: null, debit_cents: 0, credit_cents: 1_500_000, balance_cents: 1_500_000 }
       ],
       total_debit_cents: 1_200_000,
@@ -137,10 +138,10 @@ describe("the example company's general ledger", () => {
   })
 
   it("as CSV: opening and closing rows around the lines", async () => {
-    const csv = await report(app, company.ownerKey, "general-ledger", { from: "2026-03-01", to: "2026-03-15", account: "1010", format: "csv" })
-    expect(csv.has_more).toBe(false)
-    expect(csv.next_cursor).toBeNull()
-    expect(csv.content.split("\r\n")).toEqual([
+    const csv = await reportCsv(app, company.ownerKey, "general-ledger", { from: "2026-03-01", to: "2026-03-15", account: "1010" })
+    // The whole range on one page: no Link to a next page.
+    expect(csv.headers.get("link")).toBeNull()
+    expect(csv.text.split("\r\n")).toEqual([
       "Account Code,Account Name,Date,Entry ID,Line,Source,Memo,Class,Debit,Credit,Balance",
       "1010,Business Checking,2026-03-01,,,,Opening Balance,,,,45171.20",
       `1010,Business Checking,2026-03-01,${entries.E31},1,journal_entry,"Repair job, paid",,4000.00,0.00,49171.20`,

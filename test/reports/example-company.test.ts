@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeTestApp, type TestApp, type TestCompany } from "../support/index.ts"
 import { bookExampleCompany, exampleClock } from "./example-company.ts"
-import { report } from "./support.ts"
+import { report, reportCsv } from "./support.ts"
 
 /**
  * The trial balance and the profit and loss of the example company: example-company.ts books its two fiscal
@@ -51,10 +51,9 @@ describe("the example company's trial balance", () => {
   })
 
   it("as CSV: a header row and amounts with two decimal places", async () => {
-    const csv = await report(app, company.ownerKey, "trial-balance", { format: "csv" })
-    expect(csv.format).toBe("csv")
+    const csv = await reportCsv(app, company.ownerKey, "trial-balance")
     expect(csv.filename).toBe("trial-balance-2026-03-15.csv")
-    expect(csv.content).toBe([
+    expect(csv.text).toBe([
       "Code,Name,Type,Debit,Credit",
       "1010,Business Checking,asset,49071.20,0.00",
       "1100,Accounts Receivable,asset,9450.00,0.00",
@@ -208,9 +207,9 @@ describe("the example company's profit and loss", () => {
   })
 
   it("as CSV", async () => {
-    const csv = await report(app, company.ownerKey, "profit-and-loss", { format: "csv" })
+    const csv = await reportCsv(app, company.ownerKey, "profit-and-loss")
     expect(csv.filename).toBe("profit-and-loss-2025-07-01-to-2026-03-15.csv")
-    expect(csv.content.split("\r\n")).toEqual([
+    expect(csv.text.split("\r\n")).toEqual([
       "Section,Code,Name,Amount",
       "Income,4000,Sales,15000.00",
       "Income,4100,Service Revenue,7250.00",

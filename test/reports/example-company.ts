@@ -1,4 +1,4 @@
-import type { TestApp, TestCompany } from "../support/index.ts"
+import { expect201, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 import { createClass, credit, debit, post, reverse, setFiscalYearStart } from "./support.ts"
 
 /**
@@ -6,7 +6,10 @@ import { createClass, credit, debit, post, reverse, setFiscalYearStart } from ".
  * every expected figure is a literal with its arithmetic in a comment. Today is 2026-03-15, in
  * fiscal year 2026 (2025-07-01 to 2026-06-30); fiscal year 2025 ran 2024-07-01 to 2025-06-30.
  *
- * Chart: the `general` starter chart. Classes: East and West.
+ * Chart: the `general` starter chart. Classes: East and West. AR (1100) and AP (2000) move only
+ * through documents and payments (ADR 0106), so the sales on account are invoices, the stock
+ * bought on account bills, and their settlements payments: each posts the same accounts, sides
+ * and amounts the plain entries did (an invoice's sales tax is a line on 2200, no tax rate).
  */
 
 /** The example's today: the app's clock is set here. */
@@ -57,18 +60,45 @@ export const bookExampleCompany = async (app: TestApp): Promise<{ readonly compa
   const book = async (name: string, date: string, memo: string, lines: Parameters<typeof post>[4]) => {
     entries[name] = await post(app, token, date, memo, lines)
   }
+  const write = async (what: string, path: string, body: Record<string, unknown>) =>
+    expect201(what, await app.call("POST", path, { token, key: newKey(), body }))
+  const customer = (await write("customer", "/v1/contacts", { kind: "customer", name: "Dockside Traders" })).id as number
+  const vendor = (await write("vendor", "/v1/contacts", { kind: "vendor", name: "Bay Wholesale" })).id as number
+  const documents: Record<string, number> = {}
+  type DocumentLine = { readonly account: string; readonly amount_cents: number; readonly class?: string }
+  /** A document (invoice or bill) on account: its entry is named `name`. */
+  const document = async (name: string, kind: "invoices" | "bills", date: string, memo: string, lines: ReadonlyArray<DocumentLine>) => {
+    const created = await write(name, `/v1/${kind}`, { contact_id: kind === "invoices" ? customer : vendor, doc_date: date, memo, lines })
+    documents[name] = created.id
+    entries[name] = created.entry_id
+  }
+  /** A payment received or made from 1010, applied in full to the document named `of`. */
+  const payment = async (name: string, direction: "received" | "made", date: string, memo: string, of: string, cents: number) => {
+    const created = await write(name, `/v1/payments/${direction}`, {
+      contact_id: direction === "received" ? customer : vendor,
+      payment_date: date,
+      memo,
+      account: "1010",
+      amount_cents: cents,
+      applications: [{ document_id: documents[of], amount_cents: cents }]
+    })
+    entries[name] = created.entry_id
+  }
   // Fiscal year 2025.
   await book("E1", "2024-07-01", "Owner invests", [debit("1010", 5_000_000), credit("3010", 5_000_000)])
   await book("E2", "2024-07-05", "Shelving on the card", [debit("1500", 300_000), credit("2100", 300_000)])
-  await book("E3", "2024-07-15", "Stock bought on account", [debit("1300", 800_000), credit("2000", 800_000)])
+  await document("E3", "bills", "2024-07-15", "Stock bought on account", [{ account: "1300", amount_cents: 800_000 }])
   await book("E4", "2024-08-01", "August rent", [debit("6080", 200_000, "East"), credit("1010", 200_000)])
-  await book("E5", "2024-08-20", "Sale on account", [debit("1100", 1_080_000), credit("4000", 1_000_000, "East"), credit("2200", 80_000)])
+  await document("E5", "invoices", "2024-08-20", "Sale on account", [
+    { account: "4000", amount_cents: 1_000_000, class: "East" },
+    { account: "2200", amount_cents: 80_000 }
+  ])
   await book("E6", "2024-08-20", "Cost of that sale", [debit("5000", 400_000, "East"), credit("1300", 400_000)])
-  await book("E7", "2024-09-10", "Customer pays", [debit("1010", 1_080_000), credit("1100", 1_080_000)])
+  await payment("E7", "received", "2024-09-10", "Customer pays", "E5", 1_080_000)
   await book("E8", "2024-09-30", "September payroll", [
     debit("6110", 500_000, "West"), debit("6120", 38_250, "West"), credit("1010", 423_500), credit("2310", 114_750)
   ])
-  await book("E9", "2024-10-15", "Pay the stock supplier", [debit("2000", 800_000), credit("1010", 800_000)])
+  await payment("E9", "made", "2024-10-15", "Pay the stock supplier", "E3", 800_000)
   await book("E10", "2024-11-05", "Installation job, paid", [debit("1010", 650_000), credit("4100", 650_000, "West")])
   await book("E11", "2024-12-01", "Owner draw", [debit("3020", 150_000), credit("1010", 150_000)])
   await book("E12", "2025-01-15", "Electricity", [debit("6220", 27_540), credit("2100", 27_540)])
@@ -79,18 +109,21 @@ export const bookExampleCompany = async (app: TestApp): Promise<{ readonly compa
   await book("E17", "2025-06-30", "Sales tax paid", [debit("2200", 80_000), credit("1010", 80_000)])
   // Fiscal year 2026.
   await book("E18", "2025-07-01", "July rent", [debit("6080", 210_000, "East"), credit("1010", 210_000)])
-  await book("E19", "2025-07-10", "Stock bought on account", [debit("1300", 500_000), credit("2000", 500_000)])
-  await book("E20", "2025-08-05", "Sale on account", [debit("1100", 1_620_000), credit("4000", 1_500_000, "East"), credit("2200", 120_000)])
+  await document("E19", "bills", "2025-07-10", "Stock bought on account", [{ account: "1300", amount_cents: 500_000 }])
+  await document("E20", "invoices", "2025-08-05", "Sale on account", [
+    { account: "4000", amount_cents: 1_500_000, class: "East" },
+    { account: "2200", amount_cents: 120_000 }
+  ])
   await book("E21", "2025-08-05", "Cost of that sale", [debit("5000", 600_000, "East"), credit("1300", 600_000)])
   await book("E22", "2025-09-30", "September payroll", [
     debit("6110", 550_000, "West"), debit("6120", 42_075, "West"), credit("1010", 465_850), credit("2310", 126_225)
   ])
-  await book("E23", "2025-10-01", "Customer pays part", [debit("1010", 1_000_000), credit("1100", 1_000_000)])
-  await book("E24", "2025-10-20", "Service on account", [debit("1100", 325_000), credit("4100", 325_000, "West")])
+  await payment("E23", "received", "2025-10-01", "Customer pays part", "E20", 1_000_000)
+  await document("E24", "invoices", "2025-10-20", "Service on account", [{ account: "4100", amount_cents: 325_000, class: "West" }])
   await book("E25", "2025-11-30", "Owner draw", [debit("3020", 200_000), credit("1010", 200_000)])
   await book("E26", "2025-12-15", "Card paid off", [debit("2100", 327_540), credit("1010", 327_540)])
   await book("E27", "2026-01-10", "Electricity", [debit("6220", 31_015), credit("1010", 31_015)])
-  await book("E28", "2026-01-31", "Supplier paid in part", [debit("2000", 300_000), credit("1010", 300_000)])
+  await payment("E28", "made", "2026-01-31", "Supplier paid in part", "E19", 300_000)
   await book("E29", "2026-02-14", "Printer ink", [debit("6070", 45_000, "East"), credit("2100", 45_000)])
   await book("E30", "2026-02-28", "Payroll taxes paid", [debit("2310", 126_225), credit("1010", 126_225)])
   await book("E31", "2026-03-01", "Repair job, paid", [debit("1010", 400_000), credit("4100", 400_000, "East")])

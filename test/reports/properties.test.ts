@@ -22,7 +22,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-const codes = ["1010", "1100", "1300", "2000", "2100", "3010", "3020", "3900", "4000", "4100", "5000", "6080", "6110"] as const
+const codes = ["1010", "1400", "1300", "2700", "2100", "3010", "3020", "3900", "4000", "4100", "5000", "6080", "6110"] as const
 const classes = ["East", "West"] as const
 
 const date = fc.integer({ min: 0, max: 4 * 365 - 1 }).map((days) => new Date(Date.UTC(2023, 0, 1) + days * 86_400_000).toISOString().slice(0, 10))

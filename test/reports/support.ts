@@ -62,6 +62,19 @@ export const report = async (app: TestApp, token: string, name: string, query: R
   return result.body
 }
 
+/**
+ * A report as a CSV file (format=csv): its text, the filename of its Content-Disposition, and its
+ * headers; refused unless it came as `text/csv` (docs/decisions/0015-files-are-files.md).
+ */
+export const reportCsv = async (app: TestApp, token: string, name: string, query: Record<string, string | number | boolean> = {}) => {
+  const search = new URLSearchParams(Object.entries({ ...query, format: "csv" }).map(([key, value]) => [key, String(value)])).toString()
+  const result = await app.call("GET", `/v1/reports/${name}?${search}`, { token })
+  if (result.status !== 200) throw new Error(`${name}: ${result.status} ${JSON.stringify(result.body)}`)
+  if (result.headers.get("content-type") !== "text/csv; charset=utf-8") throw new Error(`${name}: ${result.headers.get("content-type")}`)
+  const filename = /filename="([^"]+)"/.exec(result.headers.get("content-disposition") ?? "")?.[1] ?? null
+  return { text: result.body as string, filename, headers: result.headers }
+}
+
 /** Every page of a general ledger, following next_cursor. */
 export const generalLedgerPages = async (app: TestApp, token: string, query: Record<string, string | number>) => {
   const pages: Array<any> = []

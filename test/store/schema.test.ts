@@ -42,8 +42,8 @@ describe("schema dump", () => {
     const text = checkedIn()
     const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0
     expect(count(/^CREATE TABLE journal_lines \(/gm)).toBe(1)
-    expect(count(/^CREATE OR REPLACE FUNCTION ledger_entry_committed\(/gm)).toBe(1)
-    expect(count(/^CREATE CONSTRAINT TRIGGER journal_entries_committed /gm)).toBe(1)
+    expect(count(/^CREATE OR REPLACE FUNCTION ledger_entry_check_committed\(/gm)).toBe(1)
+    expect(count(/^CREATE CONSTRAINT TRIGGER journal_entry_checks_committed /gm)).toBe(1)
     expect(count(/^CREATE INDEX journal_lines_by_entry /gm)).toBe(1)
     // Names only: the current schema's qualification is taken out.
     expect(text).not.toMatch(/\bpublic\./)

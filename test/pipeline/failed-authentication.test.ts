@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Limits } from "@ledger/api"
+import type { Server } from "@ledger/server"
+import { Server as LedgerServer } from "@ledger/server"
+import { makeTestApp, type TestApp } from "../support/index.ts"
+
+/**
+ * Issue 19 item 7: 1,000 wrong keys from one address all got 401, never 429, so guessing cost
+ * nothing. Past `failedAuthenticationsPerAddressPerMinute` failures, every request from that
+ * address is answered 429 with Retry-After before any lookup, valid credential or not, until the
+ * minute refills; other addresses are untouched. The address comes from the socket, or from
+ * X-Forwarded-For behind a trusted proxy (as here).
+ */
+
+let app: TestApp
+let clock: Server.ManualClock
+beforeAll(async () => {
+  clock = LedgerServer.manualClock("2026-06-01T09:00:00Z")
+  app = await makeTestApp({ rateLimits: true, trustProxy: true, clock })
+}, 120_000)
+afterAll(() => app?.close())
+
+const from = (address: string) => ({ "x-forwarded-for": address })
+const wrongKey = (index: number) => `ldg_${String(index).padStart(43, "x")}`
+
+describe("failed authentication per address", () => {
+  it("answers 429 to an address past its failures, lets other addresses through, and forgives after a minute", async () => {
+    const company = await app.createCompany({ name: "Guessed Co" })
+    const limit = Limits.failedAuthenticationsPerAddressPerMinute
+    const statuses: Array<number> = []
+    for (let index = 0; index < limit + 5; index++) {
+      statuses.push((await app.call("GET", "/v1/accounts", { token: wrongKey(index), headers: from("203.0.113.7") })).status)
+    }
+    expect(statuses.slice(0, limit).every((status) => status === 401)).toBe(true)
+    expect(statuses.slice(limit)).toEqual(Array(5).fill(429))
+
+    // The right key from the guessing address waits too: a guess that happens to be right must
+    // not be told apart from a wrong one.
+    const gated = await app.call("GET", "/v1/accounts", { token: company.ownerKey, headers: from("203.0.113.7") })
+    expect(gated.status).toBe(429)
+    expect(gated.body.error.type).toBe("rate_limited")
+    expect(Number(gated.headers.get("retry-after"))).toBeGreaterThan(0)
+
+    // Another address is not affected.
+    expect((await app.call("GET", "/v1/accounts", { token: company.ownerKey, headers: from("198.51.100.4") })).status).toBe(200)
+    expect((await app.call("GET", "/v1/accounts", { token: wrongKey(1), headers: from("198.51.100.4") })).status).toBe(401)
+
+    // A minute later the address may try again.
+    clock.advance("61 seconds")
+    expect((await app.call("GET", "/v1/accounts", { token: company.ownerKey, headers: from("203.0.113.7") })).status).toBe(200)
+  })
+
+  it("does not count requests that authenticate", async () => {
+    const company = await app.createCompany({ name: "Busy Co" })
+    const limit = Limits.failedAuthenticationsPerAddressPerMinute
+    for (let index = 0; index < limit + 5; index++) {
+      const result = await app.call("GET", "/v1/me", { token: company.ownerKey, headers: from("192.0.2.10") })
+      expect(result.status).toBe(200)
+    }
+  })
+})
