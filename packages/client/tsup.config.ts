@@ -6,6 +6,6 @@ import { packageBuild } from "../../tsup.shared.ts"
 /** The published build (dist/); the workspace itself runs from src/. See tsup.shared.ts. */
 export default defineConfig(packageBuild({
   directory: dirname(fileURLToPath(import.meta.url)),
-  entry: ["src/index.ts"],
+  entry: ["src/index.ts", "src/effect.ts"],
   platform: "neutral"
 }))

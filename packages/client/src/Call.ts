@@ -32,6 +32,8 @@ export interface Settings {
   readonly tracePropagation: boolean
   readonly sleep: (milliseconds: number) => Effect.Effect<void>
   readonly onRetry: ((event: RetryEvent) => void) | undefined
+  /** Reads a success that is not JSON as bytes, whatever its type (a file download keeps every byte). */
+  readonly binary?: boolean | undefined
 }
 
 /** Told before each retry: what failed and how long the client waits. */
@@ -70,8 +72,8 @@ type Attempt =
 
 const isJson = (contentType: string) => /^application\/([a-z.+-]*\+)?json\b/i.test(contentType)
 
-const readBody = (response: HttpClientResponse.HttpClientResponse, contentType: string) =>
-  isJson(contentType) || contentType.startsWith("text/") || contentType === ""
+const readBody = (response: HttpClientResponse.HttpClientResponse, contentType: string, binary: boolean) =>
+  isJson(contentType) || (!binary && (contentType.startsWith("text/") || contentType === ""))
     ? Effect.map(response.text, (text) => ({ text, bytes: null }))
     : Effect.map(response.arrayBuffer, (buffer) => ({ text: null, bytes: new Uint8Array(buffer) }))
 
@@ -99,7 +101,7 @@ const attempt = (
   const exchange = Effect.gen(function*() {
     const response = yield* http.execute(request)
     const contentType = (response.headers["content-type"] ?? "").toLowerCase()
-    const body = yield* readBody(response, contentType)
+    const body = yield* readBody(response, contentType, settings.binary === true)
     return {
       _tag: "Response" as const,
       status: response.status,
@@ -125,7 +127,7 @@ const buildRequest = (
   settings: Settings,
   idempotencyKey: string | null
 ): HttpClientRequest.HttpClientRequest => {
-  const parts = splitInput(operation, input)
+  const parts = splitInput(operation.method, fieldNames(operation.pathParams), fieldNames(operation.query), input)
   const url = `${settings.baseUrl.replace(/\/+$/, "")}${fillPath(operation.path, parts.path)}${queryString(parts.query)}`
   const headers: Record<string, string> = { accept: "application/json", ...settings.headers }
   if (settings.token !== null) headers.authorization = `Bearer ${settings.token}`
@@ -135,6 +137,31 @@ const buildRequest = (
   if (settings.company !== null) headers["x-ledger-company"] = settings.company
   const request = HttpClientRequest.make(operation.method)(url, { headers })
   return parts.body === undefined ? request : HttpClientRequest.bodyText(request, JSON.stringify(parts.body), "application/json")
+}
+
+const fieldNameCache = new WeakMap<Schema.Top, ReadonlySet<string>>()
+
+/** The field names of a struct schema (path and query parameters are always structs). */
+const fieldNames = (schema: Schema.Top | undefined): ReadonlySet<string> => {
+  if (schema === undefined) return new Set()
+  let names = fieldNameCache.get(schema)
+  if (names === undefined) {
+    const fields = (schema as unknown as { readonly fields?: Record<string, unknown> }).fields
+    names = new Set(fields === undefined ? [] : Object.keys(fields))
+    fieldNameCache.set(schema, names)
+  }
+  return names
+}
+
+/**
+ * Why a success body breaks its operation's schema (extra fields refused), or null when it holds:
+ * `validateResponses` of both clients.
+ */
+export const schemaViolation = (operation: Operation.Any, status: number, body: unknown): string | null => {
+  const schema = operation.responses[status]
+  if (schema === undefined) return `${operation.id} does not document a ${status} answer.`
+  const decoded = Schema.decodeUnknownResult(schema as Schema.Codec<unknown, unknown>, validationOptions)(body)
+  return Result.isFailure(decoded) ? `The ${status} body of ${operation.id} does not match its schema: ${decoded.failure.message}` : null
 }
 
 const validationOptions = { onExcessProperty: "error", errors: "all" } as const
@@ -158,12 +185,8 @@ const interpret = (
   const body = parsed.value
   if (answer.status >= 200 && answer.status < 300) {
     if (settings.validateResponses && isJson(answer.contentType)) {
-      const schema = operation.responses[answer.status]
-      if (schema === undefined) return unexpected(`${operation.id} does not document a ${answer.status} answer.`, body)
-      const decoded = Schema.decodeUnknownResult(schema as Schema.Codec<unknown, unknown>, validationOptions)(body)
-      if (Result.isFailure(decoded)) {
-        return unexpected(`The ${answer.status} body of ${operation.id} does not match its schema: ${decoded.failure.message}`, body)
-      }
+      const violation = schemaViolation(operation, answer.status, body)
+      if (violation !== null) return unexpected(violation, body)
     }
     return Result.succeed({
       status: answer.status,
@@ -245,23 +268,23 @@ export const run = (
       const attempts = index + 1
       switch (outcome._tag) {
         case "NetworkFailure":
-          return yield* new LedgerNetworkError({
+          return yield* Effect.fail(new LedgerNetworkError({
             type: "network_error",
             message: `${operation.id}: no answer after ${attempts} attempt(s): ${String((outcome.cause as { message?: unknown })?.message ?? outcome.cause)}`,
             cause: outcome.cause,
             idempotencyKey,
             operationId: operation.id,
             attempts
-          })
+          }))
         case "Timeout":
-          return yield* new LedgerTimeoutError({
+          return yield* Effect.fail(new LedgerTimeoutError({
             type: "timeout",
             message: `${operation.id}: no answer within ${settings.timeoutMs} ms after ${attempts} attempt(s).`,
             timeoutMs: settings.timeoutMs,
             idempotencyKey,
             operationId: operation.id,
             attempts
-          })
+          }))
         case "Response": {
           const result = interpret(operation, outcome, settings, idempotencyKey, attempts)
           return Result.isSuccess(result) ? result.success : yield* Effect.fail(result.failure)

@@ -1,16 +1,34 @@
-import { Data } from "effect"
-import { ApiError } from "@ledger/api"
+import { type ErrorType, errorTypes } from "./generated/Operations.ts"
 
 /**
  * Every way a call can fail, as values with a `type` to narrow on. Refusals by the server carry the
- * spec's stable error type (ApiError.errorStatus, which grows as areas add types); the client adds
- * three of its own for answers that never came or could not be read.
+ * spec's stable error type (ApiError.errorStatus, which grows as areas add types, copied into
+ * generated/Operations.ts); the client adds three of its own for answers that never came or could
+ * not be read.
+ *
+ * Plain `Error` classes with a `_tag`, not Effect's `Data.TaggedError`: the Promise client carries
+ * no Effect (docs/decisions/0606-sdk-precomputed-types.md), and Effect code still narrows them with
+ * `Effect.catchTag`.
  */
 
-export type ApiErrorType = ApiError.ErrorType
+export type ApiErrorType = ErrorType
+
+interface TaggedErrorConstructor<Tag extends string> {
+  new<A extends { readonly message: string }>(fields: A): Error & { readonly _tag: Tag } & Readonly<A>
+}
+
+const TaggedError = <Tag extends string>(tag: Tag): TaggedErrorConstructor<Tag> =>
+  class extends Error {
+    readonly _tag = tag
+    constructor(fields: { readonly message: string }) {
+      super(fields.message)
+      Object.assign(this, fields)
+      this.name = tag
+    }
+  } as unknown as TaggedErrorConstructor<Tag>
 
 /** The server refused the call with the spec's error body. */
-export class LedgerApiError extends Data.TaggedError("LedgerApiError")<{
+export class LedgerApiError extends TaggedError("LedgerApiError")<{
   readonly type: ApiErrorType
   readonly status: number
   readonly message: string
@@ -21,7 +39,7 @@ export class LedgerApiError extends Data.TaggedError("LedgerApiError")<{
 }> {}
 
 /** No answer: the connection failed on every attempt. The change may or may not have happened; a retry with the same key is safe. */
-export class LedgerNetworkError extends Data.TaggedError("LedgerNetworkError")<{
+export class LedgerNetworkError extends TaggedError("LedgerNetworkError")<{
   readonly type: "network_error"
   readonly message: string
   readonly cause: unknown
@@ -31,7 +49,7 @@ export class LedgerNetworkError extends Data.TaggedError("LedgerNetworkError")<{
 }> {}
 
 /** No answer within the timeout on every attempt. A retry with the same key is safe. */
-export class LedgerTimeoutError extends Data.TaggedError("LedgerTimeoutError")<{
+export class LedgerTimeoutError extends TaggedError("LedgerTimeoutError")<{
   readonly type: "timeout"
   readonly message: string
   readonly timeoutMs: number
@@ -41,7 +59,7 @@ export class LedgerTimeoutError extends Data.TaggedError("LedgerTimeoutError")<{
 }> {}
 
 /** An answer the client cannot read as the contract says: not JSON, an unknown error type, or (with validateResponses) a body its schema refuses. */
-export class LedgerUnexpectedResponse extends Data.TaggedError("LedgerUnexpectedResponse")<{
+export class LedgerUnexpectedResponse extends TaggedError("LedgerUnexpectedResponse")<{
   readonly type: "unexpected_response"
   readonly message: string
   readonly status: number
@@ -60,7 +78,7 @@ export type ClientError = AnyApiError | LedgerNetworkError | LedgerTimeoutError 
 
 export type ClientErrorType = ClientError["type"]
 
-const knownTypes: ReadonlySet<string> = new Set(ApiError.errorTypes)
+const knownTypes: ReadonlySet<string> = new Set(errorTypes)
 
 export const isApiErrorType = (type: string): type is ApiErrorType => knownTypes.has(type)
 

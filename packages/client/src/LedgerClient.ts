@@ -1,21 +1,24 @@
 import { Context, Effect, Layer, Option, Stream } from "effect"
 import { FetchHttpClient, HttpClient } from "effect/http"
+import { Catalog, type Operation } from "@ledger/api"
 import * as Call from "./Call.ts"
-import type { ClientError } from "./ClientError.ts"
+import { type ClientError, LedgerUnexpectedResponse } from "./ClientError.ts"
+import * as Download from "./Download.ts"
 import * as IdempotencyKey from "./IdempotencyKey.ts"
 import {
   type ClientOperation,
-  ids,
   type Input,
-  type InputOptional,
   type ItemOf,
   type ListOperationId,
-  lookup,
   type OperationId,
   type OperationOf,
   type Output
 } from "./Operations.ts"
+import type { Operations } from "./generated/Operations.ts"
 import * as RetryPolicy from "./RetryPolicy.ts"
+
+/** The operation with this id, or undefined for an id the catalog does not have. */
+export const lookup = (id: string): Operation.Any | undefined => (id === "postMcp" ? undefined : Catalog.get(id))
 
 /** How the client reaches Ledger and acts there. Everything but `baseUrl` is optional. */
 export interface Options {
@@ -67,12 +70,19 @@ export const timeoutMsDefault = 30_000
 
 export type Response<Id extends OperationId> = Call.Response<Output<OperationOf<Id>>>
 
-type Method<O extends ClientOperation> = InputOptional<O> extends true
-  ? (input?: Input<O>, options?: CallOptions) => Effect.Effect<Output<O>, ClientError>
-  : (input: Input<O>, options?: CallOptions) => Effect.Effect<Output<O>, ClientError>
+/** One method; one that takes `dry_run` answers by the call's own arguments (see PromiseClient). */
+type Method<O extends ClientOperation> = O["dryRun"] extends true ? {
+    (input: O["input"] & { readonly dry_run: true }, options?: CallOptions): Effect.Effect<O["preview"], ClientError>
+    (...args: Args<O, { readonly dry_run?: false }>): Effect.Effect<O["output"] | O["queued"], ClientError>
+    (...args: Args<O, {}>): Effect.Effect<Output<O>, ClientError>
+  }
+  : (...args: Args<O, {}>) => Effect.Effect<O["output"], ClientError>
+
+type Args<O extends ClientOperation, Extra> = O["optional"] extends true ? [input?: O["input"] & Extra, options?: CallOptions]
+  : [input: O["input"] & Extra, options?: CallOptions]
 
 /** One method per operation of the catalog, named by its id. */
-export type Methods = { readonly [O in ClientOperation as O["id"]]: Method<O> }
+export type Methods = { readonly [Id in OperationId]: Method<Operations[Id]> }
 
 export interface Client extends Methods {
   /** Any operation by id, answering with status, headers and whether it was a replay. */
@@ -87,12 +97,22 @@ export interface Client extends Methods {
     input?: Input<OperationOf<Id>>,
     options?: CallOptions
   ) => Stream.Stream<ItemOf<OperationOf<Id>>, ClientError>
+  /**
+   * The file an operation answers, as bytes with its name and media type: a report with
+   * `format: "csv"`, a document's PDF, a receipt as it was received. Only for operations that
+   * declare files; the methods themselves answer the JSON envelope.
+   */
+  readonly download: <Id extends OperationId>(
+    id: Id,
+    input?: Input<OperationOf<Id>>,
+    options?: CallOptions
+  ) => Effect.Effect<Download.Download, ClientError>
   /** The same client with some options changed: another key, another agent model. */
   readonly with: (options: Partial<Options>) => Client
   readonly options: Options
 }
 
-const reserved: ReadonlySet<string> = new Set(["request", "stream", "with", "options"])
+const reserved: ReadonlySet<string> = new Set(["request", "stream", "download", "with", "options"])
 
 const settingsOf = (options: Options, call: CallOptions | undefined): Call.Settings => {
   const pick = <A>(callValue: A | null | undefined, clientValue: A | undefined): A | null =>
@@ -142,13 +162,36 @@ const build = (http: HttpClient.HttpClient, options: Options): Client => {
       }))
   }
 
+  const download = (id: string, input: unknown, call?: CallOptions): Effect.Effect<Download.Download, ClientError> => {
+    const operation = lookup(id)
+    if (operation?.files === undefined) return Effect.die(new TypeError(`Operation "${id}" answers no file`))
+    const settings = settingsOf(options, { ...call, headers: { accept: Download.acceptOf(operation.files), ...call?.headers } })
+    return Call.run(http, operation, input as Record<string, unknown> | undefined, { ...settings, binary: true }, null).pipe(
+      Effect.flatMap((response) => {
+        const file = Download.fromResponse(operation, response)
+        return file !== null ? Effect.succeed(file) : Effect.fail(
+          new LedgerUnexpectedResponse({
+            type: "unexpected_response",
+            message: `${id} answered data, not a file: ask for a file format.`,
+            status: response.status,
+            body: response.body,
+            operationId: id
+          }) as ClientError
+        )
+      }),
+      Effect.withSpan(`LedgerClient.download.${id}`)
+    )
+  }
+
   const client: Record<string, unknown> = {
     request,
     stream,
+    download,
     with: (changes: Partial<Options>) => build(http, { ...options, ...changes }),
     options
   }
-  for (const id of ids()) {
+  // From the catalog itself, not the generated table, so the Effect client never lags the contract.
+  for (const id of (Catalog.operations as ReadonlyArray<Operation.Any>).map((operation) => operation.id).filter((id) => id !== "postMcp")) {
     if (reserved.has(id)) throw new Error(`Operation id "${id}" collides with a client member`)
     client[id] = (input: unknown, call?: CallOptions) => Effect.map(request(id, input, call), (response) => response.body)
   }
@@ -165,6 +208,10 @@ export class LedgerClient extends Context.Service<LedgerClient, Client>()("@ledg
   static readonly layer = (options: Options): Layer.Layer<LedgerClient> =>
     LedgerClient.layerWith(options).pipe(Layer.provide(FetchHttpClient.layer))
 }
+
+/** Waits on a Promise-based sleep, as the Effect client's `sleep` (see `fromPromiseClient`). */
+export const promiseSleep = (sleep: (milliseconds: number) => Promise<void>, milliseconds: number): Effect.Effect<void> =>
+  Effect.promise(() => sleep(milliseconds))
 
 /** A client over fetch, without layers. */
 export const makeFetch = (options: Options): Client =>

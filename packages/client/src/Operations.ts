@@ -1,92 +1,70 @@
-import type { Schema } from "effect"
-import { Catalog, type Operation } from "@ledger/api"
+import { type DryRunResult, type GovernedQueued, type ListOperationId, type Operations, routes } from "./generated/Operations.ts"
 
 /**
- * What the SDK knows about each operation, derived from the catalog of @ledger/api: the input a
- * method takes and the body it returns are the operation's own Schemas, so an operation added to
- * the catalog is a typed method of the client with no change here.
+ * What the SDK knows about each operation. The types are plain TypeScript precomputed from the
+ * catalog of @ledger/api into generated/Operations.ts (scripts/generate.ts; a test fails when it is
+ * stale), so a user's type-check reads interfaces instead of instantiating 380 operations' Effect
+ * Schemas (docs/decisions/0606-sdk-precomputed-types.md). Nothing here imports Effect or
+ * @ledger/api: the Promise client is built on this module alone.
  */
 
-/** An operation whose id TypeScript knows exactly (an id typed `string` cannot name a method). */
-type Named<O> = O extends { readonly id: infer Id extends string } ? string extends Id ? never : O : never
+export type { DryRunResult, ListOperationId }
 
-/**
- * Every operation the SDK types: the catalog, minus the MCP endpoint (an MCP client speaks it).
- * An operation declared through a helper that widens its id to `string` is still callable at run
- * time, but has no typed method until its id is a literal type.
- */
-export type ClientOperation = Named<Exclude<Catalog.Operations, { readonly id: "postMcp" }>>
-export type OperationId = ClientOperation["id"]
-export type OperationOf<Id extends OperationId> = Extract<ClientOperation, { readonly id: Id }>
+/** One operation as the SDK types it: its flat input and its answers, as JSON. */
+export interface Entry {
+  readonly input: object
+  readonly optional: boolean
+  readonly dryRun: boolean
+  readonly output: unknown
+  readonly preview: unknown
+  readonly queued: unknown
+}
 
-type Simplify<A> = { [K in keyof A]: A[K] } & {}
-
-/**
- * The JSON fields of one part of a request; an operation without that part contributes none. Not
- * distributive: for a union of operations (an id typed as any `OperationId`) it stays small instead
- * of multiplying every operation's fields by every other's.
- */
-type FieldsOf<S> = [S] extends [Schema.Top] ? unknown extends S["Encoded"] ? {} : S["Encoded"] extends object ? S["Encoded"] : {}
-  : {}
+/** Every operation the SDK types: the catalog, minus the MCP endpoint (an MCP client speaks it). */
+export type OperationId = keyof Operations
+export type OperationOf<Id extends OperationId> = Operations[Id]
+/** Every operation's entry. */
+export type ClientOperation = Operations[OperationId]
 
 /**
  * A method's input: path parameters, query parameters and body fields merged into one object,
  * exactly like the operation's MCP tool input (docs/decisions/0600-sdk-methods-and-flat-input.md).
  */
-export type Input<O extends Operation.Any> = Simplify<FieldsOf<O["pathParams"]> & FieldsOf<O["query"]> & FieldsOf<O["body"]>>
+export type Input<O extends Entry> = O["input"]
 
 /** True when every input field is optional, so the method may be called without an argument. */
-export type InputOptional<O extends Operation.Any> = {} extends Input<O> ? true : false
+export type InputOptional<O extends Entry> = O["optional"]
 
 /** The body of the operation's main success status. */
-export type Success<O extends Operation.Any> = O["success"]["Type"]
-
-/**
- * The body of a dry run (200) of an operation that takes `dry_run`: governed writes answer with
- * the verdict, the exact entry and the balances it would move (DECISIONS.md); other previews
- * (a starter chart, a statement import) have their own fields.
- */
-export interface DryRunResult {
-  readonly dry_run: true
-  readonly [field: string]: unknown
-}
+export type Success<O extends Entry> = O["output"]
 
 /** The 202 body of a governed write queued for a person's approval (DECISIONS.md). */
-export interface PendingApproval {
-  readonly status: "pending_approval"
-  readonly proposal: {
-    readonly id: number
-    readonly kind: string
-    readonly summary: string
-    readonly amount_cents: number
-    readonly created_by: unknown
-    readonly created_at: string
-    readonly reasons: ReadonlyArray<{ readonly type: string; readonly message: string }>
-  }
-}
-
-type TakesDryRun<O extends Operation.Any> = "dry_run" extends keyof FieldsOf<O["body"]> ? true : false
+export type PendingApproval = GovernedQueued
 
 /**
- * What a method resolves with. An operation that takes `dry_run` may also answer with a preview
- * (200) or, when governed, a proposal queued for approval (202): narrow with `isDryRun` and
- * `isPendingApproval` before using the record.
+ * Everything a call may resolve with when its arguments are not known: an operation that takes
+ * `dry_run` may also answer with a preview (200) or, when governed, a proposal queued for approval
+ * (202). A method called with literal arguments narrows this itself (see `Answer`).
  */
-export type Output<O extends Operation.Any> = TakesDryRun<O> extends true ? Success<O> | DryRunResult | PendingApproval
-  : Success<O>
+export type Output<O extends Entry> = O["output"] | O["preview"] | O["queued"]
+
+/**
+ * What a call resolves with, by its own input: `dry_run: true` -> the preview; no `dry_run` (or
+ * `false`) -> the record, or the proposal when the write was queued for approval; a `dry_run`
+ * known only as `boolean` -> any of them.
+ */
+export type Answer<O extends Entry, I> = O["dryRun"] extends false ? O["output"]
+  : I extends { readonly dry_run: true } ? O["preview"]
+  : I extends { readonly dry_run?: false | undefined } ? O["output"] | O["queued"]
+  : Output<O>
 
 /** The items of a list operation (one answering `{ data, has_more, next_cursor }`), else never. */
-export type ItemOf<O extends Operation.Any> = Success<O> extends {
+export type ItemOf<O extends Entry> = O["output"] extends {
   readonly data: ReadonlyArray<infer Item>
   readonly has_more: boolean
   readonly next_cursor: string | null
 } ? Item
   : never
-
-/** The ids of the operations that return a cursor page and take a `cursor`. */
-export type ListOperationId = {
-  [O in ClientOperation as O["id"]]: [ItemOf<O>] extends [never] ? never : "cursor" extends keyof Input<O> ? O["id"] : never
-}[OperationId]
 
 export const isPendingApproval = (value: unknown): value is PendingApproval =>
   typeof value === "object" && value !== null && (value as { status?: unknown }).status === "pending_approval" &&
@@ -95,27 +73,8 @@ export const isPendingApproval = (value: unknown): value is PendingApproval =>
 export const isDryRun = (value: unknown): value is DryRunResult =>
   typeof value === "object" && value !== null && (value as { dry_run?: unknown }).dry_run === true
 
-/** The operation with this id, or undefined for an id the catalog does not have. */
-export const lookup = (id: string): Operation.Any | undefined => (id === "postMcp" ? undefined : Catalog.get(id))
-
 /** Every operation id the SDK offers, in catalog order. */
-export const ids = (): ReadonlyArray<OperationId> =>
-  (Catalog.operations as ReadonlyArray<Operation.Any>).filter((operation) => operation.id !== "postMcp")
-    .map((operation) => operation.id as OperationId)
-
-const fieldNameCache = new WeakMap<Schema.Top, ReadonlySet<string>>()
-
-/** The field names of a struct schema (path and query parameters are always structs). */
-const fieldNames = (schema: Schema.Top | undefined): ReadonlySet<string> => {
-  if (schema === undefined) return new Set()
-  let names = fieldNameCache.get(schema)
-  if (names === undefined) {
-    const fields = (schema as unknown as { readonly fields?: Record<string, unknown> }).fields
-    names = new Set(fields === undefined ? [] : Object.keys(fields))
-    fieldNameCache.set(schema, names)
-  }
-  return names
-}
+export const ids = (): ReadonlyArray<OperationId> => Object.keys(routes) as Array<OperationId>
 
 export interface SplitInput {
   readonly path: Readonly<Record<string, unknown>>
@@ -129,9 +88,12 @@ export interface SplitInput {
  * a path nor a query parameter belongs to the body, so a misspelt field reaches the server and is
  * refused there (400 invalid_request) rather than silently dropped.
  */
-export const splitInput = (operation: Operation.Any, input: Readonly<Record<string, unknown>> | undefined): SplitInput => {
-  const pathNames = fieldNames(operation.pathParams)
-  const queryNames = fieldNames(operation.query)
+export const splitInput = (
+  method: "GET" | "POST",
+  pathNames: ReadonlySet<string>,
+  queryNames: ReadonlySet<string>,
+  input: Readonly<Record<string, unknown>> | undefined
+): SplitInput => {
   const path: Record<string, unknown> = {}
   const query: Record<string, unknown> = {}
   const body: Record<string, unknown> = {}
@@ -141,7 +103,7 @@ export const splitInput = (operation: Operation.Any, input: Readonly<Record<stri
     else if (queryNames.has(name)) query[name] = value
     else body[name] = value
   }
-  if (operation.method === "GET") {
+  if (method === "GET") {
     // A GET has no body: a field the schemas do not know is sent as a query parameter, for the
     // server to refuse by name.
     return { path, query: { ...query, ...body }, body: undefined }

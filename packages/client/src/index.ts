@@ -1,8 +1,11 @@
 /**
  * @ledger/client — the typed Ledger SDK.
  *
- * - `LedgerClient` (Effect): `LedgerClient.layer({ baseUrl, token })`, or `make` over any HttpClient.
- * - `createClient` (Promises): the same calls for code that does not use Effect.
+ * - `createClient` (Promises, over fetch): every operation as a method. This entry imports neither
+ *   Effect nor @ledger/api, so it type-checks and bundles light
+ *   (docs/decisions/0606-sdk-precomputed-types.md).
+ * - `@ledger/client/effect`: the Effect client (`LedgerClient.layer({ baseUrl, token })`, or `make`
+ *   over any HttpClient), with everything exported here.
  *
  * Methods are the catalog's operation ids, each taking one flat input (path, query and body fields
  * together, as the MCP tools do). `K` calls carry a fresh Idempotency-Key, reused by every retry.
@@ -18,11 +21,11 @@ export {
   LedgerTimeoutError,
   LedgerUnexpectedResponse
 } from "./ClientError.ts"
-export type { Response as CallResponse, RetryEvent } from "./Call.ts"
+export type { Response as CallResponse, RetryEvent, Validator } from "./Fetch.ts"
+export { type Download, fromEnvelope as fileFromEnvelope } from "./Files.ts"
 export * as IdempotencyKey from "./IdempotencyKey.ts"
-export { type CallOptions, type Client, LedgerClient, type Options } from "./LedgerClient.ts"
-export * as Effect from "./LedgerClient.ts"
 export {
+  type Answer,
   type DryRunResult,
   type Input,
   isDryRun,

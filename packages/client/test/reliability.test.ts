@@ -1,6 +1,7 @@
 import { Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createClient, isClientError, LedgerClient, type RetryEvent } from "@ledger/client"
+import { createClient, isClientError, type RetryEvent } from "@ledger/client"
+import { fromPromiseClient, LedgerClient } from "@ledger/client/effect"
 import type { TestLedger } from "@ledger/testkit"
 import { instrumentedFetch, testLedger } from "./support.ts"
 
@@ -189,7 +190,7 @@ describe("429 honours Retry-After", () => {
         headers: { "content-type": "application/json", "retry-after": "3600" }
       }))
     const client = createClient({ baseUrl: ledger.baseUrl, token: company.ownerKey, fetch, sleep: async () => {} })
-    const exit = await Effect.runPromiseExit(client.effect.getMe())
+    const exit = await Effect.runPromiseExit(fromPromiseClient(client).getMe())
     expect(Exit.isFailure(exit)).toBe(true)
     const error = await client.getMe().then(() => null, (cause: unknown) => cause)
     expect(isClientError(error, "rate_limited")).toBe(true)

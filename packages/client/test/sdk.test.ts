@@ -2,7 +2,8 @@ import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createClient, isClientError, LedgerClient } from "@ledger/client"
+import { createClient, isClientError } from "@ledger/client"
+import { fromPromiseClient, LedgerClient } from "@ledger/client/effect"
 import type { TestCompany, TestLedger } from "@ledger/testkit"
 import { instrumentedFetch, testLedger } from "./support.ts"
 
@@ -64,7 +65,10 @@ describe("headers from options", () => {
       headers: { "x-trace": "t1" }
     })
     await client.getMe()
-    await client.getMe(undefined, { agentModel: null, company: "00000000-0000-4000-8000-000000000000", headers: { "x-trace": "t2" } })
+    // A company key naming another company is refused, not ignored (issue 19 item 5); the headers
+    // still went out as asked.
+    await expect(client.getMe(undefined, { agentModel: null, company: "00000000-0000-4000-8000-000000000000", headers: { "x-trace": "t2" } }))
+      .rejects.toMatchObject({ type: "invalid_request" })
     const [first, second] = exchanges
     expect(first!.url).toBe(`${ledger.baseUrl}/v1/me`)
     expect(first!.headers.get("x-ledger-company")).toBe(company.companyId)
@@ -79,7 +83,7 @@ describe("headers from options", () => {
 
   it("puts path and query fields in the URL and the rest in the body", async () => {
     const { fetch, exchanges } = instrumentedFetch(ledger.fetch)
-    const client = company.client.with({}).effect.with({ fetch })
+    const client = fromPromiseClient(company.client).with({ fetch })
     const keys = await Effect.runPromise(client.listKeys({ include_ended: true, limit: 3 }))
     expect(keys.data.length).toBeLessThanOrEqual(3)
     expect(new URL(exchanges[0]!.url).search).toBe("?include_ended=true&limit=3")

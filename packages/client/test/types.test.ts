@@ -4,16 +4,17 @@ import {
   type AnyClientError,
   type ApiErrorOf,
   createClient,
+  type DryRunResult,
   type Input,
   isClientError,
   isPendingApproval,
   type LedgerApiError,
-  type LedgerClient,
   type LedgerNetworkError,
   type OperationOf,
   type Output,
   type PendingApproval
 } from "@ledger/client"
+import type { LedgerClient } from "@ledger/client/effect"
 
 /**
  * Type-level tests: `tsc -p tsconfig.json` (run before every commit and in CI) fails when one of
@@ -91,5 +92,52 @@ describe("methods are typed from the catalog's schemas", () => {
     const result = {} as Result
     if (isPendingApproval(result)) expectTypeOf(result.proposal.id).toEqualTypeOf<number>()
     expect(isPendingApproval({ status: "pending_approval", proposal: {} })).toBe(true)
+  })
+})
+
+describe("a call's answer follows its own arguments (issue 20 item 6)", () => {
+  const client = createClient({ baseUrl: "http://ledger.invalid" })
+  const invoice = { contact_id: 1, doc_date: "2026-01-31", lines: [{ account: "4000", amount_cents: 100 }] } as const
+
+  it("without dry_run: the record or the proposal queued for approval, never the preview", () => {
+    const posted = () => client.createInvoice(invoice)
+    type Posted = Awaited<ReturnType<typeof posted>>
+    expectTypeOf<Posted>().toEqualTypeOf<OperationOf<"createInvoice">["output"] | PendingApproval>()
+    expectTypeOf<Extract<Posted, DryRunResult | { readonly dry_run: true }>>().toBeNever()
+    const explicit = () => client.createInvoice({ ...invoice, dry_run: false })
+    expectTypeOf<Awaited<ReturnType<typeof explicit>>>().toEqualTypeOf<Posted>()
+    // Narrowing the proposal away leaves the record, with its fields.
+    const use = async () => {
+      const result = await client.createInvoice(invoice)
+      if (isPendingApproval(result)) return result.proposal.id
+      expectTypeOf(result).toEqualTypeOf<OperationOf<"createInvoice">["output"]>()
+      return result.number
+    }
+    expect([posted, explicit, use].every((f) => typeof f === "function")).toBe(true)
+  })
+
+  it("with dry_run: true: the preview alone", () => {
+    const preview = () => client.createInvoice({ ...invoice, dry_run: true })
+    type Preview = Awaited<ReturnType<typeof preview>>
+    expectTypeOf<Preview>().toEqualTypeOf<OperationOf<"createInvoice">["preview"]>()
+    expectTypeOf<Preview["dry_run"]>().toEqualTypeOf<true>()
+    expectTypeOf<Extract<Preview, PendingApproval>>().toBeNever()
+    expect(typeof preview).toBe("function")
+  })
+
+  it("a dry_run known only at run time may be either; the Effect client narrows the same way", () => {
+    const flag = Math.random() > 2
+    const either = () => client.createInvoice({ ...invoice, dry_run: flag })
+    expectTypeOf<Awaited<ReturnType<typeof either>>>().toEqualTypeOf<Output<OperationOf<"createInvoice">>>()
+    type Success<T> = T extends Effect.Effect<infer A, unknown, unknown> ? A : never
+    const effect = {} as LedgerClient["Service"]
+    const viaEffect = () => effect.createInvoice({ ...invoice, dry_run: true })
+    expectTypeOf<Success<ReturnType<typeof viaEffect>>>().toEqualTypeOf<OperationOf<"createInvoice">["preview"]>()
+    // An operation without dry_run answers its record alone.
+    const user = () => client.createUser({ name: "A", role: "staff" })
+    expectTypeOf<Awaited<ReturnType<typeof user>>>().toEqualTypeOf<OperationOf<"createUser">["output"]>()
+    // @ts-expect-error: dry_run is no field of an operation that does not take it
+    const noDryRun = () => client.createUser({ name: "A", role: "staff", dry_run: true })
+    expect([either, viaEffect, user, noDryRun].every((f) => typeof f === "function")).toBe(true)
   })
 })

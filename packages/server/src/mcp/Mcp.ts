@@ -13,6 +13,8 @@ import { ApiError, Catalog, Operation, type Scope } from "@ledger/api"
 import type { Dispatcher, Invocation } from "@ledger/engine"
 import { Engine } from "../EngineVersion.ts"
 import * as JsonSchema from "../JsonSchema.ts"
+import * as Describe from "./Describe.ts"
+import * as OutputSchema from "./OutputSchema.ts"
 import * as Toolsets from "./Toolsets.ts"
 
 /** Names whose calls end or undo something: MCP clients may ask a person before calling them. */
@@ -23,6 +25,8 @@ interface ToolEntry {
   readonly tool: Tool
   readonly pathFields: ReadonlySet<string>
   readonly queryFields: ReadonlySet<string>
+  /** The answer is not a JSON object: `structuredContent` is `{ result: body }` (see OutputSchema). */
+  readonly wrapped: boolean
 }
 
 const buildTools = (): ReadonlyMap<string, ToolEntry> => {
@@ -31,10 +35,13 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
     if (!operation.mcpTool || operation.credential === "none") continue
     const properties: Record<string, unknown> = {}
     const required: Array<string> = []
-    for (const schema of [operation.pathParams, operation.query, operation.body]) {
+    for (const [where, schema] of [["path", operation.pathParams], ["query", operation.query], ["body", operation.body]] as const) {
       if (schema === undefined) continue
       const json = JsonSchema.of(schema, { closed: true })
-      Object.assign(properties, json.properties ?? {})
+      for (const [field, property] of Object.entries((json.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+        const description = property.description === undefined ? Describe.fallback(operation, field, property, where) : null
+        properties[field] = description === null ? property : { ...property, description }
+      }
       required.push(...((json.required ?? []) as Array<string>))
     }
     // A write's key is required in the schema, as the pipeline requires it; an operation that
@@ -56,8 +63,10 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
       }
     }
     const name = Operation.toolName(operation.id)
+    const output = OutputSchema.of(operation)
     entries.set(name, {
       operation,
+      wrapped: output.wrapped,
       pathFields: new Set(JsonSchema.fieldNames(operation.pathParams)),
       queryFields: new Set(JsonSchema.fieldNames(operation.query)),
       tool: {
@@ -73,6 +82,7 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
           additionalProperties: false,
           ...keyRule
         },
+        outputSchema: output.schema,
         annotations: {
           title: operation.summary,
           readOnlyHint: operation.mode === "R",
@@ -206,7 +216,9 @@ const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
       return { isError: true, content: [{ type: "text", text: text(body) }], structuredContent: body }
     }
     const outcome = await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), extra.signal)
-    const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body)
+    // Matches the tool's outputSchema: an object answer as it is, any other under `result`.
+    const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body) &&
+        !(entry.wrapped && outcome.status < 400)
       ? outcome.body
       : { result: outcome.body }) as Record<string, unknown>
     return {
