@@ -5,13 +5,14 @@ import { type Browser, chromium, type Page } from "playwright-core"
 import { SMTPServer } from "smtp-server"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshStore, type RunningServer, startServer, type Store } from "../support/server-process.ts"
-import { artifacts, chromiumPath, ensureBuilt, hasChromium } from "./support.ts"
+import { artifacts, axeViolations, chromiumPath, ensureBuilt, hasChromium } from "./support.ts"
 
 /**
  * The web app in a real browser (Debian's Chromium driven by playwright-core) against a real
  * `ledger serve`: a person signs in with the code the server mailed over SMTP, approves the
- * proposal an agent made, and the entry is posted; an accountant opens the console with a firm
- * key, sees the client's state, switches into the client and rejects a proposal there; an MCP
+ * proposal an agent made, and the entry is posted; an accountant signs in to the console by email
+ * code as the firm member their address names (the same address is a company person too), sees
+ * the client's state, switches into the client and rejects a proposal there; an MCP
  * client is connected through the consent screen (authorize, sign in, choose, code, token).
  * Without a Chromium binary the suite is skipped with a message (CHROMIUM_PATH overrides the path).
  */
@@ -91,7 +92,11 @@ const newPage = async (): Promise<Page> => {
   return page
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true })
+/** Each screen's screenshot (a CI artifact), and no WCAG 2 A/AA violation axe-core finds on it. */
+const shot = async (page: Page, name: string) => {
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true })
+  expect(await axeViolations(page), `axe-core on ${name}`).toEqual([])
+}
 
 beforeAll(async () => {
   if (!hasChromium) return
@@ -176,16 +181,29 @@ describe.skipIf(!hasChromium)("the web app in Chromium", () => {
     expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([])
   }, 120_000)
 
-  it("opens the accountant's console with a firm key, shows the clients' state, and rejects in a client", async () => {
+  it("signs an accountant in to the console by email code, shows the clients' state, and rejects in a client", async () => {
+    // Ada keeps her own books with the same address she signs in to her firm with.
+    const ada = `ada-${Date.now()}@example.test`
     const company = await setUpCompany("Harbor Cafe", `harbor-${Date.now()}@example.test`)
+    await setUpCompany("Ada's own books", ada)
     const proposalId = await propose(company.agentKey, 25_000, "Espresso machine service")
-    const firm = expectOk(await api("POST", "/v1/firms", operatorToken, { name: "Baker & Ames CPAs", admin_name: "Ada Ames" }), 201)
+    const firm = expectOk(await api("POST", "/v1/firms", operatorToken, { name: "Baker & Ames CPAs", admin_name: "Ada Ames", admin_email: ada }), 201)
     expectOk(await api("POST", "/v1/firm-access", company.owner, { firm_id: firm.firm.id, scopes: ["read", "propose", "approve"], billing: "client", reason: "Our accountants" }), 201)
 
     const page = await newPage()
     await page.goto(`${server.url}/app/console`)
-    await page.getByLabel("Firm key").fill(firm.secret)
-    await page.getByRole("button", { name: "Open the console" }).click()
+    await page.getByRole("heading", { name: "Sign in to the accountant console" }).waitFor()
+    await page.getByLabel("Email address").fill(ada)
+    await page.getByRole("button", { name: "Email me a code" }).click()
+    await page.getByLabel("Sign-in code").fill(await codeFor(ada))
+    await shot(page, "4-console-sign-in")
+    await page.getByRole("button", { name: "Sign in", exact: true }).click()
+    await page.getByRole("heading", { name: "Accountant console", exact: true }).waitFor()
+    // The session is the HttpOnly cookie, a firm session: no token is within the page's reach.
+    const cookies = await page.context().cookies()
+    expect(cookies.find((cookie) => cookie.name === "ledger_session")).toMatchObject({ httpOnly: true, sameSite: "Lax" })
+    expect(cookies.find((cookie) => cookie.name === "ledger_session")?.value).toMatch(/^ldgf_/u)
+    expect(await page.evaluate(() => document.cookie)).not.toContain("ldgf_")
     const row = page.getByRole("row").filter({ hasText: "Harbor Cafe" })
     await row.waitFor()
     expect(await row.textContent()).toContain("250.00")
@@ -202,6 +220,9 @@ describe.skipIf(!hasChromium)("the web app in Chromium", () => {
     const decided = expectOk(await api("GET", `/v1/proposals/${proposalId}`, company.owner), 200)
     expect(decided.status).toBe("rejected")
     expect(decided.decided_by.type).toBe("firm_member")
+
+    await page.getByRole("button", { name: "Sign out of the console" }).click()
+    await page.getByRole("heading", { name: "Sign in to the accountant console" }).waitFor()
   }, 120_000)
 
   it("connects an MCP client through the consent screen: authorize, sign in, choose, and the app gets its code", async () => {

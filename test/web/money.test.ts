@@ -38,6 +38,7 @@ describe("client routes", () => {
     expect(routeOf("/app/sign-in/email")).toBe("sign-in-email")
     expect(routeOf("/app/console/")).toBe("console")
     expect(routeOf("/app/connect")).toBe("consent")
+    for (const screen of ["security", "periods", "close", "reports", "consents", "claim"] as const) expect(routeOf(`/app/${screen}/`)).toBe(screen)
     expect(routeOf("/app/nowhere")).toBe("not-found")
   })
 })

@@ -3,8 +3,16 @@ import { ApiFailure, call, cookieCaller, messageOf } from "./api.ts"
 import { Consent } from "./Consent.tsx"
 import { Console } from "./Console.tsx"
 import { Inbox } from "./Inbox.tsx"
-import { base, navigate, routeOf, useLocation } from "./router.ts"
+import { base, navigate, routeOf, useLocation, w9TokenOf } from "./router.ts"
 import { SignIn } from "./SignIn.tsx"
+import { Claim } from "./screens/Claim.tsx"
+import { Close } from "./screens/Close.tsx"
+import { Consents } from "./screens/Consents.tsx"
+import { Periods } from "./screens/Periods.tsx"
+import { Reports } from "./screens/Reports.tsx"
+import { Security } from "./screens/Security.tsx"
+import { Sources } from "./screens/Sources.tsx"
+import { W9Form } from "./screens/W9.tsx"
 
 export interface Me {
   readonly type?: string
@@ -33,7 +41,8 @@ export const App = () => {
       const me = await call<Me>(cookieCaller, "GET", "/v1/me")
       setSession({ state: "in", me: me.body })
     } catch (failure) {
-      if (failure instanceof ApiFailure && failure.status === 401) setSession({ state: "out" })
+      // 401: no session; 404: a firm member's console session, which acts in no company of its own.
+      if (failure instanceof ApiFailure && (failure.status === 401 || failure.status === 404)) setSession({ state: "out" })
       else {
         setSession({ state: "out" })
         setError(messageOf(failure))
@@ -52,11 +61,24 @@ export const App = () => {
     navigate("/sign-in")
   }
 
+  // The vendor's public W-9 page: no session, no app navigation (the vendor is no user of these books).
+  if (route === "w9") {
+    return (
+      <>
+        <a className="skip" href="#main">Skip to content</a>
+        <header className="bar"><span className="brand">Ledger</span></header>
+        <main id="main" tabIndex={-1}><W9Form token={w9TokenOf(location.pathname)} /></main>
+      </>
+    )
+  }
+
   const signedIn = session.state === "in"
-  const needsPerson = route === "inbox" || route === "consent"
+  const needsPerson = route === "inbox" || route === "consent" || route === "security" || route === "periods" || route === "reports" || route === "consents" || route === "sources"
   let main
   if (session.state === "loading") main = <p role="status">Loading…</p>
-  else if (route === "console") main = <Console />
+  else if (route === "console") main = <Console search={location.search} />
+  else if (route === "close") main = <Close />
+  else if (route === "claim") main = <Claim />
   else if (route === "not-found") main = <p>No such page. <a href={`${base}/`} onClick={link("/")}>Go to the inbox</a>.</p>
   else if (route === "sign-in" || route === "sign-in-email" || (needsPerson && !signedIn)) {
     main = <SignIn search={location.search} onSignedIn={async () => {
@@ -64,6 +86,11 @@ export const App = () => {
       if (route === "sign-in" || route === "sign-in-email") navigate("/inbox")
     }} />
   } else if (route === "consent") main = <Consent search={location.search} />
+  else if (route === "security") main = <Security />
+  else if (route === "periods") main = <Periods />
+  else if (route === "reports") main = <Reports />
+  else if (route === "consents") main = <Consents />
+  else if (route === "sources") main = <Sources />
   else main = <Inbox caller={cookieCaller} title="Approval inbox" />
 
   return (
@@ -73,7 +100,13 @@ export const App = () => {
         <span className="brand">Ledger</span>
         <nav aria-label="Main">
           <a href={`${base}/inbox`} onClick={link("/inbox")} aria-current={route === "inbox" ? "page" : undefined}>Inbox</a>
+          <a href={`${base}/reports`} onClick={link("/reports")} aria-current={route === "reports" ? "page" : undefined}>Reports</a>
+          <a href={`${base}/periods`} onClick={link("/periods")} aria-current={route === "periods" ? "page" : undefined}>Periods</a>
+          <a href={`${base}/consents`} onClick={link("/consents")} aria-current={route === "consents" ? "page" : undefined}>AI consents</a>
+          <a href={`${base}/sources`} onClick={link("/sources")} aria-current={route === "sources" ? "page" : undefined}>Integrations</a>
+          <a href={`${base}/security`} onClick={link("/security")} aria-current={route === "security" ? "page" : undefined}>Security</a>
           <a href={`${base}/console`} onClick={link("/console")} aria-current={route === "console" ? "page" : undefined}>Accountant console</a>
+          <a href={`${base}/close`} onClick={link("/close")} aria-current={route === "close" ? "page" : undefined}>Close checklist</a>
         </nav>
         {signedIn
           ? <span className="who">{session.me.name ?? "Signed in"} <button type="button" onClick={() => void signOut()}>Sign out</button></span>

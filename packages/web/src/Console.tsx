@@ -1,15 +1,16 @@
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react"
-import { type Caller, call, messageOf } from "./api.ts"
+import { useCallback, useEffect, useMemo, useState } from "react"
+import { ApiFailure, type Caller, call, cookieCaller, messageOf } from "./api.ts"
 import { Inbox } from "./Inbox.tsx"
 import { formatCents } from "./money.ts"
-import { ErrorMessage, useAction } from "./useAction.tsx"
+import { FirmLocks, FirmQueue } from "./screens/FirmBatch.tsx"
+import { SignIn } from "./SignIn.tsx"
 
 /**
  * The accountant's console for a firm member: the firm's clients with their state
- * (`GET /v1/firm/clients`), and the proposals of the client chosen (`X-Ledger-Company`). Until
- * firm members sign in on the web, the member opens a console session with their firm key: the key
- * is sent once to `POST /v1/firm/sessions` and forgotten; the `ldgf_` session lives in memory only
- * (docs/decisions/1901-web-app-console-session.md).
+ * (`GET /v1/firm/clients`), and the proposals of the client chosen (`X-Ledger-Company`). The
+ * member signs in here by email code (or passkey, and a second step when they have one) as the
+ * firm member their address names; the firm session (`ldgf_`) is the HttpOnly cookie, as a
+ * person's is (docs/decisions/1006-firm-members-sign-in.md, which supersedes 1901).
  */
 
 interface ClientStatus {
@@ -22,28 +23,6 @@ interface ClientStatus {
   readonly overdue_ar: { readonly invoices: number; readonly cents: number }
   readonly migration: { readonly state: string }
   readonly kill_switch_suspended: boolean
-}
-
-const OpenSession = (props: { readonly onOpened: (token: string) => void }) => {
-  const [key, setKey] = useState("")
-  const { busy, error, run } = useAction()
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    void run(async () => {
-      const opened = await call<{ secret: string }>({ kind: "firm", token: key.trim(), company: null }, "POST", "/v1/firm/sessions", {})
-      setKey("")
-      props.onOpened(opened.body.secret)
-    })
-  }
-  return (
-    <form onSubmit={submit} className="card narrow">
-      <p>Open a console session with your firm key. The key is used once and not kept; the session ends when you close this tab.</p>
-      <label htmlFor="firm-key">Firm key</label>
-      <input id="firm-key" type="password" autoComplete="off" required value={key} onChange={(event) => setKey(event.target.value)} />
-      <button type="submit" disabled={busy}>Open the console</button>
-      <ErrorMessage error={error} />
-    </form>
-  )
 }
 
 const ClientTable = (props: { readonly clients: ReadonlyArray<ClientStatus>; readonly chosen: string | null; readonly onChoose: (id: string) => void }) => (
@@ -71,40 +50,73 @@ const ClientTable = (props: { readonly clients: ReadonlyArray<ClientStatus>; rea
   </table>
 )
 
-export const Console = () => {
-  const [token, setToken] = useState<string | null>(null)
+interface FirmIdentity {
+  readonly firm: { readonly name: string }
+  readonly principal: { readonly name: string; readonly credential: string }
+}
+
+type State = { readonly state: "loading" } | { readonly state: "out" } | { readonly state: "in"; readonly who: FirmIdentity }
+
+export const Console = (props: { readonly search: string }) => {
+  const [session, setSession] = useState<State>({ state: "loading" })
   const [clients, setClients] = useState<ReadonlyArray<ClientStatus> | null>(null)
   const [chosen, setChosen] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const load = useCallback(async (session: string) => {
+  const load = useCallback(async () => {
+    setError(null)
     try {
-      const page = await call<{ data: ReadonlyArray<ClientStatus> }>({ kind: "firm", token: session, company: null }, "GET", "/v1/firm/clients?limit=100")
+      const who = await call<FirmIdentity>(cookieCaller, "GET", "/v1/firm")
+      setSession({ state: "in", who: who.body })
+      const page = await call<{ data: ReadonlyArray<ClientStatus> }>(cookieCaller, "GET", "/v1/firm/clients?limit=100")
       setClients(page.body.data)
+    } catch (failure) {
+      // No firm session in this browser (none, a person's, or ended): the member signs in.
+      if (failure instanceof ApiFailure && failure.status === 401) setSession({ state: "out" })
+      else {
+        setSession({ state: "out" })
+        setError(messageOf(failure))
+      }
+    }
+  }, [])
+  useEffect(() => void load(), [load])
+  const caller = useMemo<Caller | null>(() => (chosen === null ? null : { kind: "cookie", company: chosen }), [chosen])
+  const client = clients?.find((each) => each.company_id === chosen)
+  const signOut = async () => {
+    try {
+      await call(cookieCaller, "POST", "/v1/auth/sign-out", {})
     } catch (failure) {
       setError(messageOf(failure))
     }
-  }, [])
-  useEffect(() => {
-    if (token !== null) void load(token)
-  }, [token, load])
-  const caller = useMemo<Caller | null>(() => (token === null || chosen === null ? null : { kind: "firm", token, company: chosen }), [token, chosen])
-  const client = clients?.find((each) => each.company_id === chosen)
+    setSession({ state: "out" })
+    setClients(null)
+    setChosen(null)
+  }
 
+  if (session.state === "loading") return <p role="status">Loading…</p>
+  if (session.state === "out") {
+    return (
+      <>
+        {error === null ? null : <p role="alert" className="error">{error}</p>}
+        <SignIn search={props.search} principalType="firm_member" title="Sign in to the accountant console" onSignedIn={load} />
+      </>
+    )
+  }
   return (
     <section aria-labelledby="console-title">
       <h1 id="console-title">Accountant console</h1>
-      {token === null ? <OpenSession onOpened={setToken} /> : (
+      <p>
+        {session.who.principal.name}, {session.who.firm.name}{" "}
+        <button type="button" className="secondary" onClick={() => void signOut()}>Sign out of the console</button>
+      </p>
+      {error === null ? null : <p role="alert" className="error">{error}</p>}
+      {clients === null ? <p role="status">Loading clients…</p> : <ClientTable clients={clients} chosen={chosen} onChoose={setChosen} />}
+      {clients === null || clients.length === 0 ? null : (
         <>
-          <p><button type="button" className="secondary" onClick={() => {
-            setToken(null)
-            setClients(null)
-            setChosen(null)
-          }}>Close the console session</button></p>
-          {error === null ? null : <p role="alert" className="error">{error}</p>}
-          {clients === null ? <p role="status">Loading clients…</p> : <ClientTable clients={clients} chosen={chosen} onChoose={setChosen} />}
-          {caller === null ? null : <Inbox key={chosen} caller={caller} title={`Proposals of ${client?.name ?? "the client"}`} />}
+          <FirmQueue clients={clients} onChanged={() => void load()} />
+          <FirmLocks clients={clients} onChanged={() => void load()} />
         </>
       )}
+      {caller === null ? null : <Inbox key={chosen} caller={caller} title={`Proposals of ${client?.name ?? "the client"}`} />}
     </section>
   )
 }

@@ -60,7 +60,16 @@ const Field = (props: {
   </>
 )
 
-export const SignIn = (props: { readonly search: string; readonly onSignedIn: () => Promise<void> }) => {
+/**
+ * `principalType` says who to sign in as when an address is both a company's person and a firm
+ * member: the accountant console asks for the firm member (docs/decisions/1006-firm-members-sign-in.md).
+ */
+export const SignIn = (props: {
+  readonly search: string
+  readonly onSignedIn: () => Promise<void>
+  readonly principalType?: "user" | "firm_member"
+  readonly title?: string
+}) => {
   const linkCode = new URLSearchParams(props.search).get("code")
   const [step, setStep] = useState<Step>(linkCode === null ? { name: "email" } : { name: "code" })
   const [email, setEmail] = useState("")
@@ -74,7 +83,11 @@ export const SignIn = (props: { readonly search: string; readonly onSignedIn: ()
     void run(work)
   }
   const askCode = submit(async () => {
-    await call(cookieCaller, "POST", "/v1/auth/email-links", { email, browser: browserValue() })
+    await call(cookieCaller, "POST", "/v1/auth/email-links", {
+      email,
+      browser: browserValue(),
+      ...(props.principalType === undefined ? {} : { principal_type: props.principalType })
+    })
     setNotice(`If ${email} can sign in, a code is on its way. It works for 15 minutes, in this browser only.`)
     setStep({ name: "code" })
   })
@@ -92,7 +105,7 @@ export const SignIn = (props: { readonly search: string; readonly onSignedIn: ()
 
   return (
     <section aria-labelledby="sign-in-title" className="card narrow">
-      <h1 id="sign-in-title">Sign in to Ledger</h1>
+      <h1 id="sign-in-title">{props.title ?? "Sign in to Ledger"}</h1>
       {step.name === "email" ? (
         <>
           <form onSubmit={askCode}>

@@ -1,9 +1,9 @@
 /**
- * The app's only way to the server: the public /v1 API on the same origin. A signed-in person's
- * session travels as the HttpOnly `ledger_session` cookie (credentials: "same-origin"); every
- * write adds the anti-forgery header `X-Ledger-CSRF` and an `Idempotency-Key`. The accountant's
- * console instead carries a firm console session (`ldgf_…`) as a Bearer token held in memory only,
- * and names the client it acts in with `X-Ledger-Company` (docs/web-app.md).
+ * The app's only way to the server: the public /v1 API on the same origin. The session travels as
+ * the HttpOnly `ledger_session` cookie (credentials: "same-origin"), a person's (`ldgs_`) or, in
+ * the accountant's console, a firm member's (`ldgf_`, which names the client it acts in with
+ * `X-Ledger-Company`); every write adds the anti-forgery header `X-Ledger-CSRF` and an
+ * `Idempotency-Key` (docs/web-app.md, docs/decisions/1006-firm-members-sign-in.md).
  */
 
 export interface ApiErrorBody {
@@ -19,10 +19,11 @@ export class ApiFailure extends Error {
   }
 }
 
-/** Who a call is made as: the browser's session cookie, or a firm console session in one client. */
-export type Caller =
-  | { readonly kind: "cookie" }
-  | { readonly kind: "firm"; readonly token: string; readonly company: string | null }
+/** Who a call is made as: the browser's session cookie, in the client `company` names for a firm member's. */
+export interface Caller {
+  readonly kind: "cookie"
+  readonly company?: string | null
+}
 
 export const cookieCaller: Caller = { kind: "cookie" }
 
@@ -49,10 +50,7 @@ export const call = async <A = unknown>(
   body?: unknown
 ): Promise<Answer<A>> => {
   const headers: Record<string, string> = { accept: "application/json" }
-  if (caller.kind === "firm") {
-    headers.authorization = `Bearer ${caller.token}`
-    if (caller.company !== null) headers["x-ledger-company"] = caller.company
-  }
+  if (caller.company !== undefined && caller.company !== null) headers["x-ledger-company"] = caller.company
   if (method === "POST") {
     headers["content-type"] = "application/json"
     headers["x-ledger-csrf"] = "1"
@@ -63,7 +61,7 @@ export const call = async <A = unknown>(
     response = await fetch(path, {
       method,
       headers,
-      credentials: caller.kind === "cookie" ? "same-origin" : "omit",
+      credentials: "same-origin",
       ...(method === "POST" ? { body: JSON.stringify(body ?? {}) } : {})
     })
   } catch {

@@ -4,9 +4,16 @@ import { useEffect, useState } from "react"
 export const base = "/app"
 
 export type Route = "sign-in" | "sign-in-email" | "inbox" | "console" | "consent" | "not-found"
+  // Issue 31 screens (packages/web/src/screens/).
+  | "security" | "periods" | "close" | "reports" | "consents" | "claim"
+  // Issue 30: integrations and migrations.
+  | "sources"
+  // Issue 26: the public W-9 form a vendor's mailed link opens (no sign-in).
+  | "w9"
 
 export const routeOf = (pathname: string): Route => {
   const path = pathname.startsWith(base) ? pathname.slice(base.length) : pathname
+  if (/^\/w9\/[^/]+\/?$/u.test(path)) return "w9"
   switch (path.replace(/\/+$/, "")) {
     case "":
     case "/inbox":
@@ -20,10 +27,27 @@ export const routeOf = (pathname: string): Route => {
     case "/connect":
     case "/consent":
       return "consent"
+    case "/security":
+      return "security"
+    case "/periods":
+      return "periods"
+    case "/close":
+      return "close"
+    case "/reports":
+      return "reports"
+    case "/consents":
+      return "consents"
+    case "/claim":
+      return "claim"
+    case "/sources":
+      return "sources"
     default:
       return "not-found"
   }
 }
+
+/** The W-9 link's token, from `/app/w9/<token>`. */
+export const w9TokenOf = (pathname: string): string => decodeURIComponent(pathname.replace(/\/+$/u, "").split("/").at(-1) ?? "")
 
 export const navigate = (to: string) => {
   window.history.pushState(null, "", `${base}${to}`)

@@ -129,7 +129,21 @@ const intoApp = (route: string) =>
     return HttpServerResponse.redirect(`${mount}${route}${search}`, { status: 302, headers: { "Cache-Control": "no-store" } })
   })
 
-/** Adds `/app`, `/app/*`, the sign-in mail's link (`/sign-in/email?code=…`) and the consent landing (`/connect`) to the router (Http.ts `routes`). */
+/**
+ * The W-9 link the 1099 area mails vendors is `<app origin>/w9/<token>` (engine taxforms/W9.ts,
+ * already documented and tested as such): it lands on the app's public W-9 page. Only a path of
+ * the token's shape is forwarded, and the redirect is never cached nor sent as a referrer.
+ */
+const w9Token = /^\/w9\/w9_[A-Za-z0-9_-]{20,80}$/u
+
+const intoW9 = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const pathname = new URL(request.url, "http://localhost").pathname
+  if (!w9Token.test(pathname)) return notFound
+  return HttpServerResponse.redirect(`${mount}${pathname}`, { status: 302, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } })
+})
+
+/** Adds `/app`, `/app/*`, the sign-in mail's link (`/sign-in/email?code=…`), the consent landing (`/connect`) and the W-9 link (`/w9/<token>`) to the router (Http.ts `routes`). */
 export const register = (router: HttpRouter.HttpRouter) =>
   Effect.gen(function*() {
     let files: ReadonlyMap<string, StaticFile> | null = null
@@ -151,4 +165,5 @@ export const register = (router: HttpRouter.HttpRouter) =>
     // With LEDGER_APP_URL unset, the sign-in mail links to the server's own /sign-in/email and
     // /oauth/authorize sends the browser to its own /connect: both land in the app.
     for (const route of ["/sign-in/email", "/connect"] as const) yield* router.add("GET", route, intoApp(route))
+    yield* router.add("GET", "/w9/*", intoW9)
   })
