@@ -46,6 +46,10 @@ export interface TestAppOptions {
   readonly analyzeGrownTables?: boolean
   /** The outside world's ports (mail, bank feeds, sealer); default the server's unconfigured ones. */
   readonly providers?: Parameters<typeof Server.inProcess>[0]["providers"]
+  /** Where clients reach the API (LEDGER_BASE_URL); default unset. */
+  readonly publicBaseUrl?: string
+  /** Take a request's client address from `X-Forwarded-For` (LEDGER_TRUST_PROXY=1); off by default. */
+  readonly trustProxy?: boolean
 }
 
 export interface TestCompany {
@@ -77,6 +81,8 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
     ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
     ...(options.analyzeGrownTables === undefined ? {} : { analyzeGrownTables: options.analyzeGrownTables }),
     ...(options.providers === undefined ? {} : { providers: options.providers }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
     ...(clock === undefined ? {} : { clock })
   })
 

@@ -8,6 +8,7 @@
 export * from "./app.ts"
 export * from "./assertions.ts"
 export * from "./database.ts"
+export * from "./files.ts"
 export * from "./http.ts"
 export * from "./mcp.ts"
 export * from "./people.ts"

@@ -5,7 +5,7 @@ import { type Browser, chromium, type Page } from "playwright-core"
 import { SMTPServer } from "smtp-server"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freshStore, type RunningServer, startServer, type Store } from "../support/server-process.ts"
-import { artifacts, axeViolations, chromiumPath, ensureBuilt, hasChromium } from "./support.ts"
+import { artifacts, axeViolations, chromiumPath, ensureBuilt, hasChromium } from "../support/browser/chromium.ts"
 
 /**
  * The web app in a real browser (Debian's Chromium driven by playwright-core) against a real

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { formatCents } from "../../packages/web/src/money.ts"
-import { checkScreen, expectOk, setUpCompany, signedInPage, startHarness, type WebHarness } from "./harness.ts"
-import { chromiumPath, hasChromium } from "./support.ts"
+import { checkScreen, expectOk, setUpCompany, signedInPage, startHarness, type WebHarness } from "../support/browser/harness.ts"
+import { chromiumPath, hasChromium } from "../support/browser/chromium.ts"
 
 /**
  * The issue 31 screens in a real Chromium against a real `ledger serve`: reports (the totals shown

@@ -4,7 +4,7 @@ import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as WebApp from "../../packages/server/src/http/WebApp.ts"
 import { makeTestApp, type TestApp } from "../support/index.ts"
-import { ensureBuilt } from "./support.ts"
+import { ensureBuilt } from "../support/browser/chromium.ts"
 
 /**
  * How `ledger serve` serves the web app under /app: media types, caching, the client-route

@@ -3,8 +3,8 @@ import { type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { routeOf, w9TokenOf } from "../../packages/web/src/router.ts"
 import { bodyOf } from "../../packages/web/src/screens/w9Body.ts"
-import { checkScreen, expectOk, setUpCompany, startHarness, type WebHarness } from "./harness.ts"
-import { chromiumPath, hasChromium } from "./support.ts"
+import { checkScreen, expectOk, setUpCompany, startHarness, type WebHarness } from "../support/browser/harness.ts"
+import { chromiumPath, hasChromium } from "../support/browser/chromium.ts"
 
 /**
  * In a real Chromium against a real `ledger serve`: the vendor's public W-9 page opened from the

@@ -3,8 +3,8 @@ import path from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { SMTPServer } from "smtp-server"
 import { expect } from "vitest"
-import { freshStore, type RunningServer, startServer, type Store } from "../support/server-process.ts"
-import { artifacts, axeViolations, chromiumPath, ensureBuilt } from "./support.ts"
+import { freshStore, type RunningServer, startServer, type Store } from "../server-process.ts"
+import { artifacts, axeViolations, chromiumPath, ensureBuilt } from "./chromium.ts"
 
 /**
  * What a browser test file of the web app starts (each file its own): the built app, an SMTP
@@ -16,7 +16,13 @@ export interface WebHarness {
   readonly operatorToken: string
   readonly browser: Browser
   readonly api: (method: "GET" | "POST", route: string, token: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: any }>
-  readonly codeFor: (address: string) => Promise<string>
+  /**
+   * The code of the newest sign-in mail to `address` among those after the first `since` mails
+   * (codes are mailed by a worker job, so a second request's mail may not have arrived yet).
+   */
+  readonly codeFor: (address: string, since?: number) => Promise<string>
+  /** How many mails have arrived so far (for `codeFor`'s `since`). */
+  readonly mailCount: () => number
   /** The first match of `pattern` (its first group) in the newest mail to `address` that has one, quoted-printable decoded. */
   readonly mailed: (address: string, pattern: RegExp) => Promise<string>
   readonly stop: () => Promise<void>
@@ -85,10 +91,11 @@ export const startHarness = async (env: Readonly<Record<string, string>> = {}): 
       }
       throw new Error(`no mail to ${address} matching ${pattern}`)
     },
-    codeFor: async (address) => {
+    mailCount: () => mails.length,
+    codeFor: async (address, since = 0) => {
       const deadline = Date.now() + 60_000
       while (Date.now() < deadline) {
-        const message = [...mails].reverse().find((each) => each.to.includes(address))
+        const message = mails.slice(since).reverse().find((each) => each.to.includes(address))
         if (message !== undefined) {
           const text = message.raw.replace(/=\r?\n/gu, "").replace(/=([0-9A-F]{2})/gu, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
           const match = /sign-in code is (\d{6})/u.exec(text)
@@ -121,8 +128,9 @@ export const signedInPage = async (harness: WebHarness, email: string, to: strin
   const page = await context.newPage()
   await page.goto(`${harness.url}/app/${to}`)
   await page.getByLabel("Email address").fill(email)
+  const since = harness.mailCount()
   await page.getByRole("button", { name: "Email me a code" }).click()
-  await page.getByLabel("Sign-in code").fill(await harness.codeFor(email))
+  await page.getByLabel("Sign-in code").fill(await harness.codeFor(email, since))
   await page.getByRole("button", { name: "Sign in", exact: true }).click()
   return page
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connector } from "../migrations/soap.ts"
-import { makeCompany } from "../migrations/qbxml.ts"
-import { checkScreen, expectOk, setUpCompany, signedInPage, startHarness, type WebHarness } from "./harness.ts"
-import { chromiumPath, hasChromium } from "./support.ts"
+import { connector } from "./soap.ts"
+import { makeCompany } from "./qbxml.ts"
+import { checkScreen, expectOk, setUpCompany, signedInPage, startHarness, type WebHarness } from "../support/browser/harness.ts"
+import { chromiumPath, hasChromium } from "../support/browser/chromium.ts"
 
 /**
  * Issue 30's screen in a real Chromium against a real `ledger serve`: a desktop-edition

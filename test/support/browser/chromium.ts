@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import path from "node:path"
 import { promisify } from "node:util"
 import type { Page } from "playwright-core"
-import { repositoryRoot } from "../support/server-process.ts"
+import { repositoryRoot } from "../server-process.ts"
 
 /** The web app's build and the browser the tests drive (docs/web-app.md "Tests"). */
 
