@@ -1,7 +1,7 @@
 import { deflateSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { extractText } from "unpdf"
-import { agentWithKey, createKey, expectErrorBody, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { agentWithKey, createKey, expectErrorBody, getFile, isPdf, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 
 /** The company profile over HTTP: fields and their rules, the logo (PNG checked, SVG rebuilt), and the preview PDF. */
 
@@ -96,9 +96,16 @@ describe("the logo", () => {
     expect(uploaded.body.logo).toMatchObject({ media_type: "image/png", width: 40, height: 20 })
     const served = await app.call("GET", "/v1/company/profile/logo?format=base64", { token: company.ownerKey })
     expect(Buffer.from(served.body.content_base64, "base64").equals(Buffer.from(bytes))).toBe(true)
-    const preview = await app.call("GET", "/v1/company/profile/preview?kind=estimate", { token: company.ownerKey })
-    expect(preview.body).toMatchObject({ kind: "estimate", content_type: "application/pdf" })
-    const { text } = await extractText(new Uint8Array(Buffer.from(preview.body.content_base64, "base64")), { mergePages: true })
+    const raw = await getFile(app.fetch, "/v1/company/profile/logo", company.ownerKey)
+    expect(raw.contentType).toBe("image/png")
+    expect(Buffer.from(raw.bytes).equals(Buffer.from(bytes))).toBe(true)
+    const preview = await getFile(app.fetch, "/v1/company/profile/preview?kind=estimate", company.ownerKey)
+    expect(preview.contentType).toBe("application/pdf")
+    expect(preview.filename).toBe("estimate-preview.pdf")
+    expect(isPdf(preview.bytes)).toBe(true)
+    const envelope = await app.call("GET", "/v1/company/profile/preview?kind=estimate&format=base64", { token: company.ownerKey })
+    expect(envelope.body).toMatchObject({ kind: "estimate", content_type: "application/pdf" })
+    const { text } = await extractText(preview.bytes, { mergePages: true })
     expect(text).toContain("ESTIMATE")
     expect(text).toContain("Acme")
     const removed = await app.call("POST", "/v1/company/profile/logo/remove", { token: company.ownerKey, body: {} })
@@ -138,8 +145,13 @@ describe("the logo", () => {
     const clean = await uploadLogo(`<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" data-x="1"><metadata>m</metadata><rect width="120" height="40" fill="#1a5fb4"/></svg>`)
     expect(clean.status, JSON.stringify(clean.body)).toBe(201)
     expect(clean.body.cleaned).toEqual(expect.arrayContaining(["attribute data-x", "element metadata"]))
-    const served = await app.call("GET", "/v1/company/profile/logo", { token: company.ownerKey })
-    const text = Buffer.from(served.body.content_base64, "base64").toString("utf8")
+    // Served as itself, never run: an attachment that is not sniffed, under a sandboxing policy.
+    const served = await getFile(app.fetch, "/v1/company/profile/logo", company.ownerKey)
+    expect(served.contentType).toBe("image/svg+xml")
+    expect(served.headers.get("x-content-type-options")).toBe("nosniff")
+    expect(served.headers.get("content-security-policy")).toContain("sandbox")
+    expect(served.headers.get("content-disposition")).toMatch(/^attachment;/)
+    const text = served.text
     expect(text).toBe(`<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" fill="#1a5fb4"></rect></svg>`)
   })
 })

@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, type TestApp } from "../support/index.ts"
+import { getFile, isPdf, makeTestApp, type TestApp } from "../support/index.ts"
 import { salesCompany } from "./support.ts"
 
 let app: TestApp
@@ -110,8 +110,10 @@ describe("contacts, items and sales tax", () => {
     ]
     expect(made.map((result) => [result.status, result.body.number])).toEqual([[201, "V-77"], [201, "VC-0001"], [201, "SR-0001"], [201, "RF-0001"], [201, "VRF-0001"]])
     for (const document of made.map((result) => result.body)) {
-      const pdf = (await company.get(`/v1/documents/${document.id}/pdf`)).body
-      const text = (await extractText(await getDocumentProxy(Uint8Array.from(Buffer.from(pdf.content_base64, "base64"))), { mergePages: true })).text
+      const pdf = await getFile(app.fetch, `/v1/documents/${document.id}/pdf`, company.ownerKey)
+      expect(pdf.contentType).toBe("application/pdf")
+      expect(isPdf(pdf.bytes)).toBe(true)
+      const text = (await extractText(await getDocumentProxy(pdf.bytes), { mergePages: true })).text
       expect(text).toContain(document.number)
       expect(text).toContain(document.lines[0].description)
     }

@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, type TestApp } from "../support/index.ts"
+import { getFile, makeTestApp, type TestApp } from "../support/index.ts"
 import { agentOf, salesCompany } from "./support.ts"
 
 let app: TestApp
@@ -46,9 +46,10 @@ describe("estimates", () => {
     expect((await company.post(`/v1/estimates/${estimate.id}/status`, { status: "open" })).body.status).toBe("open")
     expect((await company.post(`/v1/estimates/${estimate.id}/status`, { status: "accepted" })).body.status).toBe("accepted")
 
-    const pdf = await company.get(`/v1/estimates/${estimate.id}/pdf`)
-    expect(pdf.body.content_type).toBe("application/pdf")
-    const text = await pdfText(pdf.body.content_base64)
+    const pdf = await getFile(app.fetch, `/v1/estimates/${estimate.id}/pdf`, company.ownerKey)
+    expect(pdf.contentType).toBe("application/pdf")
+    expect(pdf.filename).toMatch(/\.pdf$/)
+    const text = await pdfText(Buffer.from(pdf.bytes).toString("base64"))
     expect(text).toContain("ESTIMATE EST-0001")
     expect(text).toContain("Kitchen remodel")
     expect(text).toContain("8,500.00")
@@ -171,7 +172,8 @@ describe("aging", () => {
     expect(ap.totals).toMatchObject({ days_1_30_cents: 3_000, total_cents: 3_000 })
     const earlier = (await company.get("/v1/reports/ar-aging?as_of=2026-01-31")).body
     expect(earlier.totals.total_cents).toBe(2_400)
-    const csv = (await company.get("/v1/reports/ar-aging?as_of=2026-03-31&format=csv")).body
-    expect(csv.content.split("\r\n")[1]).toBe(`${company.customerId},Acme Ltd,1.00,2.00,4.00,8.00,16.00,31.00,0.50`)
+    const csv = await getFile(app.fetch, "/v1/reports/ar-aging?as_of=2026-03-31&format=csv", company.ownerKey)
+    expect(csv.contentType).toBe("text/csv; charset=utf-8")
+    expect(csv.text.split("\r\n")[1]).toBe(`${company.customerId},Acme Ltd,1.00,2.00,4.00,8.00,16.00,31.00,0.50`)
   })
 })

@@ -1,5 +1,25 @@
 import { Schema } from "effect"
 import { errorIssuesMax } from "./Limits.ts"
+import { errors as ledgerErrors } from "./errors/ledger.ts"
+import { errors as salesErrors } from "./errors/sales.ts"
+import { errors as bankingErrors } from "./errors/banking.ts"
+import { errors as firmsErrors } from "./errors/firms.ts"
+import { errors as authErrors } from "./errors/auth.ts"
+import { errors as webhooksErrors } from "./errors/webhooks.ts"
+import { errors as receiptsErrors } from "./errors/receipts.ts"
+import { errors as profileErrors } from "./errors/profile.ts"
+import { errors as taxErrors } from "./errors/tax.ts"
+import { errors as taxformsErrors } from "./errors/taxforms.ts"
+import { errors as payrollErrors } from "./errors/payroll.ts"
+import { errors as mileageErrors } from "./errors/mileage.ts"
+import { errors as estimatedTaxesErrors } from "./errors/estimated-taxes.ts"
+import { errors as cryptoErrors } from "./errors/crypto.ts"
+import { errors as integrationsErrors } from "./errors/integrations.ts"
+import { errors as migrationsErrors } from "./errors/migrations.ts"
+import { errors as aiAppsErrors } from "./errors/ai-apps.ts"
+import { errors as aiConsentErrors } from "./errors/ai-consent.ts"
+import { errors as onlinePaymentsErrors } from "./errors/online-payments.ts"
+import { errors as billingErrors } from "./errors/billing.ts"
 
 /**
  * Every stable `error.type` Ledger answers with, and the HTTP status it always travels with.
@@ -38,161 +58,27 @@ export const errorStatus = {
   internal_error: 500,
   bad_gateway: 502,
   service_unavailable: 503,
-  // ledger area (accounts, periods, entries, proposals, reports)
-  single_line_entry: 422,
-  zero_amount_line: 422,
-  two_sided_line: 422,
-  unknown_class: 422,
-  unknown_contact: 422,
-  invalid_period_transition: 422,
-  entry_already_reversed: 409,
-  entry_not_reversible: 409,
-  // sales area (contacts, items, documents, payments, estimates, recurring, tax, email)
-  document_has_applications: 409,
-  already_void: 409,
-  number_in_use: 409,
-  invalid_transition: 409,
-  over_application: 422,
-  inactive_tax_rate: 422,
-  // banking area (bank accounts, imports, lines, rules, feeds, reconciliation)
-  statement_unreadable: 422,
-  statement_account_ambiguous: 422,
-  bank_line_state: 409,
-  entry_not_matchable: 422,
-  bank_line_reconciled: 409,
-  reconciliation_in_progress: 409,
-  reconciliation_not_balanced: 422,
-  reconciliation_closed: 409,
-  reconciliation_not_latest: 409,
-  feed_account_limit: 422,
-  bank_feeds_not_configured: 503,
-  // firms area
-  last_firm_admin: 422,
-  firm_access_required: 422,
-  firm_access_revoked: 409,
-  invitation_claimed: 409,
-  firm_kill_switch_active: 403,
-  // auth area
-  step_up_required: 403,
-  sign_in_refused: 401,
-  second_factor_refused: 401,
-  passkey_refused: 401,
-  last_second_factor: 409,
-  authenticator_apps_not_configured: 503,
-  // webhooks area
-  webhook_limit_reached: 422,
-  webhook_url_not_allowed: 422,
-  webhook_not_redeliverable: 409,
-  webhook_endpoint_disabled: 409,
-  webhooks_not_configured: 503,
-  // receipts area
-  receipt_storage_not_configured: 503,
-  receipt_state: 409,
-  message_state: 409,
-  slug_unavailable: 409,
-  // profile area
-  logo_refused: 422,
-  // tax area
-  tax_return_type_required: 422,
-  unknown_tax_line: 422,
-  tax_accounts_unmapped: 422,
-  tax_export_not_tied: 422,
-  // taxforms area
-  payer_not_set: 422,
-  tin_required: 422,
-  not_a_vendor: 422,
-  tax_profile_missing: 422,
-  w9_request_closed: 409,
-  prior_amount_voided: 409,
-  filing_not_pending: 409,
-  filing_preview_mismatch: 409,
-  filing_not_retryable: 409,
-  filing_not_submitted: 409,
-  nothing_to_file: 422,
-  tax_filing_not_configured: 503,
-  tax_filing_failed: 502,
-  tin_sealing_not_configured: 503,
-  // payroll area
-  payroll_csv_invalid: 422,
-  payroll_totals_mismatch: 422,
-  payroll_import_exists: 409,
-  payroll_summary_exists: 409,
-  wages_already_recorded: 422,
-  // mileage area
-  vehicle_account_taken: 409,
-  vehicle_retired: 422,
-  mileage_rate_unknown: 422,
-  no_business_miles: 422,
-  reimbursement_overlaps: 409,
-  // estimated-taxes area
-  tax_year_unsupported: 422,
-  payment_account_required: 422,
-  // crypto area
-  crypto_secret_refused: 422,
-  crypto_key_invalid: 422,
-  crypto_addon_required: 409,
-  crypto_not_enabled: 409,
-  crypto_wallet_archived: 409,
-  crypto_gap_limit_reached: 409,
-  crypto_insufficient_lots: 422,
-  crypto_receipt_state: 409,
-  crypto_quote_state: 409,
-  crypto_valuation_state: 409,
-  crypto_remeasurement_exists: 409,
-  crypto_remeasure_off: 409,
-  crypto_price_unavailable: 503,
-  crypto_chain_not_configured: 503,
-  crypto_sealer_not_configured: 503,
-  // integrations area
-  integration_not_available: 422,
-  integration_provider_not_configured: 503,
-  integration_consent_invalid: 422,
-  integration_consent_denied: 422,
-  integration_disconnected: 409,
-  integration_paused: 409,
-  integration_mapping_incomplete: 422,
-  // migrations area
-  // ai-apps area
-  invalid_client: 400,
-  invalid_redirect_uri: 400,
-  invalid_code_challenge: 400,
-  equity_account_refused: 422,
-  connection_ended: 409,
-  // ai-consent area
-  consent_not_pending: 409,
-  consent_not_signed: 409,
-  consent_invalid_pdf: 422,
-  consent_not_owner: 403,
-  consent_required: 403,
-  // online-payments area
-  online_payments_not_configured: 503,
-  processor_unavailable: 503,
-  online_payments_state: 409,
-  refund_exceeds_charge: 409,
-  document_not_payable: 409,
-  pay_link_expired: 409,
-  partial_payment_not_allowed: 422,
-  method_not_accepted: 422,
-  invalid_signature: 400,
-  // billing area
-  billing_not_configured: 503,
-  billing_state: 409,
-  billing_no_subscription: 409,
-  books_read_only: 409,
-  migration_consent_invalid: 422,
-  download_token_invalid: 403,
-  migration_connection_revoked: 409,
-  migration_connection_not_locked: 409,
-  bundle_not_ready: 409,
-  tieout_failed: 422,
-  books_not_empty: 409,
-  migration_already_imported: 409,
-  migration_not_passed: 422,
-  migration_already_cut_over: 409,
-  migration_not_authorized: 409,
-  migration_estimate_required: 409,
-  budget_exceeded: 422,
-  online_migration_not_configured: 503,
+  // Each area declares its own in errors/<area>.ts (a folder of leaves, so no area imports back).
+  ...ledgerErrors,
+  ...salesErrors,
+  ...bankingErrors,
+  ...firmsErrors,
+  ...authErrors,
+  ...webhooksErrors,
+  ...receiptsErrors,
+  ...profileErrors,
+  ...taxErrors,
+  ...taxformsErrors,
+  ...payrollErrors,
+  ...mileageErrors,
+  ...estimatedTaxesErrors,
+  ...cryptoErrors,
+  ...integrationsErrors,
+  ...migrationsErrors,
+  ...aiAppsErrors,
+  ...aiConsentErrors,
+  ...onlinePaymentsErrors,
+  ...billingErrors,
 } as const
 
 export type ErrorType = keyof typeof errorStatus

@@ -17,11 +17,14 @@ const isCalendarDate = (value: string): boolean => {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }
 
-/** A calendar date `YYYY-MM-DD`. */
-export const DateString = Schema.String.check(
+/**
+ * A calendar date `YYYY-MM-DD`. The description sits on the string itself: annotated after a
+ * filter that has no JSON Schema, it would be lost from the JSON Schema (and the MCP tools).
+ */
+export const DateString = Schema.String.annotate({ description: "A date, YYYY-MM-DD." }).check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/u),
   Schema.makeFilter((value: string) => isCalendarDate(value) || "Expected a calendar date YYYY-MM-DD")
-).annotate({ description: "A date, YYYY-MM-DD." })
+)
 
 /** An ISO 8601 timestamp, as the server writes them. */
 export const Timestamp = Schema.String.annotate({ description: "An ISO 8601 timestamp (UTC)." })
@@ -29,12 +32,14 @@ export const Timestamp = Schema.String.annotate({ description: "An ISO 8601 time
 export const Name = Schema.String.check(
   Schema.isMinLength(1),
   Schema.isMaxLength(Limits.nameLengthMax)
-)
+).annotate({ description: `A name as people read it, 1 to ${Limits.nameLengthMax} characters.` })
 export const Reason = Schema.String.check(
   Schema.isMinLength(1),
   Schema.isMaxLength(Limits.reasonLengthMax)
 ).annotate({ description: "Why, for the audit log." })
-export const Memo = Schema.String.check(Schema.isMaxLength(Limits.memoLengthMax))
+export const Memo = Schema.String.check(Schema.isMaxLength(Limits.memoLengthMax)).annotate({
+  description: `A free-text note kept with the record, at most ${Limits.memoLengthMax} characters.`
+})
 
 export const Cents = Schema.Int.check(
   Schema.isBetween({ minimum: -Limits.amountCentsMax, maximum: Limits.amountCentsMax })
@@ -48,8 +53,12 @@ export const NonNegativeCents = Schema.Int.check(
 
 /** Query parameters every list takes (DECISIONS.md). */
 export const PageQuery = {
-  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Limits.pageSizeMax }))),
-  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Limits.pageSizeMax })).annotate({
+    description: `How many records one page holds: 1 to ${Limits.pageSizeMax}, 100 when absent.`
+  })),
+  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)).annotate({
+    description: "Where the next page starts: the previous page's next_cursor, as it was (opaque)."
+  }))
 }
 
 /** A page of a list (DECISIONS.md). */

@@ -126,6 +126,13 @@ export const agentRunIdLengthMax = 200
 /** Foundation: refusals of one revoked, expired or rotated-out key written to the audit log a minute. */
 export const endedKeyAuditsPerMinute = 30
 
+/**
+ * Foundation: credentials one client address may get wrong a minute before every request from it
+ * is answered 429 until the bucket refills (issue 19 item 7). Enough for a person's typos and a
+ * misconfigured client's retries; far too few to guess a 43-character secret.
+ */
+export const failedAuthenticationsPerAddressPerMinute = 60
+
 /** A statement import's JSON body: a 100,000-line statement is 5 to 15 MB, base64 adds a third. */
 export const statementBodyBytesMax = 67_108_864
 

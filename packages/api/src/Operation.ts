@@ -1,5 +1,6 @@
 import type { Schema } from "effect"
 import type { ErrorType } from "./ApiError.ts"
+import type { Files } from "./File.ts"
 import type { Scope } from "./Scope.ts"
 
 /**
@@ -49,6 +50,11 @@ export interface Operation<
    * an outside provider, whose signature covers the raw body): HTTP passes them as `RequestInfo.raw`.
    */
   readonly rawBody: boolean
+  /**
+   * The files this operation can answer (docs/decisions/0015-files-are-files.md): its handler
+   * answers a JSON envelope, which HTTP sends as the file itself when the request chose one.
+   */
+  readonly files?: Files
   readonly pathParams: PathParams
   readonly query: Query
   readonly body: Body
@@ -85,6 +91,8 @@ export interface Options<
   readonly bodyBytesMax?: number
   /** The handler verifies a signature over the raw body (see `Operation.rawBody`). */
   readonly rawBody?: boolean
+  /** The `format` values that answer a file and their media types (see `Operation.files`). */
+  readonly files?: Files
   readonly pathParams?: PathParams
   readonly query?: Query
   readonly body?: Body
@@ -137,6 +145,7 @@ export const make = <
     governed: options.governed ?? false,
     ...(options.bodyBytesMax === undefined ? {} : { bodyBytesMax: options.bodyBytesMax }),
     rawBody: options.rawBody ?? false,
+    ...(options.files === undefined ? {} : { files: options.files }),
     pathParams: options.pathParams as PathParams,
     query: options.query as Query,
     body: options.body as Body,

@@ -1,6 +1,7 @@
 export * as ApiError from "./ApiError.ts"
 export * as Catalog from "./Catalog.ts"
 export * as Common from "./Common.ts"
+export * as File from "./File.ts"
 export * as Limits from "./Limits.ts"
 export * as Operation from "./Operation.ts"
 export * as Scope from "./Scope.ts"

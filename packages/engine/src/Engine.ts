@@ -50,6 +50,8 @@ export interface Options {
    * every write its own transaction (the equivalence test runs both).
    */
   readonly groupCommit?: boolean
+  /** Where clients reach the API (EngineInfo.publicBaseUrl). */
+  readonly publicBaseUrl?: string | undefined
 }
 
 /**
@@ -98,17 +100,26 @@ const batchWriters = () => new Map([...folded.batchWriters].map(([operationId, m
  * (ports/Ports.ts: an adapter, a fake or the unconfigured layer of each) are provided. Servers put
  * HTTP and MCP in front of it; embedders call it directly.
  */
-export const layer = (options: Options): Layer.Layer<Dispatcher, never, SqlClient.SqlClient | Ports.Engine> => {
+export const layer = (options: Options): Layer.Layer<Dispatcher | Area.EngineServices, never, SqlClient.SqlClient | Ports.Engine> => {
   const entropy = options.seed === undefined ? Entropy.layer : Entropy.layerSeeded(options.seed)
+  // Kept in the layer's output for the workers' jobs (Area.JobServices): the same instances the handlers use.
+  const engineServices = Layer.mergeAll(
+    Registry.layer(folded),
+    Layer.succeed(EngineInfo)(EngineInfo.of({
+      storage: options.storage,
+      version,
+      tracing: options.tracing ?? false,
+      publicBaseUrl: options.publicBaseUrl ?? null
+    }))
+  ).pipe(Layer.provideMerge(entropy))
   return Dispatcher.layer.pipe(
     Layer.provide(Layer.mergeAll(
       Layer.succeed(Handlers)(folded.handlers),
-      Registry.layer(folded),
       options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock)(options.clock),
       options.rateLimits === false ? RateLimiter.layerUnlimited : RateLimiter.layer,
-      Layer.succeed(EngineInfo)(EngineInfo.of({ storage: options.storage, version, tracing: options.tracing ?? false })),
       options.groupCommit === false ? GroupCommit.layerOff : GroupCommit.layer(batchWriters)
-    ).pipe(Layer.provideMerge(entropy)))
+    )),
+    Layer.provideMerge(engineServices)
   )
 }
 

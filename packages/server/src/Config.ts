@@ -1,5 +1,8 @@
 import * as MasterKey from "./adapters/MasterKey.ts"
+import * as S3BlobStore from "./adapters/S3BlobStore.ts"
+import * as InboxListener from "./mail/InboxListener.ts"
 import * as SmtpMail from "./adapters/SmtpMail.ts"
+import * as SlowClients from "./http/SlowClients.ts"
 import * as PgliteWasm from "./storage/pglite/PgliteWasm.ts"
 
 /**
@@ -39,6 +42,14 @@ export interface ServerConfig {
    * there over OTLP/HTTP (JSON), and spans are recorded as with LEDGER_TRACING=on; unset, nothing is.
    */
   readonly otlp: { readonly endpoint: string; readonly serviceName: string } | null
+  /** The receipt inbox's SMTP listener (mail/InboxListener.ts, LEDGER_INBOUND_SMTP_PORT); null or absent: none. */
+  readonly inboundSmtp?: InboxListener.Settings | null
+  /** LEDGER_TRUST_PROXY=1: a request's client address is the first X-Forwarded-For hop (http/Http.ts); off by default. */
+  readonly trustProxy?: boolean
+  /** How long a client may take to send headers and body (http/SlowClients.ts); default when absent. */
+  readonly slowClients?: SlowClients.Limits
+  /** LEDGER_FAULT_CRASH (reliability tests only): `before_commit:N` or `after_commit:N` kills the process there (kernel/Faults.ts). */
+  readonly faultCrash?: string | undefined
 }
 
 const otlpOf = (environment: Record<string, string | undefined>): ServerConfig["otlp"] => {
@@ -59,6 +70,8 @@ export const fromEnvironment = (
   const masterKey = environment.LEDGER_MASTER_KEY === "" ? undefined : environment.LEDGER_MASTER_KEY
   // A malformed key is refused at start, not at the first bank feed.
   if (masterKey !== undefined) MasterKey.parse(masterKey)
+  // So are receipt-store settings naming an S3 bucket half-way (adapters/S3BlobStore.ts).
+  S3BlobStore.fromEnvironment(environment)
   const logFormat = environment.LEDGER_LOG_FORMAT ?? "text"
   if (logFormat !== "text" && logFormat !== "json") throw new Error(`LEDGER_LOG_FORMAT must be text or json, got ${logFormat}`)
   return {
@@ -75,6 +88,10 @@ export const fromEnvironment = (
     smtp: SmtpMail.fromEnvironment(environment),
     accessLog: environment.LEDGER_ACCESS_LOG !== "off",
     logFormat,
-    otlp: otlpOf(environment)
+    otlp: otlpOf(environment),
+    inboundSmtp: InboxListener.fromEnvironment(environment, host),
+    trustProxy: environment.LEDGER_TRUST_PROXY === "1" || environment.LEDGER_TRUST_PROXY === "true",
+    slowClients: SlowClients.fromEnvironment(environment),
+    faultCrash: environment.LEDGER_FAULT_CRASH
   }
 }

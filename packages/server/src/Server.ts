@@ -1,14 +1,15 @@
-import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Clock, Duration, Effect, Layer, Logger, ManagedRuntime, Schedule } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
 import { Otlp, OtlpSerialization } from "effect/observability"
 import { SqlClient } from "effect/sql"
-import { Dispatcher, engineVersion, Entropy, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
+import { Area, Dispatcher, engineVersion, Entropy, Faults, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
 import * as ServerPorts from "./adapters/Ports.ts"
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./http/Http.ts"
+import * as InboxListener from "./mail/InboxListener.ts"
 import * as Observability from "./http/Observability.ts"
+import * as SlowClients from "./http/SlowClients.ts"
 import * as Storage from "./storage/Storage.ts"
 import * as Workers from "./workers/Worker.ts"
 
@@ -42,6 +43,12 @@ export interface AppOptions extends Storage.StorageOptions {
    * bank feeds answer 503 bank_feeds_not_configured and emails wait.
    */
   readonly providers?: Layer.Layer<Ports.All, unknown> | undefined
+  /** The client address of a request is the first X-Forwarded-For hop (LEDGER_TRUST_PROXY=1; http/Http.ts). Default off. */
+  readonly trustProxy?: boolean
+  /** Where clients reach the API (LEDGER_BASE_URL): the Web Connector's .qwc names it. */
+  readonly publicBaseUrl?: string | undefined
+  /** Crash points for reliability tests (engine kernel/Faults.ts); absent: none. */
+  readonly faults?: Faults.FaultPoints
 }
 
 /** A clock a test moves by hand; sleeping and elapsed-time measures stay on the system clock. */
@@ -119,7 +126,7 @@ const statisticsUpkeep = Layer.effectDiscard(Effect.forkScoped(Statistics.analyz
  * kept in the context, for the workers and the testkit). The ports are built after storage: the
  * master key may be generated into the data folder, which PGlite must have made first.
  */
-export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlClient.SqlClient | Ports.All, unknown> => {
+export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | Area.EngineServices | SqlClient.SqlClient | Ports.All, unknown> => {
   const storage = Storage.layer(options)
   const clock = options.clock ?? Clock.Clock.defaultValue()
   const operator = Layer.effectDiscard(Effect.gen(function*() {
@@ -134,12 +141,15 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | SqlCl
       tracing: options.tracing ?? false,
       groupCommit: options.groupCommit ?? true,
       clock,
+      ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
       ...(options.seed === undefined ? {} : { seed: options.seed })
     }),
     operator,
     idempotencyPurge(clock),
     options.analyzeGrownTables === false ? Layer.empty : statisticsUpkeep
   ).pipe(
+    // Crash points for reliability tests only (kernel/Faults.ts); absent, every point does nothing.
+    Layer.provide(options.faults === undefined ? Layer.empty : Layer.succeed(Faults.Faults)(options.faults)),
     Layer.provideMerge(options.providers ?? Ports.layerUnconfigured),
     Layer.provideMerge(storage)
   )
@@ -166,7 +176,11 @@ export const inProcess = async (options: AppOptions) => {
   const runtime = ManagedRuntime.make(engineLayer(options))
   const context = await runtime.context()
   const web = HttpRouter.toWebHandler(
-    Http.routes.pipe(Layer.provide(Layer.succeedContext(context)), Layer.provide(HttpServer.layerServices)) as never,
+    Http.routes.pipe(
+      Layer.provide(Layer.succeedContext(context)),
+      Layer.provide(HttpServer.layerServices),
+      Layer.provide(Layer.succeed(Http.TrustProxy)(options.trustProxy ?? false))
+    ) as never,
     { disableLogger: true }
   ) as { readonly handler: (request: Request) => Promise<Response>; readonly dispose: () => Promise<void> }
   return {
@@ -200,8 +214,10 @@ export const portsOf = (config: ServerConfig): ServerPorts.Wired =>
  */
 export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> = {}) =>
   HttpRouter.serve(Http.routes, { disableLogger: true }).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host })),
+    Layer.provide(NodeHttpServer.layer(() => SlowClients.createServer(config.slowClients ?? SlowClients.defaults), { port: config.port, host: config.host })),
     Layer.merge(Workers.fromEnvironment()),
+    // The receipt inbox's SMTP listener, over the same engine (LEDGER_INBOUND_SMTP_PORT; none when unset).
+    Layer.merge(config.inboundSmtp == null ? Layer.empty : InboxListener.layer(config.inboundSmtp)),
     Layer.provide(engineLayer({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
@@ -209,11 +225,14 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       rateLimits: config.rateLimits,
       tracing: config.tracing || config.otlp !== null,
       pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
+      publicBaseUrl: config.baseUrl,
+      faults: Faults.fromSetting(config.faultCrash, () => process.kill(process.pid, "SIGKILL")),
       ...options,
       providers: options.providers ?? portsOf(config).layer
     })),
     Layer.provide(Layer.succeed(Observability.AccessLog)(config.accessLog)),
     Layer.provide(Layer.succeed(Observability.GenerateRequestIds)(true)),
+    Layer.provide(Layer.succeed(Http.TrustProxy)(config.trustProxy ?? false)),
     Layer.provide(config.logFormat === "json" ? Logger.layer([Logger.consoleJson]) : Layer.empty),
     Layer.provide(config.otlp === null ? Layer.empty : otlpLayer(config.otlp))
   )

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
+import { DatabaseRoles, FirmAudit } from "@ledger/engine"
 import * as Config from "./Config.ts"
 import * as Server from "./Server.ts"
 
@@ -8,13 +9,17 @@ const usage = `ledger — the Ledger server
 
   ledger serve      start HTTP /v1, MCP at POST /mcp and /openapi.json
   ledger migrate    apply migrations and exit
+  ledger firm-audit-head FIRM_ID
+                    print a firm's audit-log head (seq and hash) as JSON, to record outside the
+                    database and give back to GET /v1/firm/audit/verify as anchor_seq, anchor_hash
   ledger operator-token
                     replace the operator token (a lost one cannot be read back: only its hash is
                     stored) with a new one, printed once (PostgreSQL: while the server runs;
                     embedded PGlite: stop the server first, one process opens its folder)
 
 Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR, default ./.ledger;
-"memory" for none), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
+"memory" for none), LEDGER_MIGRATION_DATABASE_URL and LEDGER_APP_ROLE (ledger migrate as the
+owner role, then grant the application role: docs/operations.md), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
 LEDGER_PGLITE_WASM=auto|optimizing|baseline (embedded PGlite's WebAssembly compiler; auto: baseline
 under 2 GiB of memory), LEDGER_WORKERS=off, LEDGER_LOG_FORMAT=text|json, LEDGER_ACCESS_LOG=off,
 OTEL_EXPORTER_OTLP_ENDPOINT (OpenTelemetry over OTLP/HTTP) with OTEL_SERVICE_NAME.
@@ -24,7 +29,13 @@ Outside providers (a provider left unset answers 503 with a type that names it, 
               LEDGER_SMTP_SECURE; with LEDGER_MAIL_FROM (unset: emails wait in their jobs)
   master key  LEDGER_MASTER_KEY, 32 bytes as base64 or hex (unset: generated into the data folder;
               required with DATABASE_URL for bank feeds)
-  bank feeds  no aggregator adapter yet: 503 bank_feeds_not_configured`
+  bank feeds  no aggregator adapter yet: 503 bank_feeds_not_configured
+  receipts    LEDGER_BLOB_STORE=database|s3 (s3: LEDGER_S3_ENDPOINT, LEDGER_S3_BUCKET, LEDGER_S3_REGION,
+              LEDGER_S3_ACCESS_KEY_ID, LEDGER_S3_SECRET_ACCESS_KEY, LEDGER_S3_ADDRESSING=path|virtual,
+              LEDGER_S3_PREFIX); LEDGER_RECEIPT_READER_URL (OCR)
+  inbox       LEDGER_INBOUND_SMTP_PORT (unset: no SMTP listener), LEDGER_INBOUND_SMTP_HOST, LEDGER_INBOX_DOMAIN,
+              LEDGER_INBOUND_AUTHSERV_ID (the front server whose Authentication-Results are believed),
+              LEDGER_INBOUND_SMTP_TLS_KEY with LEDGER_INBOUND_SMTP_TLS_CERT (STARTTLS)`
 
 const command = process.argv[2] ?? "serve"
 
@@ -55,6 +66,7 @@ if (command === "serve") {
   Effect.gen(function*() {
     yield* Layer.build(Server.serverLayer(config, { onOperatorToken: printOperatorToken, providers: ports.layer }))
     process.stdout.write(`Ledger listening on http://${config.host}:${config.port} with ${storage}\n`)
+    if (config.inboundSmtp != null) process.stdout.write(`Receipt inbox SMTP on ${config.inboundSmtp.host}:${config.inboundSmtp.port} for @${config.inboundSmtp.domain}\n`)
     if (ports.unconfigured.length > 0) process.stdout.write(`Not configured: ${ports.unconfigured.join("; ")}.\n`)
     return yield* Effect.never
   }).pipe(
@@ -65,19 +77,58 @@ if (command === "serve") {
 } else if (command === "migrate" || command === "operator-token") {
   // A new operator token is stored the way LEDGER_OPERATOR_TOKEN is: its hash replaces the old one.
   const replacement = command === "operator-token" ? `ldgop_${randomBytes(32).toString("base64url")}` : undefined
+  // Database roles (ADR 0009): migrations run as the owner (LEDGER_MIGRATION_DATABASE_URL, else
+  // DATABASE_URL), which then grants the application role named by LEDGER_APP_ROLE.
+  const ownerUrl = command === "migrate" && (process.env.LEDGER_MIGRATION_DATABASE_URL ?? "") !== ""
+    ? process.env.LEDGER_MIGRATION_DATABASE_URL
+    : config.databaseUrl
+  const appRole = command === "migrate" && ownerUrl !== undefined && (process.env.LEDGER_APP_ROLE ?? "") !== ""
+    ? process.env.LEDGER_APP_ROLE!
+    : undefined
   Layer.build(Server.engineLayer({
-    databaseUrl: config.databaseUrl,
+    databaseUrl: ownerUrl,
     dataDir: config.dataDir,
     operatorToken: replacement ?? config.operatorToken,
     pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
     onOperatorToken: printOperatorToken
   })).pipe(
+    Effect.flatMap((context) => appRole === undefined
+      ? Effect.void
+      : Effect.provide(DatabaseRoles.grantApplicationRole(appRole), context).pipe(
+        Effect.tap(() => Effect.sync(() => process.stdout.write(`Application role ${appRole} granted.\n`))))),
     Effect.scoped,
     Effect.tap(() => Effect.sync(() => replacement === undefined
       ? process.stdout.write("Migrations applied.\n")
       : printOperatorToken(replacement))),
     NodeRuntime.runMain
   )
+} else if (command === "firm-audit-head") {
+  // The head anchored outside the database (docs/decisions/0903-firm-requests-limited-audited-anchored.md).
+  const firmId = Number(process.argv[3])
+  if (!Number.isSafeInteger(firmId) || firmId < 1) {
+    process.stderr.write("ledger: firm-audit-head needs a firm id: ledger firm-audit-head FIRM_ID\n")
+    process.exitCode = 2
+  } else {
+    Layer.build(Server.engineLayer({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      operatorToken: config.operatorToken,
+      pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing"
+    })).pipe(
+      Effect.flatMap((context) => Effect.provide(FirmAudit.head(firmId), context)),
+      Effect.flatMap((head) => Effect.map(Clock.currentTimeMillis, (nowMs) => ({ head, asOf: new Date(nowMs).toISOString() }))),
+      Effect.tap(({ asOf, head }) => Effect.sync(() => {
+        if (head === null) {
+          process.stderr.write(`ledger: no firm ${firmId}\n`)
+          process.exitCode = 1
+        } else {
+          process.stdout.write(`${JSON.stringify({ ...head, as_of: asOf })}\n`)
+        }
+      })),
+      Effect.scoped,
+      NodeRuntime.runMain
+    )
+  }
 } else {
   process.stdout.write(`${usage}\n`)
   process.exitCode = command === "help" || command === "--help" ? 0 : 2

@@ -16,7 +16,9 @@ import {
 
 export const area = "4.5 Banking"
 const IdPath = Schema.Struct({ id: Id })
-const Institution = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.nameLengthMax))
+const Institution = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.nameLengthMax)).annotate({
+  description: "The bank or card issuer's name."
+})
 
 export const NewBankAccount = Schema.Struct({
   name: Name,
@@ -102,8 +104,8 @@ export const importStatement = Operation.make({
     content: Schema.String.check(Schema.isMaxLength(Limits.statementCharactersMax)).annotate({
       description: "The file: its text, or its bytes in base64 with content_encoding base64."
     }),
-    content_encoding: Schema.optionalKey(Schema.Literals(["text", "base64"])),
-    filename: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(Limits.nameLengthMax))),
+    content_encoding: Schema.optionalKey(Schema.Literals(["text", "base64"]).annotate({ description: "How content is written: text (default) or base64 bytes." })),
+    filename: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(Limits.nameLengthMax)).annotate({ description: "The file's name, kept with the import." })),
     csv_profile: Schema.optionalKey(CsvProfile),
     dry_run: DryRun
   }),
@@ -125,8 +127,10 @@ export const autoMatchBankLines = Operation.make({
   status: 200,
   pathParams: IdPath,
   body: Schema.Struct({
-    window_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Limits.autoMatchWindowDaysMax }))),
-    transfers: Schema.optionalKey(Schema.Boolean),
+    window_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Limits.autoMatchWindowDaysMax })).annotate({
+      description: "How many days a line's date and a posted entry's may differ and still match."
+    })),
+    transfers: Schema.optionalKey(Schema.Boolean.annotate({ description: "Also pair transfers between the company's own bank accounts." })),
     dry_run: DryRun
   }),
   success: MatchResult,

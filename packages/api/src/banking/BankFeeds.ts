@@ -30,7 +30,11 @@ export const createBankFeed = Operation.make({
   scope: "admin",
   mode: "K",
   peopleOnly: true,
-  body: Schema.Struct({ public_token: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2_000)) }),
+  body: Schema.Struct({
+    public_token: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2_000)).annotate({
+      description: "The token the aggregator's link flow gave; exchanged for the feed's access, which is stored sealed."
+    })
+  }),
   success: BankFeed,
   errors: [...feedErrors]
 })
@@ -58,7 +62,7 @@ export const createBankFeedLinkToken = Operation.make({
   peopleOnly: true,
   body: Schema.Struct({
     bank_feed_id: Schema.optionalKey(Id),
-    account_selection: Schema.optionalKey(Schema.Boolean)
+    account_selection: Schema.optionalKey(Schema.Boolean.annotate({ description: "Let the person choose again which accounts the feed covers." }))
   }),
   success: LinkToken,
   errors: [...feedErrors]
@@ -80,7 +84,7 @@ export const linkBankFeedAccount = Operation.make({
   body: Schema.Struct({
     account: FeedAccountId,
     bank_account_id: Schema.optionalKey(Id),
-    new_bank_account: Schema.optionalKey(NewBankAccount),
+    new_bank_account: Schema.optionalKey(NewBankAccount.annotate({ description: "A bank account to create for the feed account, instead of bank_account_id." })),
     import_from: Schema.optionalKey(DateString)
   }),
   success: Schema.Struct({ bank_feed: BankFeed, bank_account: BankAccount }),

@@ -8,7 +8,9 @@ import { area } from "./BankAccounts.ts"
 import { BankLine, BankLineStatus, BankRule, Direction } from "./Records.ts"
 
 const IdPath = Schema.Struct({ id: Id })
-const ClassName = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.nameLengthMax))
+const ClassName = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.nameLengthMax)).annotate({
+  description: "A class name (reporting dimension) for the posted line."
+})
 
 export const listBankLines = Operation.make({
   id: "listBankLines",
@@ -51,14 +53,24 @@ export const categorizeBankLine = Operation.make({
     account: AccountCode,
     class: Schema.optionalKey(ClassName),
     memo: Schema.optionalKey(Memo),
-    confidence: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 }))),
+    confidence: Schema.optionalKey(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 })).annotate({
+      description: "The agent's confidence in the categorization, 0 to 1; recorded, never decisive."
+    })),
     rule_id: Schema.optionalKey(Id),
     dry_run: DryRun,
     soft_lock_override_reason: Schema.optionalKey(Reason)
   }),
   success: BankLine,
   otherResponses: { 200: Governed.preview(CategorizationPreview), 202: Governed.Queued },
-  errors: ["bank_line_state", "unknown_account", "inactive_account", "unknown_class", "period_hard_locked", "soft_lock_reason_required"]
+  errors: [
+    "bank_line_state",
+    "unknown_account",
+    "inactive_account",
+    "unknown_class",
+    "control_account_line",
+    "period_hard_locked",
+    "soft_lock_reason_required"
+  ]
 })
 
 export const matchBankLine = Operation.make({
@@ -122,7 +134,9 @@ export const restoreBankLine = Operation.make({
   errors: ["bank_line_state"]
 })
 
-const PayeeText = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.nameLengthMax))
+const PayeeText = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.nameLengthMax)).annotate({
+  description: "Matches lines whose payee or memo contains this text (case-insensitive)."
+})
 
 export const createBankRule = Operation.make({
   id: "createBankRule",
@@ -135,7 +149,9 @@ export const createBankRule = Operation.make({
   mode: "K",
   body: Schema.Struct({
     name: Name,
-    priority: Schema.Int.check(Schema.isBetween({ minimum: -1_000_000, maximum: 1_000_000 })),
+    priority: Schema.Int.check(Schema.isBetween({ minimum: -1_000_000, maximum: 1_000_000 })).annotate({
+      description: "Evaluation order: the lowest number first, then the oldest rule; the first rule matching a line suggests for it."
+    }),
     bank_account_id: Schema.optionalKey(Id),
     payee_contains: Schema.optionalKey(PayeeText),
     direction: Schema.optionalKey(Direction),

@@ -1,12 +1,15 @@
 import { Schema } from "effect"
 import { Cents, DateString, Empty, Id, PageQuery, Page, Reason } from "../Common.ts"
 import * as Limits from "../Limits.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 import { Reconciliation, ReconciliationDetail, ReconciliationReport } from "./Records.ts"
 
 const area = "4.6 Reconciliation"
 const IdPath = Schema.Struct({ id: Id })
-const EntryIds = Schema.Array(Id).check(Schema.isMaxLength(Limits.reconciliationChangeItemsMax))
+const EntryIds = Schema.Array(Id).check(Schema.isMaxLength(Limits.reconciliationChangeItemsMax)).annotate({
+  description: "Journal entry ids of this bank account."
+})
 
 export const startReconciliation = Operation.make({
   id: "startReconciliation",
@@ -21,7 +24,9 @@ export const startReconciliation = Operation.make({
   body: Schema.Struct({
     statement_date: DateString,
     statement_ending_balance_cents: Cents,
-    auto_clear: Schema.optionalKey(Schema.Boolean)
+    auto_clear: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "Clear every posted entry linked to a bank line of this account dated on or before the statement date."
+    }))
   }),
   success: ReconciliationDetail,
   errors: ["reconciliation_in_progress"]
@@ -107,15 +112,13 @@ export const getReconciliationReport = Operation.make({
   path: "/v1/reconciliations/{id}/report",
   area,
   summary: "Cleared deposits and payments, uncleared items and the book-to-statement tie-out (json or csv).",
-  description: "format=csv answers `{ format: \"csv\", filename, content }` with the report as CSV text.",
+  description: "format=csv answers the report as a CSV file (JSON clients and MCP: `{ format: \"csv\", filename, content }`).",
   scope: "read",
   mode: "R",
   pathParams: IdPath,
   query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["json", "csv"])) }),
-  success: Schema.Union([
-    ReconciliationReport,
-    Schema.Struct({ format: Schema.Literal("csv"), filename: Schema.String, content: Schema.String })
-  ])
+  success: Schema.Union([ReconciliationReport, File.CsvEnvelope]),
+  files: File.csvReport
 })
 
 export const undoReconciliation = Operation.make({

@@ -8,14 +8,14 @@ import * as Limits from "../Limits.ts"
  */
 
 export const bankAccountKinds = ["checking", "savings", "credit_card", "other"] as const
-export const BankAccountKind = Schema.Literals(bankAccountKinds)
+export const BankAccountKind = Schema.Literals(bankAccountKinds).annotate({ description: "checking, savings, credit_card or other." })
 export type BankAccountKind = typeof BankAccountKind.Type
 
 export const bankLineStatuses = ["unmatched", "proposed", "matched", "categorized", "excluded"] as const
 export const BankLineStatus = Schema.Literals(bankLineStatuses)
 export type BankLineStatus = typeof BankLineStatus.Type
 
-export const Direction = Schema.Literals(["in", "out", "any"])
+export const Direction = Schema.Literals(["in", "out", "any"]).annotate({ description: "Which lines: money in, money out, or any." })
 export type Direction = typeof Direction.Type
 
 const ShortText = Schema.String.check(Schema.isMaxLength(Limits.nameLengthMax))
@@ -75,7 +75,7 @@ export const CsvProfile = Schema.Struct({
   invert_amounts: Schema.optionalKey(Schema.Boolean).annotate({
     description: "For exports that show purchases positive and payments negative (many card statements)."
   })
-}).annotate({ identifier: "CsvProfile" })
+}).annotate({ identifier: "CsvProfile", description: "How to read this account's CSV statements: which columns hold the date, amount and text." })
 export type CsvProfile = typeof CsvProfile.Type
 
 export const LineCounts = Schema.Struct({
@@ -93,7 +93,7 @@ export const ReconciliationStatusSummary = Schema.Struct({
 }).annotate({ identifier: "BankReconciliationStatus" })
 
 export const importFormats = ["ofx", "qfx", "csv"] as const
-export const ImportFormat = Schema.Literals(importFormats)
+export const ImportFormat = Schema.Literals(importFormats).annotate({ description: "The statement file's format: ofx, qfx or csv (csv reads by csv_profile)." })
 
 export const StatementImport = Schema.Struct({
   id: Id,

@@ -78,7 +78,7 @@ export const updateAccount = Operation.make({
   pathParams: Schema.Struct({ code: AccountCode }),
   body: Schema.Struct({
     name: Schema.optionalKey(Name),
-    active: Schema.optionalKey(Schema.Boolean),
+    active: Schema.optionalKey(Schema.Boolean.annotate({ description: "False deactivates the account: no new postings; its history stays." })),
     reason: Schema.optionalKey(Reason),
     dry_run: DryRun
   }),
@@ -135,7 +135,10 @@ export const applyStarterChart = Operation.make({
   summary: "Create a starter chart's accounts and defaults in a company whose chart is empty.",
   scope: "admin",
   mode: "K",
-  body: Schema.Struct({ template: Schema.Literals(starterCharts), dry_run: DryRun }),
+  body: Schema.Struct({
+    template: Schema.Literals(starterCharts).annotate({ description: "The starter chart whose accounts to add: general, services, retail or empty." }),
+    dry_run: DryRun
+  }),
   success: AppliedStarterChart,
   otherResponses: { 200: StarterChartPreview },
   errors: ["chart_not_empty"]

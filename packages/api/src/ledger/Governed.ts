@@ -108,4 +108,6 @@ export const Proposal = Schema.Struct({
 export type Proposal = typeof Proposal.Type
 
 /** An agent's confidence in what it proposes, 0 to 1; recorded, never decisive. */
-export const Confidence = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 }))
+export const Confidence = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 })).annotate({
+  description: "The agent's confidence in what it proposes, 0 to 1; recorded, never decisive."
+})

@@ -8,6 +8,7 @@ const area = "4.4 Ledger"
 
 const entryErrors = [
   "unbalanced_entry",
+  "control_account_line",
   "single_line_entry",
   "zero_amount_line",
   "two_sided_line",

@@ -17,7 +17,9 @@ export const listProposals = Operation.make({
   query: Schema.Struct({
     status: Schema.optionalKey(ProposalStatus),
     agent_id: Schema.optionalKey(Id),
-    kind: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(60))),
+    kind: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(60)).annotate({
+      description: "Only proposals of this kind (journal_entry, invoice, bill, payment...)."
+    })),
     ...PageQuery
   }),
   success: Schema.Struct({

@@ -9,7 +9,9 @@ import * as Limits from "../Limits.ts"
  */
 
 export const accountTypes = ["asset", "liability", "equity", "income", "expense"] as const
-export const AccountType = Schema.Literals(accountTypes)
+export const AccountType = Schema.Literals(accountTypes).annotate({
+  description: "The account's type: asset, liability, equity, income or expense."
+})
 export type AccountType = typeof AccountType.Type
 
 /** Codes appear in paths (`/v1/accounts/{code}/update`), so they keep to URL-safe characters. */
@@ -58,7 +60,9 @@ export const Class = Schema.Struct({
 }).annotate({ identifier: "Class" })
 
 export const periodStatuses = ["open", "soft_locked", "hard_locked"] as const
-export const PeriodStatus = Schema.Literals(periodStatuses)
+export const PeriodStatus = Schema.Literals(periodStatuses).annotate({
+  description: "open posts freely; soft_locked posts only with a soft_lock_override_reason; hard_locked refuses every posting."
+})
 export type PeriodStatus = typeof PeriodStatus.Type
 
 export const Period = Schema.Struct({
@@ -92,7 +96,9 @@ export const DraftLine = Schema.Struct({
 }).annotate({ identifier: "DraftLine" })
 export type DraftLine = typeof DraftLine.Type
 
-export const DraftLines = Schema.Array(DraftLine).check(Schema.isMaxLength(Limits.entryLinesMax))
+export const DraftLines = Schema.Array(DraftLine).check(Schema.isMaxLength(Limits.entryLinesMax)).annotate({
+  description: "The entry's lines: each debits or credits one account; debits and credits balance."
+})
 
 /** A line as posted (or as it would post, in a preview). */
 export const JournalLine = Schema.Struct({

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DryRun, Empty, Timestamp } from "../Common.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 
 const area = "4.5 Company profile"
@@ -63,23 +64,23 @@ export const updateCompanyProfile = Operation.make({
   description: "Website gets https:// when it has no scheme; EIN is 9 digits; brand_color a hex colour with contrast at least 3:1 on white; payment_instructions and footer_text at most 12 lines.",
   scope: "admin", mode: "-", peopleOnly: true,
   body: Schema.Struct({
-    legal_name: Schema.optionalKey(Field),
-    dba: Schema.optionalKey(Field),
-    address_line1: Schema.optionalKey(Field),
-    address_line2: Schema.optionalKey(Field),
-    city: Schema.optionalKey(Field),
-    region: Schema.optionalKey(Field),
-    postal_code: Schema.optionalKey(Field),
-    country: Schema.optionalKey(Field),
-    phone: Schema.optionalKey(Field),
-    email: Schema.optionalKey(Field),
-    website: Schema.optionalKey(Field),
-    ein: Schema.optionalKey(Field),
-    show_ein: Schema.optionalKey(Schema.Boolean),
-    sales_tax_id: Schema.optionalKey(Field),
-    brand_color: Schema.optionalKey(Field),
-    payment_instructions: Schema.optionalKey(Text),
-    footer_text: Schema.optionalKey(Text),
+    legal_name: Schema.optionalKey(Field.annotate({ description: "The company's legal name, printed on documents." })),
+    dba: Schema.optionalKey(Field.annotate({ description: "The name the company does business as, when it differs." })),
+    address_line1: Schema.optionalKey(Field.annotate({ description: "The first line of the street address." })),
+    address_line2: Schema.optionalKey(Field.annotate({ description: "The second line of the street address (suite, floor)." })),
+    city: Schema.optionalKey(Field.annotate({ description: "The address's city." })),
+    region: Schema.optionalKey(Field.annotate({ description: "The address's state, province or region." })),
+    postal_code: Schema.optionalKey(Field.annotate({ description: "The address's postal or ZIP code." })),
+    country: Schema.optionalKey(Field.annotate({ description: "The address's country." })),
+    phone: Schema.optionalKey(Field.annotate({ description: "The phone number printed on documents." })),
+    email: Schema.optionalKey(Field.annotate({ description: "The email address printed on documents." })),
+    website: Schema.optionalKey(Field.annotate({ description: "The website printed on documents; https:// is added when it has no scheme." })),
+    ein: Schema.optionalKey(Field.annotate({ description: "The employer identification number, 9 digits." })),
+    show_ein: Schema.optionalKey(Schema.Boolean.annotate({ description: "Print the EIN on documents." })),
+    sales_tax_id: Schema.optionalKey(Field.annotate({ description: "The sales tax registration number printed on documents." })),
+    brand_color: Schema.optionalKey(Field.annotate({ description: "A hex colour (#1f6feb) for document headings, with contrast at least 3:1 on white." })),
+    payment_instructions: Schema.optionalKey(Text.annotate({ description: "How to pay, printed on invoices (at most 12 lines)." })),
+    footer_text: Schema.optionalKey(Text.annotate({ description: "Text at the foot of every document (at most 12 lines)." })),
     dry_run: DryRun
   }),
   success: Profile
@@ -93,8 +94,12 @@ export const uploadCompanyLogo = Operation.make({
   description: "The type is read from the bytes. An SVG with anything that could run or fetch (scripts, event handlers, external references, foreignObject, CSS url(), entities) is refused.",
   scope: "admin", mode: "K", bodyBytesMax: limits.logoBodyBytesMax,
   body: Schema.Struct({
-    content_base64: Schema.String.check(Schema.isMinLength(4), Schema.isMaxLength(Math.ceil((1024 * 1024 + 64 * 1024) / 3) * 4)),
-    file_name: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255))),
+    content_base64: Schema.String.check(Schema.isMinLength(4), Schema.isMaxLength(Math.ceil((1024 * 1024 + 64 * 1024) / 3) * 4)).annotate({
+      description: "The PNG or SVG file's bytes, base64."
+    }),
+    file_name: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)).annotate({
+      description: "The file's name, kept for people; the type is read from the bytes."
+    })),
     dry_run: DryRun
   }),
   success: LogoUploaded,
@@ -111,9 +116,10 @@ export const LogoFile = Schema.Struct({
 
 export const getCompanyLogo = Operation.make({
   id: "getCompanyLogo", method: "GET", path: "/v1/company/profile/logo", area,
-  summary: "The logo file (base64 in JSON).", scope: "read", mode: "R",
+  summary: "The logo file as it was set (format=base64: in JSON).", scope: "read", mode: "R",
   query: Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["base64"])) }),
-  success: LogoFile, errors: ["not_found"]
+  success: LogoFile, errors: ["not_found"],
+  files: File.files({ formats: { logo: [File.mediaTypes.png, File.mediaTypes.svg] }, default: "logo" })
 })
 
 export const removeCompanyLogo = Operation.make({
@@ -134,10 +140,13 @@ export const previewCompanyProfile = Operation.make({
   summary: "A sample document drawn with the profile, as a PDF. Nothing is posted or sent.",
   scope: "read", mode: "R",
   query: Schema.Struct({
-    kind: Schema.optionalKey(Schema.Literals(["invoice", "estimate", "sales_receipt", "credit_memo"])),
+    kind: Schema.optionalKey(Schema.Literals(["invoice", "estimate", "sales_receipt", "credit_memo"]).annotate({
+      description: "Which document to preview with the profile (default invoice)."
+    })),
     format: Schema.optionalKey(Schema.Literals(["pdf", "base64"]))
   }),
-  success: PreviewFile
+  success: PreviewFile,
+  files: File.pdfDocument
 })
 
 export const operations = [

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { DateString } from "../Common.ts"
 import * as Operation from "../Operation.ts"
-import { area, AsOf, ByClass, ClassAmount, classFields, ClassFilter, CsvReport, Format } from "./Shared.ts"
+import { area, files, AsOf, ByClass, ClassAmount, classFields, ClassFilter, CsvReport, Format } from "./Shared.ts"
 
 export const BalanceSheetRow = Schema.Struct({
   code: Schema.NullOr(Schema.String).annotate({
@@ -56,5 +56,6 @@ export const getBalanceSheet = Operation.make({
   mode: "R",
   query: Schema.Struct({ as_of: AsOf, class: ClassFilter, by_class: ByClass, format: Format }),
   success: Schema.Union([BalanceSheet, CsvReport]),
+  files,
   errors: ["unknown_class"]
 })

@@ -3,7 +3,7 @@ import { DateString, Id, PageQuery } from "../Common.ts"
 import * as Limits from "../Limits.ts"
 import { AccountCode, AccountType } from "../ledger/Records.ts"
 import * as Operation from "../Operation.ts"
-import { area, ClassFilter, CsvReport, Format, From, To } from "./Shared.ts"
+import { area, files, ClassFilter, CsvReport, Format, From, To } from "./Shared.ts"
 
 export const GeneralLedgerLine = Schema.Struct({
   date: DateString,
@@ -61,7 +61,8 @@ export const getGeneralLedger = Operation.make({
   area,
   summary: "Per account: the opening balance, every line with its running balance, and the closing balance.",
   description: "Lines are read by account and date. `limit` counts lines (default 100, at most 1000); follow " +
-    "`next_cursor` for the rest. format=csv answers `{ format: \"csv\", filename, content, has_more, next_cursor }`.",
+    "`next_cursor` for the rest. format=csv answers a CSV file with a `Link: <...>; rel=\"next\"` header while more " +
+    "lines follow (JSON clients: `{ format: \"csv\", filename, content, has_more, next_cursor }`).",
   scope: "read",
   mode: "R",
   query: Schema.Struct({
@@ -75,5 +76,6 @@ export const getGeneralLedger = Operation.make({
     ...PageQuery
   }),
   success: Schema.Union([GeneralLedger, GeneralLedgerCsv]),
+  files,
   errors: ["unknown_class", "unknown_account"]
 })

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { DateString } from "../Common.ts"
 import * as Operation from "../Operation.ts"
-import { area, ByClass, ClassAmount, classFields, ClassFilter, CsvReport, Format, From, To } from "./Shared.ts"
+import { area, files, ByClass, ClassAmount, classFields, ClassFilter, CsvReport, Format, From, To } from "./Shared.ts"
 
 export const ProfitAndLossRow = Schema.Struct({
   code: Schema.String,
@@ -46,5 +46,6 @@ export const getProfitAndLoss = Operation.make({
   mode: "R",
   query: Schema.Struct({ from: From, to: To, class: ClassFilter, by_class: ByClass, format: Format }),
   success: Schema.Union([ProfitAndLoss, CsvReport]),
+  files,
   errors: ["unknown_class"]
 })

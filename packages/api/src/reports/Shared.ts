@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DateString, Name } from "../Common.ts"
+import * as File from "../File.ts"
 
 /**
  * What the four financial reports share: their query parameters, the class dimension and the CSV
@@ -34,8 +35,12 @@ export const ByClass = Schema.optionalKey(Schema.Boolean).annotate({
 })
 
 export const Format = Schema.optionalKey(Schema.Literals(["json", "csv"])).annotate({
-  description: "`json` (default): amounts are integer cents. `csv`: the report as CSV text with a header row, amounts as decimal strings with two places."
+  description: "`json` (default): amounts are integer cents. `csv`: the report as a CSV file (`text/csv`) with a header row, " +
+    "amounts as decimal strings with two places; JSON clients (and MCP) get it as `{format, filename, content}`."
 })
+
+/** `format=csv` (or `Accept: text/csv`) is a CSV file (docs/decisions/0015-files-are-files.md). */
+export const files = File.csvReport
 
 /** A class column: the class name, or null for the lines without a class. */
 export const ClassColumn = Schema.NullOr(Schema.String).annotate({
@@ -58,9 +63,5 @@ export const classFields = {
   })
 }
 
-/** A report as CSV (format=csv), the same envelope the aging and reconciliation reports use. */
-export const CsvReport = Schema.Struct({
-  format: Schema.Literal("csv"),
-  filename: Schema.String,
-  content: Schema.String.annotate({ description: "The CSV text: a header row, then the report; CRLF line ends." })
-}).annotate({ identifier: "ReportCsv" })
+/** A report as CSV in JSON (format=csv to a JSON client or over MCP): the shared envelope. */
+export const CsvReport = File.CsvEnvelope

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { DateString } from "../Common.ts"
 import { AccountType } from "../ledger/Records.ts"
 import * as Operation from "../Operation.ts"
-import { area, AsOf, ByClass, ClassColumn, classFields, ClassFilter, CsvReport, Format } from "./Shared.ts"
+import { area, files, AsOf, ByClass, ClassColumn, classFields, ClassFilter, CsvReport, Format } from "./Shared.ts"
 
 export const TrialBalanceClassAmount = Schema.Struct({
   class: ClassColumn,
@@ -47,5 +47,6 @@ export const getTrialBalance = Operation.make({
   mode: "R",
   query: Schema.Struct({ as_of: AsOf, class: ClassFilter, by_class: ByClass, format: Format }),
   success: Schema.Union([TrialBalance, CsvReport]),
+  files,
   errors: ["unknown_class"]
 })

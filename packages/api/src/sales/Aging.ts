@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DateString, Id } from "../Common.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 import { AsOfQuery } from "./Shared.ts"
 
@@ -27,7 +28,7 @@ export const Aging = Schema.Struct({
 }).annotate({ identifier: "Aging" })
 
 const query = Schema.Struct({ as_of: AsOfQuery, format: Schema.optionalKey(Schema.Literals(["json", "csv"])) })
-export const CsvReport = Schema.Struct({ format: Schema.Literal("csv"), filename: Schema.String, content: Schema.String })
+export const CsvReport = File.CsvEnvelope
 
 export const getArAging = Operation.make({
   id: "getArAging",
@@ -38,7 +39,8 @@ export const getArAging = Operation.make({
   scope: "read",
   mode: "R",
   query,
-  success: Schema.Union([Aging, CsvReport])
+  success: Schema.Union([Aging, CsvReport]),
+  files: File.csvReport
 })
 
 export const getApAging = Operation.make({
@@ -50,7 +52,8 @@ export const getApAging = Operation.make({
   scope: "read",
   mode: "R",
   query,
-  success: Schema.Union([Aging, CsvReport])
+  success: Schema.Union([Aging, CsvReport]),
+  files: File.csvReport
 })
 
 export const operations = [getArAging, getApAging] as const

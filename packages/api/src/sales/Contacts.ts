@@ -5,7 +5,7 @@ import { AsOfQuery, EmailAddress, IdPath, TermsDays } from "./Shared.ts"
 
 const area = "4.7 Sales and purchases"
 
-export const ContactKind = Schema.Literals(["customer", "vendor"])
+export const ContactKind = Schema.Literals(["customer", "vendor"]).annotate({ description: "A customer (sales side) or a vendor (purchases side)." })
 export type ContactKind = typeof ContactKind.Type
 
 /** Nine digits, dashes allowed (EIN 12-3456789 or SSN 123-45-6789). Only the last four are kept. */
@@ -109,8 +109,8 @@ export const updateContact = Operation.make({
     name: Schema.optionalKey(Name),
     email: Schema.optionalKey(Schema.NullOr(EmailAddress)),
     terms_days: Schema.optionalKey(Schema.NullOr(TermsDays)),
-    active: Schema.optionalKey(Schema.Boolean),
-    is_1099: Schema.optionalKey(Schema.Boolean),
+    active: Schema.optionalKey(Schema.Boolean.annotate({ description: "False deactivates the contact: it leaves lists and new documents; history stays." })),
+    is_1099: Schema.optionalKey(Schema.Boolean.annotate({ description: "Vendors only: the vendor gets a 1099 for its payments." })),
     tax_id: Schema.optionalKey(Schema.NullOr(TaxId))
   }),
   success: Contact

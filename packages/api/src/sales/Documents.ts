@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DateString, Id, Memo, PageQuery, Page, Reason, Timestamp } from "../Common.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 import {
   AccountCode,
@@ -139,6 +140,7 @@ export const VendorRefundBody = Schema.Struct({
 
 const postingErrors = [
   "unknown_account",
+  "control_account_line",
   "inactive_account",
   "period_hard_locked",
   "period_locked",
@@ -281,27 +283,23 @@ export const applyCredit = Operation.make({
   errors: ["over_application", "already_void"]
 })
 
-export const PdfFile = Schema.Struct({
-  filename: Schema.String,
-  content_type: Schema.Literal("application/pdf"),
-  size_bytes: Schema.Int,
-  content_base64: Schema.String
-}).annotate({ identifier: "PdfFile" })
+export const PdfFile = File.PdfEnvelope
 
-/** `?format=`: the PDF of a document or an estimate (`base64` inside JSON, ADR 0306). */
-export const PdfQuery = Schema.Struct({ format: Schema.optionalKey(Schema.Literals(["pdf", "base64"])) })
+/** `?format=`: the PDF of a document or an estimate: `pdf` (default) the file, `base64` the JSON envelope (ADR 0015). */
+export const PdfQuery = Schema.Struct({ format: File.PdfFormat })
 
 export const getDocumentPdf = Operation.make({
   id: "getDocumentPdf",
   method: "GET",
   path: "/v1/documents/{id}/pdf",
   area,
-  summary: "The document as a PDF (base64 in JSON).",
+  summary: "The document as a PDF (format=base64: in JSON).",
   scope: "read",
   mode: "R",
   pathParams: IdPath,
   query: PdfQuery,
-  success: PdfFile
+  success: PdfFile,
+  files: File.pdfDocument
 })
 
 export const operations = [

@@ -42,9 +42,11 @@ export const EmailBody = Schema.Struct({
   to: Schema.optionalKey(EmailAddress).annotate({
     description: "Default: the customer's email on file; any other address makes an agent's send wait for approval."
   }),
-  to_name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(Limits.nameLengthMax))),
-  cc: Schema.optionalKey(Schema.Array(EmailAddress).check(Schema.isMaxLength(Limits.emailCcCountMax))),
-  message: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(Limits.emailMessageLengthMax))),
+  to_name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(Limits.nameLengthMax)).annotate({ description: "The recipient's name, as the greeting uses it." })),
+  cc: Schema.optionalKey(Schema.Array(EmailAddress).check(Schema.isMaxLength(Limits.emailCcCountMax)).annotate({ description: "More addresses to copy." })),
+  message: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(Limits.emailMessageLengthMax)).annotate({
+    description: "A note shown above the document in the email."
+  })),
   dry_run: Schema.optionalKey(Schema.Boolean)
 })
 export type EmailBody = typeof EmailBody.Type
@@ -170,12 +172,16 @@ export const setEmailSettings = Operation.make({
   mode: "-",
   body: Schema.Struct({
     reply_to: Schema.optionalKey(Schema.NullOr(EmailAddress)),
-    display_name: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.nameLengthMax)))),
+    display_name: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(Limits.nameLengthMax))).annotate({
+      description: "The sender name customers see; null for the company's name."
+    })),
     security_notices_to: Schema.optionalKey(Schema.NullOr(EmailAddress)),
-    reminders_enabled: Schema.optionalKey(Schema.Boolean),
+    reminders_enabled: Schema.optionalKey(Schema.Boolean.annotate({ description: "Email payment reminders for open invoices (off by default)." })),
     reminder_days: Schema.optionalKey(Schema.Array(
       Schema.Int.check(Schema.isBetween({ minimum: -Limits.reminderDaysOffsetMax, maximum: Limits.reminderDaysOffsetMax }))
-    ).check(Schema.isMaxLength(Limits.reminderDaysCountMax)))
+    ).check(Schema.isMaxLength(Limits.reminderDaysCountMax)).annotate({
+      description: "When reminders go, in days relative to the due date (-3 = three days before)."
+    }))
   }),
   success: EmailSettings
 })

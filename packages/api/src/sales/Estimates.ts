@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { DateString, Id, Memo, PageQuery, Page, Reason, Timestamp } from "../Common.ts"
+import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
 import { Document, PdfFile, PdfQuery, TaxLine } from "./Documents.ts"
 import {
@@ -125,7 +126,7 @@ export const setEstimateStatus = Operation.make({
   status: 200,
   pathParams: IdPath,
   body: Schema.Struct({
-    status: Schema.Literals(["open", "accepted", "declined", "void"]),
+    status: Schema.Literals(["open", "accepted", "declined", "void"]).annotate({ description: "The estimate's new status; converted comes only from converting it." }),
     reason: Schema.optionalKey(Reason)
   }),
   success: Estimate,
@@ -160,12 +161,13 @@ export const getEstimatePdf = Operation.make({
   method: "GET",
   path: "/v1/estimates/{id}/pdf",
   area,
-  summary: "The estimate as a PDF (base64 in JSON).",
+  summary: "The estimate as a PDF (format=base64: in JSON).",
   scope: "read",
   mode: "R",
   pathParams: IdPath,
   query: PdfQuery,
-  success: PdfFile
+  success: PdfFile,
+  files: File.pdfDocument
 })
 
 export const operations = [

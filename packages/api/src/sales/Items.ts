@@ -6,8 +6,10 @@ import { AccountCode, IdPath } from "./Shared.ts"
 
 const area = "4.7 Sales and purchases"
 
-export const ItemKind = Schema.Literals(["service", "non_inventory"])
-const Description = Schema.String.check(Schema.isMaxLength(Limits.lineDescriptionLengthMax))
+export const ItemKind = Schema.Literals(["service", "non_inventory"]).annotate({ description: "A service or a non-inventory product." })
+const Description = Schema.String.check(Schema.isMaxLength(Limits.lineDescriptionLengthMax)).annotate({
+  description: "The text a document line takes when it names the item."
+})
 
 export const Item = Schema.Struct({
   id: Id,
@@ -40,7 +42,7 @@ export const createItem = Operation.make({
     purchase_cost_cents: Schema.optionalKey(NonNegativeCents),
     income_account: Schema.optionalKey(AccountCode),
     expense_account: Schema.optionalKey(AccountCode),
-    taxable: Schema.optionalKey(Schema.Boolean)
+    taxable: Schema.optionalKey(Schema.Boolean.annotate({ description: "Sales tax applies to the item's lines (default true)." }))
   }),
   success: Item
 })
@@ -86,8 +88,8 @@ export const updateItem = Operation.make({
     purchase_cost_cents: Schema.optionalKey(Schema.NullOr(NonNegativeCents)),
     income_account: Schema.optionalKey(Schema.NullOr(AccountCode)),
     expense_account: Schema.optionalKey(Schema.NullOr(AccountCode)),
-    taxable: Schema.optionalKey(Schema.Boolean),
-    active: Schema.optionalKey(Schema.Boolean),
+    taxable: Schema.optionalKey(Schema.Boolean.annotate({ description: "Sales tax applies to the item's lines." })),
+    active: Schema.optionalKey(Schema.Boolean.annotate({ description: "False deactivates the item: no new lines; history stays." })),
     reason: Schema.optionalKey(Reason)
   }),
   success: Item

@@ -6,7 +6,9 @@ import { AccountCode, DocumentLines, governedFields, IdPath, Reference, TermsDay
 
 const area = "4.9 Recurring documents"
 
-export const Frequency = Schema.Literals(["weekly", "monthly", "quarterly", "yearly"])
+export const Frequency = Schema.Literals(["weekly", "monthly", "quarterly", "yearly"]).annotate({
+  description: "How often a document is made, times interval_count."
+})
 export type Frequency = typeof Frequency.Type
 
 /** What each occurrence creates: an invoice's or bill's body without its date and number. */
@@ -59,9 +61,11 @@ export const createRecurringTemplate = Operation.make({
   mode: "K",
   body: Schema.Struct({
     name: Name,
-    kind: Schema.Literals(["invoice", "bill"]),
+    kind: Schema.Literals(["invoice", "bill"]).annotate({ description: "What each run creates: an invoice or a bill." }),
     frequency: Frequency,
-    interval_count: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Limits.recurringIntervalCountMax }))),
+    interval_count: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Limits.recurringIntervalCountMax })).annotate({
+      description: "Every how many frequency units (default 1: every month for monthly)."
+    })),
     start_date: DateString.annotate({ description: "Monthly and longer schedules keep this day, clamped to each month's end." }),
     end_date: Schema.optionalKey(DateString),
     request: RecurringRequest
@@ -104,7 +108,7 @@ export const updateRecurringTemplate = Operation.make({
   status: 200,
   pathParams: IdPath,
   body: Schema.Struct({
-    active: Schema.optionalKey(Schema.Boolean),
+    active: Schema.optionalKey(Schema.Boolean.annotate({ description: "False pauses the template: runs skip it." })),
     end_date: Schema.optionalKey(Schema.NullOr(DateString)),
     reason: Schema.optionalKey(Reason)
   }),

@@ -101,7 +101,10 @@ export const setTaxRateStatus = Operation.make({
   mode: "K",
   status: 200,
   pathParams: IdPath,
-  body: Schema.Struct({ active: Schema.Boolean, reason: Reason }),
+  body: Schema.Struct({
+    active: Schema.Boolean.annotate({ description: "True activates the rate, false deactivates it (and every combined rate using it)." }),
+    reason: Reason
+  }),
   success: TaxRate
 })
 
@@ -118,7 +121,7 @@ export const createCombinedTaxRate = Operation.make({
     component_ids: Schema.Array(Id).check(
       Schema.isMinLength(Limits.taxRateComponentsMin),
       Schema.isMaxLength(Limits.taxRateComponentsMax)
-    )
+    ).annotate({ description: "The ids of the single rates this rate adds up (state, county, city...)." })
   }),
   success: TaxRate
 })

@@ -14,9 +14,13 @@ export const Quantity = Schema.String.check(
 export const DocumentNumber = Schema.String.check(
   Schema.isMinLength(1),
   Schema.isMaxLength(Limits.documentNumberLengthMax)
-)
-export const Reference = Schema.String.check(Schema.isMaxLength(Limits.documentReferenceLengthMax))
-export const TermsDays = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Limits.termsDaysMax }))
+).annotate({ description: "The number as printed; assigned from the kind's sequence (INV-, BILL-...) when omitted." })
+export const Reference = Schema.String.check(Schema.isMaxLength(Limits.documentReferenceLengthMax)).annotate({
+  description: "The other party's reference: a purchase order or their own document number."
+})
+export const TermsDays = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: Limits.termsDaysMax })).annotate({
+  description: "Payment terms in days: the due date is the document date plus these days."
+})
 export const Confidence = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 })).annotate({
   description: "The agent's confidence, 0 to 1, recorded with the write."
 })
@@ -47,11 +51,13 @@ export type DocumentLineInput = typeof DocumentLineInput.Type
 export const DocumentLines = Schema.Array(DocumentLineInput).check(
   Schema.isMinLength(1),
   Schema.isMaxLength(Limits.documentLinesMax)
-)
+).annotate({ description: "The document's lines, at least one: an item or account, quantity and price or an amount." })
 
 /** Applications of payments and credits (DECISIONS.md). */
 export const Application = Schema.Struct({ document_id: Id, amount_cents: PositiveCents })
-export const Applications = Schema.Array(Application).check(Schema.isMaxLength(Limits.applicationsMax))
+export const Applications = Schema.Array(Application).check(Schema.isMaxLength(Limits.applicationsMax)).annotate({
+  description: "Which open documents this pays or credits, and how much of each (document_id, amount_cents)."
+})
 
 /** The fields every governed write takes. */
 export const governedFields = {

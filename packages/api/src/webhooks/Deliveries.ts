@@ -55,7 +55,7 @@ export const listWebhookEvents = Operation.make({
   scope: "read",
   mode: "R",
   query: Schema.Struct({
-    type: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100))),
+    type: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({ description: "Only events of this type (invoice.created...)." })),
     before: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({
       description: "An event id (the page's `next_cursor`) or an ISO 8601 timestamp: only older events."
     })),

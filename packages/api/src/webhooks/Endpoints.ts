@@ -20,7 +20,7 @@ import {
 const Url = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(urlLengthMax)).annotate({
   description: "https at a public address (http and private addresses only where LEDGER_WEBHOOK_ALLOW_PRIVATE=true)."
 })
-const Description = Schema.String.check(Schema.isMaxLength(descriptionLengthMax))
+const Description = Schema.String.check(Schema.isMaxLength(descriptionLengthMax)).annotate({ description: "A note for people: what the endpoint is for." })
 
 export const Endpoint = Schema.Struct({
   id: Id,
@@ -121,7 +121,7 @@ export const updateWebhook = Operation.make({
     url: Schema.optionalKey(Url),
     description: Schema.optionalKey(Schema.NullOr(Description)),
     event_types: Schema.optionalKey(Subscriptions),
-    enabled: Schema.optionalKey(Schema.Boolean)
+    enabled: Schema.optionalKey(Schema.Boolean.annotate({ description: "False pauses deliveries to the endpoint; true resumes them." }))
   }),
   success: Endpoint,
   errors: ["webhook_url_not_allowed", "webhooks_not_configured"]
@@ -151,7 +151,9 @@ export const rotateWebhookSecret = Operation.make({
   status: 200,
   pathParams: IdPath,
   body: Schema.Struct({
-    previous_valid_hours: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: previousValidHoursMax })))
+    previous_valid_hours: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: previousValidHoursMax })).annotate({
+      description: "How many hours deliveries also carry a signature with the previous secret."
+    }))
   }),
   success: WithSecret,
   errors: ["webhooks_not_configured"]

@@ -7,7 +7,11 @@ import type { Principal, Scope } from "@ledger/api"
  * the scope ceiling that applies there, so the pipeline treats them all alike.
  */
 export interface Actor {
-  readonly type: Principal.PrincipalType
+  /**
+   * `system`: no credential's holder but a verified outside party acting through a connection of
+   * the company (the payment processor's signed events, online-payments/Common.ts `asProcessor`).
+   */
+  readonly type: Principal.PrincipalType | "system"
   /** The user, agent, member or app id; null for the operator. */
   readonly id: number | null
   readonly name: string
@@ -25,6 +29,11 @@ export interface Actor {
   readonly postingThresholdCents: number | null
   /** The key's own limit, else null. */
   readonly rateLimitRpm: number | null
+  /**
+   * A person whose governed writes wait for approval: a firm member whose scopes in the client
+   * (capped by the grant) lack `approve` (ledger/PostingPolicy.ts, ADR 0903). Absent means false.
+   */
+  readonly proposesOnly?: boolean | undefined
   /** Firm principals: the firm they belong to. */
   readonly firmId: number | null
   /**
@@ -32,6 +41,12 @@ export interface Actor {
    * timestamp; absent or null for every other credential. Read it through kernel/StepUp.ts.
    */
   readonly steppedUpAt?: string | null
+  /**
+   * A connected AI app (pipeline/authenticate/OAuthAccessToken.ts): its connection, whose daily cap
+   * and allowed accounts bound its postings beyond the threshold (a posting limit the ai-apps area
+   * contributes, kernel/Registry.ts). Such writes never go in a group commit. Absent otherwise.
+   */
+  readonly aiConnectionId?: number | null | undefined
 }
 
 /** The audit log's name for an actor: `user:12`, `agent:40`, `operator`. */

@@ -10,6 +10,11 @@ export class EngineInfo extends Context.Service<EngineInfo, {
    * request's CPU with nothing reading them (docs/performance.md).
    */
   readonly tracing: boolean
+  /**
+   * Where clients reach this deployment's API (LEDGER_BASE_URL), for files that name it to another
+   * program (the Web Connector's .qwc); null when the embedder did not say.
+   */
+  readonly publicBaseUrl?: string | null | undefined
 }>()("@ledger/engine/EngineInfo") {}
 
 export const version = "0.1.0"

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Statement } from "effect/sql"
-import type { ApiError, Company, Ledger } from "@ledger/api"
+import type { ApiError, Company, Ledger, Operation } from "@ledger/api"
 import type { EngineInfo } from "./EngineInfo.ts"
 import type { RequestContext } from "./RequestContext.ts"
 
@@ -111,11 +111,51 @@ export type ReversalHook = (reversed: {
   readonly reversalEntryId: number
 }) => Effect.Effect<void, ApiError.LedgerError, ContributionServices>
 
+/**
+ * A bound an area puts on an agent's postings beyond its posting threshold (ai-apps: a connected
+ * app's daily cap and allowed accounts, ADR 1702). Asked by the governed write path
+ * (ledger/Governed.ts) inside the write's transaction, only when an agent's write would post: a
+ * reason turns the posting into a proposal. When `reserve` is true the limit may count the posting
+ * (its rows roll back with the write); a dry run asks with `reserve` false.
+ */
+export interface PostingLimitInput {
+  readonly totalCents: number
+  readonly entryDate: string
+  readonly accounts: ReadonlyArray<{ readonly code: string; readonly type: string }>
+  readonly reserve: boolean
+}
+
+export type PostingLimit = (input: PostingLimitInput) => Effect.Effect<
+  { readonly type: string; readonly message: string } | null,
+  ApiError.LedgerError,
+  ContributionServices
+>
+
+/** The write a guard is asked about (pipeline/Admission.ts `guardWrites`). */
+export interface GuardedWrite {
+  readonly companyId: string
+  readonly operation: Operation.Any
+  readonly nowMs: number
+}
+
+/**
+ * A refusal an area puts on a company's writes before their handler (billing: a cancelled
+ * company's books are read-only, ADR 1805). Asked by the pipeline, after the caller's scope and
+ * before the Idempotency-Key, for every write by a company credential, dry runs included; reads
+ * are never asked. It runs outside any transaction and should cost nothing for most companies
+ * (a guard may remember its answers for a short while, for one engine only).
+ */
+export type WriteGuard = (write: GuardedWrite) => Effect.Effect<ApiError.LedgerError | null, never, SqlClient.SqlClient>
+
 export interface Contributions {
   readonly proposalKinds: ReadonlyMap<string, ProposalKind>
   readonly protections: ReadonlyArray<ProtectionCheck>
   readonly setupSteps: ReadonlyArray<SetupStep>
   readonly reversalHooks: ReadonlyArray<ReversalHook>
+  /** Optional so contributions built by hand need not name it; none: no limits. */
+  readonly postingLimits?: ReadonlyArray<PostingLimit>
+  /** Optional so the composition roots that build contributions by hand need not name it. */
+  readonly writeGuards?: ReadonlyArray<WriteGuard>
 }
 
 /** The areas' contributions, folded once (pipeline/Area.ts `fold`); every handler may read it. */

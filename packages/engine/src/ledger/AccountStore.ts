@@ -14,7 +14,8 @@ export const accountRef = (row: Record<string, unknown>): AccountRef => ({
   code: String(row.code),
   name: String(row.name),
   type: row.type as AccountRef["type"],
-  active: Boolean(row.active)
+  active: Boolean(row.active),
+  control: row.control === "ar" || row.control === "ap" ? row.control : null
 })
 
 export interface Defaults {
@@ -49,7 +50,7 @@ export const accountsByCode = Effect.fn("AccountStore.accountsByCode")(function*
   const sql = yield* SqlClient.SqlClient
   const unique = Array.from(new Set(codes))
   if (unique.length === 0) return new Map<string, AccountRef>()
-  const rows = yield* sql<Record<string, unknown>>`SELECT id, code, name, type, active FROM accounts
+  const rows = yield* sql<Record<string, unknown>>`SELECT id, code, name, type, active, control FROM accounts
     WHERE company_id = ${companyId} AND code IN ${sql.in(unique)}`.pipe(Effect.orDie)
   return new Map(rows.map((row) => [String(row.code), accountRef(row)]))
 })

@@ -16,7 +16,8 @@ import * as StarterCharts from "./StarterCharts.ts"
 
 const operations = Ledger.Accounts
 
-const lockChart = Effect.fn("Accounts.lockChart")(function*(companyId: string) {
+/** Serializes changes of one company's chart (the ledger's own and `addAccounts` of other areas). */
+export const lockChart = Effect.fn("Accounts.lockChart")(function*(companyId: string) {
   const sql = yield* SqlClient.SqlClient
   yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:chart`}))`.pipe(Effect.orDie)
 })

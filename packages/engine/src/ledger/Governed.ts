@@ -2,10 +2,13 @@ import { Effect } from "effect"
 import { ApiError, type Ledger } from "@ledger/api"
 import type { AuditNote } from "../pipeline/Audit.ts"
 import type * as Handler from "../kernel/Handler.ts"
+import { isAgent } from "../kernel/Actor.ts"
+import { Registry } from "../kernel/Registry.ts"
 import * as Events from "./Events.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as BalanceStore from "./BalanceStore.ts"
+import * as ControlAccountRules from "./ControlAccountRules.ts"
 import * as JournalEntryStore from "./JournalEntryStore.ts"
 import * as JournalEntryRules from "./JournalEntryRules.ts"
 import * as PostingPolicy from "./PostingPolicy.ts"
@@ -34,7 +37,8 @@ import * as ProposalStore from "./ProposalStore.ts"
  *    - refuses: a hard-locked date (`period_hard_locked`), a soft-locked date without
  *      `softLockOverrideReason` (`soft_lock_reason_required`), and the entry refusals
  *      (`unbalanced_entry`, `single_line_entry`, `zero_amount_line`, `two_sided_line`,
- *      `unknown_account`, `inactive_account`, `unknown_class`, `unknown_contact`; 422 with
+ *      `unknown_account`, `inactive_account`, `unknown_class`, `unknown_contact`, and
+ *      `control_account_line` for a `journal_entry`, `bank_line` or `receipt_expense` naming AR/AP; 422 with
  *      `details.issues` under `linesPath`). A dry run reports period refusals as verdict `refuse`.
  * 3. Declare your kind in your area's `Area` (`proposalKinds`, kernel/Registry.ts `ProposalKind`):
  *    `request` is the Schema of the request you stored, `approved` receives the proposal, that
@@ -140,6 +144,27 @@ const balancesMoved = Effect.fn("Governed.balancesMoved")(function*(prepared: Jo
   })
 })
 
+/**
+ * An agent's write that would post meets the areas' posting limits (a connected AI app's daily cap
+ * and allowed accounts, kernel/Registry.ts) inside this transaction: the first reason given makes
+ * it a proposal. A real write lets a limit count the posting; a dry run only asks.
+ */
+const withinLimits = Effect.fn("Governed.withinLimits")(function*(
+  decision: PostingPolicy.Decision, prepared: JournalEntryStore.Prepared, reserve: boolean
+) {
+  const request = yield* RequestContext
+  if (decision.verdict !== "post" || !isAgent(request.actor)) return decision
+  const registry = yield* Registry
+  for (const limit of registry.postingLimits ?? []) {
+    const accounts = prepared.lines.map((line) => ({ code: line.account, type: line.accountType }))
+    const reason = yield* limit({ totalCents: prepared.totalCents, entryDate: prepared.draft.date, accounts, reserve })
+    if (reason !== null) {
+      return { verdict: "propose", reasons: [...decision.reasons.filter((kept) => kept.type !== "within_threshold"), reason], refusal: null } satisfies PostingPolicy.Decision
+    }
+  }
+  return decision
+})
+
 /** What the audit event of a governed write that posted says of it. */
 export const postedAudit = (kind: string, entry: PostedEntry): AuditNote => ({
   targetType: "journal_entry",
@@ -160,15 +185,21 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
         prepared: (yield* JournalEntryStore.prepareReversal(input.reverses, { date: input.entry.date, memo: input.entry.memo })).prepared,
         period: yield* JournalEntryStore.periodOn(input.entry.date, periodLock)
       }
+    // A manual entry or a categorization never names a control account (ADR 0106); an exact
+    // reversal only undoes what already posted, so it is not asked.
+    if (input.reverses === undefined) {
+      const control = ControlAccountRules.checkEntry(input.kind, prepared.lines, input.linesPath ?? ["body", "lines"])
+      if (control !== null) return yield* Effect.fail(control)
+    }
     const softLockOverrideReason = input.softLockOverrideReason ?? null
-    const decision = PostingPolicy.decide({
+    const decision = yield* withinLimits(PostingPolicy.decide({
       actor: request.actor,
       totalCents: prepared.totalCents,
       periodStatus: period?.status ?? null,
       softLockOverrideReason,
       alwaysProposeForAgents: input.alwaysProposeForAgents ?? null,
       killSwitchSuspended: request.killSwitchSuspended === true
-    })
+    }), prepared, !input.dryRun)
 
     if (input.dryRun) {
       const preview: Ledger.Governed.Preview = {

@@ -10,6 +10,7 @@ import type { RequestInfo } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import { BatchCharts, type Charts, type Wanted } from "./BatchCharts.ts"
 import * as AccountStore from "./AccountStore.ts"
+import * as ControlAccountRules from "./ControlAccountRules.ts"
 import * as Governed from "./Governed.ts"
 import * as JournalEntryStore from "./JournalEntryStore.ts"
 import * as JournalEntryRules from "./JournalEntryRules.ts"
@@ -41,7 +42,8 @@ const noAccounts: ReadonlyMap<string, JournalEntryRules.AccountRef> = new Map()
 
 const accepts = (body: unknown, request: RequestInfo): boolean => {
   const proposed = body as Body
-  return proposed.dry_run !== true && request.companyId !== null &&
+  // A connected AI app's postings meet its posting limits on the governed path (kernel/Registry.ts).
+  return proposed.dry_run !== true && request.companyId !== null && request.actor.aiConnectionId == null &&
     proposed.lines.every((line) => (line.class ?? null) === null && (line.contact_id ?? null) === null)
 }
 
@@ -76,18 +78,18 @@ const readCharts = Effect.fn("JournalBatch.readCharts")(function*(candidates: Re
     }
   }
   const rows = yield* sql<Record<string, unknown>>`
-    SELECT 'account' AS row_kind, a.company_id, a.id, a.code, a.name, a.type, a.active,
+    SELECT 'account' AS row_kind, a.company_id, a.id, a.code, a.name, a.type, a.active, a.control,
         NULL::text AS status, NULL::date AS start_date, NULL::date AS end_date
       FROM json_to_recordset(${JSON.stringify([...accountKeys.values()])}::json) AS wanted(company_id uuid, code text)
       JOIN accounts a ON a.company_id = wanted.company_id AND a.code = wanted.code
     UNION ALL
-    SELECT 'period', p.company_id, p.id, NULL, NULL, NULL, NULL, p.status, p.start_date, p.end_date
+    SELECT 'period', p.company_id, p.id, NULL, NULL, NULL, NULL, NULL, p.status, p.start_date, p.end_date
       FROM periods p WHERE (p.company_id, p.id) IN (
         SELECT held.company_id, held.id
         FROM json_to_recordset(${JSON.stringify([...periodKeys.values()])}::json) AS wanted(company_id uuid, day date)
         JOIN periods held ON held.company_id = wanted.company_id AND held.start_date <= wanted.day AND held.end_date >= wanted.day)
     UNION ALL
-    SELECT 'id', NULL, nextval('ledger_ids'), NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM generate_series(1, ${candidates.length})`
+    SELECT 'id', NULL, nextval('ledger_ids'), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM generate_series(1, ${candidates.length})`
     .pipe(Effect.orDie)
   const accounts = new Map<string, Map<string, JournalEntryRules.AccountRef>>()
   const periods = new Map<string, Array<JournalEntryStore.PeriodOnDate>>()
@@ -114,6 +116,8 @@ const postable = (candidates: ReadonlyArray<Candidate>, charts: Omit<Charts, "id
   candidates.flatMap((candidate): Array<Posting> => {
     const resolved = JournalEntryRules.resolve(candidate.draft, charts.accounts.get(candidate.companyId) ?? noAccounts, noClasses, linesPath)
     if (resolved instanceof ApiError.LedgerError) return []
+    // A line on a control account is refused on the governed path (ControlAccountRules.ts).
+    if (ControlAccountRules.checkEntry(kind, resolved, linesPath) !== null) return []
     const period = JournalEntryStore.periodContaining(charts.periods.get(candidate.companyId) ?? [], candidate.draft.date)
     if (period !== null && period.status !== "open") return []
     const prepared: JournalEntryStore.Prepared = { draft: candidate.draft, lines: resolved, totalCents: JournalEntryRules.total(resolved) }

@@ -30,6 +30,8 @@ export interface AccountRef {
   readonly name: string
   readonly type: "asset" | "liability" | "equity" | "income" | "expense"
   readonly active: boolean
+  /** Set on the AR and AP control accounts (ControlAccountRules.ts); absent means none. */
+  readonly control?: "ar" | "ap" | null | undefined
 }
 
 export interface ClassRef {
@@ -50,6 +52,8 @@ export interface ResolvedLine {
   readonly classId: number | null
   readonly className: string | null
   readonly contactId: number | null
+  /** The account's control (AR/AP) as resolved from the chart; absent on lines read back from storage. */
+  readonly control?: "ar" | "ap" | null | undefined
 }
 
 export type Path = ReadonlyArray<string | number>
@@ -158,7 +162,8 @@ export const resolve = (
       memo: line.memo ?? null,
       classId: className === null ? null : classes.get(className)!.id,
       className,
-      contactId: line.contact_id ?? null
+      contactId: line.contact_id ?? null,
+      control: account.control ?? null
     }
   })
 }

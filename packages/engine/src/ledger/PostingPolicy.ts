@@ -20,6 +20,11 @@ export interface PolicyInput {
     readonly isPerson: boolean
     /** Agents only; null means the agent has none, so every posting is a proposal. */
     readonly postingThresholdCents: number | null
+    /**
+     * A person who may propose here but not approve (a firm member under a grant or role without
+     * `approve`, ADR 0903): their writes wait for a person who may. Absent means false.
+     */
+    readonly proposesOnly?: boolean | undefined
   }
   readonly totalCents: number
   /** The period containing the entry date; null when no period covers it (treated as open). */
@@ -72,6 +77,16 @@ export const decide = (input: PolicyInput): Decision => {
   if (!input.actor.isPerson && input.killSwitchSuspended === true) {
     const message = "Agent writes are suspended by the company's kill switch."
     return { verdict: "refuse", reasons: [...period.reasons, { type: "kill_switch_active", message }], refusal: { type: "kill_switch_active", message } }
+  }
+  if (input.actor.isPerson && input.actor.proposesOnly === true) {
+    return {
+      verdict: "propose",
+      reasons: [...period.reasons, {
+        type: "approval_required",
+        message: "This person may propose here but not approve: a person with the approve scope decides."
+      }],
+      refusal: null
+    }
   }
   if (input.actor.isPerson) {
     return {

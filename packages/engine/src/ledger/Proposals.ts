@@ -7,6 +7,7 @@ import * as Pagination from "../kernel/Pagination.ts"
 import { Registry } from "../kernel/Registry.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
+import * as ControlAccountRules from "./ControlAccountRules.ts"
 import * as JournalEntryStore from "./JournalEntryStore.ts"
 import * as ProposalStore from "./ProposalStore.ts"
 
@@ -74,6 +75,11 @@ export const handlers = [
         ? yield* JournalEntryStore.prepare(ProposalStore.draftOf(proposal), ["proposal", "entry", "lines"])
         : (yield* JournalEntryStore.prepareReversal(proposal.reverses_entry_id, { date: proposal.entry.date, memo: proposal.entry.memo }))
           .prepared
+      // A proposal stored before the control-account rule (ADR 0106) is held to it too.
+      if (proposal.reverses_entry_id === null) {
+        const control = ControlAccountRules.checkEntry(proposal.kind, prepared.lines, ["proposal", "entry", "lines"])
+        if (control !== null) return yield* Effect.fail(control)
+      }
       const entry = yield* JournalEntryStore.post(prepared, {
         sourceKind: proposal.kind,
         // The date may have been soft-locked since: the proposer's reason, else the approver's.

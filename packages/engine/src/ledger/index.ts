@@ -1,4 +1,7 @@
-import { Ledger } from "@ledger/api"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiError, Ledger, Limits } from "@ledger/api"
+import * as Row from "../kernel/Row.ts"
 import * as Area from "../pipeline/Area.ts"
 import * as AccountProtections from "./AccountProtections.ts"
 import * as Accounts from "./Accounts.ts"
@@ -7,6 +10,7 @@ import * as JournalEntries from "./JournalEntries.ts"
 import * as Periods from "./Periods.ts"
 import * as Proposals from "./Proposals.ts"
 import * as Setup from "./Setup.ts"
+import * as AccountStoreRows from "./AccountStore.ts"
 
 /**
  * The books: the chart of accounts, periods, journal entries and the proposals of the governed
@@ -26,7 +30,45 @@ export const area = Area.make({
 })
 
 export * as AccountStore from "./AccountStore.ts"
+export * as ControlAccountRules from "./ControlAccountRules.ts"
+/** The chart and hand-posted entries naming contacts, read only, for tax mapping and the 1099 forms. */
+export * as LedgerReaders from "./Readers.ts"
 export * as FiscalYear from "./FiscalYear.ts"
 export * as Governed from "./Governed.ts"
 export * as JournalEntryRules from "./JournalEntryRules.ts"
 export * as JournalEntryStore from "./JournalEntryStore.ts"
+
+/** An account another area adds to the chart (a connection's clearing account, an imported chart). */
+export interface NewAccount {
+  readonly code: string
+  readonly name: string
+  readonly type: "asset" | "liability" | "equity" | "income" | "expense"
+  readonly subtype?: string | null | undefined
+  readonly control?: "ar" | "ap" | null | undefined
+}
+
+/**
+ * Adds accounts to a company's chart for another area, under the chart's lock and its size limit,
+ * so the ledger stays the one writer of `accounts`. A code already in the chart is left as it is;
+ * the codes added are returned.
+ */
+export const addAccounts = Effect.fn("Ledger.addAccounts")(function*(companyId: string, accounts: ReadonlyArray<NewAccount>, now: string) {
+  if (accounts.length === 0) return [] as ReadonlyArray<string>
+  const sql = yield* SqlClient.SqlClient
+  yield* Accounts.lockChart(companyId)
+  const count = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM accounts WHERE company_id = ${companyId}`.pipe(Effect.orDie)
+  if (Row.int(count[0]!.count) + accounts.length > Limits.accountsPerCompanyMax) {
+    return yield* Effect.fail(ApiError.validationFailed(`A chart has at most ${Limits.accountsPerCompanyMax} accounts.`))
+  }
+  const rows = yield* sql<{ code: string }>`INSERT INTO accounts ${sql.insert(AccountStoreRows.rows(accounts.map((account) => ({
+    company_id: companyId,
+    code: account.code,
+    name: account.name.slice(0, 200),
+    type: account.type,
+    subtype: account.subtype ?? null,
+    control: account.control ?? null,
+    created_at: now
+  }))))} ON CONFLICT (company_id, code) DO NOTHING RETURNING code`.pipe(Effect.orDie)
+  return rows.map((row) => row.code)
+})
+

@@ -1,7 +1,8 @@
-import { Clock, Effect, Result } from "effect"
-import type { SqlError } from "effect/sql"
+import { Clock, Context, Effect, Result } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
 import { ApiError, Limits, type Operation, Scope } from "@ledger/api"
 import { isAgent } from "../kernel/Actor.ts"
+import { Registry } from "../kernel/Registry.ts"
 import type { Arrival } from "./batching/GroupCommit.ts"
 import * as Authenticate from "./Authenticate.ts"
 import * as Idempotency from "./Idempotency.ts"
@@ -46,6 +47,13 @@ export const identify = Effect.fnUntraced(function*(
   // request is refused (`authorization`), and that refusal is recorded without them.
   const identityIssues = RequestDecoding.agentIdentityIssues(received.agentModel, received.agentRunId)
   const invocation = identityIssues.length === 0 ? received : { ...received, agentModel: null, agentRunId: null }
+  // An address that got credentials wrong too often this minute is answered 429 before any
+  // lookup, whatever it sends: guessing costs a minute per few dozen tries (issue 19 item 7).
+  const failures = failedAuthenticationBucket(operation, invocation)
+  if (failures !== null) {
+    const gate = yield* pipeline.rateLimiter.peek(failures, Limits.failedAuthenticationsPerAddressPerMinute)
+    if (!gate.allowed) return yield* Effect.fail(new Answered(tooManyFailures(gate.retryAfterSeconds)))
+  }
   const caller = yield* Authenticate.identify(pipeline.sql, pipeline.credentials, {
     operation,
     credential: invocation.credential,
@@ -57,31 +65,10 @@ export const identify = Effect.fnUntraced(function*(
     recall: authentication.recall
   })
   if (Result.isFailure(caller.authenticated)) {
-    const refused = caller.authenticated.failure
-    if (refused.known !== null) {
-      const budget = yield* pipeline.rateLimiter.take(`ended-key:${refused.known.actor.keyId}`, Limits.endedKeyAuditsPerMinute)
-      if (budget.allowed) {
-        const companyId = refused.known.company?.companyId ?? null
-        yield* auditRefusal(pipeline, { operation, invocation, now }, refused.known.actor, companyId, refused.error)
-      }
-    }
-    return yield* Effect.fail(new Answered(errorOutcome(refused.error)))
+    return yield* answerRefused(pipeline, { operation, invocation, now }, failures, caller.authenticated.failure)
   }
   const authenticated = caller.authenticated.success
-  // `X-Ledger-Company` chooses the client of a firm credential (or of a firm's AI connection). A
-  // credential of one company that names another is a mistake to say out loud, never to ignore:
-  // the caller believes it is writing in the company it named (issue 19 item 5).
-  const named = invocation.company
-  if (named !== null && authenticated !== null && authenticated.actor.firmId === null &&
-    authenticated.company !== null && named !== authenticated.company.companyId) {
-    const error = ApiError.fail(
-      "invalid_request",
-      "X-Ledger-Company names another company than this credential's own; a company credential acts only in its company.",
-      { header: "X-Ledger-Company" }
-    )
-    yield* auditRefusal(pipeline, { operation, invocation, now }, authenticated.actor, authenticated.company.companyId, error)
-    return yield* Effect.fail(new Answered(errorOutcome(error)))
-  }
+  yield* refuseOtherCompany(pipeline, { operation, invocation, now }, authenticated)
   return {
     received,
     invocation,
@@ -100,13 +87,71 @@ export const identify = Effect.fnUntraced(function*(
   }
 })
 
+type Asked = Parameters<typeof auditRefusal>[1]
+
+/**
+ * A credential refused: counted against the address when it was no known credential; an ended
+ * key's refusal audited at a bounded rate of its own, so a leaked revoked key cannot flood the log.
+ */
+const answerRefused = (pipeline: Pipeline, asked: Asked, failures: string | null, refused: Authenticate.Refused) =>
+  Effect.gen(function*() {
+    if (failures !== null && refused.known === null) {
+      const counted = yield* pipeline.rateLimiter.take(failures, Limits.failedAuthenticationsPerAddressPerMinute)
+      if (!counted.allowed) return yield* Effect.fail(new Answered(tooManyFailures(counted.retryAfterSeconds)))
+    }
+    if (refused.known !== null) {
+      const budget = yield* pipeline.rateLimiter.take(`ended-key:${refused.known.actor.keyId}`, Limits.endedKeyAuditsPerMinute)
+      if (budget.allowed) {
+        const companyId = refused.known.company?.companyId ?? null
+        yield* auditRefusal(pipeline, asked, refused.known.actor, companyId, refused.error)
+      }
+    }
+    return yield* Effect.fail(new Answered(errorOutcome(refused.error)))
+  })
+
+/**
+ * `X-Ledger-Company` chooses the client of a firm credential (or of a firm's AI connection). A
+ * credential of one company that names another is a mistake to say out loud, never to ignore: the
+ * caller believes it is writing in the company it named (issue 19 item 5).
+ */
+const refuseOtherCompany = (pipeline: Pipeline, asked: Asked, authenticated: Authenticate.Authenticated | null) =>
+  Effect.gen(function*() {
+    const named = asked.invocation.company
+    if (named === null || authenticated === null || authenticated.actor.firmId !== null || authenticated.company === null) return
+    if (named === authenticated.company.companyId) return
+    const error = ApiError.fail(
+      "invalid_request",
+      "X-Ledger-Company names another company than this credential's own; a company credential acts only in its company.",
+      { header: "X-Ledger-Company" }
+    )
+    yield* auditRefusal(pipeline, asked, authenticated.actor, authenticated.company.companyId, error)
+    return yield* Effect.fail(new Answered(errorOutcome(error)))
+  })
+
+/** The bucket of an address's failed authentications, for an operation that takes a credential. */
+const failedAuthenticationBucket = (operation: Operation.Any, invocation: Invocation): string | null =>
+  operation.credential === "none" || invocation.clientAddress === undefined || invocation.clientAddress === null
+    ? null
+    : `auth-failures:${invocation.clientAddress}`
+
+const tooManyFailures = (retryAfterSeconds: number) =>
+  errorOutcome(
+    ApiError.fail("rate_limited", "Too many failed authentications from this address: wait before trying again.", {
+      limit_per_minute: Limits.failedAuthenticationsPerAddressPerMinute,
+      retry_after_seconds: retryAfterSeconds
+    }),
+    { "Retry-After": String(retryAfterSeconds) }
+  )
+
 /**
  * 2. The rate limit, once per request (a run again was counted by the run before it). Only the
  * first refusal of a run of them is audited: a client past its limit must not turn every refused
  * request into a write.
  */
 export const rateLimit = Effect.fnUntraced(function*(pipeline: Pipeline, run: Run): Effect.fn.Return<void, Answered | SqlError.SqlError> {
-  if (run.actor === null || run.company === null || run.counted !== null) return
+  if (run.actor === null || run.counted !== null) return
+  // Firm credentials are limited at the firm level too (their own bucket; ADR 0903).
+  if (run.company === null && run.actor.firmId === null) return
   const verdict = yield* pipeline.rateLimiter.check(run.actor, run.company)
   if (Number.isFinite(verdict.limitPerMinute)) {
     run.headers["RateLimit-Limit"] = String(verdict.limitPerMinute)
@@ -152,6 +197,23 @@ export const authorization = (run: Run): ApiError.LedgerError | null => {
   }
   return null
 }
+
+/**
+ * 4b. What areas refuse of a company's writes whatever the caller (kernel/Registry.ts `WriteGuard`:
+ * billing's read-only books): asked for every write by a company credential, dry runs included,
+ * once its scope passed, before its key and body; the first refusal, or null. Reads never ask.
+ */
+export const guardWrites = Effect.fnUntraced(function*(pipeline: Pipeline, run: Run): Effect.fn.Return<ApiError.LedgerError | null> {
+  if (run.operation.mode === "R" || run.operation.credential !== "company" || run.company === null || run.actor === null) return null
+  const guards = Context.get(pipeline.context, Registry).writeGuards ?? []
+  for (const guard of guards) {
+    const refusal = yield* guard({ companyId: run.company.companyId, operation: run.operation, nowMs: Date.parse(run.now) }).pipe(
+      Effect.provideService(SqlClient.SqlClient, pipeline.sql)
+    )
+    if (refusal !== null) return refusal
+  }
+  return null
+})
 
 const acceptsDryRun = (operation: Operation.Any): boolean =>
   operation.governed || RequestDecoding.fieldNames(operation.body).includes("dry_run")

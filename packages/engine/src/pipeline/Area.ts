@@ -2,23 +2,28 @@ import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Operation } from "@ledger/api"
 import type { Handler } from "../kernel/Handler.ts"
-import type { Contributions, ProposalKind, ProtectionCheck, ReversalHook, SetupStep } from "../kernel/Registry.ts"
+import type { Contributions, PostingLimit, ProposalKind, ProtectionCheck, ReversalHook, SetupStep, WriteGuard } from "../kernel/Registry.ts"
 import type { Job } from "../store/Jobs.ts"
+import type { EngineInfo } from "../kernel/EngineInfo.ts"
+import type { Registry } from "../kernel/Registry.ts"
+import type { Entropy } from "../ports/Entropy.ts"
 import type { Mail } from "../ports/Mail.ts"
-import type { TokenSealer } from "../ports/TokenSealer.ts"
-import type { WebhookTransport } from "../ports/WebhookTransport.ts"
+import type * as Ports from "../ports/Ports.ts"
 import type { BatchWriter } from "./batching/GroupCommit.ts"
 import type { EventType } from "./Outbox.ts"
 
 export type {
   Contributions,
+  PostingLimit,
+  PostingLimitInput,
   ProposalKind,
   ProtectedAccount,
   ProtectionCheck,
   ReversalHook,
   SetupRequest,
   SetupResult,
-  SetupStep
+  SetupStep,
+  WriteGuard
 } from "../kernel/Registry.ts"
 export { exists, proposalKind, Registry } from "../kernel/Registry.ts"
 
@@ -28,8 +33,16 @@ export type JobOutcome =
   | { readonly _tag: "Retry"; readonly error: string }
   | { readonly _tag: "GiveUp"; readonly error: string }
 
-/** What a job may use: the database (no request transaction) and the ports the workers provide (webhook delivery: the sealer and the transport). */
-export type JobServices = SqlClient.SqlClient | Mail | TokenSealer | WebhookTransport
+/**
+ * The engine's own services a handler has beside its request (the registry of the areas'
+ * contributions, randomness, deployment facts): the engine layer keeps them in its context too,
+ * so a job that writes through the governed path (a scheduled integration sync) has what a
+ * handler has, with a request context it makes itself.
+ */
+export type EngineServices = Registry | Entropy | EngineInfo
+
+/** What a job may use: the database (no request transaction), every port the server provides, and the engine's services. */
+export type JobServices = SqlClient.SqlClient | Mail | Ports.Engine | EngineServices
 
 /** A kind of background job (store/Jobs.ts): how the workers run it. */
 export interface JobKind {
@@ -41,6 +54,8 @@ export interface JobKind {
    * enqueue the next once this one has run.
    */
   readonly periodic?: boolean | undefined
+  /** A periodic job's own spacing between runs (default: the workers' `reminderScanSeconds`). */
+  readonly everySeconds?: number | undefined
 }
 
 /**
@@ -64,6 +79,10 @@ export interface Area<Id extends string = string> {
   readonly setupSteps: ReadonlyArray<SetupStep>
   /** Run when any entry is reversed, in the reversal's transaction (kernel/Registry.ts). */
   readonly reversalHooks: ReadonlyArray<ReversalHook>
+  /** Bounds on agents' postings beyond their threshold, asked by the governed write path (kernel/Registry.ts). */
+  readonly postingLimits: ReadonlyArray<PostingLimit>
+  /** Refusals of a company's writes before their handler, asked by the pipeline (kernel/Registry.ts). */
+  readonly writeGuards: ReadonlyArray<WriteGuard>
   /** Job kinds by name (`jobs.kind`). */
   readonly jobKinds: Readonly<Record<string, JobKind>>
   /**
@@ -100,6 +119,8 @@ export const make = <
   readonly protections?: ReadonlyArray<ProtectionCheck>
   readonly setupSteps?: ReadonlyArray<SetupStep>
   readonly reversalHooks?: ReadonlyArray<ReversalHook>
+  readonly postingLimits?: ReadonlyArray<PostingLimit>
+  readonly writeGuards?: ReadonlyArray<WriteGuard>
   readonly jobKinds?: Readonly<Record<string, JobKind>>
   readonly batchWriters?: { readonly [K in IdOf<Operations>]?: () => BatchWriter }
   readonly events?: ReadonlyArray<EventType>
@@ -116,6 +137,8 @@ export const make = <
     protections: area.protections ?? [],
     setupSteps: area.setupSteps ?? [],
     reversalHooks: area.reversalHooks ?? [],
+    postingLimits: area.postingLimits ?? [],
+    writeGuards: area.writeGuards ?? [],
     jobKinds: area.jobKinds ?? {},
     batchWriters: (area.batchWriters ?? {}) as Area<Exclude<IdOf<Operations>, Elsewhere[number]>>["batchWriters"],
     events: area.events ?? []
@@ -152,6 +175,8 @@ export const fold = (areas: ReadonlyArray<Area>): Folded => {
     protections: areas.flatMap((area) => area.protections),
     setupSteps: areas.flatMap((area) => area.setupSteps),
     reversalHooks: areas.flatMap((area) => area.reversalHooks),
+    postingLimits: areas.flatMap((area) => area.postingLimits),
+    writeGuards: areas.flatMap((area) => area.writeGuards),
     jobKinds: byName("Job kind", (area) => Object.entries(area.jobKinds)),
     batchWriters: byName("Batch writer", (area) =>
       Object.entries(area.batchWriters).flatMap(([id, make]) => make === undefined ? [] : [[id, make] as const]))

@@ -10,6 +10,7 @@ import {
   type Asking,
   type Authenticated,
   type CompanyState,
+  type CredentialState,
   type Refused,
   refusedUnknown,
   type Strategy
@@ -32,7 +33,19 @@ export type {
   StoredResult,
   Strategy
 } from "./authenticate/Credential.ts"
-export { currentCredentialsCount, lastUseResolutionMs } from "./authenticate/ApiKey.ts"
+export { lastUseResolutionMs } from "./authenticate/ApiKey.ts"
+
+/**
+ * A query counting the credentials a group commit relied on that are still in the state given
+ * (one column, `count`): company API keys (ApiKey.currentCredentialsCount) and firm credentials
+ * acting in a client (FirmCredential.currentCount, ADR 0903).
+ */
+export const currentCredentialsCount = (sql: SqlClient.SqlClient, credentials: ReadonlyArray<CredentialState>) => {
+  const firm = credentials.filter(FirmCredential.isFirmState)
+  if (firm.length === 0) return ApiKey.currentCredentialsCount(sql, credentials)
+  const keys = credentials.filter((credential) => !FirmCredential.isFirmState(credential))
+  return sql`SELECT (${ApiKey.currentCredentialsCount(sql, keys)}) + (${FirmCredential.currentCount(sql, firm)}) AS count`
+}
 
 /**
  * Who is asking: the strategy for the token (authenticate/<Credential>.ts), by the kind of
@@ -175,13 +188,24 @@ export const identify = Effect.fn("Authenticate.identify")(function*(
     : credentials.recall(secretHash, asking.nowMs)
   if (recalled !== undefined) return { authenticated: Result.succeed(recalled), recalled: true, secretHash }
   const authenticated = yield* refusedOrFault(
-    forOperation(operation.credential, asking.credential, { now: asking.now, idempotencyKey: replayKey, secretHash }, asking.company ?? null)
+    forOperation(operation.credential, asking.credential, {
+      now: asking.now,
+      idempotencyKey: replayKey,
+      secretHash,
+      personal: operation.browserSessionOnly
+    }, asking.company ?? null)
       .pipe(Effect.provideService(SqlClient.SqlClient, sql))
   )
   if (asking.batched && Result.isSuccess(authenticated) && authenticated.success !== null) {
     credentials.remember(authenticated.success)
   }
-  return { authenticated, recalled: false, secretHash }
+  // A firm credential in a keyed write that commits in groups is answered as a key from memory is
+  // (ADR 0903): only its batch's statement, which checks the credential and its client's grant
+  // are still as read here, may answer it; any other outcome runs the request again, read afresh,
+  // so a credential or grant revoked in between never writes.
+  const firmInBatch = asking.batched && asking.recall && replayKey !== null && Result.isSuccess(authenticated) &&
+    authenticated.success?.firmCredential !== undefined
+  return { authenticated, recalled: firmInBatch, secretHash }
 })
 
 /** Reads a company's pipeline state (for operator requests that name a company). */

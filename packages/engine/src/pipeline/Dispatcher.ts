@@ -41,6 +41,13 @@ export class Handlers extends Context.Service<Handlers, ReadonlyMap<string, Hand
  */
 export class Dispatcher extends Context.Service<Dispatcher, {
   readonly execute: (invocation: Invocation) => Effect.Effect<Outcome>
+  /**
+   * Who is asking, and nothing more: null when the invocation's credential is accepted, else the
+   * refusal to answer. HTTP asks this before reading a large body (a statement import), so no
+   * caller without a valid credential can make the server read and parse megabytes (issue 19
+   * item 7). The request then runs through `execute` as any other.
+   */
+  readonly admits: (invocation: Invocation) => Effect.Effect<Outcome | null>
 }>()("@ledger/engine/Dispatcher") {
   static readonly layer = Layer.effect(Dispatcher)(Effect.gen(function*() {
     const clock = yield* Clock.Clock
@@ -78,7 +85,18 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         Effect.withTracerEnabled(tracing)
       )
 
-    return Dispatcher.of({ execute })
+    const admits = (invocation: Invocation): Effect.Effect<Outcome | null> => {
+      const operation = Catalog.get(invocation.operationId)
+      if (operation === undefined) return Effect.succeed(null)
+      return Admission.identify(pipeline, invocation, operation, Arrival.none, { recall: false, counted: null, firstRefusal: false }).pipe(
+        Effect.as(null),
+        Effect.catchTag("Answered", (answered) => Effect.succeed(answered.outcome)),
+        Effect.catchTag("SqlError", (error) => Effect.as(Effect.logError("Unexpected failure", error), errorOutcome(internalError()))),
+        Effect.provideService(Clock.Clock, clock)
+      )
+    }
+
+    return Dispatcher.of({ execute, admits })
   }))
 }
 
@@ -89,7 +107,7 @@ const runWith = (pipeline: Pipeline) =>
     if (operation === undefined) return errorOutcome(ApiError.fail("not_found", "No such operation."))
     const run = yield* Admission.identify(pipeline, received, operation, arrival, authentication)
     yield* Admission.rateLimit(pipeline, run)
-    const refusal = Admission.authorization(run)
+    const refusal = Admission.authorization(run) ?? (yield* Admission.guardWrites(pipeline, run))
     if (refusal !== null) return yield* refuse(pipeline, run, refusal)
     const dryRun = Admission.isDryRun(run)
     const idempotencyKey = Admission.idempotencyKey(run, dryRun)

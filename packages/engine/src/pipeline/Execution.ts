@@ -2,6 +2,7 @@ import { Cause, Duration, Effect, Exit, Result, Schedule } from "effect"
 import type { SqlError } from "effect/sql"
 import { ApiError, type Operation } from "@ledger/api"
 import { reference } from "../kernel/Actor.ts"
+import { Faults } from "../kernel/Faults.ts"
 import type { Result as HandlerResult } from "../kernel/Handler.ts"
 import type { RequestInfo } from "../kernel/RequestContext.ts"
 import * as DatabaseError from "../store/DatabaseError.ts"
@@ -81,7 +82,8 @@ export const write = Effect.fnUntraced(function*(pipeline: Pipeline, run: Run, w
   // A write that can commit with others waiting for the same operation does (GroupCommit.ts);
   // what its batch does not write runs alone below, as any other write.
   if (claim !== null && !work.dryRun && pipeline.groupCommit.accepts(run.operation.id, work.decoded.body, work.request)) {
-    const credential = run.authenticated?.apiKey ?? null
+    // A company key's state, or a firm credential's in its client: the batch's statement re-checks it.
+    const credential = run.authenticated?.apiKey ?? run.authenticated?.firmCredential ?? null
     const item = { request: work.request, claim, body: work.decoded.body, credential }
     const batched = yield* pipeline.groupCommit.submit(run.operation.id, item, run.arrival)
     if (batched !== null) {
@@ -94,6 +96,7 @@ export const write = Effect.fnUntraced(function*(pipeline: Pipeline, run: Run, w
   const exit = yield* Effect.exit(retryingTransient(alone(pipeline, run, work, claim)))
   if (Exit.isSuccess(exit)) {
     answered(pipeline, run, claim)
+    if (!work.dryRun) yield* (yield* Faults).afterCommit
     return { status: exit.value.status, body: exit.value.body, headers: run.headers }
   }
   return yield* rolledBack(pipeline, run, claim, exit.cause)
@@ -121,6 +124,7 @@ const alone = (pipeline: Pipeline, run: Run, work: Work, claim: Idempotency.Keye
       const [first, ...rest] = closing
       yield* Alongside.statement(sql, rest, first!)
     }
+    if (!work.dryRun) yield* (yield* Faults).beforeCommit
     return { status, body: result.body }
   })
   return sql.withTransaction(transaction).pipe(Effect.provide(pipeline.context))

@@ -97,12 +97,18 @@ export const take = (buckets: ReadonlyArray<Bucket>): { readonly verdict: Verdic
  * share of traffic (docs/decisions/0003-rate-limits.md).
  */
 export class RateLimiter extends Context.Service<RateLimiter, {
-  readonly check: (actor: Actor, company: CompanyState) => Effect.Effect<Verdict>
+  /**
+   * One request of `actor` in `company`. A firm credential at the firm level has no company: only
+   * its own bucket applies (firm credentials always carry a limit: FirmPrincipal.ts).
+   */
+  readonly check: (actor: Actor, company: CompanyState | null) => Effect.Effect<Verdict>
   /**
    * One request against a bucket of its own name and limit, apart from any company's budget: for
    * bounding work that is not a company's request, such as auditing an ended key's refusals.
    */
   readonly take: (bucket: string, limitPerMinute: number) => Effect.Effect<Verdict>
+  /** Whether a bucket of `take`'s has room for one more, taking nothing (a gate before the work). */
+  readonly peek: (bucket: string, limitPerMinute: number) => Effect.Effect<Verdict>
 }>()("@ledger/engine/RateLimiter") {
   static readonly layer = Layer.sync(RateLimiter)(() => {
     const buckets = new Map<string, Bucket>()
@@ -127,21 +133,31 @@ export class RateLimiter extends Context.Service<RateLimiter, {
     return RateLimiter.of({
       check: (actor, company) =>
         Effect.map(Clock.currentTimeMillis, (nowMs) => {
-          const names = [`company:${company.companyId}`]
-          const limits = [planLimit(company)]
+          const names = company === null ? [] : [`company:${company.companyId}`]
+          const limits = company === null ? [] : [planLimit(company)]
           if (actor.rateLimitRpm !== null && actor.keyId !== null) {
             names.push(`key:${actor.keyId}`)
             limits.push(actor.rateLimitRpm)
           }
-          return takeAll(names, limits, nowMs)
+          return names.length === 0 ? unlimited : takeAll(names, limits, nowMs)
         }),
-      take: (bucket, limitPerMinute) => Effect.map(Clock.currentTimeMillis, (nowMs) => takeAll([bucket], [limitPerMinute], nowMs))
+      take: (bucket, limitPerMinute) => Effect.map(Clock.currentTimeMillis, (nowMs) => takeAll([bucket], [limitPerMinute], nowMs)),
+      peek: (bucket, limitPerMinute) =>
+        Effect.map(Clock.currentTimeMillis, (nowMs) => {
+          const known = buckets.get(bucket)
+          if (known === undefined) return { ...unlimited, limitPerMinute, remaining: limitPerMinute }
+          const now = refill(known, limitPerMinute, nowMs)
+          return now.tokens >= 1
+            ? { allowed: true, limitPerMinute, remaining: Math.floor(now.tokens), retryAfterSeconds: 0, firstRefusal: false }
+            : { allowed: false, limitPerMinute, remaining: 0, retryAfterSeconds: secondsUntilOne(now), firstRefusal: false }
+        })
     })
   })
 
   /** No limits: for embedding and benchmarks that measure the engine, not the limiter. */
   static readonly layerUnlimited = Layer.succeed(RateLimiter)(RateLimiter.of({
     check: () => Effect.succeed(unlimited),
-    take: () => Effect.succeed(unlimited)
+    take: () => Effect.succeed(unlimited),
+    peek: () => Effect.succeed(unlimited)
   }))
 }

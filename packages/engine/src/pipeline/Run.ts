@@ -1,10 +1,11 @@
 import { type Context, Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { ApiError, type Operation } from "@ledger/api"
-import type { Actor } from "../kernel/Actor.ts"
+import { type Actor, operator } from "../kernel/Actor.ts"
 import type { Handler, Services } from "../kernel/Handler.ts"
 import type { RequestContext } from "../kernel/RequestContext.ts"
 import * as Audit from "./Audit.ts"
+import * as FirmAuditChain from "./authenticate/FirmAuditChain.ts"
 import type { Authenticated, CompanyState } from "./authenticate/Credential.ts"
 import type { CredentialMemory } from "./batching/CredentialMemory.ts"
 import type { Arrival, GroupCommit } from "./batching/GroupCommit.ts"
@@ -130,8 +131,47 @@ export const errorOutcome = (error: ApiError.LedgerError, headers: Record<string
 
 export const internalError = () => ApiError.fail("internal_error", "Something went wrong on our side. It has been logged.")
 
-/** Refusals by a known credential go into the company's log (spec 5.7), in their own transaction. */
+/**
+ * Refusals by a known credential go into the company's log (spec 5.7), in their own transaction; a
+ * firm credential's also into its firm's hash-chained log (ADR 0903), in a transaction of its own.
+ */
 export const auditRefusal = (
+  pipeline: Pipeline,
+  asked: { readonly operation: Operation.Any; readonly invocation: Invocation; readonly now: string },
+  actor: Actor,
+  companyId: string | null,
+  error: ApiError.LedgerError
+): Effect.Effect<void, SqlError.SqlError> =>
+  Effect.andThen(
+    companyLogRefusal(pipeline, asked, actor, companyId, error),
+    actor.firmId === null ? Effect.void : Effect.asVoid(FirmAuditChain.appendRefusal(pipeline.sql, actor.firmId, {
+      actor,
+      companyId,
+      action: asked.operation.id,
+      via: asked.invocation.via,
+      now: asked.now,
+      details: firmRefusalDetails(asked, error)
+    }))
+  )
+
+/** A refusal's event in a firm's log: the company log's columns for it, in its details. */
+const firmRefusalDetails = (
+  asked: { readonly operation: Operation.Any; readonly invocation: Invocation; readonly now: string },
+  error: ApiError.LedgerError
+): Record<string, unknown> => {
+  const { agentModel, agentRunId } = asked.invocation
+  const entry = Audit.ofRefusal({ actor: operator, companyId: "", action: asked.operation.id, agentModel, agentRunId, via: asked.invocation.via, now: asked.now, error })
+  return {
+    outcome: "refused",
+    status: entry.status,
+    error_type: entry.errorType ?? null,
+    ...(agentModel === null ? {} : { agent_model: agentModel }),
+    ...(agentRunId === null ? {} : { agent_run_id: agentRunId }),
+    ...entry.details
+  }
+}
+
+const companyLogRefusal = (
   pipeline: Pipeline,
   asked: { readonly operation: Operation.Any; readonly invocation: Invocation; readonly now: string },
   actor: Actor,

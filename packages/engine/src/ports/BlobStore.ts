@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Data, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Entropy } from "./Entropy.ts"
 
@@ -7,9 +7,11 @@ import { Entropy } from "./Entropy.ts"
  * Web Crypto under the deployment's master key, a fresh 96-bit IV per file, and the owning
  * company and the blob's key bound as additional data, so ciphertext copied onto another row or
  * company does not open. The default store is a PostgreSQL table (`receipt_blobs`, made by the
- * receipts migration); an object store (S3-compatible) would be another layer of this same port.
- * Without a master key the layer is `layerUnconfigured`: callers check `configured` and answer
- * 503 `receipt_storage_not_configured`.
+ * receipts migration); `layerObjectStore` keeps the same sealed bytes (IV then ciphertext) in an
+ * object store instead (the server's S3-compatible adapter), so the provider only ever holds
+ * ciphertext. Without a master key the layer is `layerUnconfigured`: callers check `configured`
+ * and answer 503 `receipt_storage_not_configured`; an object store that cannot be reached fails
+ * with `BlobUnavailable` (the receipts area answers 503 `receipt_storage_unavailable`).
  */
 
 const encoder = new TextEncoder()
@@ -26,27 +28,53 @@ export interface BlobRef {
   readonly key: string
 }
 
+/** The object store could not be reached or refused a request (the receipts area answers 503). */
+export class BlobUnavailable extends Data.TaggedError("BlobUnavailable")<{ readonly message: string }> {}
+
+/**
+ * Raw object storage by name (an S3-compatible bucket): what `layerObjectStore` writes its sealed
+ * bytes to. Names are `<companyId>/<blob key>`; `get` answers null for a missing object.
+ */
+export interface ObjectStore {
+  readonly put: (name: string, bytes: Uint8Array) => Effect.Effect<void, BlobUnavailable>
+  readonly get: (name: string) => Effect.Effect<Uint8Array | null, BlobUnavailable>
+  readonly remove: (name: string) => Effect.Effect<void, BlobUnavailable>
+}
+
+/** AES-256-GCM under the master key, with the company and the blob's key bound as additional data. */
+const sealing = (masterKey: Uint8Array) =>
+  Effect.gen(function*() {
+    if (masterKey.byteLength !== 32) return yield* Effect.die(new Error("the master key must be 32 bytes"))
+    const key = yield* Effect.promise(() =>
+      globalThis.crypto.subtle.importKey("raw", new Uint8Array(masterKey), { name: "AES-GCM" }, false, ["encrypt", "decrypt"]))
+    const bound = (ref: BlobRef) => encoder.encode(`blob:${ref.companyId}:${ref.key}`)
+    return {
+      seal: (ref: BlobRef, iv: Uint8Array, bytes: Uint8Array) =>
+        Effect.promise(() => globalThis.crypto.subtle.encrypt({ name: "AES-GCM", iv: new Uint8Array(iv), additionalData: bound(ref) }, key, new Uint8Array(bytes)))
+          .pipe(Effect.map((sealed) => new Uint8Array(sealed))),
+      open: (ref: BlobRef, iv: Uint8Array<ArrayBuffer>, sealed: Uint8Array<ArrayBuffer>) =>
+        Effect.promise(() => globalThis.crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: bound(ref) }, key, sealed))
+          .pipe(Effect.map((plain) => new Uint8Array(plain)))
+    }
+  })
+
 export class BlobStore extends Context.Service<BlobStore, {
   readonly configured: boolean
-  readonly put: (ref: BlobRef, bytes: Uint8Array) => Effect.Effect<void, never, SqlClient.SqlClient | Entropy>
-  readonly get: (ref: BlobRef) => Effect.Effect<Uint8Array | null, never, SqlClient.SqlClient>
-  readonly remove: (ref: BlobRef) => Effect.Effect<void, never, SqlClient.SqlClient>
+  readonly put: (ref: BlobRef, bytes: Uint8Array) => Effect.Effect<void, BlobUnavailable, SqlClient.SqlClient | Entropy>
+  readonly get: (ref: BlobRef) => Effect.Effect<Uint8Array | null, BlobUnavailable, SqlClient.SqlClient>
+  readonly remove: (ref: BlobRef) => Effect.Effect<void, BlobUnavailable, SqlClient.SqlClient>
 }>()("@ledger/engine/BlobStore") {
   /** The encrypted PostgreSQL table over a 32-byte master key. */
   static readonly layerDatabase = (masterKey: Uint8Array): Layer.Layer<BlobStore> =>
     Layer.effect(BlobStore)(Effect.gen(function*() {
-      if (masterKey.byteLength !== 32) return yield* Effect.die(new Error("the master key must be 32 bytes"))
-      const key = yield* Effect.promise(() =>
-        globalThis.crypto.subtle.importKey("raw", new Uint8Array(masterKey), { name: "AES-GCM" }, false, ["encrypt", "decrypt"]))
-      const bound = (ref: BlobRef) => encoder.encode(`blob:${ref.companyId}:${ref.key}`)
+      const { seal, open } = yield* sealing(masterKey)
       return BlobStore.of({
         configured: true,
         put: (ref, bytes) =>
           Effect.gen(function*() {
             const sql = yield* SqlClient.SqlClient
             const iv = yield* (yield* Entropy).bytes(12)
-            const sealed = new Uint8Array(yield* Effect.promise(() =>
-              globalThis.crypto.subtle.encrypt({ name: "AES-GCM", iv: new Uint8Array(iv), additionalData: bound(ref) }, key, new Uint8Array(bytes))))
+            const sealed = yield* seal(ref, iv, bytes)
             yield* sql`INSERT INTO receipt_blobs ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, iv, ciphertext: sealed })}
               ON CONFLICT (company_id, blob_key) DO UPDATE SET iv = EXCLUDED.iv, ciphertext = EXCLUDED.ciphertext`.pipe(Effect.orDie)
           }),
@@ -57,19 +85,45 @@ export class BlobStore extends Context.Service<BlobStore, {
               WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`.pipe(Effect.orDie)
             const row = rows[0]
             if (row === undefined) return null
-            const plain = yield* Effect.promise(() =>
-              globalThis.crypto.subtle.decrypt(
-                { name: "AES-GCM", iv: bytesOf(row.iv), additionalData: bound(ref) },
-                key,
-                bytesOf(row.ciphertext)
-              ))
-            return new Uint8Array(plain)
+            return yield* open(ref, bytesOf(row.iv), bytesOf(row.ciphertext))
           }),
         remove: (ref) =>
           Effect.gen(function*() {
             const sql = yield* SqlClient.SqlClient
             yield* sql`DELETE FROM receipt_blobs WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`.pipe(Effect.orDie)
           })
+      })
+    }))
+
+  /**
+   * The same sealed bytes in an object store: each object is the 12-byte IV followed by the
+   * ciphertext and its tag, named `<companyId>/<key>`. Writes are not part of the request's
+   * transaction (ADR 1205): a put whose transaction rolls back leaves an object nobody points at.
+   */
+  static readonly layerObjectStore = (masterKey: Uint8Array, objects: ObjectStore): Layer.Layer<BlobStore> =>
+    Layer.effect(BlobStore)(Effect.gen(function*() {
+      const { seal, open } = yield* sealing(masterKey)
+      const name = (ref: BlobRef) => `${ref.companyId}/${ref.key}`
+      return BlobStore.of({
+        configured: true,
+        put: (ref, bytes) =>
+          Effect.gen(function*() {
+            const iv = yield* (yield* Entropy).bytes(12)
+            const sealed = yield* seal(ref, iv, bytes)
+            const object = new Uint8Array(12 + sealed.byteLength)
+            object.set(iv, 0)
+            object.set(sealed, 12)
+            yield* objects.put(name(ref), object)
+          }),
+        get: (ref) =>
+          Effect.gen(function*() {
+            const object = yield* objects.get(name(ref))
+            if (object === null) return null
+            // An object too short for an IV and a tag, or one that does not open, is not ours: a defect, as a forged row would be.
+            if (object.byteLength < 28) return yield* Effect.die(new Error(`the object ${name(ref)} is not a sealed blob`))
+            return yield* open(ref, new Uint8Array(object.slice(0, 12)), new Uint8Array(object.slice(12)))
+          }),
+        remove: (ref) => objects.remove(name(ref))
       })
     }))
 

@@ -8,7 +8,7 @@ import { Context, Data, Effect, Layer } from "effect"
  * decimal strings: never floats. A deployment without them provides `layerUnconfigured`, and the
  * crypto operations that need them answer 503 (`crypto_chain_not_configured`,
  * `crypto_price_unavailable`). Tests use the testkit's `FakeChain` and `FakePrices`; real adapters
- * live in @ledger/server (adapters/EsploraChain.ts, adapters/HttpPrices.ts).
+ * live in @ledger/server (adapters/CryptoPorts.ts: Esplora, Monero wallet RPC, EVM JSON-RPC, prices).
  */
 
 export type CryptoRail = "btc" | "xmr" | "usdc_base" | "usdc_ethereum" | "usdc_solana" | "usdt_ethereum" | "usdt_tron"
@@ -35,6 +35,11 @@ export interface WatchRequest {
   readonly addresses: ReadonlyArray<string>
   /** Monero: the private view key the wallet RPC scans with (opened from its seal just for the call). */
   readonly viewKey?: string | null | undefined
+  /** Monero: the wallet's primary address (the wallet RPC makes its view-only wallet from it and the view key). */
+  readonly primaryAddress?: string | null | undefined
+  /** Monero: each watched subaddress's minor index (major 0), as the wallet RPC filters by index, not address. */
+  readonly subaddressIndex?: Readonly<Record<string, number>> | undefined
+  /** The height to scan from (Monero restore height; the first block of a token wallet's logs). */
   readonly restoreHeight?: number | null | undefined
 }
 

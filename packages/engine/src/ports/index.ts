@@ -10,7 +10,7 @@ export {
   type FeedTransaction,
   type SyncPage
 } from "./Aggregator.ts"
-export { type BlobRef, BlobStore } from "./BlobStore.ts"
+export { type BlobRef, BlobStore, BlobUnavailable, type ObjectStore } from "./BlobStore.ts"
 export {
   type ChainPayment,
   ChainFailure,

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Limits, type Sales } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
+import { ControlAccountRules } from "../ledger/index.ts"
 import * as AccountStore from "./AccountStore.ts"
 import { addDays, isCalendarDate } from "./Calendar.ts"
 import { type ContactRow, loadContact } from "./Common.ts"
@@ -144,7 +145,13 @@ export const resolveLines = Effect.fn("DocumentResolution.resolveLines")(functio
     })
   })
   if (issues.length > 0) return yield* Effect.fail(ApiError.validationFailed("Some lines cannot be used.", issues))
-  yield* AccountStore.requireUsable(company, resolved.map((line) => ({ code: line.account, path: ["body", "lines", line.lineNo - 1, "account"] })))
+  const facts = yield* AccountStore.requireUsable(company, resolved.map((line) => ({ code: line.account, path: ["body", "lines", line.lineNo - 1, "account"] })))
+  const control = ControlAccountRules.checkDocumentLines(resolved.map((line) => ({
+    account: line.account,
+    control: facts.get(line.account)?.control ?? null,
+    path: ["body", "lines", line.lineNo - 1, "account"]
+  })))
+  if (control !== null) return yield* Effect.fail(control)
   return resolved
 })
 

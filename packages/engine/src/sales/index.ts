@@ -10,6 +10,7 @@ import * as EmailDelivery from "./EmailDelivery.ts"
 import * as Estimates from "./Estimates.ts"
 import * as Items from "./Items.ts"
 import * as Payments from "./Payments.ts"
+import * as PaymentResolution from "./PaymentResolution.ts"
 import * as Recurring from "./Recurring.ts"
 import * as Reminders from "./Reminders.ts"
 import * as SalesTax from "./SalesTax.ts"
@@ -81,3 +82,39 @@ export * as EmailDelivery from "./EmailDelivery.ts"
 export * as Jobs from "../store/Jobs.ts"
 export { Mail, MailError, type Attachment, type OutgoingMessage } from "../ports/Mail.ts"
 export * as Reminders from "./Reminders.ts"
+/** Vendors and payments made, read only, for the 1099 forms (taxforms). */
+export * as VendorReaders from "./VendorReaders.ts"
+
+/**
+ * A payment received whose entry another area has already posted through the governed path (a
+ * crypto receipt assigned to an invoice): written, applied to the invoice and announced exactly as
+ * sales' own `POST /v1/payments/received` does, so its rules (same customer, open balance, dates)
+ * and events (`payment.received`, `invoice.paid`) hold for it too. Whatever is not applied stays
+ * as the customer's credit. Answers the new payment's id.
+ */
+export const recordReceivedPayment = (input: {
+  readonly contactId: number
+  readonly paymentDate: string
+  readonly account: string
+  readonly controlAccount: string
+  readonly amountCents: number
+  readonly applications: ReadonlyArray<{ readonly document_id: number; readonly amount_cents: number }>
+  readonly reference: string | null
+  readonly memo: string | null
+  readonly entryId: number
+}) =>
+  PaymentResolution.persist({
+    direction: "received",
+    contactId: input.contactId,
+    // The name only words a default memo and summary; this payment has its memo and no summary here.
+    contactName: "",
+    paymentDate: input.paymentDate,
+    account: input.account,
+    controlAccount: input.controlAccount,
+    amountCents: input.amountCents,
+    applications: input.applications,
+    number: null,
+    reference: input.reference,
+    memo: input.memo,
+    bankLineId: null
+  }, input.entryId)

@@ -22,6 +22,12 @@ import * as AiApps from "./migrations/0019_ai_apps.ts"
 import * as AiConsent from "./migrations/0020_ai_consent.ts"
 import * as OnlinePayments from "./migrations/0021_online_payments.ts"
 import * as Billing from "./migrations/0022_billing.ts"
+import * as AiAppLimits from "./migrations/0025_ai_app_limits.ts"
+import * as EstimatedTaxReminders from "./migrations/0027_estimated_tax_reminders.ts"
+import * as SignInLimits from "./migrations/0023_sign_in_limits.ts"
+import * as FirmCredentialState from "./migrations/0024_firm_credential_state.ts"
+import * as IntegrationSyncJobs from "./migrations/0030_integration_sync_jobs.ts"
+import * as DatabaseRules from "./migrations/0032_database_rules.ts"
 
 /**
  * Numbered migrations, applied in order at start: one baseline per area (issue 18 squashed the
@@ -54,7 +60,13 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 19, name: "ai_apps_baseline", sql: AiApps.sql },
   { id: 20, name: "ai_consent_baseline", sql: AiConsent.sql },
   { id: 21, name: "online_payments_baseline", sql: OnlinePayments.sql },
-  { id: 22, name: "billing_baseline", sql: Billing.sql }
+  { id: 22, name: "billing_baseline", sql: Billing.sql },
+  { id: 23, name: "sign_in_limits", sql: SignInLimits.sql },
+  { id: 24, name: "firm_credential_state", sql: FirmCredentialState.sql },
+  { id: 25, name: "ai_app_limits", sql: AiAppLimits.sql },
+  { id: 27, name: "estimated_tax_reminders", sql: EstimatedTaxReminders.sql },
+  { id: 30, name: "integration_sync_jobs", sql: IntegrationSyncJobs.sql },
+  { id: 32, name: "database_rules", sql: DatabaseRules.sql }
 ]
 
 /**
@@ -120,8 +132,13 @@ export const run = Effect.fn("Migrator.run")(function*() {
   const sql = yield* SqlClient.SqlClient
   return yield* sql.withTransaction(Effect.gen(function*() {
     yield* sql`SELECT pg_advisory_xact_lock(${migrationLockId})`
-    yield* sql`CREATE TABLE IF NOT EXISTS ledger_migrations (
-      id int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`
+    // Created only when missing: the application role (ADR 0009) may not create anything, and
+    // CREATE TABLE IF NOT EXISTS asks for that privilege even when the table is there.
+    const [found] = yield* sql<{ found: boolean }>`SELECT to_regclass('ledger_migrations') IS NOT NULL AS found`
+    if (found?.found !== true) {
+      yield* sql`CREATE TABLE ledger_migrations (
+        id int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`
+    }
     const rows = yield* sql<{ id: number; name: string }>`SELECT id, name FROM ledger_migrations ORDER BY id`
     const names = new Map(migrations.map((migration) => [migration.id, migration.name]))
     // A number this build does not know is a later build's migration, which this one may run beside

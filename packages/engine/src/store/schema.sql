@@ -16,6 +16,8 @@ CREATE TABLE account_daily_totals (
   CONSTRAINT account_daily_totals_debit_cents_check CHECK ((debit_cents >= 0))
 );
 CREATE INDEX account_daily_totals_by_day ON account_daily_totals USING btree (company_id, day);
+CREATE TRIGGER account_daily_totals_kept BEFORE INSERT OR DELETE OR UPDATE ON account_daily_totals FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_direct_totals();
+CREATE TRIGGER account_daily_totals_no_truncate BEFORE TRUNCATE ON account_daily_totals FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_truncate();
 
 CREATE TABLE account_defaults (
   company_id uuid NOT NULL,
@@ -39,6 +41,8 @@ CREATE TABLE account_monthly_totals (
   CONSTRAINT account_monthly_totals_debit_cents_check CHECK ((debit_cents >= 0)),
   CONSTRAINT account_monthly_totals_month_check CHECK ((EXTRACT(day FROM month) = (1)::numeric))
 );
+CREATE TRIGGER account_monthly_totals_kept BEFORE INSERT OR DELETE OR UPDATE ON account_monthly_totals FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_direct_totals();
+CREATE TRIGGER account_monthly_totals_no_truncate BEFORE TRUNCATE ON account_monthly_totals FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_truncate();
 
 CREATE TABLE accounts (
   company_id uuid NOT NULL,
@@ -120,6 +124,16 @@ CREATE TABLE ai_connection_agents (
   CONSTRAINT ai_connection_agents_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES ai_connections(id)
 );
 CREATE INDEX ai_connection_agents_agent ON ai_connection_agents USING btree (company_id, agent_id);
+
+CREATE TABLE ai_connection_usage (
+  connection_id bigint NOT NULL,
+  company_id uuid NOT NULL,
+  day date NOT NULL,
+  posted_cents bigint NOT NULL,
+  CONSTRAINT ai_connection_usage_pkey PRIMARY KEY (connection_id, company_id, day),
+  CONSTRAINT ai_connection_usage_connection_id_fkey FOREIGN KEY (connection_id) REFERENCES ai_connections(id),
+  CONSTRAINT ai_connection_usage_posted_cents_check CHECK ((posted_cents >= 0))
+);
 
 CREATE TABLE ai_connections (
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -261,6 +275,7 @@ CREATE TABLE audit_events (
   CONSTRAINT audit_events_outcome_check CHECK ((outcome = ANY (ARRAY['ok'::text, 'refused'::text])))
 );
 CREATE TRIGGER audit_events_append_only BEFORE DELETE OR UPDATE ON audit_events FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_truncate();
 
 CREATE TABLE auth_challenges (
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -307,10 +322,11 @@ CREATE TABLE auth_mails (
   status text NOT NULL DEFAULT 'queued'::text,
   created_at timestamp with time zone NOT NULL,
   sent_at timestamp with time zone,
+  person text,
   CONSTRAINT auth_mails_pkey PRIMARY KEY (id),
   CONSTRAINT auth_mails_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
   CONSTRAINT auth_mails_kind_check CHECK ((kind = ANY (ARRAY['email_code'::text, 'security_notice'::text, 'verify_email'::text]))),
-  CONSTRAINT auth_mails_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'failed'::text])))
+  CONSTRAINT auth_mails_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'failed'::text, 'void'::text])))
 );
 
 CREATE TABLE auth_passkeys (
@@ -371,6 +387,16 @@ CREATE TABLE auth_sessions (
   CONSTRAINT auth_sessions_kind_check CHECK ((kind = ANY (ARRAY['web'::text, 'firm'::text])))
 );
 CREATE INDEX auth_sessions_person ON auth_sessions USING btree (person) WHERE (revoked_at IS NULL);
+
+CREATE TABLE auth_throttle (
+  id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
+  bucket text NOT NULL,
+  at timestamp with time zone NOT NULL,
+  CONSTRAINT auth_throttle_pkey PRIMARY KEY (id),
+  CONSTRAINT auth_throttle_bucket_check CHECK ((length(bucket) <= 600))
+);
+CREATE INDEX auth_throttle_at ON auth_throttle USING btree (at);
+CREATE INDEX auth_throttle_bucket ON auth_throttle USING btree (bucket, at);
 
 CREATE TABLE auth_tickets (
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -1054,6 +1080,30 @@ CREATE TABLE estimated_tax_plans (
   CONSTRAINT estimated_tax_plans_tax_year_check CHECK (((tax_year >= 2000) AND (tax_year <= 2100)))
 );
 
+CREATE TABLE estimated_tax_reminders (
+  company_id uuid NOT NULL,
+  tax_year integer NOT NULL,
+  quarter integer NOT NULL,
+  due_date date NOT NULL,
+  remaining_cents bigint NOT NULL,
+  recipient_count integer NOT NULL,
+  status text NOT NULL,
+  attempts integer NOT NULL DEFAULT 1,
+  claimed_by text NOT NULL,
+  claimed_at timestamp with time zone NOT NULL,
+  sent_at timestamp with time zone,
+  provider_message_id text,
+  last_error text,
+  CONSTRAINT estimated_tax_reminders_pkey PRIMARY KEY (company_id, tax_year, quarter),
+  CONSTRAINT estimated_tax_reminders_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT estimated_tax_reminders_attempts_check CHECK (((attempts >= 1) AND (attempts <= 10))),
+  CONSTRAINT estimated_tax_reminders_quarter_check CHECK (((quarter >= 1) AND (quarter <= 4))),
+  CONSTRAINT estimated_tax_reminders_recipient_count_check CHECK (((recipient_count >= 1) AND (recipient_count <= 50))),
+  CONSTRAINT estimated_tax_reminders_remaining_cents_check CHECK ((remaining_cents >= 0)),
+  CONSTRAINT estimated_tax_reminders_status_check CHECK ((status = ANY (ARRAY['sending'::text, 'sent'::text, 'failed'::text]))),
+  CONSTRAINT estimated_tax_reminders_tax_year_check CHECK (((tax_year >= 2000) AND (tax_year <= 2100)))
+);
+
 CREATE TABLE estimates (
   company_id uuid NOT NULL,
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -1137,6 +1187,7 @@ CREATE TABLE firm_audit_events (
   CONSTRAINT firm_audit_events_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id)
 );
 CREATE TRIGGER firm_audit_events_append_only BEFORE DELETE OR UPDATE ON firm_audit_events FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE TRIGGER firm_audit_events_no_truncate BEFORE TRUNCATE ON firm_audit_events FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_truncate();
 
 CREATE TABLE firm_grants (
   company_id uuid NOT NULL,
@@ -1198,6 +1249,7 @@ CREATE TABLE firm_members (
   removed_at timestamp with time zone,
   removed_reason text,
   created_at timestamp with time zone NOT NULL,
+  email_verified_at timestamp with time zone,
   CONSTRAINT firm_members_pkey PRIMARY KEY (firm_id, id),
   CONSTRAINT firm_members_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id),
   CONSTRAINT firm_members_check CHECK (((status = 'removed'::text) = (removed_at IS NOT NULL))),
@@ -1206,6 +1258,7 @@ CREATE TABLE firm_members (
   CONSTRAINT firm_members_role_check CHECK ((role = ANY (ARRAY['admin'::text, 'cpa'::text, 'bookkeeper'::text]))),
   CONSTRAINT firm_members_status_check CHECK ((status = ANY (ARRAY['active'::text, 'removed'::text])))
 );
+CREATE INDEX firm_members_email ON firm_members USING btree (lower(email)) WHERE ((email IS NOT NULL) AND (status = 'active'::text));
 
 CREATE TABLE firm_sessions (
   firm_id bigint NOT NULL,
@@ -1222,6 +1275,8 @@ CREATE TABLE firm_sessions (
   revoked_at timestamp with time zone,
   revoked_reason text,
   created_at timestamp with time zone NOT NULL,
+  stepped_up_at timestamp with time zone,
+  sign_in_method text,
   CONSTRAINT firm_sessions_pkey PRIMARY KEY (firm_id, id),
   CONSTRAINT firm_sessions_firm_id_fkey FOREIGN KEY (firm_id) REFERENCES firms(id),
   CONSTRAINT firm_sessions_firm_id_key_id_fkey FOREIGN KEY (firm_id, key_id) REFERENCES firm_keys(firm_id, id),
@@ -1281,12 +1336,19 @@ CREATE TABLE integration_connections (
   created_at timestamp with time zone NOT NULL,
   disconnected_at timestamp with time zone,
   disconnect_reason text,
+  sync_interval_minutes integer NOT NULL DEFAULT 60,
+  next_sync_at timestamp with time zone,
+  last_error text,
+  last_error_at timestamp with time zone,
   CONSTRAINT integration_connections_pkey PRIMARY KEY (company_id, id),
   CONSTRAINT integration_connections_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
+  CONSTRAINT integration_connections_last_error_check CHECK ((length(last_error) <= 2000)),
   CONSTRAINT integration_connections_posting_threshold_cents_check CHECK ((posting_threshold_cents >= 0)),
   CONSTRAINT integration_connections_provider_check CHECK ((provider ~ '^provider_[a-z]$'::text)),
-  CONSTRAINT integration_connections_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'connected'::text, 'paused'::text, 'disconnected'::text])))
+  CONSTRAINT integration_connections_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'connected'::text, 'paused'::text, 'disconnected'::text]))),
+  CONSTRAINT integration_connections_sync_interval_minutes_check CHECK (((sync_interval_minutes >= 15) AND (sync_interval_minutes <= 1440)))
 );
+CREATE INDEX integration_connections_due ON integration_connections USING btree (next_sync_at) WHERE (status = 'connected'::text);
 CREATE UNIQUE INDEX integration_connections_state ON integration_connections USING btree (state_hash) WHERE (state_hash IS NOT NULL);
 
 CREATE TABLE integration_mappings (
@@ -1412,12 +1474,18 @@ CREATE TABLE journal_entries (
   CONSTRAINT journal_entries_confidence_check CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
   CONSTRAINT journal_entries_total_cents_check CHECK ((total_cents > 0))
 );
-CREATE INDEX journal_entries_by_agent ON journal_entries USING btree (company_id, posted_by_id, posted_at) WHERE (posted_by_type = 'agent'::text);
 CREATE INDEX journal_entries_by_date ON journal_entries USING btree (company_id, entry_date);
 CREATE UNIQUE INDEX journal_entries_reversal ON journal_entries USING btree (company_id, reverses_entry_id) WHERE (reverses_entry_id IS NOT NULL);
-CREATE CONSTRAINT TRIGGER journal_entries_committed AFTER INSERT ON journal_entries DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_entry_committed();
+CREATE TRIGGER journal_entries_checked AFTER INSERT ON journal_entries REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger_entries_statement_checked();
 CREATE TRIGGER journal_entries_immutable BEFORE DELETE OR UPDATE ON journal_entries FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE TRIGGER journal_entries_no_truncate BEFORE TRUNCATE ON journal_entries FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_truncate();
 CREATE TRIGGER journal_entries_period BEFORE INSERT ON journal_entries FOR EACH ROW EXECUTE FUNCTION ledger_check_entry_period();
+
+CREATE TABLE journal_entry_checks (
+  company_id uuid NOT NULL,
+  entry_id bigint NOT NULL
+);
+CREATE CONSTRAINT TRIGGER journal_entry_checks_committed AFTER INSERT ON journal_entry_checks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_entry_check_committed();
 
 CREATE TABLE journal_lines (
   company_id uuid NOT NULL,
@@ -1435,10 +1503,10 @@ CREATE TABLE journal_lines (
 );
 CREATE INDEX journal_lines_by_account ON journal_lines USING btree (company_id, account_id, entry_date);
 CREATE INDEX journal_lines_by_entry ON journal_lines USING btree (company_id, entry_id);
-CREATE CONSTRAINT TRIGGER journal_lines_committed AFTER INSERT ON journal_lines DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_line_committed();
-CREATE TRIGGER journal_lines_entries_checked AFTER INSERT ON journal_lines REFERENCING NEW TABLE AS new_lines FOR EACH STATEMENT EXECUTE FUNCTION ledger_lines_entries_checked();
+CREATE TRIGGER journal_lines_checked AFTER INSERT ON journal_lines REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger_entries_statement_checked();
 CREATE TRIGGER journal_lines_immutable BEFORE DELETE OR UPDATE ON journal_lines FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
-CREATE TRIGGER journal_lines_statements BEFORE INSERT ON journal_lines FOR EACH STATEMENT EXECUTE FUNCTION ledger_count_line_statement();
+CREATE TRIGGER journal_lines_no_truncate BEFORE TRUNCATE ON journal_lines FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_truncate();
+CREATE TRIGGER journal_lines_period AFTER INSERT ON journal_lines REFERENCING NEW TABLE AS new_lines FOR EACH STATEMENT EXECUTE FUNCTION ledger_lines_period();
 CREATE TRIGGER journal_lines_totals AFTER INSERT ON journal_lines REFERENCING NEW TABLE AS new_lines FOR EACH STATEMENT EXECUTE FUNCTION ledger_lines_totals();
 
 CREATE TABLE ledger_migrations (
@@ -1560,6 +1628,8 @@ CREATE TABLE oauth_clients (
   redirect_uris jsonb NOT NULL,
   metadata jsonb NOT NULL,
   created_at timestamp with time zone NOT NULL,
+  document_fetched_at timestamp with time zone,
+  document_expires_at timestamp with time zone,
   CONSTRAINT oauth_clients_pkey PRIMARY KEY (client_id)
 );
 
@@ -1847,6 +1917,7 @@ CREATE TABLE periods (
   CONSTRAINT periods_status_check CHECK ((status = ANY (ARRAY['open'::text, 'soft_locked'::text, 'hard_locked'::text])))
 );
 CREATE INDEX periods_by_date ON periods USING btree (company_id, start_date, end_date);
+CREATE TRIGGER periods_guard BEFORE DELETE OR UPDATE ON periods FOR EACH ROW EXECUTE FUNCTION ledger_periods_guard();
 
 CREATE TABLE proposals (
   company_id uuid NOT NULL,
@@ -2638,6 +2709,21 @@ BEGIN
   RETURN NEW;
 END $function$;
 
+CREATE OR REPLACE FUNCTION ledger_ai_consent_gate(gate_company uuid, gate_provider text, gate_today date)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT CASE
+    WHEN NOT coalesce((SELECT s.required OR s.firm_required IS TRUE FROM ai_7216_settings s WHERE s.company_id = gate_company), false) THEN NULL
+    WHEN gate_provider IS NULL THEN 'undeclared'
+    WHEN gate_provider IN ('self_hosted', 'none') THEN NULL
+    WHEN EXISTS (SELECT 1 FROM ai_consents k WHERE k.company_id = gate_company AND k.status = 'valid_now'
+      AND k.valid_until >= gate_today AND k.accepted_providers @> jsonb_build_array(gate_provider)) THEN NULL
+    ELSE 'not_covered'
+  END
+$function$;
+
 CREATE OR REPLACE FUNCTION ledger_batch_charts_current(current bigint, expected bigint)
  RETURNS bigint
  LANGUAGE plpgsql
@@ -2691,52 +2777,33 @@ BEGIN
   RETURN NEW;
 END $function$;
 
-CREATE OR REPLACE FUNCTION ledger_count_line_statement()
+CREATE OR REPLACE FUNCTION ledger_entries_statement_checked()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  PERFORM set_config('ledger.line_statements',
-    (coalesce(nullif(current_setting('ledger.line_statements', true), ''), '0')::bigint + 1)::text, true);
+  IF TG_TABLE_NAME = 'journal_entries' THEN
+    PERFORM ledger_queue_unsound_entries(array_agg(company_id), array_agg(id)) FROM new_rows;
+  ELSE
+    PERFORM ledger_queue_unsound_entries(array_agg(company_id), array_agg(entry_id))
+      FROM (SELECT DISTINCT company_id, entry_id FROM new_rows) touched;
+  END IF;
   RETURN NULL;
 END $function$;
 
-CREATE OR REPLACE FUNCTION ledger_entry_committed()
+CREATE OR REPLACE FUNCTION ledger_entry_check_committed()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  memo text := coalesce(current_setting('ledger.checked_entries', true), '');
-  checked text := ',' || NEW.company_id::text || ':' || NEW.id::text || '@'
-    || coalesce(nullif(current_setting('ledger.line_statements', true), ''), '0');
+  stated bigint;
+  dated date;
 BEGIN
-  IF position(checked || '=' || NEW.total_cents::text || ',' IN memo) = 0 THEN
-    PERFORM ledger_entry_refuse_unsound(NEW.id, count(*), coalesce(sum(l.amount_cents), 0),
-        coalesce(sum(l.amount_cents) FILTER (WHERE l.amount_cents > 0), 0), NEW.total_cents,
-        count(*) FILTER (WHERE NOT EXISTS (SELECT FROM accounts a WHERE a.company_id = l.company_id AND a.id = l.account_id)),
-        count(DISTINCT l.line_no))
-      FROM journal_lines l
-      WHERE l.company_id = NEW.company_id AND l.entry_id = NEW.id;
-  END IF;
-  IF length(memo) > 16384 THEN
-    memo := '';
-  END IF;
-  PERFORM set_config('ledger.checked_entries', memo || checked || ',', true);
+  SELECT e.total_cents, e.entry_date INTO stated, dated FROM journal_entries e
+    WHERE e.company_id = NEW.company_id AND e.id = NEW.entry_id;
+  PERFORM ledger_entry_verify(NEW.company_id, NEW.entry_id, stated, dated);
+  DELETE FROM journal_entry_checks WHERE company_id = NEW.company_id AND entry_id = NEW.entry_id;
   RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION ledger_entry_lines_check(target_company uuid, target_entry bigint)
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM ledger_entry_refuse_unsound(target_entry, count(*), coalesce(sum(l.amount_cents), 0),
-      coalesce(sum(l.amount_cents) FILTER (WHERE l.amount_cents > 0), 0),
-      (SELECT total_cents FROM journal_entries WHERE company_id = target_company AND id = target_entry),
-      count(*) FILTER (WHERE NOT EXISTS (SELECT FROM accounts a WHERE a.company_id = l.company_id AND a.id = l.account_id)),
-      count(DISTINCT l.line_no))
-    FROM journal_lines l
-    WHERE l.company_id = target_company AND l.entry_id = target_entry;
 END $function$;
 
 CREATE OR REPLACE FUNCTION ledger_entry_refuse_unsound(target_entry bigint, line_count bigint, line_sum numeric, debit_sum numeric, stated_total bigint, foreign_accounts bigint, line_numbers bigint)
@@ -2773,6 +2840,55 @@ AS $function$
   END
 $function$;
 
+CREATE OR REPLACE FUNCTION ledger_entry_verify(target_company uuid, target_entry bigint, stated_total bigint, entry_date date)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  reason text;
+  misdated bigint;
+BEGIN
+  SELECT ledger_entry_unsound_reason(target_entry, count(*), coalesce(sum(l.amount_cents), 0),
+      coalesce(sum(l.amount_cents) FILTER (WHERE l.amount_cents > 0), 0), stated_total,
+      count(*) FILTER (WHERE NOT EXISTS (SELECT FROM accounts a WHERE a.company_id = l.company_id AND a.id = l.account_id)),
+      count(DISTINCT l.line_no)),
+    count(*) FILTER (WHERE l.entry_date IS DISTINCT FROM ledger_entry_verify.entry_date)
+    INTO reason, misdated
+    FROM journal_lines l
+    WHERE l.company_id = target_company AND l.entry_id = target_entry;
+  IF reason IS NULL AND misdated > 0 THEN
+    reason := format('journal entry %s has %s lines dated otherwise than the entry', target_entry, misdated);
+  END IF;
+  IF reason IS NOT NULL THEN
+    RAISE EXCEPTION '%', reason USING ERRCODE = 'LD010';
+  END IF;
+END $function$;
+
+CREATE OR REPLACE FUNCTION ledger_firm_credential_state(credential_kind text, firm bigint, credential bigint, company uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT md5(ROW(credential_kind,
+      s.id, s.member_id, s.scopes, extract(epoch FROM s.expires_at), extract(epoch FROM s.revoked_at),
+      k.id, k.principal_type, k.member_id, k.firm_agent_id, k.scopes, extract(epoch FROM k.expires_at),
+      extract(epoch FROM k.revoked_at), extract(epoch FROM k.overlap_ends_at), k.rate_limit_rpm,
+      f.rate_limit_rpm, f.kill_switch_suspended,
+      m.status, m.role, m.name, a.status, a.scopes, a.name,
+      g.id, g.scopes, x.posting_threshold_cents, x.scopes,
+      c.plan, c.rate_limit_rpm, c.kill_switch_suspended)::text)
+  FROM firms f
+  LEFT JOIN firm_sessions s ON credential_kind = 'firm_session' AND s.firm_id = f.id AND s.id = credential
+  LEFT JOIN firm_keys k ON k.firm_id = f.id
+    AND k.id = CASE WHEN credential_kind = 'firm_session' THEN s.key_id ELSE credential END
+  LEFT JOIN firm_members m ON m.firm_id = f.id AND m.id = COALESCE(s.member_id, k.member_id)
+  LEFT JOIN firm_agents a ON a.firm_id = f.id AND a.id = k.firm_agent_id
+  LEFT JOIN companies c ON c.company_id = company
+  LEFT JOIN firm_grants g ON g.company_id = company AND g.firm_id = f.id AND g.revoked_at IS NULL
+  LEFT JOIN firm_agent_assignments x ON x.company_id = company AND x.firm_agent_id = k.firm_agent_id
+  WHERE f.id = firm
+$function$;
+
 CREATE OR REPLACE FUNCTION ledger_idempotency_scope(tenant text, principal text, idempotency_key text)
  RETURNS uuid
  LANGUAGE sql
@@ -2782,50 +2898,20 @@ AS $function$
     FROM 1 FOR 16), 'hex')::uuid
 $function$;
 
-CREATE OR REPLACE FUNCTION ledger_line_committed()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  IF position(',' || NEW.company_id::text || ':' || NEW.entry_id::text || '@'
-      || coalesce(nullif(current_setting('ledger.line_statements', true), ''), '0') || ','
-      IN coalesce(current_setting('ledger.checked_entries', true), '')) = 0 THEN
-    PERFORM ledger_entry_lines_check(NEW.company_id, NEW.entry_id);
-  END IF;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION ledger_lines_entries_checked()
+CREATE OR REPLACE FUNCTION ledger_lines_period()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  memo text := coalesce(current_setting('ledger.checked_entries', true), '');
-  statement_count text := coalesce(nullif(current_setting('ledger.line_statements', true), ''), '0');
-  checked text;
+  locked date;
 BEGIN
-  SELECT string_agg(',' || touched.company_id::text || ':' || touched.entry_id::text || '@' || statement_count
-      || '=' || lines.debit_sum::text || ',', '')
-    INTO checked
-    FROM (SELECT DISTINCT company_id, entry_id FROM new_lines) touched
-    CROSS JOIN LATERAL (
-      SELECT count(*) AS line_count, coalesce(sum(l.amount_cents), 0) AS line_sum,
-        coalesce(sum(l.amount_cents) FILTER (WHERE l.amount_cents > 0), 0) AS debit_sum,
-        count(*) FILTER (WHERE NOT EXISTS (SELECT FROM accounts a WHERE a.company_id = l.company_id AND a.id = l.account_id))
-          AS foreign_accounts,
-        count(DISTINCT l.line_no) AS line_numbers
-      FROM journal_lines l
-      WHERE l.company_id = touched.company_id AND l.entry_id = touched.entry_id
-    ) lines
-    WHERE ledger_entry_unsound_reason(touched.entry_id, lines.line_count, lines.line_sum, lines.debit_sum,
-      lines.debit_sum::bigint, lines.foreign_accounts, lines.line_numbers) IS NULL;
-  IF checked IS NULL OR length(checked) > 16384 THEN
-    RETURN NULL;
+  SELECT min(d.entry_date) INTO locked
+    FROM (SELECT DISTINCT company_id, entry_date FROM new_lines) d
+    WHERE EXISTS (SELECT FROM periods p WHERE p.company_id = d.company_id AND p.start_date <= d.entry_date
+      AND p.end_date >= d.entry_date AND p.status = 'hard_locked');
+  IF locked IS NOT NULL THEN
+    RAISE EXCEPTION 'the period containing % is hard-locked', locked USING ERRCODE = 'LD011';
   END IF;
-  IF length(memo) + length(checked) > 16384 THEN
-    memo := '';
-  END IF;
-  PERFORM set_config('ledger.checked_entries', memo || checked, true);
   RETURN NULL;
 END $function$;
 
@@ -2867,12 +2953,78 @@ BEGIN
   RETURN NULL;
 END $function$;
 
+CREATE OR REPLACE FUNCTION ledger_periods_guard()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF OLD.status <> 'hard_locked' THEN
+    RETURN NEW;
+  END IF;
+  IF TG_OP = 'DELETE' THEN
+    RAISE EXCEPTION 'a hard-locked period is never deleted' USING ERRCODE = 'LD011';
+  END IF;
+  IF NEW.start_date <> OLD.start_date OR NEW.end_date <> OLD.end_date OR NEW.company_id <> OLD.company_id THEN
+    RAISE EXCEPTION 'a hard-locked period keeps its dates' USING ERRCODE = 'LD011';
+  END IF;
+  IF NEW.status <> 'hard_locked' AND (NEW.status <> 'open' OR coalesce(btrim(NEW.status_reason), '') = ''
+      OR NEW.status_changed_by IS NULL OR NEW.status_changed_by LIKE 'agent:%') THEN
+    RAISE EXCEPTION 'a hard-locked period is reopened only to open, with a reason, stamped by a principal that is not an agent' USING ERRCODE = 'LD011';
+  END IF;
+  RETURN NEW;
+END $function$;
+
+CREATE OR REPLACE FUNCTION ledger_queue_unsound_entries(companies uuid[], entries bigint[])
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  INSERT INTO journal_entry_checks (company_id, entry_id)
+    SELECT touched.company_id, touched.entry_id
+    FROM unnest(companies, entries) AS touched(company_id, entry_id)
+    LEFT JOIN LATERAL (
+      SELECT e.total_cents, e.entry_date FROM journal_entries e
+      WHERE e.company_id = touched.company_id AND e.id = touched.entry_id
+    ) entry ON true
+    CROSS JOIN LATERAL (
+      SELECT count(*) AS line_count, coalesce(sum(l.amount_cents), 0) AS line_sum,
+        coalesce(sum(l.amount_cents) FILTER (WHERE l.amount_cents > 0), 0) AS debit_sum,
+        count(*) FILTER (WHERE NOT EXISTS (SELECT FROM accounts a WHERE a.company_id = l.company_id AND a.id = l.account_id))
+          AS foreign_accounts,
+        count(DISTINCT l.line_no) AS line_numbers,
+        count(*) FILTER (WHERE l.entry_date IS DISTINCT FROM entry.entry_date) AS misdated
+      FROM journal_lines l
+      WHERE l.company_id = touched.company_id AND l.entry_id = touched.entry_id
+    ) lines
+    WHERE lines.misdated > 0 OR ledger_entry_unsound_reason(touched.entry_id, lines.line_count, lines.line_sum,
+      lines.debit_sum, entry.total_cents, lines.foreign_accounts, lines.line_numbers) IS NOT NULL;
+END $function$;
+
 CREATE OR REPLACE FUNCTION ledger_refuse_change()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 BEGIN
   RAISE EXCEPTION '% is append-only', TG_TABLE_NAME USING ERRCODE = 'LD001';
+END $function$;
+
+CREATE OR REPLACE FUNCTION ledger_refuse_direct_totals()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF pg_trigger_depth() < 2 THEN
+    RAISE EXCEPTION '% is kept by the journal''s triggers alone', TG_TABLE_NAME USING ERRCODE = 'LD001';
+  END IF;
+  RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE FUNCTION ledger_refuse_truncate()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  RAISE EXCEPTION '% is never truncated', TG_TABLE_NAME USING ERRCODE = 'LD001';
 END $function$;
 
 CREATE OR REPLACE FUNCTION sales_tax_rate_guard()

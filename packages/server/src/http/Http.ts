@@ -1,9 +1,10 @@
-import { ByteSize, Effect, Layer, Result, type Types } from "effect"
+import { ByteSize, Context, Effect, Layer, Result, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { ApiError, Catalog, Limits, type Operation } from "@ledger/api"
+import { ApiError, Catalog, File, Limits, type Operation } from "@ledger/api"
 import { Dispatcher, type Outcome } from "@ledger/engine"
 import { SqlClient } from "effect/sql"
 import * as Docs from "./Docs.ts"
+import * as Files from "./Files.ts"
 import * as Mcp from "../mcp/Mcp.ts"
 import * as Observability from "./Observability.ts"
 import * as OpenApi from "./OpenApi.ts"
@@ -101,9 +102,19 @@ const queryOf = (request: HttpServerRequest.HttpServerRequest): Record<string, u
   return query
 }
 
-/** The socket's peer address; `Option.none` when the server cannot tell (an in-process request). */
-const clientAddressOf = (request: HttpServerRequest.HttpServerRequest): string | null =>
-  request.remoteAddress._tag === "Some" ? request.remoteAddress.value : null
+/**
+ * LEDGER_TRUST_PROXY=1: the server sits behind a reverse proxy that sets `X-Forwarded-For`, and a
+ * request's client is that header's first hop. Off by default: a client could write the header
+ * itself (docs/operations.md).
+ */
+export class TrustProxy extends Context.Reference<boolean>("@ledger/server/TrustProxy", { defaultValue: () => false }) {}
+
+/** The client's address: the first `X-Forwarded-For` hop behind a trusted proxy, else the socket's peer; null when neither tells. */
+const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string | null => {
+  const forwarded = trustProxy ? header(request, "x-forwarded-for")?.split(",")[0]?.trim() : undefined
+  if (forwarded !== undefined && forwarded !== "") return forwarded.slice(0, 100)
+  return request.remoteAddress._tag === "Some" ? request.remoteAddress.value : null
+}
 
 const headersOf = (request: HttpServerRequest.HttpServerRequest): Record<string, string> => {
   const headers: Record<string, string> = {}
@@ -111,41 +122,70 @@ const headersOf = (request: HttpServerRequest.HttpServerRequest): Record<string,
   return headers
 }
 
+/**
+ * A POST to an operation that accepts more than the common body limit, whose body may be larger
+ * than that limit (declared so, or of unknown length): its credential is checked before reading.
+ */
+const readsLargeBody = (operation: Operation.Any, request: HttpServerRequest.HttpServerRequest): boolean => {
+  if (operation.method !== "POST" || operation.credential === "none") return false
+  if ((operation.bodyBytesMax ?? Limits.requestBodyBytesMax) <= Limits.requestBodyBytesMax) return false
+  const declared = header(request, "content-length")
+  return declared === null || !(Number(declared) <= Limits.requestBodyBytesMax)
+}
+
 const render = (outcome: Outcome) => json(outcome.status, outcome.body, outcome.headers)
 
-const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Service"]) =>
+const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Service"], trustProxy = false) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const params = yield* HttpRouter.params
-    // A body that cannot be read is refused by the pipeline, after authentication, so that a
-    // known credential's refusal is audited like any other.
-    const read = operation.method === "POST"
-      ? yield* Effect.result(readJsonBody(request, operation.bodyBytesMax ?? Limits.requestBodyBytesMax))
-      : Result.succeed(undefined)
     const session = SessionCookie.credentialOf(operation, bearer(request), {
       cookie: header(request, "cookie"),
       antiForgery: header(request, SessionCookie.antiForgeryHeader)
     })
     if (session.refusal !== null) return errorResponse(session.refusal)
-    const outcome = yield* dispatcher.execute({
+    const query = queryOf(request)
+    // A file is chosen by `format`, or by `Accept` when the query names none (ADR 0015).
+    const file = operation.files === undefined ? null : File.choose(operation.files, query.format, header(request, "accept"))
+    if (file?.inject != null) query.format = file.inject
+    const asked = {
       operationId: operation.id,
       path: params,
-      query: queryOf(request),
-      body: Result.isSuccess(read) ? read.success?.value : undefined,
-      unreadableBody: Result.isFailure(read) ? read.failure : undefined,
+      query,
+      body: undefined,
       credential: session.credential,
       idempotencyKey: header(request, "idempotency-key"),
       agentModel: header(request, "x-agent-model"),
       agentRunId: header(request, "x-agent-run-id"),
       company: header(request, "x-ledger-company"),
-      via: "http",
+      via: "http" as const,
       coerce: true,
-      clientAddress: clientAddressOf(request),
+      clientAddress: clientAddressOf(request, trustProxy)
+    }
+    // Only a caller with a valid credential may make the server read a body larger than the
+    // common limit (a statement import): the credential is checked from the headers first, and a
+    // refusal closes the connection without reading on (issue 19 item 7).
+    if (readsLargeBody(operation, request)) {
+      const refused = yield* dispatcher.admits(asked)
+      if (refused !== null) return render({ ...refused, headers: { ...refused.headers, Connection: "close" } })
+    }
+    // A body that cannot be read is refused by the pipeline, after authentication, so that a
+    // known credential's refusal is audited like any other.
+    const read = operation.method === "POST"
+      ? yield* Effect.result(readJsonBody(request, operation.bodyBytesMax ?? Limits.requestBodyBytesMax))
+      : Result.succeed(undefined)
+    const outcome = yield* dispatcher.execute({
+      ...asked,
+      body: Result.isSuccess(read) ? read.success?.value : undefined,
+      unreadableBody: Result.isFailure(read) ? read.failure : undefined,
       raw: operation.rawBody && Result.isSuccess(read)
         ? { body: read.success?.text ?? "", headers: headersOf(request) }
         : undefined
     })
-    return render(SessionCookie.withCookie(operation, outcome, header(request, "host")))
+    const answered = SessionCookie.withCookie(operation, outcome, header(request, "host"))
+    return file !== null && file.raw && file.format !== null && operation.files !== undefined
+      ? Files.render(request, operation.files, file.format, answered) ?? render(answered)
+      : render(answered)
   }).pipe(guard)
 
 const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
@@ -207,6 +247,7 @@ const unroutable = (
 export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatcher | SqlClient.SqlClient> = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const dispatcher = yield* Dispatcher
+    const trustProxy = yield* TrustProxy
     const sql = yield* SqlClient.SqlClient
     yield* router.addGlobalMiddleware(unroutable)
     yield* router.addGlobalMiddleware(Observability.observe)
@@ -224,7 +265,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
       yield* router.add(
         operation.method,
         operation.path.replace(/\{(\w+)\}/g, ":$1") as HttpRouter.PathInput,
-        operationRoute(operation, dispatcher)
+        operationRoute(operation, dispatcher, trustProxy)
       )
     }
     yield* WebConnector.register(router)

@@ -2,11 +2,13 @@ import { ByteSize, Clock, Effect } from "effect"
 import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { AiApps, Authenticate, Ports } from "@ledger/engine"
+import { ClientDocuments } from "../adapters/HttpClientDocuments.ts"
 
 /**
  * The authorization server's HTTP face (MCP authorization spec; docs/ai-apps.md): the two
  * well-known metadata documents, registration, authorize, token and revoke. The protocol is the
- * engine's (ai-apps/OAuth.ts); this reads the request within its size limit and answers. It also
+ * engine's (ai-apps/OAuth.ts); this reads the request within its size limit and answers, and
+ * fetches a client ID metadata document when a client id is its URL (ADR 1706). It also
  * guards `/mcp`: a call without a Bearer token, or with an app's access token that is no longer
  * good, gets 401 with `WWW-Authenticate: Bearer resource_metadata=…`, so an MCP client can discover
  * where to authorize (RFC 9728 5.1) and refresh.
@@ -61,6 +63,8 @@ const run = <A>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, never, SqlCli
 export const register = (router: HttpRouter.HttpRouter) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // Public addresses only, unless a test's providers admit loopback (HttpClientDocuments.ts).
+    const documents = yield* ClientDocuments
     const { OAuth } = AiApps
     for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"] as const) {
       yield* router.add("GET", path, metadata(OAuth.protectedResourceMetadata))
@@ -81,6 +85,11 @@ export const register = (router: HttpRouter.HttpRouter) =>
       const request = yield* HttpServerRequest.HttpServerRequest
       const params = new URL(request.url, "http://localhost").searchParams
       const consent = `${(process.env.LEDGER_APP_URL ?? issuerOf(request)).replace(/\/+$/u, "")}/connect`
+      // A client id that is a metadata document URL is fetched (or found still cached) first.
+      const unknown = yield* run(sql, OAuth.knowDocumentClient(
+        params.get("client_id") ?? "", yield* now, documents.allowPrivate, documents.fetch, (error) => error.message
+      ))
+      if (unknown !== null) return answer(unknown)
       return answer(yield* run(sql, OAuth.authorize(params, consent)))
     })))
     yield* router.add("POST", "/oauth/token", guard(Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { ApiError, Catalog, Operation } from "@ledger/api"
+import { ApiError, Catalog, File, Operation } from "@ledger/api"
 import { Engine } from "../EngineVersion.ts"
 import * as JsonSchema from "../JsonSchema.ts"
 
@@ -56,6 +56,33 @@ const describeFlags = (operation: Operation.Any): string => {
   return [operation.description ?? "", ...lines].filter((line) => line !== "").join("\n\n")
 }
 
+/**
+ * The media types of an operation's main success answer when it declares files (ADR 0015): each
+ * file's bytes (text as a string, anything else as binary) beside the JSON of its data and envelope.
+ */
+const fileContent = (files: File.Files, json: Json): Json => {
+  const content: Json = {}
+  for (const type of File.mediaTypesOf(files)) {
+    content[type] = { schema: /^text\//.test(type) ? { type: "string" } : { type: "string", format: "binary" } }
+  }
+  content["application/json"] = json
+  return content
+}
+
+const fileHeaders: Json = {
+  "Content-Disposition": {
+    description: "With a file: `attachment` with the suggested `filename` (and `filename*` when it is not plain ASCII).",
+    schema: { type: "string" }
+  }
+}
+
+const describeFiles = (files: File.Files): string => {
+  const formats = Object.entries(files.formats).map(([format, types]) => `\`${format}\` (${types.map((type) => `\`${File.essence(type)}\``).join(", ")})`)
+  return `Files: ${formats.join(", ")}${files.default === undefined ? "" : `; \`${files.default}\` when no format is given`}. ` +
+    "Chosen by `format`, or by `Accept` when `format` is absent; a client that accepts only `application/json` gets the " +
+    "file in a JSON envelope (as MCP does). Refusals are JSON."
+}
+
 let cached: Json | undefined
 
 /** The OpenAPI 3.1 document, derived from the catalog (version 0.1.0, spec 9). */
@@ -65,9 +92,11 @@ export const document = (): Json => {
   for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
     const responses: Record<string, Json> = {}
     for (const [status, schema] of Object.entries(operation.responses)) {
+      const json = { schema: JsonSchema.of(schema, { closed: false }) }
+      const file = operation.files !== undefined && schema === operation.success ? operation.files : undefined
       responses[status] = {
         description: Number(status) === 202 ? "Accepted" : Number(status) === 201 ? "Created" : "OK",
-        content: { "application/json": { schema: JsonSchema.of(schema, { closed: false }) } }
+        ...(file === undefined ? { content: { "application/json": json } } : { headers: fileHeaders, content: fileContent(file, json) })
       }
     }
     const statuses = new Set(operation.errors.map((type) => ApiError.errorStatus[type]))
@@ -81,7 +110,7 @@ export const document = (): Json => {
     const item: Json = {
       operationId: operation.id,
       summary: operation.summary,
-      description: describeFlags(operation),
+      description: operation.files === undefined ? describeFlags(operation) : `${describeFlags(operation)}\n\n${describeFiles(operation.files)}`,
       tags: [operation.area],
       parameters: parameters(operation),
       responses,

@@ -32,15 +32,21 @@ export interface Credential {
   readonly refusal: ApiError.LedgerError | null
 }
 
-/** The request's credential: the Bearer token, else the session cookie (with the write check). */
+/**
+ * The request's credential: the Bearer token, else the session cookie (with the write check). The
+ * cookie holds a person's web session (`ldgs_`) or a firm member's console session (`ldgf_`,
+ * docs/decisions/1006-firm-members-sign-in.md): company operations take either (a firm session
+ * in the client `X-Ledger-Company` names), firm operations a firm session.
+ */
 export const credentialOf = (
   operation: Operation.Any,
   bearer: string | null,
   headers: { readonly cookie: string | null; readonly antiForgery: string | null }
 ): Credential => {
-  if (bearer !== null || operation.credential !== "company") return { credential: bearer, refusal: null }
+  if (bearer !== null || (operation.credential !== "company" && operation.credential !== "firm")) return { credential: bearer, refusal: null }
   const session = readCookie(headers.cookie, cookieName)
-  if (session === null || !session.startsWith("ldgs_")) return { credential: null, refusal: null }
+  const accepted = operation.credential === "firm" ? ["ldgf_"] : ["ldgs_", "ldgf_"]
+  if (session === null || !accepted.some((prefix) => session.startsWith(prefix))) return { credential: null, refusal: null }
   if (operation.method === "POST" && headers.antiForgery === null) {
     return {
       credential: null,
@@ -59,10 +65,24 @@ const isLoopback = (host: string | null): boolean => {
 const cookie = (value: string, maxAge: number, host: string | null) =>
   `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${isLoopback(host) ? "" : "; Secure"}`
 
-/** The outcome with its `Set-Cookie`: the new session on a sign-in, an expired cookie on sign-out. */
-export const withCookie = (operation: Operation.Any, outcome: Outcome, host: string | null): Outcome => {
+/** `Retry-After` of a refusal that says when to retry (the public sign-in steps' abuse limits, 429). */
+const retryAfterOf = (outcome: Outcome): string | null => {
+  if (outcome.status !== 429 || outcome.headers["Retry-After"] !== undefined) return null
+  const seconds = (outcome.body as { readonly error?: { readonly details?: { readonly retry_after_seconds?: unknown } } } | null)
+    ?.error?.details?.retry_after_seconds
+  return typeof seconds === "number" && Number.isInteger(seconds) && seconds > 0 ? String(seconds) : null
+}
+
+/**
+ * The outcome with its `Set-Cookie` (the new session on a sign-in, an expired cookie on sign-out)
+ * and, on a 429 of a public step, its `Retry-After`.
+ */
+export const withCookie = (operation: Operation.Any, given: Outcome, host: string | null): Outcome => {
+  const retryAfter = operation.credential === "none" ? retryAfterOf(given) : null
+  const outcome = retryAfter === null ? given : { ...given, headers: { ...given.headers, "Retry-After": retryAfter } }
   const body = outcome.body as { readonly secret?: unknown } | null
-  if (signInOperations.has(operation.id) && outcome.status === 201 && typeof body?.secret === "string" && body.secret.startsWith("ldgs_")) {
+  if (signInOperations.has(operation.id) && outcome.status === 201 && typeof body?.secret === "string" &&
+    (body.secret.startsWith("ldgs_") || body.secret.startsWith("ldgf_"))) {
     return { ...outcome, headers: { ...outcome.headers, "Set-Cookie": cookie(body.secret, maxAgeSeconds, host) } }
   }
   if (operation.id === "signOut" && outcome.status === 200) {

@@ -60,7 +60,7 @@ export const runOnce = (options: WorkerOptions) =>
         }
       }
       // The next run is enqueued once this one is done: its unique key is free again only now.
-      if (kind?.periodic === true) yield* schedulePeriodic(job.kind, options.reminderScanSeconds)
+      if (kind?.periodic === true) yield* schedulePeriodic(job.kind, kind.everySeconds ?? options.reminderScanSeconds)
     }
     return jobs.length
   })

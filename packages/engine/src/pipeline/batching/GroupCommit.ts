@@ -2,6 +2,7 @@ import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Metric, Queue } f
 import { SqlClient } from "effect/sql"
 import type { CredentialState, KeyedRequest } from "../authenticate/Credential.ts"
 import type { Entropy } from "../../ports/Entropy.ts"
+import { Faults } from "../../kernel/Faults.ts"
 import type { RequestInfo } from "../../kernel/RequestContext.ts"
 
 /**
@@ -71,6 +72,21 @@ const batchSizes = Metric.histogram("ledger_group_commit_batch_size", {
   description: "Writes carried out by one group-commit statement, by operation.",
   boundaries: [1, 2, 4, 8, 16, 32, 64, 128]
 })
+
+/**
+ * What a batch leaves behind: a warning when it failed (its writes then run alone), its size in
+ * `/metrics`, from which operators read whether batching pays off (all 1s: requests arrive one by
+ * one and the linger is pure cost; issue 20 item 7), and a reliability test's crash point once it
+ * committed with nobody answered yet (kernel/Faults.ts).
+ */
+const observeBatch = (operationId: string, size: number, exit: Exit.Exit<unknown, unknown>) =>
+  Effect.gen(function*() {
+    if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) {
+      yield* Effect.logWarning("A group commit failed; its writes run alone", exit.cause)
+    }
+    yield* Metric.update(Metric.withAttributes(batchSizes, { operation: operationId }), size)
+    if (Exit.isSuccess(exit)) yield* (yield* Faults).afterCommit
+  })
 
 /**
  * A request of a batched operation on its way to a batch (authenticating, decoding). It leaves
@@ -164,9 +180,6 @@ export class GroupCommit extends Context.Service<GroupCommit, {
         })
         const commitBatch = Effect.flatMap(gather, (waiting) =>
           Effect.gen(function*() {
-            // Operators read whether batching pays off from the sizes (issue 20 item 7): all 1s
-            // mean requests arrive one by one and the linger is pure cost.
-            yield* Metric.update(Metric.withAttributes(batchSizes, { operation: operationId }), waiting.length)
             // A connection of the batch's own: its statements do not queue behind other requests'
             // statements multiplexed on a shared connection, nor those behind its commit.
             const exit = yield* Effect.exit(Effect.scoped(Effect.flatMap(sql.reserve, (connection) =>
@@ -174,9 +187,7 @@ export class GroupCommit extends Context.Service<GroupCommit, {
                 Effect.provideService(sql.transactionService, [connection, 0]),
                 Effect.provide(context)
               ))))
-            if (Exit.isFailure(exit) && Cause.hasDies(exit.cause)) {
-              yield* Effect.logWarning("A group commit failed; its writes run alone", exit.cause)
-            }
+            yield* observeBatch(operationId, waiting.length, exit)
             for (const [index, entry] of waiting.entries()) {
               yield* Deferred.succeed(entry.answer, Exit.isSuccess(exit) ? exit.value[index] ?? null : null)
             }
