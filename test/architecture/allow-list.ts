@@ -75,7 +75,6 @@ export const allowedFunctions: ReadonlyArray<AllowedFunction> = [
   { file: "packages/testkit/src/fakes/FakePaymentProcessor.ts", name: "make", linesMax: 82, reason: "to split" },
   { file: "test/reports/example-company.ts", name: "bookExampleCompany", linesMax: 82, reason: "to split" },
   { file: "test/sales/control-accounts.test.ts", name: "run", linesMax: 84, reason: "to split" },
-  { file: "test/support/browser/harness.ts", name: "startHarness", linesMax: 78, reason: "to split" },
   { file: "test/web/w9-and-batch.test.ts", name: "describe.skipIf(!hasChromium) > it", linesMax: 75, reason: "to split" },
 ]
 

@@ -33,6 +33,31 @@ export const expectOk = (result: { status: number; body: any }, status: number) 
   return result.body
 }
 
+/**
+ * The first group of `pattern` (or its whole match) in the newest mail to `address` after the first
+ * `since` mails that has one, waiting up to a minute for it to arrive.
+ */
+const mailMatching = async (
+  mails: ReadonlyArray<{ readonly to: ReadonlyArray<string>; readonly raw: string }>,
+  address: string,
+  pattern: RegExp,
+  since: number
+): Promise<string> => {
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    for (const message of mails.slice(since).reverse().filter((each) => each.to.includes(address))) {
+      const match = pattern.exec(quotedPrintableDecoded(message.raw))
+      if (match !== null) return match[1] ?? match[0]
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`no mail to ${address} matching ${pattern}`)
+}
+
+/** A mail's text with quoted-printable soft breaks and escapes undone. */
+const quotedPrintableDecoded = (raw: string): string =>
+  raw.replace(/=\r?\n/gu, "").replace(/=([0-9A-F]{2})/gu, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+
 /** `env` adds server settings (e.g. LEDGER_MASTER_KEY, which a PostgreSQL store needs to seal secrets). */
 export const startHarness = async (env: Readonly<Record<string, string>> = {}): Promise<WebHarness> => {
   await ensureBuilt()
@@ -79,32 +104,9 @@ export const startHarness = async (env: Readonly<Record<string, string>> = {}): 
       })
       return { status: response.status, body: await response.json() as any }
     },
-    mailed: async (address, pattern) => {
-      const deadline = Date.now() + 60_000
-      while (Date.now() < deadline) {
-        for (const message of [...mails].reverse().filter((each) => each.to.includes(address))) {
-          const text = message.raw.replace(/=\r?\n/gu, "").replace(/=([0-9A-F]{2})/gu, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-          const match = pattern.exec(text)
-          if (match !== null) return match[1] ?? match[0]
-        }
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
-      throw new Error(`no mail to ${address} matching ${pattern}`)
-    },
+    mailed: (address, pattern) => mailMatching(mails, address, pattern, 0),
     mailCount: () => mails.length,
-    codeFor: async (address, since = 0) => {
-      const deadline = Date.now() + 60_000
-      while (Date.now() < deadline) {
-        const message = mails.slice(since).reverse().find((each) => each.to.includes(address))
-        if (message !== undefined) {
-          const text = message.raw.replace(/=\r?\n/gu, "").replace(/=([0-9A-F]{2})/gu, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-          const match = /sign-in code is (\d{6})/u.exec(text)
-          if (match !== null) return match[1]!
-        }
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
-      throw new Error(`no sign-in mail to ${address}`)
-    },
+    codeFor: (address, since = 0) => mailMatching(mails, address, /sign-in code is (\d{6})/u, since),
     stop: async () => {
       await browser.close()
       await server.stop()
