@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { agentWithKey, type TestCompany } from "../support/index.ts"
-import { type BillingApp, deliver, deliverAll, get, makeBillingApp, post } from "./support.ts"
+import { type BillingApp, deliver, deliverAll, get, makeBillingAppAt, moveTo, post } from "./support.ts"
 
 /**
  * Billing over HTTP against the loopback fake processor, on a clock moved by hand (the app's and
@@ -11,14 +11,8 @@ let world: BillingApp
 const start = Date.parse("2026-03-01T00:00:00Z")
 const day = 86_400_000
 
-const moveTo = (ms: number) => {
-  world.app.clock!.set(new Date(ms).toISOString())
-  world.processor.advanceTo(Math.floor(ms / 1000))
-}
-
 beforeAll(async () => {
-  world = await makeBillingApp({ clock: new Date(start).toISOString() })
-  world.processor.advanceTo(Math.floor(start / 1000))
+  world = await makeBillingAppAt(start)
 })
 afterAll(async () => {
   await world.app.close()
@@ -53,13 +47,13 @@ describe("billing", () => {
     expect((await app.query<{ plan: string }>("SELECT plan FROM companies WHERE company_id = $1", [company.companyId]))[0]!.plan).toBe("business")
 
     // The trial ends: the first paid period.
-    moveTo(start + 14 * day)
+    moveTo(world, start + 14 * day)
     await deliverAll(processor)
     billing = (await get(app, company.ownerKey, "/v1/billing")).body
     expect(billing).toMatchObject({ status: "active", trial_ends_on: null, current_period_ends_on: "2026-04-14" })
 
     // Half way: an upgrade charges half the difference now.
-    moveTo(start + 29 * day)
+    moveTo(world, start + 29 * day)
     const upgrade = await post(app, company.ownerKey, "/v1/billing/plan", { plan: "advanced", interval: "month" })
     expect(upgrade.body).toMatchObject({ change: "upgrade", effective: "now", charged_now_cents: 25_00 })
     expect(processor.state.invoices).toHaveLength(1)
@@ -70,7 +64,7 @@ describe("billing", () => {
     const downgrade = await post(app, company.ownerKey, "/v1/billing/plan", { plan: "solo", interval: "month" })
     expect(downgrade.body).toMatchObject({ change: "downgrade", effective: "period_end", charged_now_cents: 0 })
     expect(downgrade.body.billing).toMatchObject({ plan: "advanced", scheduled_change: { plan: "solo", interval: "month", effective_on: "2026-04-14" } })
-    moveTo(Date.parse("2026-04-14T00:00:01Z"))
+    moveTo(world, Date.parse("2026-04-14T00:00:01Z"))
     await deliverAll(processor)
     await deliverAll(processor)
     billing = (await get(app, company.ownerKey, "/v1/billing")).body
@@ -81,7 +75,7 @@ describe("billing", () => {
     expect(cancelled.status).toBe(200)
     await deliverAll(processor)
     expect((await get(app, company.ownerKey, "/v1/billing")).body).toMatchObject({ cancel_at_period_end: true, read_only: false })
-    moveTo(Date.parse("2026-05-14T00:00:01Z"))
+    moveTo(world, Date.parse("2026-05-14T00:00:01Z"))
     await deliverAll(processor)
     expect((await get(app, company.ownerKey, "/v1/billing")).body).toMatchObject({ status: "canceled", read_only: true })
   })

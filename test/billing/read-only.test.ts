@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectErrorBody, newKey, type TestCompany } from "../support/index.ts"
-import { type BillingApp, deliverAll, get, makeBillingApp, post } from "./support.ts"
+import { type BillingApp, deliverAll, get, makeBillingAppAt, moveTo, post } from "./support.ts"
 
 /**
  * A cancelled company's books are read-only (issue 29, ADR 1805), enforced by the pipeline for
@@ -12,14 +12,8 @@ let world: BillingApp
 const start = Date.parse("2026-03-01T00:00:00Z")
 const day = 86_400_000
 
-const moveTo = (ms: number) => {
-  world.app.clock!.set(new Date(ms).toISOString())
-  world.processor.advanceTo(Math.floor(ms / 1000))
-}
-
 beforeAll(async () => {
-  world = await makeBillingApp({ clock: new Date(start).toISOString() })
-  world.processor.advanceTo(Math.floor(start / 1000))
+  world = await makeBillingAppAt(start)
 })
 afterAll(async () => {
   await world.app.close()
@@ -51,7 +45,7 @@ describe("read-only books", () => {
     // Until the period ends the books stay writable.
     expect((await contact(company, "Still in the period")).status).toBe(201)
 
-    moveTo(Date.parse(`${billing.current_period_ends_on}T00:00:01Z`))
+    moveTo(world, Date.parse(`${billing.current_period_ends_on}T00:00:01Z`))
     await deliverAll(processor)
     expect((await get(app, company.ownerKey, "/v1/billing")).body).toMatchObject({ status: "canceled", read_only: true })
 
@@ -97,9 +91,9 @@ describe("read-only books", () => {
     const periodEnd = Date.parse("2026-06-01T00:00:00Z")
     await app.query("UPDATE billing_subscriptions SET status = 'past_due', current_period_end = $2 WHERE company_id = $1", [company.companyId, new Date(periodEnd).toISOString()])
     // The guard remembers a company's state for 30 seconds of the clock: move past that each time.
-    moveTo(periodEnd + 13 * day)
+    moveTo(world, periodEnd + 13 * day)
     expect((await contact(company, "In the grace")).status).toBe(201)
-    moveTo(periodEnd + 14 * day + 60_000)
+    moveTo(world, periodEnd + 14 * day + 60_000)
     expectErrorBody((await contact(company, "After the grace")).body, "books_read_only")
     expect((await get(app, company.ownerKey, "/v1/billing")).body.read_only).toBe(true)
   })

@@ -37,3 +37,16 @@ export const get = async (app: TestApp, token: string, path: string) => {
   const result = await app.call("GET", path, { token })
   return { status: result.status, body: result.body as any }
 }
+
+/** A billing app whose clock and fake processor both start at `startMs`. */
+export const makeBillingAppAt = async (startMs: number): Promise<BillingApp> => {
+  const world = await makeBillingApp({ clock: new Date(startMs).toISOString() })
+  world.processor.advanceTo(Math.floor(startMs / 1000))
+  return world
+}
+
+/** Moves the app's clock and the processor's together. */
+export const moveTo = (world: BillingApp, ms: number) => {
+  world.app.clock!.set(new Date(ms).toISOString())
+  world.processor.advanceTo(Math.floor(ms / 1000))
+}
