@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { getFile } from "../support/files.ts"
 import { balance, deliver, deliverAll, get, invoiceWithLink, makePaymentsApp, onboardedShop, payOnPage, type PaymentsApp, post } from "./support.ts"
 
 /**
@@ -96,9 +97,16 @@ describe("online payments", () => {
     expect(imported.status, JSON.stringify(imported.body)).toBe(201)
     const synced = await post(app, shop.ownerKey, "/v1/online-payments/sync", {})
     expect(synced.body.payouts_reconciled).toBe(1)
-    const one = await get(app, shop.ownerKey, `/v1/online-payments/payouts/${listed.body.data[0].id}?format=csv`)
+    const payoutPath = `/v1/online-payments/payouts/${listed.body.data[0].id}`
+    const one = await get(app, shop.ownerKey, payoutPath)
     expect(one.body.reconciled).toBe(true)
-    expect(one.body.csv.split("\n")[0]).toBe("type,source,amount,fee,net")
+    // Files are files (ADR 0015): format=csv is a CSV file over HTTP, with its name.
+    const csv = await getFile(app.fetch, `${payoutPath}?format=csv`, shop.ownerKey)
+    expect(csv.status).toBe(200)
+    expect(csv.contentType).toBe("text/csv; charset=utf-8")
+    expect(csv.filename).toBe(`payout-${listed.body.data[0].id}.csv`)
+    expect(csv.text.split("\n")).toHaveLength(5)
+    expect(csv.text.split("\n")[0]).toBe("type,source,amount,fee,net")
     const lines = await get(app, shop.ownerKey, `/v1/bank-lines?bank_account_id=${shop.bankAccountId}`)
     const line = lines.body.data.find((item: any) => item.id === one.body.bank_line_id)
     expect(line?.status, JSON.stringify(lines.body)).toBe("categorized")

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import * as File from "../File.ts"
 import { DateString, Id, Page, PageQuery, Timestamp } from "../Common.ts"
 import * as Operation from "../Operation.ts"
 import { IdPath } from "../sales/Shared.ts"
@@ -44,15 +45,17 @@ export const getOnlinePayout = Operation.make({
   method: "GET",
   path: "/v1/online-payments/payouts/{id}",
   area,
-  summary: "One payout with the balance transactions it settled; `format=csv` adds them as CSV.",
+  summary: "One payout with the balance transactions it settled; `format=csv` answers them as a CSV file.",
+  description: "format=csv answers the payout's balance transactions as a CSV file (JSON clients and MCP: `{ format: \"csv\", filename, content }`).",
   scope: "read",
   mode: "R",
   pathParams: IdPath,
   query: Schema.Struct({
-    format: Schema.optionalKey(Schema.Literals(["json", "csv"]).annotate({ description: "csv adds the balance transactions as CSV text in `csv`; json (default) does not." }))
+    format: Schema.optionalKey(Schema.Literals(["json", "csv"]).annotate({ description: "csv: the balance transactions as a CSV file; json (default): the payout record." }))
   }),
-  success: Schema.Struct({ ...Payout.fields, csv: Schema.optionalKey(Schema.String) }),
-  errors: [...groupErrors]
+  success: Schema.Union([Payout, File.CsvEnvelope]),
+  errors: [...groupErrors],
+  files: File.csvReport
 })
 
 export const operations = [listOnlinePayouts, getOnlinePayout] as const

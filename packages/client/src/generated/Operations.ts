@@ -10237,40 +10237,17 @@ export interface Operations {
     readonly preview: never
     readonly queued: never
   }
-  /** One payout with the balance transactions it settled; `format=csv` adds them as CSV. */
+  /** One payout with the balance transactions it settled; `format=csv` answers them as a CSV file. */
   readonly getOnlinePayout: {
     readonly input: {
       /** A record id: a positive integer, unique across the deployment. */
       readonly id: number
-      /** csv adds the balance transactions as CSV text in `csv`; json (default) does not. */
+      /** csv: the balance transactions as a CSV file; json (default): the payout record. */
       readonly format?: "json" | "csv"
     }
     readonly optional: false
     readonly dryRun: false
-    readonly output: {
-      /** A record id: a positive integer, unique across the deployment. */
-      readonly id: number
-      readonly processor_payout_id: string
-      readonly amount_cents: number
-      /** A date, YYYY-MM-DD. */
-      readonly arrival_date: string
-      readonly status: "paid" | "failed"
-      /** Dr the payout bank account, Cr clearing. */
-      readonly entry_id: number | null
-      /** The bank line it reconciled to, once it arrived. */
-      readonly bank_line_id: number | null
-      readonly reconciled: boolean
-      readonly lines: ReadonlyArray<{
-        readonly type: string
-        readonly source: string
-        readonly amount_cents: number
-        readonly fee_cents: number
-        readonly net_cents: number
-      }>
-      /** An ISO 8601 timestamp (UTC). */
-      readonly created_at: string
-      readonly csv?: string
-    }
+    readonly output: OnlinePayout | CsvFile
     readonly preview: never
     readonly queued: never
   }
@@ -10912,7 +10889,7 @@ export const routes: { readonly [Id in keyof Operations]: Route } = {
   getOnlineCharge: ["GET","/v1/online-payments/charges/{id}","R",["id"],[],null],
   refundOnlineCharge: ["POST","/v1/online-payments/charges/{id}/refund","K",["id"],[],null],
   listOnlinePayouts: ["GET","/v1/online-payments/payouts","R",[],["limit","cursor"],null],
-  getOnlinePayout: ["GET","/v1/online-payments/payouts/{id}","R",["id"],["format"],null],
+  getOnlinePayout: ["GET","/v1/online-payments/payouts/{id}","R",["id"],["format"],"text/csv, application/json;q=0.1"],
   createPayLink: ["POST","/v1/online-payments/pay-links","K",[],[],null],
   getPayPage: ["GET","/v1/pay/{token}","R",["token"],[],null],
   payInvoiceOnline: ["POST","/v1/pay/{token}","-",["token"],[],null],

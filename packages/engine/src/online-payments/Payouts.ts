@@ -85,6 +85,7 @@ export const handlers = [
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM online_payouts WHERE company_id = ${company} AND id = ${path.id}`.pipe(Effect.orDie)
       if (rows[0] === undefined) return yield* Effect.fail(ApiError.notFound("payout"))
       const payout = payoutOf(rows[0])
-      return { body: query.format === "csv" ? { ...payout, csv: PaymentRules.payoutCsv(payout.lines) } : payout }
+      if (query.format !== "csv") return { body: payout }
+      return { body: { format: "csv" as const, filename: `payout-${payout.id}.csv`, content: PaymentRules.payoutCsv(payout.lines) } }
     }))
 ]
