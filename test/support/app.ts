@@ -1,14 +1,17 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Server } from "@ledger/server"
+import { Template } from "@ledger/testkit"
 import { type Call, callOf } from "./http.ts"
 
 export type { Call, CallOptions, CallResult } from "./http.ts"
 
 /**
  * A whole Ledger in this process for tests: the real routes, pipeline and engine, over PGlite in
- * memory, or over PostgreSQL in a fresh schema when DATABASE_URL is set. Share one per test file
- * (PGlite takes a second or two to start) and keep tests apart by company.
+ * memory, or over PostgreSQL in a fresh schema when DATABASE_URL is set. On PGlite each app is a
+ * copy of the testkit's migrated template (a second, against four to start PGlite and migrate),
+ * the same one every `@ledger/testkit` ledger starts from. Share one per test file and keep tests
+ * apart by company.
  */
 export interface TestApp {
   readonly storage: "pglite" | "postgresql"
@@ -74,8 +77,9 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
   const operatorToken = `operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
   const searchPath = databaseUrl === undefined ? undefined : `test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
   const clock = clockOf(options.clock)
+  const pglite = databaseUrl === undefined ? await Template.clone() : undefined
   const app = await Server.inProcess({
-    ...(databaseUrl === undefined ? { dataDir: "memory" } : { databaseUrl, searchPath, maxConnections: 10 }),
+    ...(pglite !== undefined ? { pglite } : { databaseUrl, searchPath, maxConnections: 10 }),
     operatorToken,
     rateLimits: options.rateLimits ?? false,
     ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
@@ -84,6 +88,9 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
     ...(clock === undefined ? {} : { clock })
+  }).catch(async (error: unknown) => {
+    await pglite?.close()
+    throw error
   })
 
   const fetch = (request: Request) => app.handler(request)
@@ -114,6 +121,7 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
   const close = async () => {
     if (searchPath !== undefined) await query(`DROP SCHEMA IF EXISTS ${searchPath} CASCADE`).catch(() => undefined)
     await app.dispose()
+    await pglite?.close()
   }
 
   return {
