@@ -213,7 +213,8 @@ const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
         agentModel: header(request, "x-agent-model"),
         agentRunId: header(request, "x-agent-run-id"),
         company: header(request, "x-ledger-company"),
-        toolsets: new URL(request.url, "http://localhost").searchParams.get("toolsets") ?? header(request, "x-ledger-toolsets")
+        toolsets: new URL(request.url, "http://localhost").searchParams.get("toolsets") ?? header(request, "x-ledger-toolsets"),
+        outputSchemas: new URL(request.url, "http://localhost").searchParams.get("output_schemas") ?? header(request, "x-ledger-output-schemas")
       }
     })
     return HttpServerResponse.fromWeb(response)

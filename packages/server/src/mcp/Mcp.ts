@@ -83,8 +83,8 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
           ...keyRule
         },
         outputSchema: output.schema,
+        // The title is the tool's own `title`; `annotations.title` would say it a third time.
         annotations: {
-          title: operation.summary,
           readOnlyHint: operation.mode === "R",
           destructiveHint: operation.mode !== "R" && destructiveVerbs.test(operation.id),
           idempotentHint: operation.mode !== "R",
@@ -95,6 +95,9 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
   }
   return entries
 }
+
+/** The tool as a client that asked for no output schemas lists it: the SDK then checks no answer's shape. */
+const withoutOutputSchema = ({ outputSchema: _, ...tool }: Tool): Tool => tool
 
 let tools: ReadonlyMap<string, ToolEntry> | undefined
 const toolsOf = () => (tools ??= buildTools())
@@ -121,6 +124,8 @@ export interface McpRequest {
     readonly company: string | null
     /** `?toolsets=` on the MCP address or `X-Ledger-Toolsets`: the areas whose tools to list. */
     readonly toolsets?: string | null | undefined
+    /** `?output_schemas=none` on the MCP address or `X-Ledger-Output-Schemas: none`: list tools without output schemas. */
+    readonly outputSchemas?: string | null | undefined
   }
 }
 
@@ -204,10 +209,14 @@ const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
       throw new McpError(ErrorCode.InvalidParams, `Unknown toolsets: ${chosen.unknown.join(", ")}. ` +
         `Known: all, ${[...Toolsets.toolsets.keys()].sort().join(", ")}.`)
     }
+    const outputs = Toolsets.outputSchemas(input.headers.outputSchemas ?? null)
+    if (outputs === null) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown output_schemas value: say ${Toolsets.outputSchemasValues.join(" or ")}.`)
+    }
     const caller = await run(callerOf(input), extra.signal)
     const tools = Array.from(toolsOf().values()).filter((entry) =>
       Toolsets.usableBy(entry.operation, caller) && (chosen.ids === null || chosen.ids.has(entry.operation.id)))
-    return { tools: tools.map((entry) => entry.tool) }
+    return { tools: tools.map((entry) => outputs ? entry.tool : withoutOutputSchema(entry.tool)) }
   })
   server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
     const entry = toolsOf().get(call.params.name)

@@ -1,4 +1,4 @@
-import type { Operation } from "@ledger/api"
+import { Common, type Operation } from "@ledger/api"
 import * as JsonSchema from "../JsonSchema.ts"
 
 /**
@@ -14,9 +14,8 @@ import * as JsonSchema from "../JsonSchema.ts"
  *   travels as `{ "result": ... }`; `wrapped` says so, and the call handler wraps accordingly.
  * - Output schemas describe, they do not police: objects stay open (a newer server may add a
  *   field) and say what a value is, not its limits: bounds, lengths and patterns, which police
- *   what a client may send, are the input schema's. Subschemas repeated within one
- *   tool (a record id, a document line) are written once under `$defs` and referenced: a governed
- *   write's record and preview share most of their parts, and the list stays a size agents load.
+ *   what a client may send, are the input schema's. They are sized for agents (see `trim`), and
+ *   subschemas repeated within one tool (a document line) are written once under `$defs`.
  */
 
 type Json = Record<string, unknown>
@@ -27,12 +26,11 @@ export interface Output {
   readonly wrapped: boolean
 }
 
-/** The API's error body as an alternative: `error.type` is stable, `error.message` for people. */
-const refusal: Json = {
-  type: "object",
-  properties: { error: { type: "object", required: ["type", "message"] } },
-  required: ["error"]
-}
+/**
+ * The API's error body as an alternative: an object with `error` (its `type` and `message` are
+ * stated once, in the server's instructions, rather than in each of some 300 tools).
+ */
+const refusal: Json = { type: "object", required: ["error"] }
 
 /** Keywords a scalar schema may carry and still take `null` as `type: [T, "null"]`. */
 const scalarKeywords = new Set(["type", "description", "format"])
@@ -60,6 +58,55 @@ const loosen = (node: unknown): unknown => {
       const { anyOf: _, ...rest } = out
       return { ...scalar, ...rest, type: [scalar.type, "null"] }
     }
+  }
+  return out
+}
+
+/**
+ * How much of an answer an output schema spells out. An agent loads every listed tool's schemas
+ * into its context, and the official SDK client compiles each one when it lists them, so the list
+ * carries what a field is (its name, type, enum, nullability and, for the answer's own fields, its
+ * description) and leaves out what adds little there:
+ *
+ * - records deeper than a document's line keep only their type (`fieldsDepth`: 0 is the answer,
+ *   1 a record it holds, such as a line or a list's item); a preview's or a queued proposal's
+ *   parts list only the answer's own fields (`secondaryFieldsDepth`), the record is the answer;
+ * - descriptions of nested fields, and of the contract's shared scalars anywhere (`conventions`);
+ * - `required`: most answers carry every field (an empty value is `null`, typed so) and objects
+ *   are open anyway; the refusal keeps its own, which tells it from an answer.
+ */
+const fieldsDepth = 2
+const secondaryFieldsDepth = 1
+const descriptionsDepth = 1
+
+/**
+ * Descriptions of the contract's shared scalars (a record id, a date, a timestamp, cents...): a
+ * field's name and type say as much in an answer, and the input schemas and the server's
+ * instructions state them once.
+ */
+let conventionsMemo: ReadonlySet<string> | undefined
+const conventions = (): ReadonlySet<string> =>
+  (conventionsMemo ??= new Set(
+    [Common.Id, Common.CompanyId, Common.DateString, Common.Timestamp, Common.Name, Common.Reason, Common.Memo, Common.Cents, Common.PositiveCents, Common.NonNegativeCents]
+      .map((schema) => JsonSchema.of(schema, { closed: false }).description)
+      .filter((description): description is string => typeof description === "string")
+  ))
+
+/** Keeps of an answer's schema what is said above; `depth` counts records, not keywords. */
+const trim = (node: Json, depth: number, fieldsMax: number): Json => {
+  const out: Json = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "description") {
+      if (depth <= descriptionsDepth && !conventions().has(value as string)) out[key] = value
+    } else if (key === "properties") {
+      if (depth < fieldsMax) {
+        out[key] = Object.fromEntries(Object.entries(value as Record<string, Json>).map(([name, child]) => [name, trim(child, depth + 1, fieldsMax)]))
+      }
+    } else if (key === "items" || key === "additionalProperties") {
+      out[key] = value !== null && typeof value === "object" ? trim(value as Json, depth, fieldsMax) : value
+    } else if (key === "anyOf" || key === "oneOf") {
+      out[key] = (value as Array<Json>).map((child) => trim(child, depth, fieldsMax))
+    } else if (key !== "required") out[key] = value
   }
   return out
 }
@@ -172,7 +219,8 @@ export const of = (operation: Operation.Any): Output => {
       : operation.governed && status === 200
       ? "A preview (200, dry_run): nothing was written."
       : null
-    return json.description === undefined && label !== null ? { ...json, description: label } : json
+    const trimmed = trim(json, 0, label === null ? fieldsDepth : secondaryFieldsDepth)
+    return trimmed.description === undefined && label !== null ? { ...trimmed, description: label } : trimmed
   })
   const wrapped = !alternatives.every(isObjectSchema)
   // An answer that is itself a union of objects (a report's data or its file) is spread out.

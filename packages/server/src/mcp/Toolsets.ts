@@ -61,6 +61,20 @@ export const selected = (value: string | null): { readonly ids: ReadonlySet<stri
   return { ids, unknown }
 }
 
+/** The values of the output-schemas option: `none` lists tools without their output schemas. */
+export const outputSchemasValues = ["all", "none"] as const
+
+/**
+ * Whether to list output schemas (true by default), from `?output_schemas=none` on the MCP address
+ * or the `X-Ledger-Output-Schemas: none` header: a client that does not read `structuredContent`
+ * need not load, nor compile, every answer's schema. Calls answer the same either way. Null for a
+ * value that is neither, answered rather than ignored, as an unknown toolset is.
+ */
+export const outputSchemas = (value: string | null): boolean | null => {
+  const chosen = (value ?? "").trim().toLowerCase()
+  return chosen === "" || chosen === "all" ? true : chosen === "none" ? false : null
+}
+
 /** What the server tells every MCP client at initialization: how Ledger's tools fit together. */
 export const instructions = [
   "Ledger is a double-entry bookkeeping service. Every tool acts in ONE company: the one your key belongs to",
@@ -72,5 +86,6 @@ export const instructions = [
   "An agent's write above its posting threshold is not posted: it becomes a proposal (status 202) that a person",
   "approves; report the proposal id to the person instead of retrying.",
   "Refusals are JSON with error.type (stable) and error.message; read error.details for what to fix.",
+  "Record ids are integers; timestamps are ISO 8601 in UTC.",
   "The tool list is sized to your key's scopes; ask for fewer tools with ?toolsets=books,sales,banking on the MCP URL."
 ].join(" ")
