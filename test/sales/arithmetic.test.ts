@@ -1,10 +1,12 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { documentEntry, entryAmount, paymentEntry, reversal, type PostingKind } from "../../packages/engine/src/sales/DocumentPosting.ts"
-import { extend, lineAmount } from "../../packages/engine/src/sales/LineAmounts.ts"
-import { divideRoundHalfAwayFromZero } from "../../packages/engine/src/sales/Rounding.ts"
-import { combinedRate, taxLines, taxOn } from "../../packages/engine/src/sales/SalesTaxRules.ts"
-import { bucketOf } from "../../packages/engine/src/sales/AgingRules.ts"
+import { AgingRules, DocumentPosting, LineAmounts, Rounding, SalesTaxRules } from "@ledger/engine/rules"
+const { documentEntry, entryAmount, paymentEntry, reversal } = DocumentPosting
+const { extend, lineAmount } = LineAmounts
+const { divideRoundHalfAwayFromZero } = Rounding
+const { combinedRate, taxLines, taxOn } = SalesTaxRules
+const { bucketOf } = AgingRules
+type PostingKind = DocumentPosting.PostingKind
 
 const sums = (lines: ReadonlyArray<{ debit_cents?: number; credit_cents?: number }>) => ({
   debit: lines.reduce((sum, line) => sum + (line.debit_cents ?? 0), 0),

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Mail, Sales } from "@ledger/engine"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
 import { makeTestApp, type TestApp } from "../support/index.ts"
 
 let app: TestApp

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeTestApp, type TestApp } from "../support/index.ts"
-import { salesCompany, type SalesCompany } from "./support.ts"
+import { runSharedStep, salesCompany, type SalesCompany, type SharedStep, sharedSteps } from "./support.ts"
 
 let app: TestApp
 beforeAll(async () => {
@@ -11,10 +11,7 @@ afterAll(() => app.close())
 
 type Action =
   | { readonly _tag: "document"; readonly kind: string; readonly amounts: ReadonlyArray<number>; readonly taxed: boolean }
-  | { readonly _tag: "payment"; readonly side: "received" | "made"; readonly pick: number; readonly extra: number; readonly part: number }
-  | { readonly _tag: "applyCredit"; readonly side: "sales" | "purchases"; readonly pick: number }
-  | { readonly _tag: "voidPayment"; readonly pick: number }
-  | { readonly _tag: "voidDocument"; readonly pick: number }
+  | SharedStep
 
 const documentKinds = ["invoices", "credit-memos", "bills", "vendor-credits", "sales-receipts", "refunds", "vendor-refunds"] as const
 
@@ -25,16 +22,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
     amounts: fc.array(fc.integer({ min: 1, max: 250_000 }), { minLength: 1, maxLength: 4 }),
     taxed: fc.boolean()
   }),
-  fc.record({
-    _tag: fc.constant("payment" as const),
-    side: fc.constantFrom("received" as const, "made" as const),
-    pick: fc.nat(),
-    extra: fc.integer({ min: 0, max: 5_000 }),
-    part: fc.integer({ min: 1, max: 100 })
-  }),
-  fc.record({ _tag: fc.constant("applyCredit" as const), side: fc.constantFrom("sales" as const, "purchases" as const), pick: fc.nat() }),
-  fc.record({ _tag: fc.constant("voidPayment" as const), pick: fc.nat() }),
-  fc.record({ _tag: fc.constant("voidDocument" as const), pick: fc.nat() })
+  ...sharedSteps
 )
 
 // `+ 0` turns a negative zero (0 - 0 of signed sums) into zero: a balance of nothing is one number.
@@ -59,7 +47,7 @@ const checkInvariants = async (company: SalesCompany) => {
 }
 
 const run = async (company: SalesCompany, step: Action) => {
-  const { post, get } = company
+  const { post } = company
   switch (step._tag) {
     case "document": {
       const sales = !["bills", "vendor-credits", "vendor-refunds"].includes(step.kind)
@@ -74,51 +62,8 @@ const run = async (company: SalesCompany, step: Action) => {
       expect(result.status).toBe(201)
       return
     }
-    case "payment": {
-      const kind = step.side === "received" ? "invoice" : "bill"
-      const open = (await get(`/v1/documents?kind=${kind}&status=unpaid`)).body.data
-      const target = open.length === 0 ? undefined : open[step.pick % open.length]
-      const applied = target === undefined ? 0 : Math.max(1, Math.floor((target.open_balance_cents * step.part) / 100))
-      const amount = applied + step.extra
-      if (amount === 0) return
-      const result = await post(`/v1/payments/${step.side}`, {
-        contact_id: step.side === "received" ? company.customerId : company.vendorId,
-        payment_date: "2026-09-02",
-        account: "1010",
-        amount_cents: amount,
-        applications: target === undefined ? [] : [{ document_id: target.id, amount_cents: applied }]
-      })
-      expect(result.status).toBe(201)
-      return
-    }
-    case "applyCredit": {
-      const [credit, target] = step.side === "sales" ? ["credit_memo", "invoice"] : ["vendor_credit", "bill"]
-      const credits = (await get(`/v1/documents?kind=${credit}`)).body.data.filter((document: any) => document.open_balance_cents > 0)
-      const targets = (await get(`/v1/documents?kind=${target}&status=unpaid`)).body.data
-      if (credits.length === 0 || targets.length === 0) return
-      const source = credits[step.pick % credits.length]
-      const into = targets[step.pick % targets.length]
-      const amount = Math.min(source.open_balance_cents, into.open_balance_cents)
-      const result = await post(`/v1/documents/${source.id}/apply`, { applications: [{ document_id: into.id, amount_cents: amount }], applied_on: "2026-09-03" })
-      expect(result.status).toBe(200)
-      return
-    }
-    case "voidPayment": {
-      const payments = (await get(`/v1/payments`)).body.data.filter((payment: any) => payment.status === "posted")
-      if (payments.length === 0) return
-      const result = await post(`/v1/payments/${payments[step.pick % payments.length].id}/void`, { reason: "Property test", void_date: "2026-09-04" })
-      expect(result.status).toBe(200)
-      return
-    }
-    case "voidDocument": {
-      const documents = (await get(`/v1/documents`)).body.data.filter((document: any) => document.status !== "void")
-      if (documents.length === 0) return
-      const document = documents[step.pick % documents.length]
-      const result = await post(`/v1/documents/${document.id}/void`, { reason: "Property test", void_date: "2026-09-04" })
-      const blocked = (document.kind === "invoice" || document.kind === "bill") && document.applications.length > 0
-      expect(result.status).toBe(blocked ? 409 : 200)
-      return
-    }
+    default:
+      return runSharedStep(company, step)
   }
 }
 

@@ -1,7 +1,9 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { addMonthsClamped, daysInMonth } from "../../packages/engine/src/sales/Calendar.ts"
-import { nextAfter, occurrence, occurrencesThrough, type Schedule } from "../../packages/engine/src/sales/Recurrence.ts"
+import { Calendar, Recurrence } from "@ledger/engine/rules"
+const { addMonthsClamped, daysInMonth } = Calendar
+const { nextAfter, occurrence, occurrencesThrough } = Recurrence
+type Schedule = Recurrence.Schedule
 
 const dateArbitrary = fc.record({
   year: fc.integer({ min: 1990, max: 2090 }),

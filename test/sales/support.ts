@@ -1,3 +1,5 @@
+import fc from "fast-check"
+import { expect } from "vitest"
 import { newKey, type TestApp, type TestCompany } from "../support/index.ts"
 
 /** A company with a customer, a vendor and a three-jurisdiction combined sales tax rate. */
@@ -83,4 +85,88 @@ export const mimeParts = (raw: string) => {
     return { headers: partHeaders, body, text: base64 ? "" : content }
   })
   return { headers, parts }
+}
+
+/**
+ * The steps the property tests share (properties.test.ts, control-accounts.test.ts): a payment
+ * against an open invoice or bill, a credit applied, a payment or a document voided. Each picks
+ * its target among what is open now, so any sequence of them is valid.
+ */
+export type SharedStep =
+  | { readonly _tag: "payment"; readonly side: "received" | "made"; readonly pick: number; readonly extra: number; readonly part: number }
+  | { readonly _tag: "applyCredit"; readonly side: "sales" | "purchases"; readonly pick: number }
+  | { readonly _tag: "voidPayment"; readonly pick: number }
+  | { readonly _tag: "voidDocument"; readonly pick: number }
+
+export const sharedSteps: ReadonlyArray<fc.Arbitrary<SharedStep>> = [
+  fc.record({
+    _tag: fc.constant("payment" as const),
+    side: fc.constantFrom("received" as const, "made" as const),
+    pick: fc.nat(),
+    extra: fc.integer({ min: 0, max: 5_000 }),
+    part: fc.integer({ min: 1, max: 100 })
+  }),
+  fc.record({ _tag: fc.constant("applyCredit" as const), side: fc.constantFrom("sales" as const, "purchases" as const), pick: fc.nat() }),
+  fc.record({ _tag: fc.constant("voidPayment" as const), pick: fc.nat() }),
+  fc.record({ _tag: fc.constant("voidDocument" as const), pick: fc.nat() })
+]
+
+/** A payment of part of an open invoice or bill (the `pick`th), plus `extra` left unapplied. */
+const pay = async (company: SalesCompany, step: Extract<SharedStep, { _tag: "payment" }>) => {
+  const kind = step.side === "received" ? "invoice" : "bill"
+  const open = (await company.get(`/v1/documents?kind=${kind}&status=unpaid`)).body.data
+  const target = open.length === 0 ? undefined : open[step.pick % open.length]
+  const applied = target === undefined ? 0 : Math.max(1, Math.floor((target.open_balance_cents * step.part) / 100))
+  const amount = applied + step.extra
+  if (amount === 0) return
+  const result = await company.post(`/v1/payments/${step.side}`, {
+    contact_id: step.side === "received" ? company.customerId : company.vendorId,
+    payment_date: "2026-09-02",
+    account: "1010",
+    amount_cents: amount,
+    applications: target === undefined ? [] : [{ document_id: target.id, amount_cents: applied }]
+  })
+  expect(result.status, JSON.stringify(result.body)).toBe(201)
+}
+
+/** An open credit applied, as far as it goes, to an open invoice or bill of the same side. */
+const applyCredit = async (company: SalesCompany, step: Extract<SharedStep, { _tag: "applyCredit" }>) => {
+  const [credit, target] = step.side === "sales" ? ["credit_memo", "invoice"] : ["vendor_credit", "bill"]
+  const credits = (await company.get(`/v1/documents?kind=${credit}`)).body.data.filter((document: any) => document.open_balance_cents > 0)
+  const targets = (await company.get(`/v1/documents?kind=${target}&status=unpaid`)).body.data
+  if (credits.length === 0 || targets.length === 0) return
+  const source = credits[step.pick % credits.length]
+  const into = targets[step.pick % targets.length]
+  const amount = Math.min(source.open_balance_cents, into.open_balance_cents)
+  const result = await company.post(`/v1/documents/${source.id}/apply`, {
+    applications: [{ document_id: into.id, amount_cents: amount }],
+    applied_on: "2026-09-03"
+  })
+  expect(result.status).toBe(200)
+}
+
+/** Runs one shared step; an invoice or bill with applications refuses its void (409). */
+export const runSharedStep = async (company: SalesCompany, step: SharedStep) => {
+  switch (step._tag) {
+    case "payment":
+      return pay(company, step)
+    case "applyCredit":
+      return applyCredit(company, step)
+    case "voidPayment": {
+      const payments = (await company.get("/v1/payments")).body.data.filter((payment: any) => payment.status === "posted")
+      if (payments.length === 0) return
+      const result = await company.post(`/v1/payments/${payments[step.pick % payments.length].id}/void`, { reason: "Property test", void_date: "2026-09-04" })
+      expect(result.status).toBe(200)
+      return
+    }
+    case "voidDocument": {
+      const documents = (await company.get("/v1/documents")).body.data.filter((document: any) => document.status !== "void")
+      if (documents.length === 0) return
+      const document = documents[step.pick % documents.length]
+      const result = await company.post(`/v1/documents/${document.id}/void`, { reason: "Property test", void_date: "2026-09-04" })
+      const blocked = (document.kind === "invoice" || document.kind === "bill") && document.applications.length > 0
+      expect(result.status).toBe(blocked ? 409 : 200)
+      return
+    }
+  }
 }

@@ -2,7 +2,8 @@ import { Schema } from "effect"
 import { DateString, Id, Memo, PageQuery, Page, Reason, Timestamp } from "../Common.ts"
 import * as File from "../File.ts"
 import * as Operation from "../Operation.ts"
-import { Document, PdfFile, PdfQuery, TaxLine } from "./Documents.ts"
+import { Document, TaxLine } from "./DocumentRecord.ts"
+import { PdfFile, PdfQuery } from "./Documents.ts"
 import {
   AsOfQuery,
   DocumentLines,

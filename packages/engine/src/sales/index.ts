@@ -2,19 +2,19 @@ import { Effect } from "effect"
 import { Sales } from "@ledger/api"
 import * as Area from "../pipeline/Area.ts"
 import type { JobOutcome } from "../pipeline/Area.ts"
-import * as Aging from "./Aging.ts"
-import * as Contacts from "./Contacts.ts"
-import * as Documents from "./Documents.ts"
-import * as Email from "./Email.ts"
-import * as EmailDelivery from "./EmailDelivery.ts"
-import * as Estimates from "./Estimates.ts"
-import * as Items from "./Items.ts"
-import * as Payments from "./Payments.ts"
-import * as PaymentResolution from "./PaymentResolution.ts"
-import * as Recurring from "./Recurring.ts"
-import * as Reminders from "./Reminders.ts"
-import * as SalesTax from "./SalesTax.ts"
-import * as SalesTaxStore from "./SalesTaxStore.ts"
+import * as Aging from "./aging/Aging.ts"
+import * as Contacts from "./contacts/Contacts.ts"
+import * as Documents from "./documents/Documents.ts"
+import * as Email from "./email/Email.ts"
+import * as EmailDelivery from "./email/EmailDelivery.ts"
+import * as Estimates from "./estimates/Estimates.ts"
+import * as Items from "./items/Items.ts"
+import * as Payments from "./payments/Payments.ts"
+import * as PaymentResolution from "./payments/PaymentResolution.ts"
+import * as Recurring from "./recurring/Recurring.ts"
+import * as Reminders from "./email/Reminders.ts"
+import * as SalesTax from "./tax/SalesTax.ts"
+import * as SalesTaxStore from "./tax/SalesTaxStore.ts"
 
 /**
  * Sales and purchases: contacts, items, sales tax, documents (invoices, bills, credits, receipts,
@@ -78,12 +78,12 @@ export const area = Area.make({
  * What the sales area offers outside the engine: the mail port (with its in-memory fake), the
  * background job queue, and the work of its jobs (email delivery, payment reminders).
  */
-export * as EmailDelivery from "./EmailDelivery.ts"
+export * as EmailDelivery from "./email/EmailDelivery.ts"
 export * as Jobs from "../store/Jobs.ts"
 export { Mail, MailError, type Attachment, type OutgoingMessage } from "../ports/Mail.ts"
-export * as Reminders from "./Reminders.ts"
+export * as Reminders from "./email/Reminders.ts"
 /** Vendors and payments made, read only, for the 1099 forms (taxforms). */
-export * as VendorReaders from "./VendorReaders.ts"
+export * as VendorReaders from "./common/VendorReaders.ts"
 
 /**
  * A payment received whose entry another area has already posted through the governed path (a
