@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as ControlAccountRules from "../../packages/engine/src/ledger/ControlAccountRules.ts"
+import { ControlAccountRules } from "@ledger/engine/rules"
 
 /** AR and AP move only through documents and payments (ADR 0106): the rule alone. */
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { RequestContext } from "@ledger/engine"
-import * as Governed from "../../packages/engine/src/ledger/Governed.ts"
+import { Governed, RequestContext } from "@ledger/engine"
 import { agentModel, agentWithThreshold, makeTestApp, newKey, snapshot, type TestApp, type TestCompany } from "../support/index.ts"
 import { balances, propose, today } from "./support.ts"
 

@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
-import * as FiscalYear from "../../packages/engine/src/ledger/FiscalYear.ts"
-import * as JournalEntry from "../../packages/engine/src/ledger/JournalEntryRules.ts"
-import * as PeriodStatus from "../../packages/engine/src/ledger/PeriodRules.ts"
-import * as PostingPolicy from "../../packages/engine/src/ledger/PostingPolicy.ts"
+import { FiscalYear, JournalEntryRules as JournalEntry, PeriodRules as PeriodStatus, PostingPolicy } from "@ledger/engine/rules"
 
 const accounts = new Map<string, JournalEntry.AccountRef>([
   ["1010", { id: 1, code: "1010", name: "Checking", type: "asset", active: true }],

@@ -49,86 +49,117 @@ export const exampleClock = "2026-03-15T12:00:00Z"
  * 3900 Retained earnings at 2026-03-15: 684,210 (fiscal 2025 closed) - 10,000 (E32) = 674,210 (credit)
  */
 
-/** Creates the example company in `app` and books its two years; answers it and its entries' ids by name (E1 to E34). */
-export const bookExampleCompany = async (app: TestApp): Promise<{ readonly company: TestCompany; readonly entries: Record<string, number> }> => {
-  const company = await app.createCompany({ name: "Harbor Supply Co", starter_chart: "general" })
+/** What the example books with, each entry kept under its name (E1 to E34). */
+interface Books {
+  readonly entries: Record<string, number>
+  /** A plain journal entry. */
+  readonly book: (name: string, date: string, memo: string, lines: Parameters<typeof post>[4]) => Promise<void>
+  /** A document (invoice or bill) on account: its entry is named `name`. */
+  readonly document: (name: string, kind: "invoices" | "bills", date: string, memo: string, lines: ReadonlyArray<DocumentLine>) => Promise<void>
+  /** A payment received or made from 1010, applied in full to the document named `of`. */
+  readonly payment: (name: string, direction: "received" | "made", date: string, memo: string, of: string, cents: number) => Promise<void>
+  /** The exact reversal of the entry named `of`. */
+  readonly reverse: (name: string, of: string, date: string) => Promise<void>
+}
+
+type DocumentLine = { readonly account: string; readonly amount_cents: number; readonly class?: string }
+
+/** The example's customer and vendor, and the ways it books, as the company's owner. */
+const booksOf = async (app: TestApp, company: TestCompany): Promise<Books> => {
   const entries: Record<string, number> = {}
   const token = company.ownerKey
-  await setFiscalYearStart(app, company, 7)
-  await createClass(app, token, "East")
-  await createClass(app, token, "West")
-  const book = async (name: string, date: string, memo: string, lines: Parameters<typeof post>[4]) => {
-    entries[name] = await post(app, token, date, memo, lines)
-  }
   const write = async (what: string, path: string, body: Record<string, unknown>) =>
     expect201(what, await app.call("POST", path, { token, key: newKey(), body }))
   const customer = (await write("customer", "/v1/contacts", { kind: "customer", name: "Dockside Traders" })).id as number
   const vendor = (await write("vendor", "/v1/contacts", { kind: "vendor", name: "Bay Wholesale" })).id as number
   const documents: Record<string, number> = {}
-  type DocumentLine = { readonly account: string; readonly amount_cents: number; readonly class?: string }
-  /** A document (invoice or bill) on account: its entry is named `name`. */
-  const document = async (name: string, kind: "invoices" | "bills", date: string, memo: string, lines: ReadonlyArray<DocumentLine>) => {
-    const created = await write(name, `/v1/${kind}`, { contact_id: kind === "invoices" ? customer : vendor, doc_date: date, memo, lines })
-    documents[name] = created.id
-    entries[name] = created.entry_id
+  return {
+    entries,
+    book: async (name, date, memo, lines) => {
+      entries[name] = await post(app, token, date, memo, lines)
+    },
+    document: async (name, kind, date, memo, lines) => {
+      const created = await write(name, `/v1/${kind}`, { contact_id: kind === "invoices" ? customer : vendor, doc_date: date, memo, lines })
+      documents[name] = created.id
+      entries[name] = created.entry_id
+    },
+    payment: async (name, direction, date, memo, of, cents) => {
+      const created = await write(name, `/v1/payments/${direction}`, {
+        contact_id: direction === "received" ? customer : vendor,
+        payment_date: date,
+        memo,
+        account: "1010",
+        amount_cents: cents,
+        applications: [{ document_id: documents[of], amount_cents: cents }]
+      })
+      entries[name] = created.entry_id
+    },
+    reverse: async (name, of, date) => {
+      entries[name] = await reverse(app, token, entries[of]!, date)
+    }
   }
-  /** A payment received or made from 1010, applied in full to the document named `of`. */
-  const payment = async (name: string, direction: "received" | "made", date: string, memo: string, of: string, cents: number) => {
-    const created = await write(name, `/v1/payments/${direction}`, {
-      contact_id: direction === "received" ? customer : vendor,
-      payment_date: date,
-      memo,
-      account: "1010",
-      amount_cents: cents,
-      applications: [{ document_id: documents[of], amount_cents: cents }]
-    })
-    entries[name] = created.entry_id
-  }
-  // Fiscal year 2025.
-  await book("E1", "2024-07-01", "Owner invests", [debit("1010", 5_000_000), credit("3010", 5_000_000)])
-  await book("E2", "2024-07-05", "Shelving on the card", [debit("1500", 300_000), credit("2100", 300_000)])
-  await document("E3", "bills", "2024-07-15", "Stock bought on account", [{ account: "1300", amount_cents: 800_000 }])
-  await book("E4", "2024-08-01", "August rent", [debit("6080", 200_000, "East"), credit("1010", 200_000)])
-  await document("E5", "invoices", "2024-08-20", "Sale on account", [
+}
+
+/** Fiscal year 2025 (2024-07-01 to 2025-06-30): E1 to E17. */
+const bookFiscalYear2025 = async (books: Books): Promise<void> => {
+  await books.book("E1", "2024-07-01", "Owner invests", [debit("1010", 5_000_000), credit("3010", 5_000_000)])
+  await books.book("E2", "2024-07-05", "Shelving on the card", [debit("1500", 300_000), credit("2100", 300_000)])
+  await books.document("E3", "bills", "2024-07-15", "Stock bought on account", [{ account: "1300", amount_cents: 800_000 }])
+  await books.book("E4", "2024-08-01", "August rent", [debit("6080", 200_000, "East"), credit("1010", 200_000)])
+  await books.document("E5", "invoices", "2024-08-20", "Sale on account", [
     { account: "4000", amount_cents: 1_000_000, class: "East" },
     { account: "2200", amount_cents: 80_000 }
   ])
-  await book("E6", "2024-08-20", "Cost of that sale", [debit("5000", 400_000, "East"), credit("1300", 400_000)])
-  await payment("E7", "received", "2024-09-10", "Customer pays", "E5", 1_080_000)
-  await book("E8", "2024-09-30", "September payroll", [
+  await books.book("E6", "2024-08-20", "Cost of that sale", [debit("5000", 400_000, "East"), credit("1300", 400_000)])
+  await books.payment("E7", "received", "2024-09-10", "Customer pays", "E5", 1_080_000)
+  await books.book("E8", "2024-09-30", "September payroll", [
     debit("6110", 500_000, "West"), debit("6120", 38_250, "West"), credit("1010", 423_500), credit("2310", 114_750)
   ])
-  await payment("E9", "made", "2024-10-15", "Pay the stock supplier", "E3", 800_000)
-  await book("E10", "2024-11-05", "Installation job, paid", [debit("1010", 650_000), credit("4100", 650_000, "West")])
-  await book("E11", "2024-12-01", "Owner draw", [debit("3020", 150_000), credit("1010", 150_000)])
-  await book("E12", "2025-01-15", "Electricity", [debit("6220", 27_540), credit("2100", 27_540)])
-  await book("E13", "2025-02-10", "Payroll taxes paid", [debit("2310", 114_750), credit("1010", 114_750)])
-  await book("E14", "2025-03-31", "Supplies (posted in error)", [debit("6070", 99_999), credit("1010", 99_999)])
-  entries.E15 = await reverse(app, token, entries.E14!, "2025-04-02")
-  await book("E16", "2025-05-20", "Counter sale", [debit("1010", 216_000), credit("4000", 200_000, "West"), credit("2200", 16_000)])
-  await book("E17", "2025-06-30", "Sales tax paid", [debit("2200", 80_000), credit("1010", 80_000)])
-  // Fiscal year 2026.
-  await book("E18", "2025-07-01", "July rent", [debit("6080", 210_000, "East"), credit("1010", 210_000)])
-  await document("E19", "bills", "2025-07-10", "Stock bought on account", [{ account: "1300", amount_cents: 500_000 }])
-  await document("E20", "invoices", "2025-08-05", "Sale on account", [
+  await books.payment("E9", "made", "2024-10-15", "Pay the stock supplier", "E3", 800_000)
+  await books.book("E10", "2024-11-05", "Installation job, paid", [debit("1010", 650_000), credit("4100", 650_000, "West")])
+  await books.book("E11", "2024-12-01", "Owner draw", [debit("3020", 150_000), credit("1010", 150_000)])
+  await books.book("E12", "2025-01-15", "Electricity", [debit("6220", 27_540), credit("2100", 27_540)])
+  await books.book("E13", "2025-02-10", "Payroll taxes paid", [debit("2310", 114_750), credit("1010", 114_750)])
+  await books.book("E14", "2025-03-31", "Supplies (posted in error)", [debit("6070", 99_999), credit("1010", 99_999)])
+  await books.reverse("E15", "E14", "2025-04-02")
+  await books.book("E16", "2025-05-20", "Counter sale", [debit("1010", 216_000), credit("4000", 200_000, "West"), credit("2200", 16_000)])
+  await books.book("E17", "2025-06-30", "Sales tax paid", [debit("2200", 80_000), credit("1010", 80_000)])
+}
+
+/** Fiscal year 2026 to today (2025-07-01 to 2026-03-15): E18 to E34. */
+const bookFiscalYear2026 = async (books: Books): Promise<void> => {
+  await books.book("E18", "2025-07-01", "July rent", [debit("6080", 210_000, "East"), credit("1010", 210_000)])
+  await books.document("E19", "bills", "2025-07-10", "Stock bought on account", [{ account: "1300", amount_cents: 500_000 }])
+  await books.document("E20", "invoices", "2025-08-05", "Sale on account", [
     { account: "4000", amount_cents: 1_500_000, class: "East" },
     { account: "2200", amount_cents: 120_000 }
   ])
-  await book("E21", "2025-08-05", "Cost of that sale", [debit("5000", 600_000, "East"), credit("1300", 600_000)])
-  await book("E22", "2025-09-30", "September payroll", [
+  await books.book("E21", "2025-08-05", "Cost of that sale", [debit("5000", 600_000, "East"), credit("1300", 600_000)])
+  await books.book("E22", "2025-09-30", "September payroll", [
     debit("6110", 550_000, "West"), debit("6120", 42_075, "West"), credit("1010", 465_850), credit("2310", 126_225)
   ])
-  await payment("E23", "received", "2025-10-01", "Customer pays part", "E20", 1_000_000)
-  await document("E24", "invoices", "2025-10-20", "Service on account", [{ account: "4100", amount_cents: 325_000, class: "West" }])
-  await book("E25", "2025-11-30", "Owner draw", [debit("3020", 200_000), credit("1010", 200_000)])
-  await book("E26", "2025-12-15", "Card paid off", [debit("2100", 327_540), credit("1010", 327_540)])
-  await book("E27", "2026-01-10", "Electricity", [debit("6220", 31_015), credit("1010", 31_015)])
-  await payment("E28", "made", "2026-01-31", "Supplier paid in part", "E19", 300_000)
-  await book("E29", "2026-02-14", "Printer ink", [debit("6070", 45_000, "East"), credit("2100", 45_000)])
-  await book("E30", "2026-02-28", "Payroll taxes paid", [debit("2310", 126_225), credit("1010", 126_225)])
-  await book("E31", "2026-03-01", "Repair job, paid", [debit("1010", 400_000), credit("4100", 400_000, "East")])
-  await book("E32", "2026-03-10", "Prior-year correction", [debit("3900", 10_000), credit("1010", 10_000)])
-  await book("E33", "2026-03-12", "Supplies (posted in error)", [debit("6070", 25_000), credit("1010", 25_000)])
-  entries.E34 = await reverse(app, token, entries.E33!, "2026-03-13")
-  return { company, entries }
+  await books.payment("E23", "received", "2025-10-01", "Customer pays part", "E20", 1_000_000)
+  await books.document("E24", "invoices", "2025-10-20", "Service on account", [{ account: "4100", amount_cents: 325_000, class: "West" }])
+  await books.book("E25", "2025-11-30", "Owner draw", [debit("3020", 200_000), credit("1010", 200_000)])
+  await books.book("E26", "2025-12-15", "Card paid off", [debit("2100", 327_540), credit("1010", 327_540)])
+  await books.book("E27", "2026-01-10", "Electricity", [debit("6220", 31_015), credit("1010", 31_015)])
+  await books.payment("E28", "made", "2026-01-31", "Supplier paid in part", "E19", 300_000)
+  await books.book("E29", "2026-02-14", "Printer ink", [debit("6070", 45_000, "East"), credit("2100", 45_000)])
+  await books.book("E30", "2026-02-28", "Payroll taxes paid", [debit("2310", 126_225), credit("1010", 126_225)])
+  await books.book("E31", "2026-03-01", "Repair job, paid", [debit("1010", 400_000), credit("4100", 400_000, "East")])
+  await books.book("E32", "2026-03-10", "Prior-year correction", [debit("3900", 10_000), credit("1010", 10_000)])
+  await books.book("E33", "2026-03-12", "Supplies (posted in error)", [debit("6070", 25_000), credit("1010", 25_000)])
+  await books.reverse("E34", "E33", "2026-03-13")
+}
+
+/** Creates the example company in `app` and books its two years; answers it and its entries' ids by name (E1 to E34). */
+export const bookExampleCompany = async (app: TestApp): Promise<{ readonly company: TestCompany; readonly entries: Record<string, number> }> => {
+  const company = await app.createCompany({ name: "Harbor Supply Co", starter_chart: "general" })
+  await setFiscalYearStart(app, company, 7)
+  await createClass(app, company.ownerKey, "East")
+  await createClass(app, company.ownerKey, "West")
+  const books = await booksOf(app, company)
+  await bookFiscalYear2025(books)
+  await bookFiscalYear2026(books)
+  return { company, entries: books.entries }
 }

@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { Effect, Result } from "effect"
-import * as Csv from "../../packages/engine/src/reports/Csv.ts"
-import * as GeneralLedger from "../../packages/engine/src/reports/GeneralLedgerRules.ts"
-import * as ReportChart from "../../packages/engine/src/reports/ReportChart.ts"
-import * as ReportDates from "../../packages/engine/src/reports/ReportDates.ts"
-import * as YearEndClose from "../../packages/engine/src/reports/YearEndClose.ts"
+import { GeneralLedgerRules as GeneralLedger, ReportChart, ReportCsv as Csv, ReportDates, YearEndClose } from "@ledger/engine/rules"
 
 /** The reports' pure rules: date splits, fiscal years, CSV, the year-end close, sections, cursors. */
 

@@ -24,7 +24,7 @@ export type PostedEntry = Ledger.Records.JournalEntry
 
 /**
  * How a person's decision on a queued governed write reaches the area that made it
- * (ledger/Governed.ts, docs/governed-writes.md). `request` decodes the request the area stored
+ * (ledger/posting/Governed.ts, docs/governed-writes.md). `request` decodes the request the area stored
  * with the proposal; a stored request it cannot decode is a defect (the area wrote it).
  */
 export interface ProposalKind<Request = any> {
@@ -49,7 +49,7 @@ export interface ProposalKind<Request = any> {
 /** Declares a proposal kind, its stored request typed by its Schema. */
 export const proposalKind = <Request>(kind: ProposalKind<Request>): ProposalKind<Request> => kind
 
-/** The account a deactivation asks about (ledger/Accounts.ts). */
+/** The account a deactivation asks about (ledger/accounts/Accounts.ts). */
 export interface ProtectedAccount {
   readonly companyId: string
   readonly id: number
@@ -114,7 +114,7 @@ export type ReversalHook = (reversed: {
 /**
  * A bound an area puts on an agent's postings beyond its posting threshold (ai-apps: a connected
  * app's daily cap and allowed accounts, ADR 1702). Asked by the governed write path
- * (ledger/Governed.ts) inside the write's transaction, only when an agent's write would post: a
+ * (ledger/posting/Governed.ts) inside the write's transaction, only when an agent's write would post: a
  * reason turns the posting into a proposal. When `reserve` is true the limit may count the posting
  * (its rows roll back with the write); a dry run asks with `reserve` false.
  */

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import type { SetupStep } from "../kernel/Registry.ts"
-import * as Accounts from "./Accounts.ts"
-import * as FiscalYear from "./FiscalYear.ts"
-import * as Periods from "./Periods.ts"
-import * as StarterCharts from "./StarterCharts.ts"
+import * as Charts from "./accounts/Charts.ts"
+import * as StarterCharts from "./accounts/StarterCharts.ts"
+import * as FiscalYear from "./periods/FiscalYear.ts"
+import * as Periods from "./periods/Periods.ts"
 
 /**
  * The ledger's part of creating a company, inside the creation's transaction: the chosen starter
@@ -12,7 +12,7 @@ import * as StarterCharts from "./StarterCharts.ts"
  */
 export const step: SetupStep = (request) =>
   Effect.gen(function*() {
-    const accounts = yield* Accounts.applyChart(request.companyId, StarterCharts.byName(request.starterChart))
+    const accounts = yield* Charts.applyChart(request.companyId, StarterCharts.byName(request.starterChart))
     let periods = 0
     if (request.periods) {
       const current = FiscalYear.containing(request.today, request.fiscalYearStartMonth)

@@ -36,6 +36,138 @@ const accountsInScope = (chart: ReportChart.Chart, codes: ReadonlyArray<string> 
   return Effect.succeed(chart.accounts.filter((account) => wanted.has(account.code)))
 }
 
+/** A selection of one column: all lines, or one class's (a general ledger has no column per class). */
+type OneColumn = Exclude<TotalsStore.Selection, { readonly _tag: "ByClass" }>
+
+/** What a request reads once, before its page: where it reads, and the chart's balances and year-end nets. */
+interface Books {
+  readonly companyId: string
+  readonly span: ReportDates.Span
+  readonly startMonth: number
+  readonly selection: OneColumn
+  readonly scope: ReadonlyArray<ReportChart.ReportAccount>
+  readonly retainedId: number | null
+  /** Each account's sums: [0] and [1] the opening's ranges (YearEndClose.ranges), [2] the span. */
+  readonly column: ReadonlyMap<number, ReadonlyArray<TotalsStore.Totals>> | undefined
+  readonly openingNets: ReadonlyMap<number, number>
+  readonly profitAndLossIds: ReadonlyArray<number>
+  readonly yearNets: ReadonlyMap<number, ReadonlyMap<number, number>>
+  readonly className: string | null
+}
+
+const books = Effect.fn("GeneralLedger.books")(function*(companyId: string, query: Query, span: ReportDates.Span, startMonth: number) {
+  const chart = yield* ReportChart.load(companyId)
+  const selection = (yield* ReportChart.selection(chart, { class: query.class })) as OneColumn
+  const scope = yield* accountsInScope(chart, query.account)
+  const retainedId = ReportChart.retainedEarnings(chart)?.id ?? null
+  const fiscalYearStart = ReportDates.fiscalYearStart(span.from, startMonth)
+  // Every account's sums, not only the scope's: retained earnings opens with all of earlier years' income.
+  const sums = yield* TotalsStore.rangeSums(companyId, "every", [
+    ...YearEndClose.ranges(ReportDates.dayBefore(span.from), fiscalYearStart, ReportDates.dayBefore),
+    { from: span.from, to: span.to }
+  ], selection)
+  const column = sums.get(TotalsStore.allColumn)
+  const opening = YearEndClose.closeColumn(chart.accounts, retainedId, column)
+  const starts = ReportDates.fiscalYearStartsWithin(span, startMonth)
+  const profitAndLossIds = chart.accounts.filter(ReportChart.isProfitAndLoss).map((account) => account.id)
+  const yearTotals = starts.length === 0
+    ? new Map<number, Map<number, TotalsStore.Totals>>()
+    : yield* TotalsStore.fiscalYearSums(companyId, profitAndLossIds, startMonth, fiscalYearStart, starts[starts.length - 1]!, selection)
+  const yearNets = new Map(Array.from(yearTotals, ([accountId, years]) =>
+    [accountId, new Map(Array.from(years, ([year, totals]) => [year, TotalsStore.net(totals)]))]
+  ))
+  const className = selection._tag === "Class" && selection.classId !== null ? chart.classes.get(selection.classId) ?? null : null
+  return {
+    companyId, span, startMonth, selection, scope, retainedId, column, openingNets: opening.nets, profitAndLossIds, yearNets, className
+  } satisfies Books
+})
+
+/** An account's activity in the span and its year-end close lines; null when it has no balance and nothing to show. */
+const activityOf = (books: Books, account: ReportChart.ReportAccount) => {
+  const activity = books.column?.get(account.id)?.[2] ?? TotalsStore.zero
+  const closeLines = GeneralLedgerRules.yearEndCloseLines({
+    account,
+    isRetainedEarnings: account.id === books.retainedId,
+    profitAndLossIds: books.profitAndLossIds,
+    yearNets: books.yearNets,
+    span: books.span,
+    startMonth: books.startMonth,
+    className: books.className
+  })
+  const openingNet = books.openingNets.get(account.id) ?? 0
+  const hasLines = activity.debitCents + activity.creditCents > 0
+  return openingNet === 0 && !hasLines && closeLines.length === 0 ? null : { activity, closeLines, openingNet, hasLines }
+}
+
+type Activity = NonNullable<ReturnType<typeof activityOf>>
+
+const sumOf = (lines: ReadonlyArray<GeneralLedgerRules.Line>, amount: (cents: number) => number): number =>
+  lines.reduce((sum, line) => sum + amount(line.amountCents), 0)
+
+/**
+ * An account's part of a page: at most `remaining` of its lines after `after` (its own lines and
+ * year-end close lines in order), with the running balance carried to the first of them. Null
+ * when a page stopped exactly at the end of this account: it resumes here with nothing left to show.
+ */
+const accountPage = Effect.fn("GeneralLedger.accountPage")(function*(
+  books: Books,
+  account: ReportChart.ReportAccount,
+  { activity, closeLines, hasLines, openingNet }: Activity,
+  after: GeneralLedgerRules.Cursor | null,
+  remaining: number
+) {
+  const { companyId, selection, span } = books
+  const posted = hasLines ? yield* GeneralLedgerStore.linesAfter(companyId, account.id, span, selection, after, remaining + 1) : []
+  const lines = [...posted, ...closeLines.filter((line) => after === null || GeneralLedgerRules.comparePositions(line.position, after) > 0)]
+    .sort((left, right) => GeneralLedgerRules.comparePositions(left.position, right.position))
+  const shown = lines.slice(0, remaining)
+  if (after !== null && shown.length === 0) return null
+  const forwardNet = after === null
+    ? openingNet
+    : openingNet +
+      (hasLines ? yield* GeneralLedgerStore.netThrough(companyId, account.id, span.from, after, selection, ReportDates.dayBefore) : 0) +
+      sumOf(closeLines.filter((line) => GeneralLedgerRules.comparePositions(line.position, after) <= 0), (cents) => cents)
+  const complete = lines.length === shown.length
+  const segment = GeneralLedgerRules.segment({
+    account,
+    openingNet,
+    forwardNet,
+    lines: shown,
+    totalDebitCents: activity.debitCents + sumOf(closeLines, (cents) => Math.max(cents, 0)),
+    totalCreditCents: activity.creditCents + sumOf(closeLines, (cents) => Math.max(-cents, 0)),
+    closingNet: openingNet + TotalsStore.net(activity) + sumOf(closeLines, (cents) => cents)
+  })
+  return { entry: { account: segment, continued: after !== null, complete } satisfies GeneralLedgerRules.PageAccount, shown }
+})
+
+/** The page's accounts from the cursor on, `limit` lines in all; whether more follow, and where the next page starts. */
+const page = Effect.fn("GeneralLedger.page")(function*(books: Books, cursor: GeneralLedgerRules.Cursor | null, limit: number) {
+  const pageAccounts: Array<GeneralLedgerRules.PageAccount> = []
+  let remaining = limit
+  let hasMore = false
+  let lastShown: GeneralLedgerRules.Cursor | null = null
+  const startIndex = cursor === null ? 0 : books.scope.findIndex((account) => account.code >= cursor.code)
+  for (const account of startIndex === -1 ? [] : books.scope.slice(startIndex)) {
+    const activity = activityOf(books, account)
+    if (activity === null) continue
+    if (remaining === 0) {
+      hasMore = true
+      break
+    }
+    const part = yield* accountPage(books, account, activity, cursor !== null && account.code === cursor.code ? cursor : null, remaining)
+    if (part === null) continue
+    pageAccounts.push(part.entry)
+    remaining -= part.shown.length
+    const last = part.shown[part.shown.length - 1]
+    if (last !== undefined) lastShown = { code: account.code, ...last.position }
+    if (!part.entry.complete) {
+      hasMore = true
+      break
+    }
+  }
+  return { pageAccounts, hasMore, nextCursor: hasMore && lastShown !== null ? GeneralLedgerRules.encodeCursor(lastShown) : null }
+})
+
 export const report = Effect.fn("GeneralLedger.report")(function*(query: Query) {
   const companyId = yield* requireCompanyId
   const request = yield* RequestContext
@@ -47,96 +179,8 @@ export const report = Effect.fn("GeneralLedger.report")(function*(query: Query) 
   const limit = Pagination.limitOf(query)
 
   return yield* Snapshot.consistent(Effect.gen(function*() {
-    const chart = yield* ReportChart.load(companyId)
-    const selection = (yield* ReportChart.selection(chart, { class: query.class })) as Exclude<
-      TotalsStore.Selection,
-      { readonly _tag: "ByClass" }
-    >
-    const scope = yield* accountsInScope(chart, query.account)
-    const retainedId = ReportChart.retainedEarnings(chart)?.id ?? null
-    const fiscalYearStart = ReportDates.fiscalYearStart(span.from, startMonth)
-    // Every account's sums, not only the scope's: retained earnings opens with all of earlier years' income.
-    const sums = yield* TotalsStore.rangeSums(companyId, "every", [
-      ...YearEndClose.ranges(ReportDates.dayBefore(span.from), fiscalYearStart, ReportDates.dayBefore),
-      { from: span.from, to: span.to }
-    ], selection)
-    const column = sums.get(TotalsStore.allColumn)
-    const opening = YearEndClose.closeColumn(chart.accounts, retainedId, column)
-    const starts = ReportDates.fiscalYearStartsWithin(span, startMonth)
-    const profitAndLossIds = chart.accounts.filter(ReportChart.isProfitAndLoss).map((account) => account.id)
-    const yearTotals = starts.length === 0
-      ? new Map<number, Map<number, TotalsStore.Totals>>()
-      : yield* TotalsStore.fiscalYearSums(companyId, profitAndLossIds, startMonth, fiscalYearStart, starts[starts.length - 1]!, selection)
-    const yearNets = new Map(Array.from(yearTotals, ([accountId, years]) =>
-      [accountId, new Map(Array.from(years, ([year, totals]) => [year, TotalsStore.net(totals)]))]
-    ))
-    const className = selection._tag === "Class" && selection.classId !== null ? chart.classes.get(selection.classId) ?? null : null
-
-    const pageAccounts: Array<GeneralLedgerRules.PageAccount> = []
-    let remaining = limit
-    let hasMore = false
-    let lastShown: GeneralLedgerRules.Cursor | null = null
-    const startIndex = cursor === null ? 0 : scope.findIndex((account) => account.code >= cursor.code)
-    for (const account of startIndex === -1 ? [] : scope.slice(startIndex)) {
-      const activity = column?.get(account.id)?.[2] ?? TotalsStore.zero
-      const closeLines = GeneralLedgerRules.yearEndCloseLines({
-        account,
-        isRetainedEarnings: account.id === retainedId,
-        profitAndLossIds,
-        yearNets,
-        span,
-        startMonth,
-        className
-      })
-      const openingNet = opening.nets.get(account.id) ?? 0
-      const hasLines = activity.debitCents + activity.creditCents > 0
-      if (openingNet === 0 && !hasLines && closeLines.length === 0) continue
-      const after = cursor !== null && account.code === cursor.code ? cursor : null
-      if (remaining === 0) {
-        hasMore = true
-        break
-      }
-      const posted = hasLines
-        ? yield* GeneralLedgerStore.linesAfter(companyId, account.id, span, selection, after, remaining + 1)
-        : []
-      const lines = [...posted, ...closeLines.filter((line) => after === null || GeneralLedgerRules.comparePositions(line.position, after) > 0)]
-        .sort((left, right) => GeneralLedgerRules.comparePositions(left.position, right.position))
-      const shown = lines.slice(0, remaining)
-      // A page that stopped exactly at the end of this account resumes here with nothing left to show.
-      if (after !== null && shown.length === 0) continue
-      const forwardNet = after === null
-        ? openingNet
-        : openingNet +
-          (hasLines ? yield* GeneralLedgerStore.netThrough(companyId, account.id, span.from, after, selection, ReportDates.dayBefore) : 0) +
-          closeLines.filter((line) => GeneralLedgerRules.comparePositions(line.position, after) <= 0)
-            .reduce((sum, line) => sum + line.amountCents, 0)
-      const closeNet = closeLines.reduce((sum, line) => sum + line.amountCents, 0)
-      const closeDebits = closeLines.reduce((sum, line) => sum + Math.max(line.amountCents, 0), 0)
-      const closeCredits = closeLines.reduce((sum, line) => sum + Math.max(-line.amountCents, 0), 0)
-      const complete = lines.length === shown.length
-      pageAccounts.push({
-        account: GeneralLedgerRules.segment({
-          account,
-          openingNet,
-          forwardNet,
-          lines: shown,
-          totalDebitCents: activity.debitCents + closeDebits,
-          totalCreditCents: activity.creditCents + closeCredits,
-          closingNet: openingNet + TotalsStore.net(activity) + closeNet
-        }),
-        continued: after !== null,
-        complete
-      })
-      remaining -= shown.length
-      const last = shown[shown.length - 1]
-      if (last !== undefined) lastShown = { code: account.code, ...last.position }
-      if (!complete) {
-        hasMore = true
-        break
-      }
-    }
-    const nextCursor = hasMore && lastShown !== null ? GeneralLedgerRules.encodeCursor(lastShown) : null
-    const classHeader = selection._tag === "Class" ? { class: className } : {}
+    const read = yield* books(companyId, query, span, startMonth)
+    const { hasMore, nextCursor, pageAccounts } = yield* page(read, cursor, limit)
     if (query.format === "csv") {
       return {
         ...Csv.file(`general-ledger-${span.from}-to-${span.to}.csv`, GeneralLedgerRules.csv(span, pageAccounts)),
@@ -147,7 +191,7 @@ export const report = Effect.fn("GeneralLedger.report")(function*(query: Query) 
     return {
       from: span.from,
       to: span.to,
-      ...classHeader,
+      ...(read.selection._tag === "Class" ? { class: read.className } : {}),
       accounts: pageAccounts.map((entry) => entry.account),
       has_more: hasMore,
       next_cursor: nextCursor

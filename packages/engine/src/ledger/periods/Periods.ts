@@ -1,20 +1,20 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Ledger, Limits } from "@ledger/api"
-import * as Audit from "../pipeline/Audit.ts"
-import * as Handler from "../kernel/Handler.ts"
-import * as Events from "./Events.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import * as Row from "../kernel/Row.ts"
-import * as AccountStore from "./AccountStore.ts"
-import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext.ts"
-import * as Cursor from "../kernel/Cursor.ts"
+import * as Audit from "../../pipeline/Audit.ts"
+import * as Handler from "../../kernel/Handler.ts"
+import * as Outbox from "../../pipeline/Outbox.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as Row from "../../kernel/Row.ts"
+import * as AccountStore from "../accounts/AccountStore.ts"
+import { fiscalYearStartMonth, requireCompanyId } from "../../kernel/CompanyContext.ts"
+import * as Cursor from "../../kernel/Cursor.ts"
 import * as FiscalYear from "./FiscalYear.ts"
 import * as PeriodRules from "./PeriodRules.ts"
 
 /**
  * Periods and fiscal years: creating them, listing them and moving their status (spec 3.2).
- * A status change takes the period row FOR UPDATE; postings hold it FOR SHARE (JournalEntryStore.periodOn),
+ * A status change takes the period row FOR UPDATE; postings hold it FOR SHARE (PeriodStore.periodOn),
  * so a hard lock and a posting into its period never both commit with the posting unseen.
  */
 
@@ -124,14 +124,14 @@ const applyStatus = Effect.fn("Periods.applyStatus")(function*(
       status_changed_at = ${request.now}, status_changed_by = ${`${request.actor.type}:${request.actor.id ?? ""}`}
     WHERE company_id = ${companyId} AND id = ${period.id} RETURNING *`.pipe(Effect.orDie)
   const updated = toPeriod(rows[0]!, startMonth)
-  yield* Events.emit("period.status_changed", {
+  yield* Outbox.emit("period.status_changed", {
     period_id: updated.id,
     start_date: updated.start_date,
     end_date: updated.end_date,
     from: period.status,
     to: updated.status,
     reason
-  })
+  }).pipe(Effect.orDie)
   return updated
 })
 

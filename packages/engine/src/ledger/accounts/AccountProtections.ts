@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import * as Row from "../kernel/Row.ts"
-import { exists, type ProtectedAccount, type ProtectionCheck, Registry } from "../kernel/Registry.ts"
+import * as Row from "../../kernel/Row.ts"
+import { exists, type ProtectedAccount, type ProtectionCheck, Registry } from "../../kernel/Registry.ts"
 
 /**
  * Why an account may not be deactivated (spec 7, `account_protected`). Each check is a small SQL

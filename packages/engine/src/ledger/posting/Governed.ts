@@ -1,18 +1,17 @@
 import { Effect } from "effect"
 import { ApiError, type Ledger } from "@ledger/api"
-import type { AuditNote } from "../pipeline/Audit.ts"
-import type * as Handler from "../kernel/Handler.ts"
-import { isAgent } from "../kernel/Actor.ts"
-import { Registry } from "../kernel/Registry.ts"
-import * as Events from "./Events.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import { requireCompanyId } from "../kernel/CompanyContext.ts"
-import * as BalanceStore from "./BalanceStore.ts"
-import * as ControlAccountRules from "./ControlAccountRules.ts"
-import * as JournalEntryStore from "./JournalEntryStore.ts"
-import * as JournalEntryRules from "./JournalEntryRules.ts"
-import * as PostingPolicy from "./PostingPolicy.ts"
-import * as ProposalStore from "./ProposalStore.ts"
+import type { AuditNote } from "../../pipeline/Audit.ts"
+import type * as Handler from "../../kernel/Handler.ts"
+import { isAgent } from "../../kernel/Actor.ts"
+import { Registry } from "../../kernel/Registry.ts"
+import * as Outbox from "../../pipeline/Outbox.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as ControlAccountRules from "../entries/ControlAccountRules.ts"
+import * as JournalEntryStore from "../entries/JournalEntryStore.ts"
+import * as JournalEntryRules from "../entries/JournalEntryRules.ts"
+import * as PostingPolicy from "../entries/PostingPolicy.ts"
+import * as ProposalStore from "../proposals/ProposalStore.ts"
+import * as Previews from "./Previews.ts"
 
 /**
  * THE GOVERNED WRITE PATH (spec 3.1): the one way anything posts to the ledger.
@@ -65,7 +64,9 @@ export type PostedEntry = Ledger.Records.JournalEntry
 export type ProposalSummary = Ledger.Governed.Queued["proposal"]
 export type Proposal = ProposalStore.Proposal
 export type PolicyReason = PostingPolicy.Reason
-export type { ProposalKind } from "../kernel/Registry.ts"
+export type { ProposalKind } from "../../kernel/Registry.ts"
+/** The entry as it posts, as a dry run shows it and a proposal stores it. */
+export { entryPreview } from "./Previews.ts"
 
 /** Where the dependencies of a governed write come from: the handler's own services. */
 type R = Handler.Services
@@ -117,33 +118,6 @@ export interface Written<A> extends Handler.Result {
   readonly outcome: Outcome<A>
 }
 
-/** The entry as it posts, with the balances it moves (as of its date), for previews and proposals. */
-export const entryPreview = (prepared: JournalEntryStore.Prepared): Ledger.Governed.EntryPreview => ({
-  date: prepared.draft.date,
-  memo: prepared.draft.memo ?? null,
-  lines: prepared.lines.map(JournalEntryRules.toWireLine),
-  total_cents: prepared.totalCents
-})
-
-const balancesMoved = Effect.fn("Governed.balancesMoved")(function*(prepared: JournalEntryStore.Prepared) {
-  const sums = JournalEntryRules.byAccount(prepared.lines)
-  const totals = yield* BalanceStore.totalsAsOf((yield* requireCompanyId), prepared.draft.date, sums.map((sum) => sum.accountId))
-  const byId = new Map(prepared.lines.map((line) => [line.accountId, line]))
-  return sums.map((sum) => {
-    const line = byId.get(sum.accountId)!
-    const balance = BalanceStore.natural(line.accountType, totals.get(sum.accountId))
-    const change = JournalEntryRules.naturalSign(line.accountType) * (sum.debitCents - sum.creditCents)
-    return {
-      account: line.account,
-      name: line.accountName,
-      type: line.accountType,
-      balance_cents: balance,
-      change_cents: change,
-      balance_after_cents: balance + change
-    }
-  })
-})
-
 /**
  * An agent's write that would post meets the areas' posting limits (a connected AI app's daily cap
  * and allowed accounts, kernel/Registry.ts) inside this transaction: the first reason given makes
@@ -173,24 +147,94 @@ export const postedAudit = (kind: string, entry: PostedEntry): AuditNote => ({
   details: { kind, total_cents: entry.total_cents, verdict: "post" }
 })
 
-/** Decides and carries out one governed write. See the contract at the top of this module. */
+/** Where the entry's lines are in a request when the caller does not say (never modified: each use copies it). */
+const defaultLinesPath: JournalEntryRules.Path = ["body", "lines"]
+
+/** The exact reversal of a posted entry, dated as the write says, and its date's period. */
+const reversalOn = Effect.fn("Governed.reversalOn")(function*(entryId: number, entry: DraftEntry, periodLock: "share" | "none") {
+  const { prepared } = yield* JournalEntryStore.prepareReversal(entryId, { date: entry.date, memo: entry.memo })
+  return { prepared, period: yield* JournalEntryStore.periodOn(entry.date, periodLock) }
+})
+
+/**
+ * The entry a write posts, resolved against the chart, and its date's period: read together for
+ * a new entry (one statement), from the original for a reversal. A dry run only looks; a real
+ * write holds the period row until it commits.
+ */
+const prepareWrite = <A>(input: Write<A>) => {
+  const periodLock = input.dryRun ? "none" : "share"
+  return input.reverses === undefined
+    ? JournalEntryStore.prepareOn(input.entry, input.linesPath ?? defaultLinesPath, periodLock)
+    : reversalOn(input.reverses, input.entry, periodLock)
+}
+
+/**
+ * A manual entry or a categorization never names a control account (ADR 0106); an exact
+ * reversal only undoes what already posted, so it is not asked.
+ */
+const controlRefusal = <A>(input: Write<A>, prepared: JournalEntryStore.Prepared): ApiError.LedgerError | null =>
+  input.reverses === undefined ? ControlAccountRules.checkEntry(input.kind, prepared.lines, input.linesPath ?? defaultLinesPath) : null
+
+/** The refusal of a write the period or the kill switch refuses, with the period it names. */
+const refusalOf = (entryDate: string, decision: PostingPolicy.Decision, period: JournalEntryStore.PeriodOnDate | null) => {
+  const refusal = decision.refusal!
+  return ApiError.fail(refusal.type, refusal.message, {
+    entry_date: entryDate,
+    reasons: decision.reasons,
+    ...(period === null ? {} : { period_id: period.id, period_status: period.status })
+  })
+}
+
+/** Stores the proposal of a write that waits for a person, emits `proposal.created` and lets the area hold what it needs. */
+const queue = Effect.fn("Governed.queue")(function*(
+  input: Write<unknown>,
+  decision: PostingPolicy.Decision,
+  prepared: JournalEntryStore.Prepared,
+  period: JournalEntryStore.PeriodOnDate | null,
+  softLockOverrideReason: string | null
+) {
+  const proposal = yield* ProposalStore.insert({
+    kind: input.kind,
+    summary: input.summary.slice(0, 200),
+    entry: Previews.entryPreview(prepared),
+    request: input.request,
+    reasons: decision.reasons,
+    softLockOverrideReason: period?.status === "soft_locked" ? softLockOverrideReason : null,
+    confidence: input.confidence ?? null,
+    reversesEntryId: input.reverses ?? null
+  })
+  yield* Outbox.emit("proposal.created", {
+    proposal_id: proposal.id,
+    kind: proposal.kind,
+    summary: proposal.summary,
+    amount_cents: proposal.amount_cents,
+    entry_date: proposal.entry.date,
+    created_by: proposal.created_by
+  }).pipe(Effect.orDie)
+  if (input.onProposed !== undefined) yield* input.onProposed(proposal)
+  return {
+    status: 202,
+    body: { status: "pending_approval", proposal: ProposalStore.summaryOf(proposal) } satisfies Ledger.Governed.Queued,
+    audit: {
+      targetType: "proposal",
+      targetId: proposal.id,
+      details: { kind: input.kind, amount_cents: proposal.amount_cents, verdict: "propose" }
+    },
+    outcome: { _tag: "Queued", proposal }
+  } satisfies Written<never>
+})
+
+/**
+ * Decides and carries out one governed write. See the contract at the top of this module. A
+ * posting, the common and benchmarked case, is written out here and adds no effect of its own to
+ * the reads and writes it needs; a dry run, a refusal and a proposal each have their function.
+ */
 export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.LedgerError, R> =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    // A dry run only looks; a real write holds the period row until it commits.
-    const periodLock = input.dryRun ? "none" : "share"
-    const { prepared, period } = input.reverses === undefined
-      ? yield* JournalEntryStore.prepareOn(input.entry, input.linesPath ?? ["body", "lines"], periodLock)
-      : {
-        prepared: (yield* JournalEntryStore.prepareReversal(input.reverses, { date: input.entry.date, memo: input.entry.memo })).prepared,
-        period: yield* JournalEntryStore.periodOn(input.entry.date, periodLock)
-      }
-    // A manual entry or a categorization never names a control account (ADR 0106); an exact
-    // reversal only undoes what already posted, so it is not asked.
-    if (input.reverses === undefined) {
-      const control = ControlAccountRules.checkEntry(input.kind, prepared.lines, input.linesPath ?? ["body", "lines"])
-      if (control !== null) return yield* Effect.fail(control)
-    }
+    const { prepared, period } = yield* prepareWrite(input)
+    const control = controlRefusal(input, prepared)
+    if (control !== null) return yield* Effect.fail(control)
     const softLockOverrideReason = input.softLockOverrideReason ?? null
     const decision = yield* withinLimits(PostingPolicy.decide({
       actor: request.actor,
@@ -200,60 +244,9 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
       alwaysProposeForAgents: input.alwaysProposeForAgents ?? null,
       killSwitchSuspended: request.killSwitchSuspended === true
     }), prepared, !input.dryRun)
-
-    if (input.dryRun) {
-      const preview: Ledger.Governed.Preview = {
-        dry_run: true,
-        verdict: decision.verdict,
-        reasons: decision.reasons,
-        entry: entryPreview(prepared),
-        ...(input.preview?.number === undefined ? {} : { number: input.preview.number }),
-        ...(input.preview?.document === undefined ? {} : { document: input.preview.document }),
-        balances: yield* balancesMoved(prepared)
-      }
-      return { status: 200, body: preview, outcome: { _tag: "Previewed", preview } } satisfies Written<A>
-    }
-
-    if (decision.verdict === "refuse") {
-      const refusal = decision.refusal!
-      return yield* Effect.fail(ApiError.fail(refusal.type, refusal.message, {
-        entry_date: input.entry.date,
-        reasons: decision.reasons,
-        ...(period === null ? {} : { period_id: period.id, period_status: period.status })
-      }))
-    }
-
-    if (decision.verdict === "propose") {
-      const proposal = yield* ProposalStore.insert({
-        kind: input.kind,
-        summary: input.summary.slice(0, 200),
-        entry: entryPreview(prepared),
-        request: input.request,
-        reasons: decision.reasons,
-        softLockOverrideReason: period?.status === "soft_locked" ? softLockOverrideReason : null,
-        confidence: input.confidence ?? null,
-        reversesEntryId: input.reverses ?? null
-      })
-      yield* Events.emit("proposal.created", {
-        proposal_id: proposal.id,
-        kind: proposal.kind,
-        summary: proposal.summary,
-        amount_cents: proposal.amount_cents,
-        entry_date: proposal.entry.date,
-        created_by: proposal.created_by
-      })
-      if (input.onProposed !== undefined) yield* input.onProposed(proposal)
-      return {
-        status: 202,
-        body: { status: "pending_approval", proposal: ProposalStore.summaryOf(proposal) } satisfies Ledger.Governed.Queued,
-        audit: {
-          targetType: "proposal",
-          targetId: proposal.id,
-          details: { kind: input.kind, amount_cents: proposal.amount_cents, verdict: "propose" }
-        },
-        outcome: { _tag: "Queued", proposal }
-      } satisfies Written<A>
-    }
+    if (input.dryRun) return yield* Previews.previewed(decision, prepared, input.preview)
+    if (decision.verdict === "refuse") return yield* Effect.fail(refusalOf(input.entry.date, decision, period))
+    if (decision.verdict === "propose") return yield* queue(input, decision, prepared, period, softLockOverrideReason)
 
     const entry = yield* JournalEntryStore.post(prepared, {
       sourceKind: input.kind,

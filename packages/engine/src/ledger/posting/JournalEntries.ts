@@ -1,11 +1,11 @@
 import { Effect, Schema } from "effect"
 import { ApiError, Ledger } from "@ledger/api"
-import * as Handler from "../kernel/Handler.ts"
-import { proposalKind as declareKind } from "../kernel/Registry.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
+import * as Handler from "../../kernel/Handler.ts"
+import { proposalKind as declareKind } from "../../kernel/Registry.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
 import * as Governed from "./Governed.ts"
-import * as JournalEntryStore from "./JournalEntryStore.ts"
-import { formatCents } from "./PostingPolicy.ts"
+import * as JournalEntryStore from "../entries/JournalEntryStore.ts"
+import { formatCents } from "../entries/PostingPolicy.ts"
 
 /** Journal entries: propose (through the governed path), read, reverse. */
 

@@ -1,10 +1,15 @@
 import { ApiError, Limits } from "@ledger/api"
+import type { AccountRef, ClassRef } from "../accounts/AccountRules.ts"
 
 /**
  * The rules of a journal entry, as pure functions over plain data: what makes a draft valid, how
  * its lines become signed amounts (debits positive, credits negative), its total, and its exact
  * reversal. The database checks the same balance rule again at commit.
  */
+
+/** The chart's side of a line: kept with the chart (accounts/AccountRules.ts), named here as the rules always named them. */
+export type { AccountRef, ClassRef } from "../accounts/AccountRules.ts"
+export { naturalSign } from "../accounts/AccountRules.ts"
 
 /** One line as a caller drafts it (DECISIONS.md `DraftLine`): an account code and one side. */
 export interface DraftLine {
@@ -22,21 +27,6 @@ export interface DraftEntry {
   readonly date: string
   readonly memo?: string | null | undefined
   readonly lines: ReadonlyArray<DraftLine>
-}
-
-export interface AccountRef {
-  readonly id: number
-  readonly code: string
-  readonly name: string
-  readonly type: "asset" | "liability" | "equity" | "income" | "expense"
-  readonly active: boolean
-  /** Set on the AR and AP control accounts (ControlAccountRules.ts); absent means none. */
-  readonly control?: "ar" | "ap" | null | undefined
-}
-
-export interface ClassRef {
-  readonly id: number
-  readonly name: string
 }
 
 /** A line resolved against the chart: signed cents, ids for storage, names for people. */
@@ -196,12 +186,6 @@ export const toWireLine = (line: ResolvedLine) => ({
   class: line.className,
   contact_id: line.contactId
 })
-
-/**
- * The signed change of a balance kept in the account's natural direction (DECISIONS.md): assets
- * and expenses grow with debits; liabilities, equity and income with credits.
- */
-export const naturalSign = (type: AccountRef["type"]): 1 | -1 => type === "asset" || type === "expense" ? 1 : -1
 
 /** Per-account debit and credit sums of resolved lines, in account-id order (the order totals are upserted). */
 export const byAccount = (lines: ReadonlyArray<ResolvedLine>) => {

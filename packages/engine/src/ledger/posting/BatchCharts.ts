@@ -1,6 +1,6 @@
-import * as Bounded from "../kernel/Bounded.ts"
-import * as JournalEntryStore from "./JournalEntryStore.ts"
-import type * as JournalEntry from "./JournalEntryRules.ts"
+import * as Bounded from "../../kernel/Bounded.ts"
+import type * as JournalEntry from "../entries/JournalEntryRules.ts"
+import * as PeriodStore from "../periods/PeriodStore.ts"
 
 /**
  * What the group commit of postings remembers between its batches: the accounts and periods that
@@ -39,7 +39,7 @@ export const togetherSizeMin = 2
 /** What a batch posts with: each company's accounts by code, its periods on the batch's dates, and the entries' ids. */
 export interface Charts {
   readonly accounts: ReadonlyMap<string, ReadonlyMap<string, JournalEntry.AccountRef>>
-  readonly periods: ReadonlyMap<string, ReadonlyArray<JournalEntryStore.PeriodOnDate>>
+  readonly periods: ReadonlyMap<string, ReadonlyArray<PeriodStore.PeriodOnDate>>
   /** In ascending order, one per candidate. */
   readonly ids: ReadonlyArray<number>
 }
@@ -62,7 +62,7 @@ const setBounded = <V>(map: Map<string, V>, key: string, value: V): void => {
 export class BatchCharts {
   readonly #accounts = new Map<string, JournalEntry.AccountRef>()
   /** A company's date: the open period containing it, or null for none. */
-  readonly #periods = new Map<string, JournalEntryStore.PeriodOnDate | null>()
+  readonly #periods = new Map<string, PeriodStore.PeriodOnDate | null>()
   /** Entry ids drawn ahead, ascending. */
   #ids: Array<number> = []
 
@@ -75,7 +75,7 @@ export class BatchCharts {
     }
     if (this.#ids.length < wanted.length) return undefined
     const accounts = new Map<string, Map<string, JournalEntry.AccountRef>>()
-    const periods = new Map<string, Array<JournalEntryStore.PeriodOnDate>>()
+    const periods = new Map<string, Array<PeriodStore.PeriodOnDate>>()
     for (const posting of wanted) {
       const period = this.#periods.get(keyOf(posting.companyId, posting.date))
       if (period === undefined) return undefined
@@ -103,7 +103,7 @@ export class BatchCharts {
       }
     }
     for (const posting of wanted) {
-      const period = JournalEntryStore.periodContaining(charts.periods.get(posting.companyId) ?? [], posting.date)
+      const period = PeriodStore.periodContaining(charts.periods.get(posting.companyId) ?? [], posting.date)
       if (period === null || period.status === "open") setBounded(this.#periods, keyOf(posting.companyId, posting.date), period)
     }
   }

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Ledger } from "@ledger/api"
-import * as Row from "../kernel/Row.ts"
-import type { AccountRef, ClassRef } from "./JournalEntryRules.ts"
+import * as Row from "../../kernel/Row.ts"
+import type { AccountRef, ClassRef } from "./AccountRules.ts"
 
 /**
  * Reads of the chart of accounts and the classes, shared by every ledger module and by other

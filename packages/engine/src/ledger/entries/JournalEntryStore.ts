@@ -1,39 +1,34 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, type Ledger, Limits } from "@ledger/api"
-import * as Events from "./Events.ts"
-import { RequestContext, type RequestInfo } from "../kernel/RequestContext.ts"
-import { Registry } from "../kernel/Registry.ts"
-import * as Row from "../kernel/Row.ts"
-import * as AccountStore from "./AccountStore.ts"
+import { ApiError, Limits } from "@ledger/api"
+import * as Outbox from "../../pipeline/Outbox.ts"
+import { requireCompanyId } from "../../kernel/CompanyContext.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import { Registry } from "../../kernel/Registry.ts"
+import * as Row from "../../kernel/Row.ts"
+import * as AccountStore from "../accounts/AccountStore.ts"
+import { type PeriodOnDate, periodOf, periodOn } from "../periods/PeriodStore.ts"
+import { entryRow, lineRows, type PostOptions, type Prepared, postedEvent, recordOf } from "./JournalEntryRows.ts"
 import * as JournalEntryRules from "./JournalEntryRules.ts"
-import type { PeriodStatus } from "./PostingPolicy.ts"
 import * as PostingPolicy from "./PostingPolicy.ts"
 
 /**
  * The journal's storage: preparing a draft against the chart, finding the period of a date,
  * writing an entry with its lines and daily totals, reading an entry back. Policy (who may post)
- * lives in Governed.ts; this module only posts what it is given, and refuses locked dates.
+ * lives in posting/Governed.ts; this module only posts what it is given, and refuses locked dates.
  */
 
-export interface Prepared {
-  readonly draft: JournalEntryRules.DraftEntry
-  readonly lines: ReadonlyArray<JournalEntryRules.ResolvedLine>
-  readonly totalCents: number
-}
-
-const requireCompany = Effect.gen(function*() {
-  const request = yield* RequestContext
-  if (request.companyId === null) return yield* Effect.die(new Error(`${request.operationId} needs a company`))
-  return request.companyId
-})
+// What other areas have always found here: the period of a date (periods/PeriodStore.ts) and the
+// rows and record of a posting (JournalEntryRows.ts), which the group commit builds with too.
+export { type PeriodOnDate, periodContaining, periodOf, periodOn } from "../periods/PeriodStore.ts"
+export { entryRow, lineRows, type PostOptions, type Prepared, postedEvent, recordOf } from "./JournalEntryRows.ts"
 
 /** Checks a draft's shape and resolves it against the company's chart, classes and contacts. */
 export const prepare = Effect.fn("JournalEntryStore.prepare")(function*(
   draft: JournalEntryRules.DraftEntry,
   linesPath: JournalEntryRules.Path = ["body", "lines"]
 ) {
-  const companyId = yield* requireCompany
+  const companyId = yield* requireCompanyId
   const shape = JournalEntryRules.checkShape(draft, linesPath)
   if (shape !== null) return yield* Effect.fail(shape)
   const accounts = yield* AccountStore.accountsByCode(companyId, draft.lines.map((line) => line.account))
@@ -50,7 +45,7 @@ export const prepareOn = Effect.fn("JournalEntryStore.prepareOn")(function*(
   lock: "share" | "none"
 ) {
   const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompany
+  const companyId = yield* requireCompanyId
   const shape = JournalEntryRules.checkShape(draft, linesPath)
   if (shape !== null) return yield* Effect.fail(shape)
   const codes = Array.from(new Set(draft.lines.map((line) => line.account)))
@@ -98,63 +93,16 @@ const resolveDraft = Effect.fn("JournalEntryStore.resolveDraft")(function*(
   return { draft, lines: resolved, totalCents: JournalEntryRules.total(resolved) } satisfies Prepared
 })
 
-export interface PeriodOnDate {
-  readonly id: number
-  readonly status: PeriodStatus
-  readonly startDate: string
-  readonly endDate: string
-}
-
-/** Of periods already read, the one containing a date, or null when none does (such dates are open). */
-export const periodContaining = (periods: ReadonlyArray<PeriodOnDate>, date: string): PeriodOnDate | null =>
-  periods.find((held) => held.startDate <= date && held.endDate >= date) ?? null
-
-/**
- * The period containing a date, or null when none does (such dates are open). `share` holds the
- * row FOR SHARE until the transaction ends, so a concurrent status change (FOR UPDATE) waits for
- * this posting and a posting waits for a status change in progress, then sees its result.
- */
-export const periodOn = Effect.fn("JournalEntryStore.periodOn")(function*(date: string, lock: "share" | "none" = "none") {
-  const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompany
-  const rows = yield* sql<Record<string, unknown>>`SELECT id, status, start_date, end_date FROM periods
-    WHERE company_id = ${companyId} AND start_date <= ${date} AND end_date >= ${date}
-    ${lock === "share" ? sql`FOR SHARE` : sql``}`.pipe(Effect.orDie)
-  const row = rows[0]
-  return row === undefined ? null : periodOf(row)
-})
-
-/** A `periods` row as the period of a date. */
-export const periodOf = (row: Record<string, unknown>): PeriodOnDate => ({
-  id: Row.int(row.id),
-  status: row.status as PeriodStatus,
-  startDate: Row.date(row.start_date),
-  endDate: Row.date(row.end_date)
-})
-
-export interface PostOptions {
-  /** What is posting: `journal_entry`, `reversal`, `invoice`, `bank_line`, ... (shown as `source.kind`). */
-  readonly sourceKind: string
-  /** The owning record's id when it is known before posting (e.g. from `SELECT nextval('ledger_ids')`). */
-  readonly sourceId?: number | null
-  readonly softLockOverrideReason?: string | null
-  readonly proposalId?: number | null
-  readonly confidence?: number | null
-  readonly reversesEntryId?: number | null
-  /** The date's period as the caller already read it FOR SHARE in this transaction (saves a query). */
-  readonly heldPeriod?: PeriodOnDate | null
-}
-
 /**
  * Posts a prepared entry: checks (and holds) its period, writes the entry and its lines, and emits
  * `entry.posted`, all in the caller's transaction; the database adds the daily and monthly totals
  * as the lines are inserted (ADR 0705; store/migrations/0002_ledger.ts) and checks the entry at commit. No policy: callers decide
- * first (Governed.ts).
+ * first (posting/Governed.ts).
  */
 export const post = Effect.fn("JournalEntryStore.post")(function*(prepared: Prepared, options: PostOptions) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
-  const companyId = yield* requireCompany
+  const companyId = yield* requireCompanyId
   const softLockOverrideReason = options.softLockOverrideReason ?? null
   const period = options.heldPeriod !== undefined ? options.heldPeriod : yield* periodOn(prepared.draft.date, "share")
   const check = PostingPolicy.periodCheck(period?.status ?? null, softLockOverrideReason)
@@ -177,97 +125,20 @@ export const post = Effect.fn("JournalEntryStore.post")(function*(prepared: Prep
   ) SELECT * FROM entry`.pipe(Effect.orDie)
   // The daily and monthly totals are added by the lines' statement trigger (store/migrations/0002_ledger.ts).
   const entry = recordOf(rows[0]!, prepared.lines, null)
-  yield* Events.emit("entry.posted", postedEvent(entry))
+  yield* Outbox.emit("entry.posted", postedEvent(entry)).pipe(Effect.orDie)
   if (entry.reverses_entry_id !== null) {
-    yield* Events.emit("entry.reversed", {
+    yield* Outbox.emit("entry.reversed", {
       entry_id: entry.reverses_entry_id,
       reversal_entry_id: entry.id,
       entry_date: entry.entry_date,
       total_cents: entry.total_cents,
       source: entry.source
-    })
+    }).pipe(Effect.orDie)
     const registry = yield* Registry
     for (const hook of registry.reversalHooks) yield* hook({ entryId: entry.reverses_entry_id, reversalEntryId: entry.id })
   }
   return entry
 })
-
-/** The `journal_entries` row of a prepared entry, as `post` inserts it (and a group commit, with its id). */
-export const entryRow = (
-  prepared: Prepared,
-  options: PostOptions,
-  request: RequestInfo,
-  companyId: string,
-  period: PeriodOnDate | null
-) => ({
-  company_id: companyId,
-  entry_date: prepared.draft.date,
-  memo: prepared.draft.memo ?? null,
-  total_cents: prepared.totalCents,
-  source_kind: options.sourceKind,
-  source_id: options.sourceId ?? null,
-  reverses_entry_id: options.reversesEntryId ?? null,
-  proposal_id: options.proposalId ?? null,
-  // Recorded only where it mattered: a soft-locked period.
-  soft_lock_override_reason: period?.status === "soft_locked" ? options.softLockOverrideReason ?? null : null,
-  confidence: options.confidence ?? null,
-  posted_by_type: request.actor.type,
-  posted_by_id: request.actor.id,
-  posted_by_name: request.actor.name,
-  agent_model: request.agentModel,
-  posted_at: request.now
-})
-
-/** The `journal_lines` columns of a prepared entry's lines that are not the entry's own. */
-export const lineRows = (prepared: Prepared) =>
-  prepared.lines.map((line) => ({
-    line_no: line.lineNo,
-    account_id: line.accountId,
-    amount_cents: line.amountCents,
-    memo: line.memo,
-    class_id: line.classId,
-    contact_id: line.contactId
-  }))
-
-/** The payload of `entry.posted` (spec 6.1). */
-export const postedEvent = (entry: Ledger.Records.JournalEntry): Record<string, unknown> => ({
-  entry_id: entry.id,
-  entry_date: entry.entry_date,
-  total_cents: entry.total_cents,
-  source: entry.source,
-  proposal_id: entry.proposal_id,
-  reverses_entry_id: entry.reverses_entry_id
-})
-
-/** A posted entry as the API shows it, from its row as stored (or as about to be) and its lines. */
-export const recordOf = (
-  row: Record<string, unknown>,
-  lines: ReadonlyArray<JournalEntryRules.ResolvedLine>,
-  reversedBy: number | null
-): Ledger.Records.JournalEntry => {
-  const id = Row.int(row.id)
-  return {
-    id,
-    entry_id: id,
-    entry_date: Row.date(row.entry_date),
-    memo: row.memo === null ? null : String(row.memo),
-    lines: lines.map(JournalEntryRules.toWireLine),
-    total_cents: Row.int(row.total_cents),
-    source: { kind: String(row.source_kind), id: Row.intOrNull(row.source_id) },
-    reverses_entry_id: Row.intOrNull(row.reverses_entry_id),
-    reversed_by_entry_id: reversedBy,
-    proposal_id: Row.intOrNull(row.proposal_id),
-    soft_lock_override_reason: row.soft_lock_override_reason === null ? null : String(row.soft_lock_override_reason),
-    confidence: row.confidence === null ? null : Number(row.confidence),
-    posted_by: {
-      type: String(row.posted_by_type),
-      id: Row.intOrNull(row.posted_by_id),
-      name: row.posted_by_name === null ? null : String(row.posted_by_name)
-    },
-    agent_model: row.agent_model === null ? null : String(row.agent_model),
-    posted_at: Row.iso(row.posted_at)
-  }
-}
 
 /** Lines of an entry as stored, resolved again (for reading and reversing). */
 const loadLines = Effect.fn("JournalEntryStore.loadLines")(function*(companyId: string, entryId: number) {
@@ -296,7 +167,7 @@ const loadLines = Effect.fn("JournalEntryStore.loadLines")(function*(companyId: 
 /** A posted entry with its lines, or undefined when the company has no such entry. */
 export const load = Effect.fn("JournalEntryStore.load")(function*(entryId: number) {
   const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompany
+  const companyId = yield* requireCompanyId
   const rows = yield* sql<Record<string, unknown>>`SELECT e.*,
       (SELECT r.id FROM journal_entries r WHERE r.company_id = e.company_id AND r.reverses_entry_id = e.id) AS reversed_by
     FROM journal_entries e WHERE e.company_id = ${companyId} AND e.id = ${entryId}`.pipe(Effect.orDie)
@@ -317,7 +188,7 @@ export const prepareReversal = Effect.fn("JournalEntryStore.prepareReversal")(fu
   readonly memo?: string | null | undefined
 }) {
   const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompany
+  const companyId = yield* requireCompanyId
   yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:reverse:${entryId}`}))`.pipe(Effect.orDie)
   const original = yield* load(entryId)
   if (original === undefined) return yield* Effect.fail(ApiError.notFound("journal entry"))

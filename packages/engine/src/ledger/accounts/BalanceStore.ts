@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import * as Row from "../kernel/Row.ts"
-import { type AccountRef, naturalSign } from "./JournalEntryRules.ts"
+import * as Row from "../../kernel/Row.ts"
+import { type AccountRef, naturalSign } from "./AccountRules.ts"
 
 /**
  * Balances come from the totals the database keeps as lines are posted, never from the journal: one

@@ -1,14 +1,14 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Ledger } from "@ledger/api"
-import * as Handler from "../kernel/Handler.ts"
-import * as Events from "./Events.ts"
-import * as Pagination from "../kernel/Pagination.ts"
-import { Registry } from "../kernel/Registry.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import * as Row from "../kernel/Row.ts"
-import * as ControlAccountRules from "./ControlAccountRules.ts"
-import * as JournalEntryStore from "./JournalEntryStore.ts"
+import * as Handler from "../../kernel/Handler.ts"
+import * as Outbox from "../../pipeline/Outbox.ts"
+import * as Pagination from "../../kernel/Pagination.ts"
+import { Registry } from "../../kernel/Registry.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as Row from "../../kernel/Row.ts"
+import * as ControlAccountRules from "../entries/ControlAccountRules.ts"
+import * as JournalEntryStore from "../entries/JournalEntryStore.ts"
 import * as ProposalStore from "./ProposalStore.ts"
 
 /**
@@ -89,14 +89,14 @@ export const handlers = [
       })
       const result = yield* kind.approved({ proposal, request, entry })
       const decided = yield* ProposalStore.decide(proposal.id, { status: "approved", reason: body.reason ?? null, entryId: entry.id })
-      yield* Events.emit("proposal.decided", {
+      yield* Outbox.emit("proposal.decided", {
         proposal_id: decided.id,
         kind: decided.kind,
         decision: "approved",
         entry_id: entry.id,
         decided_by: decided.decided_by,
         reason: decided.decision_reason
-      })
+      }).pipe(Effect.orDie)
       return {
         body: { proposal: decided, entry_id: entry.id, result },
         audit: {
@@ -116,14 +116,14 @@ export const handlers = [
       const { kind, request } = yield* kindOf(proposal)
       const decided = yield* ProposalStore.decide(proposal.id, { status: "rejected", reason: body.reason, entryId: null })
       yield* kind.rejected({ proposal: decided, request })
-      yield* Events.emit("proposal.decided", {
+      yield* Outbox.emit("proposal.decided", {
         proposal_id: decided.id,
         kind: decided.kind,
         decision: "rejected",
         entry_id: null,
         decided_by: decided.decided_by,
         reason: decided.decision_reason
-      })
+      }).pipe(Effect.orDie)
       return {
         body: decided,
         audit: {

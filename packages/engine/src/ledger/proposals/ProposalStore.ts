@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Ledger } from "@ledger/api"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import * as Row from "../kernel/Row.ts"
-import type * as JournalEntry from "./JournalEntryRules.ts"
-import type { Reason } from "./PostingPolicy.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as Row from "../../kernel/Row.ts"
+import type * as JournalEntry from "../entries/JournalEntryRules.ts"
+import type { Reason } from "../entries/PostingPolicy.ts"
 
 /**
  * Storage of proposals: what an agent asked to post beyond its policy, kept with the operation's

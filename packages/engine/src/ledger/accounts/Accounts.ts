@@ -1,60 +1,22 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, type Company, Ledger, Limits } from "@ledger/api"
-import * as Handler from "../kernel/Handler.ts"
-import * as Pagination from "../kernel/Pagination.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import * as Row from "../kernel/Row.ts"
+import { ApiError, Ledger, Limits } from "@ledger/api"
+import * as Handler from "../../kernel/Handler.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as Row from "../../kernel/Row.ts"
 import * as AccountProtections from "./AccountProtections.ts"
 import * as BalanceStore from "./BalanceStore.ts"
 import * as AccountStore from "./AccountStore.ts"
-import { requireCompanyId } from "../kernel/CompanyContext.ts"
-import * as Cursor from "../kernel/Cursor.ts"
-import * as StarterCharts from "./StarterCharts.ts"
-
-/** The chart of accounts: accounts, defaults, starter charts and classes. */
-
-const operations = Ledger.Accounts
-
-/** Serializes changes of one company's chart (the ledger's own and `addAccounts` of other areas). */
-export const lockChart = Effect.fn("Accounts.lockChart")(function*(companyId: string) {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:chart`}))`.pipe(Effect.orDie)
-})
-
-const accountCount = Effect.fn("Accounts.count")(function*(companyId: string) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM accounts WHERE company_id = ${companyId}`.pipe(Effect.orDie)
-  return Row.int(rows[0]!.count)
-})
+import { requireCompanyId } from "../../kernel/CompanyContext.ts"
+import * as Cursor from "../../kernel/Cursor.ts"
+import { accountCount, lockChart } from "./Charts.ts"
 
 /**
- * Creates a chart's accounts and defaults in a company that has none. Used at company creation
- * (CompanySetup) and by `POST /v1/accounts/starter-chart`.
+ * The chart of accounts: accounts and the default income and expense accounts. A starter chart
+ * is applied in Charts.ts; classes are Classes.ts.
  */
-export const applyChart = Effect.fn("Accounts.applyChart")(function*(companyId: string, chart: StarterCharts.Chart) {
-  const sql = yield* SqlClient.SqlClient
-  const request = yield* RequestContext
-  if (chart.accounts.length === 0) return []
-  // One statement: foreign keys to parents are checked at its end, so parents and children go together.
-  const rows = yield* sql<Record<string, unknown>>`INSERT INTO accounts ${sql.insert(AccountStore.rows(chart.accounts.map((account) => ({
-    company_id: companyId,
-    code: account.code,
-    name: account.name,
-    type: account.type,
-    subtype: account.subtype,
-    parent_code: account.parent_code,
-    control: account.control,
-    created_at: request.now
-  }))))} RETURNING *`.pipe(Effect.orDie)
-  yield* sql`INSERT INTO account_defaults ${sql.insert({
-    company_id: companyId,
-    income_code: chart.defaults.income,
-    expense_code: chart.defaults.expense
-  })} ON CONFLICT (company_id) DO UPDATE SET income_code = excluded.income_code, expense_code = excluded.expense_code`
-    .pipe(Effect.orDie)
-  return [...rows].sort((left, right) => String(left.code) < String(right.code) ? -1 : 1)
-})
+
+const operations = Ledger.Accounts
 
 const refuse = (message: string, field: string, issue: string) =>
   Effect.fail(ApiError.validationFailed(message, [{ path: ["body", field], message: issue }]))
@@ -247,70 +209,5 @@ export const handlers = [
         body: { income, expense },
         audit: { targetType: "account_defaults", targetId: companyId, details: { before, after: { income, expense } } }
       }
-    })),
-
-  // A short list the code holds: paged like every list, by its position (1-based) as the id.
-  Handler.make(operations.listStarterCharts, ({ query }) =>
-    Effect.gen(function*() {
-      const limit = Pagination.limitOf(query)
-      const after = (yield* Pagination.afterId(query)) ?? 0
-      const positioned = StarterCharts.all.map((chart, index) => ({ chart, position: index + 1 })).slice(after, after + limit + 1)
-      return { body: Pagination.page(positioned, limit, (item) => item.position, (item) => item.chart) }
-    })),
-
-  Handler.make(operations.applyStarterChart, ({ body }) =>
-    Effect.gen(function*() {
-      const companyId = yield* requireCompanyId
-      const chart = StarterCharts.byName(body.template as Company.StarterChartName)
-      if (body.dry_run !== true) yield* lockChart(companyId)
-      const existing = yield* accountCount(companyId)
-      if (existing > 0) {
-        return yield* Effect.fail(ApiError.fail("chart_not_empty", "A starter chart applies only to a company without accounts.", {
-          accounts: existing
-        }))
-      }
-      if (body.dry_run === true) {
-        return { status: 200, body: { dry_run: true, template: chart.name, accounts: chart.accounts, defaults: chart.defaults } }
-      }
-      const rows = yield* applyChart(companyId, chart)
-      const defaults = yield* AccountStore.defaults(companyId)
-      return {
-        body: { template: chart.name, accounts: rows.map((row) => AccountStore.account(row, defaults)), defaults },
-        audit: { targetType: "chart", targetId: chart.name, details: { accounts_created: rows.length } }
-      }
-    })),
-
-  Handler.make(operations.createClass, ({ body }) =>
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const request = yield* RequestContext
-      const companyId = yield* requireCompanyId
-      yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:classes`}))`.pipe(Effect.orDie)
-      const count = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM classes WHERE company_id = ${companyId}`
-        .pipe(Effect.orDie)
-      if (Row.int(count[0]!.count) >= Limits.classesPerCompanyMax) {
-        return yield* Effect.fail(ApiError.validationFailed(`A company has at most ${Limits.classesPerCompanyMax} classes.`))
-      }
-      const rows = yield* sql<Record<string, unknown>>`INSERT INTO classes ${sql.insert({
-        company_id: companyId,
-        name: body.name,
-        created_at: request.now
-      })} ON CONFLICT (company_id, name) DO NOTHING RETURNING *`.pipe(Effect.orDie)
-      if (rows[0] === undefined) return yield* Effect.fail(ApiError.fail("conflict", `Class ${body.name} already exists.`, { name: body.name }))
-      const created = { id: Row.int(rows[0].id), name: String(rows[0].name), created_at: Row.iso(rows[0].created_at) }
-      return { body: created, audit: { targetType: "class", targetId: created.id } }
-    })),
-
-  Handler.make(operations.listClasses, ({ query }) =>
-    Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const companyId = yield* requireCompanyId
-      const limit = Math.min(query.limit ?? Limits.pageSizeDefault, Limits.pageSizeMax)
-      const after = yield* Cursor.decode(query.cursor)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM classes WHERE company_id = ${companyId}
-        ${after === null ? sql`` : sql`AND name COLLATE "C" > ${after}`} ORDER BY name COLLATE "C" LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const data = rows.slice(0, limit).map((row) => ({ id: Row.int(row.id), name: String(row.name), created_at: Row.iso(row.created_at) }))
-      const hasMore = rows.length > limit
-      return { body: { data, has_more: hasMore, next_cursor: hasMore ? Cursor.encode(data[data.length - 1]!.name) : null } }
     }))
 ] as const
