@@ -1,8 +1,7 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Limits } from "@ledger/api"
-import { linesBound } from "../../packages/engine/src/banking/Imports.ts"
-import * as Reader from "../../packages/engine/src/banking/statement/Reader.ts"
+import { statementLinesBound as linesBound, StatementReader as Reader } from "@ledger/engine/rules"
 import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
 
 /**

@@ -4,7 +4,7 @@ import path from "node:path"
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { Entropy, Ports } from "@ledger/engine"
-import * as MasterKey from "../../packages/server/src/adapters/MasterKey.ts"
+import { MasterKey } from "@ledger/server/adapters"
 
 /** The master key's sources, and sealing with it: AES-256-GCM bound to its record. */
 

@@ -1,14 +1,19 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as AutoMatch from "../../packages/engine/src/banking/MatchingRules.ts"
-import * as BankRule from "../../packages/engine/src/banking/BankRuleRules.ts"
-import * as Dedupe from "../../packages/engine/src/banking/ImportRules.ts"
-import * as Reconciliation from "../../packages/engine/src/banking/ReconciliationRules.ts"
-import { parseCents } from "../../packages/engine/src/banking/statement/Amount.ts"
-import * as Csv from "../../packages/engine/src/banking/statement/Csv.ts"
-import { detectOrder, parseDate, parseOfxDate } from "../../packages/engine/src/banking/statement/Dates.ts"
-import * as Ofx from "../../packages/engine/src/banking/statement/Ofx.ts"
-import * as Text from "../../packages/engine/src/banking/statement/Text.ts"
+import {
+  BankRuleRules as BankRule,
+  ImportRules as Dedupe,
+  MatchingRules as AutoMatch,
+  ReconciliationRules as Reconciliation,
+  StatementAmount,
+  StatementCsv as Csv,
+  StatementDates,
+  StatementOfx as Ofx,
+  StatementText as Text
+} from "@ledger/engine/rules"
+
+const { parseCents } = StatementAmount
+const { detectOrder, parseDate, parseOfxDate } = StatementDates
 
 /** The banking area's pure rules, directly and by property. */
 

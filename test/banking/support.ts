@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Server } from "@ledger/server"
 import { FakeAggregator } from "@ledger/testkit"
-import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
+import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { makeTestApp, newKey } from "../support/index.ts"
 
 /**

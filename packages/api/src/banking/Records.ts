@@ -106,7 +106,13 @@ export const StatementImport = Schema.Struct({
   first_date: Schema.NullOr(DateString),
   last_date: Schema.NullOr(DateString),
   statement_balance_cents: Schema.NullOr(Schema.Int),
-  created_at: Timestamp
+  created_at: Timestamp,
+  status: Schema.Literals(["importing", "imported"]).annotate({
+    description: "importing while the file's lines are written a batch at a time (the counts above are what is written so far); imported once all are."
+  }),
+  lines_total: Schema.NullOr(Schema.Int).annotate({
+    description: "The transactions the file holds, counted before the first line is written; null for a bank feed's import."
+  })
 }).annotate({ identifier: "StatementImport" })
 
 export const BankAccount = Schema.Struct({
@@ -224,100 +230,6 @@ export const MatchResult = Schema.Struct({
   unmatched: Schema.Int
 }).annotate({ identifier: "AutoMatchResult" })
 
-export const feedStatuses = ["active", "login_required", "error"] as const
-
-export const FeedAccount = Schema.Struct({
-  account: Schema.String.annotate({ description: "The aggregator's account id." }),
-  name: Schema.String,
-  mask: Schema.NullOr(Schema.String),
-  kind: Schema.String,
-  bank_account_id: Schema.NullOr(Id),
-  import_from: Schema.NullOr(DateString),
-  linked_at: Schema.NullOr(Timestamp)
-}).annotate({ identifier: "BankFeedAccount" })
-
-export const BankFeed = Schema.Struct({
-  id: Id,
-  institution: Schema.NullOr(Schema.String),
-  status: Schema.Literals(feedStatuses),
-  include_pending: Schema.Boolean,
-  last_sync_at: Schema.NullOr(Timestamp),
-  last_error: Schema.NullOr(Schema.String),
-  accounts: Schema.Array(FeedAccount),
-  created_at: Timestamp
-}).annotate({ identifier: "BankFeed" })
-
-export const BankFeedList = Schema.Struct({
-  data: Schema.Array(BankFeed),
-  has_more: Schema.Boolean,
-  next_cursor: Schema.NullOr(Schema.String),
-  feeds_configured: Schema.Boolean.annotate({ description: "Whether this deployment has a bank-feed aggregator." }),
-  plan: Schema.String,
-  linked_accounts: Schema.Int,
-  linked_accounts_limit: Schema.NullOr(Schema.Int).annotate({ description: "null: unlimited." })
-}).annotate({ identifier: "BankFeedList" })
-
-export const LinkToken = Schema.Struct({
-  link_token: Schema.NullOr(Schema.String).annotate({ description: "Shown once; null on an idempotent replay." }),
-  expires_at: Timestamp,
-  bank_feed_id: Schema.NullOr(Id)
-}).annotate({ identifier: "LinkToken" })
-
-export const SyncResult = Schema.Struct({
-  bank_feed_id: Id,
-  status: Schema.Literals(feedStatuses),
-  added: Schema.Int,
-  updated: Schema.Int,
-  removed: Schema.Int,
-  duplicates: Schema.Int,
-  flagged_for_review: Schema.Int,
-  message: Schema.NullOr(Schema.String).annotate({ description: "What to do when the feed needs a reconnect." })
-}).annotate({ identifier: "BankFeedSyncResult" })
-
-export const reconciliationStatuses = ["in_progress", "finished", "cancelled", "undone"] as const
-export const ReconciliationStatus = Schema.Literals(reconciliationStatuses)
-
-export const ReconciliationItem = Schema.Struct({
-  entry_id: Id,
-  date: DateString,
-  amount_cents: Schema.Int.annotate({ description: "The entry's effect on the ledger account, natural direction." }),
-  memo: Schema.NullOr(Schema.String),
-  bank_line_id: Schema.NullOr(Id)
-}).annotate({ identifier: "ReconciliationItem" })
-
-export const Reconciliation = Schema.Struct({
-  id: Id,
-  bank_account_id: Id,
-  status: ReconciliationStatus,
-  statement_date: DateString,
-  beginning_balance_cents: Schema.Int,
-  statement_ending_balance_cents: Schema.Int,
-  cleared_balance_cents: Schema.Int,
-  difference_cents: Schema.Int,
-  cleared_count: Schema.Int,
-  finished_at: Schema.NullOr(Timestamp),
-  reason: Schema.NullOr(Schema.String),
-  created_at: Timestamp
-}).annotate({ identifier: "Reconciliation" })
-
-export const ReconciliationDetail = Schema.Struct({
-  ...Reconciliation.fields,
-  cleared: Schema.Array(ReconciliationItem),
-  candidates: Schema.Array(ReconciliationItem).annotate({ description: "While in progress: uncleared items up to the statement date." })
-}).annotate({ identifier: "ReconciliationDetail" })
-
-export const ReconciliationReport = Schema.Struct({
-  reconciliation: Reconciliation,
-  cleared_deposits: Schema.Array(ReconciliationItem),
-  cleared_payments: Schema.Array(ReconciliationItem),
-  uncleared: Schema.Array(ReconciliationItem),
-  tie_out: Schema.Struct({
-    beginning_balance_cents: Schema.Int,
-    cleared_deposits_cents: Schema.Int,
-    cleared_payments_cents: Schema.Int,
-    statement_ending_balance_cents: Schema.Int,
-    uncleared_cents: Schema.Int,
-    book_balance_cents: Schema.Int.annotate({ description: "The ledger account's balance as of the statement date." }),
-    difference_cents: Schema.Int
-  })
-}).annotate({ identifier: "ReconciliationReport" })
+// Bank feeds' and reconciliations' records live in files of their own; `Banking.Records` names them all.
+export * from "./BankFeedRecords.ts"
+export * from "./ReconciliationRecords.ts"

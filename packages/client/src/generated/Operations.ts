@@ -979,6 +979,10 @@ export type StatementImport = {
   readonly statement_balance_cents: number | null
   /** An ISO 8601 timestamp (UTC). */
   readonly created_at: string
+  /** importing while the file's lines are written a batch at a time (the counts above are what is written so far); imported once all are. */
+  readonly status: "importing" | "imported"
+  /** The transactions the file holds, counted before the first line is written; null for a bank feed's import. */
+  readonly lines_total: number | null
 }
 
 export type BankAccountDetail = {

@@ -3,14 +3,14 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Row from "../kernel/Row.ts"
 import * as Area from "../pipeline/Area.ts"
-import * as BankLineLinks from "./BankLineLinks.ts"
-import * as BankAccounts from "./BankAccounts.ts"
-import * as BankFeeds from "./BankFeeds.ts"
-import * as BankLines from "./BankLines.ts"
-import * as BankRules from "./BankRules.ts"
+import * as BankLineLinks from "./lines/BankLineLinks.ts"
+import * as BankAccounts from "./accounts/BankAccounts.ts"
+import * as BankFeeds from "./feeds/BankFeeds.ts"
+import * as BankLines from "./lines/BankLines.ts"
+import * as BankRules from "./rules/BankRules.ts"
 import * as Imports from "./Imports.ts"
-import * as Matching from "./Matching.ts"
-import * as Reconciliations from "./Reconciliations.ts"
+import * as Matching from "./lines/Matching.ts"
+import * as Reconciliations from "./reconciliations/Reconciliations.ts"
 
 /**
  * Banking (spec 4.5, 4.6): bank accounts, statement imports and feeds, bank lines (categorized
@@ -36,7 +36,7 @@ export const area = Area.make({
 })
 
 /** Bank lines as the bank side of a payment, for the sales area. */
-export * as BankLineLinks from "./BankLineLinks.ts"
+export * as BankLineLinks from "./lines/BankLineLinks.ts"
 
 /** A bank line as other areas read it. */
 export interface SpendingLine {

@@ -1,4 +1,4 @@
-import type { Effect, Schema } from "effect"
+import { Effect, type Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { ApiError, Operation } from "@ledger/api"
 import type { Entropy } from "../ports/Entropy.ts"
@@ -37,7 +37,22 @@ export interface Input<P = unknown, Q = unknown, B = unknown> {
   readonly body: B
 }
 
-export type Handler = (input: Input<any, any, any>) => Effect.Effect<Result, ApiError.LedgerError, Services>
+export type Handler = ((input: Input<any, any, any>) => Effect.Effect<Result, ApiError.LedgerError, Services>) & {
+  /** Set by `makeInSteps`: the write's steps, run outside the request's transaction. */
+  readonly inSteps?: Steps<Input<any, any, any>>
+}
+
+/**
+ * A write in steps (docs/decisions/0408): the outer Effect runs outside any transaction and
+ * commits what it writes in short transactions of its own, so a long write (a statement import)
+ * never holds the database (PGlite's one connection) from its first line to its last; it returns
+ * the write's last step, which the pipeline runs as any write's one transaction, with the audit
+ * event, the outbox events and the idempotency record. A retry under the same key after a crash
+ * must finish the work the earlier steps committed, not do it twice: that is the handler's part.
+ */
+export type Steps<I> = (
+  input: I
+) => Effect.Effect<Effect.Effect<Result, ApiError.LedgerError, Services>, ApiError.LedgerError, Services>
 
 type TypeOf<S> = S extends Schema.Top ? S["Type"] : never
 
@@ -48,3 +63,15 @@ export const make = <O extends Operation.Any>(
     input: Input<TypeOf<O["pathParams"]>, TypeOf<O["query"]>, TypeOf<O["body"]>>
   ) => Effect.Effect<Result, ApiError.LedgerError, Services>
 ): readonly [O["id"], Handler] => [operation.id, handler as Handler]
+
+/**
+ * Declares the handler of a write in steps (`Steps`). Called as a plain handler (a read path, a
+ * caller below the pipeline), its steps run one after the other in the caller's transaction.
+ */
+export const makeInSteps = <O extends Operation.Any>(
+  operation: O,
+  steps: Steps<Input<TypeOf<O["pathParams"]>, TypeOf<O["query"]>, TypeOf<O["body"]>>>
+): readonly [O["id"], Handler] => {
+  const whole = (input: Input<any, any, any>) => Effect.flatten(steps(input))
+  return [operation.id, Object.assign(whole, { inSteps: steps as Steps<Input<any, any, any>> })]
+}

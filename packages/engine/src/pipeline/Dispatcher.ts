@@ -151,11 +151,13 @@ const workOf = (
     clientAddress: run.invocation.clientAddress ?? null,
     raw: run.operation.rawBody ? run.invocation.raw : undefined
   }
-  const handled = handler({ path: decoded.path, query: decoded.query, body: decoded.body }).pipe(
-    Effect.provideService(RequestContext, request),
-    Effect.provide(pipeline.context)
-  )
-  return { request, decoded, handled, dryRun }
+  const provided = <A, E>(effect: Effect.Effect<A, E, HandlerServices | RequestContext>) =>
+    effect.pipe(Effect.provideService(RequestContext, request), Effect.provide(pipeline.context))
+  const input = { path: decoded.path, query: decoded.query, body: decoded.body }
+  const handled = provided(handler(input))
+  // A write in steps (kernel/Handler.ts): its steps, then its last step, each with the request's services.
+  const inSteps = handler.inSteps === undefined ? undefined : provided(Effect.map(handler.inSteps(input), provided))
+  return { request, decoded, handled, dryRun, ...(inSteps === undefined ? {} : { inSteps }) }
 }
 
 const anonymous: Actor = {

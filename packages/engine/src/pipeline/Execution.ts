@@ -25,6 +25,11 @@ export interface Work {
   readonly decoded: RequestDecoding.Decoded
   readonly handled: Effect.Effect<HandlerResult, ApiError.LedgerError>
   readonly dryRun: boolean
+  /**
+   * A write in steps (kernel/Handler.ts `makeInSteps`): run outside any transaction, its steps
+   * commit on their own; the last step it returns runs as `handled` would.
+   */
+  readonly inSteps?: Effect.Effect<Effect.Effect<HandlerResult, ApiError.LedgerError>, ApiError.LedgerError>
 }
 
 export const successStatus = (operation: Operation.Any): number =>
@@ -93,7 +98,9 @@ export const write = Effect.fnUntraced(function*(pipeline: Pipeline, run: Run, w
   }
   if (run.recalled) return yield* again(pipeline, run)
   yield* run.arrival.leave
-  const exit = yield* Effect.exit(retryingTransient(alone(pipeline, run, work, claim)))
+  const exit = yield* Effect.exit(work.inSteps === undefined
+    ? retryingTransient(alone(pipeline, run, work, claim))
+    : Effect.flatMap(work.inSteps, (last) => retryingTransient(alone(pipeline, run, { ...work, handled: last }, claim))))
   if (Exit.isSuccess(exit)) {
     answered(pipeline, run, claim)
     if (!work.dryRun) yield* (yield* Faults).afterCommit

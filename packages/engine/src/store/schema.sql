@@ -2190,14 +2190,21 @@ CREATE TABLE statement_imports (
   created_by_type text NOT NULL,
   created_by_id bigint,
   created_at timestamp with time zone NOT NULL,
+  status text NOT NULL DEFAULT 'imported'::text,
+  lines_total integer,
+  resume_key text,
   CONSTRAINT statement_imports_pkey PRIMARY KEY (company_id, id),
   CONSTRAINT statement_imports_company_id_bank_account_id_fkey FOREIGN KEY (company_id, bank_account_id) REFERENCES bank_accounts(company_id, id),
   CONSTRAINT statement_imports_duplicates_check CHECK ((duplicates >= 0)),
   CONSTRAINT statement_imports_format_check CHECK ((format = ANY (ARRAY['ofx'::text, 'qfx'::text, 'csv'::text, 'feed'::text]))),
   CONSTRAINT statement_imports_lines_imported_check CHECK ((lines_imported >= 0)),
-  CONSTRAINT statement_imports_lines_read_check CHECK ((lines_read >= 0))
+  CONSTRAINT statement_imports_lines_read_check CHECK ((lines_read >= 0)),
+  CONSTRAINT statement_imports_lines_total_check CHECK ((lines_total >= 0)),
+  CONSTRAINT statement_imports_resume_key_check CHECK ((length(resume_key) <= 128)),
+  CONSTRAINT statement_imports_status_check CHECK ((status = ANY (ARRAY['importing'::text, 'imported'::text])))
 );
 CREATE INDEX statement_imports_by_account ON statement_imports USING btree (company_id, bank_account_id, id);
+CREATE UNIQUE INDEX statement_imports_resume ON statement_imports USING btree (company_id, resume_key) WHERE ((status = 'importing'::text) AND (resume_key IS NOT NULL));
 
 CREATE TABLE tax_account_boxes (
   company_id uuid NOT NULL,

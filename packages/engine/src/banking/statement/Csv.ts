@@ -2,7 +2,8 @@ import Papa from "papaparse"
 import type { Banking } from "@ledger/api"
 import { type DecimalSeparator, parseCents } from "./Amount.ts"
 import { type DateOrder, detectOrder, orderOfFormat, parseDate } from "./Dates.ts"
-import { findByWords, headerRowIndex, headerWords, normalize } from "./CsvHeader.ts"
+import { type Columns, columnsOf, detectDecimal, type Row } from "./CsvColumns.ts"
+import { headerRowIndex, normalize } from "./CsvHeader.ts"
 import { type StatementInfo, type StatementLine, type StatementReader, UnreadableStatement } from "./Statement.ts"
 
 export { normalize } from "./CsvHeader.ts"
@@ -18,7 +19,6 @@ export { normalize } from "./CsvHeader.ts"
  */
 
 type Profile = Banking.Records.CsvProfile
-type Column = string | number
 
 const batchRows = 200
 const detectionRows = 40
@@ -53,11 +53,6 @@ export const detectDelimiter = (text: string): "," | ";" | "\t" | "|" => {
     if (score > best.score) best = { delimiter, score }
   }
   return best.delimiter
-}
-
-interface Row {
-  readonly fields: ReadonlyArray<string>
-  readonly line: number
 }
 
 /** Rows of the file, pulled a batch at a time; papaparse pauses between batches. */
@@ -95,102 +90,19 @@ const rowSource = (text: string, delimiter: string) => {
   }
 }
 
-interface Columns {
-  date: number
-  amount?: number
-  debit?: number
-  credit?: number
-  type?: number
-  payee?: number
-  memo: Array<number>
-  id?: number
-  checkNumber?: number
+/** How the file's rows are read, decided from its first rows (`detect`). */
+interface Layout {
+  readonly profile: Profile
+  readonly columns: Columns
+  readonly decimal: DecimalSeparator | undefined
+  readonly order: DateOrder
+  readonly debitTypes: ReadonlySet<string> | null
 }
 
-const resolve = (column: Column | undefined, header: ReadonlyArray<string> | null, role: string): number | undefined => {
-  if (column === undefined) return undefined
-  if (typeof column === "number") return column
-  if (header === null) throw new UnreadableStatement(`the profile names the ${role} column "${column}" but the file has no header row`, 1)
-  const index = header.findIndex((cell) => normalize(cell) === normalize(column))
-  if (index < 0) throw new UnreadableStatement(`the header row has no column "${column}" (the profile's ${role} column)`, 1)
-  return index
-}
+const isBlank = (row: Row) => row.fields.every((field) => field.trim() === "")
 
-const columnsOf = (profile: Profile, header: ReadonlyArray<string> | null, headerLine: number): Columns => {
-  const taken = new Set<number>()
-  const pick = (value: Column | undefined, role: string, words: ReadonlyArray<string> | null): number | undefined => {
-    const explicit = resolve(value, header, role)
-    const index = explicit ?? (header === null || words === null ? undefined : findByWords(header, words, taken))
-    if (index !== undefined) taken.add(index)
-    return index
-  }
-  const date = pick(profile.date_column, "date", headerWords.date)
-  const explicitSplit = profile.debit_column !== undefined || profile.credit_column !== undefined
-  const amount = pick(profile.amount_column, "amount", explicitSplit ? null : headerWords.amount)
-  const debit = amount === undefined ? pick(profile.debit_column, "debit", headerWords.debit) : undefined
-  const credit = amount === undefined ? pick(profile.credit_column, "credit", headerWords.credit) : undefined
-  const id = pick(profile.id_column, "id", headerWords.id)
-  const checkNumber = pick(profile.check_number_column, "check number", headerWords.checkNumber)
-  const type = pick(profile.type_column, "type", profile.debit_types === undefined && header !== null ? headerWords.type : null)
-  const payee = pick(profile.payee_column, "payee", headerWords.payee)
-  const memo = profile.memo_columns !== undefined
-    ? profile.memo_columns.map((column) => resolve(column, header, "memo")!)
-    : [pick(undefined, "memo", headerWords.memo)].filter((index): index is number => index !== undefined)
-  if (date === undefined) {
-    throw new UnreadableStatement(
-      header === null
-        ? "the file has no header row naming its columns: give a csv_profile with date_column and the amount columns"
-        : "no date column was found in the header row: name it in the csv_profile's date_column",
-      headerLine
-    )
-  }
-  if (amount === undefined && debit === undefined && credit === undefined) {
-    throw new UnreadableStatement("no amount column was found: name amount_column, or debit_column and credit_column, in the csv_profile", headerLine)
-  }
-  return {
-    date,
-    ...(amount === undefined ? {} : { amount }),
-    ...(debit === undefined ? {} : { debit }),
-    ...(credit === undefined ? {} : { credit }),
-    ...(type === undefined ? {} : { type }),
-    ...(payee === undefined ? {} : { payee }),
-    memo,
-    ...(id === undefined ? {} : { id }),
-    ...(checkNumber === undefined ? {} : { checkNumber })
-  }
-}
-
-/** The decimal mark of the amount columns, from their values. */
-const detectDecimal = (rows: ReadonlyArray<Row>, columns: ReadonlyArray<number | undefined>): DecimalSeparator | undefined => {
-  let comma = 0
-  let dot = 0
-  for (const row of rows) {
-    for (const column of columns) {
-      if (column === undefined) continue
-      const value = (row.fields[column] ?? "").trim()
-      if (/,\d{1,2}(?:\D*)$/u.test(value) && !/\.\d{1,2}(?:\D*)$/u.test(value)) comma++
-      else if (/\.\d{1,2}(?:\D*)$/u.test(value)) dot++
-    }
-  }
-  if (comma > dot) return ","
-  if (dot > comma) return "."
-  return undefined
-}
-
-export const read = (text: string, profile: Profile = {}): StatementReader => {
-  const delimiter = profile.delimiter ?? detectDelimiter(text)
-  const pull = rowSource(text, delimiter)
-  const statement: StatementInfo = {
-    index: 0,
-    accountId: null,
-    accountType: null,
-    currency: null,
-    transactions: 0,
-    ledgerBalanceCents: null,
-    ledgerBalanceDate: null
-  }
-
-  // The first rows decide the header, the columns, the decimal mark and the date order.
+/** The first rows decide the header, the columns, the decimal mark and the date order; answers the rows after the header. */
+const detect = (pull: () => Array<Row> | null, profile: Profile, delimiter: string) => {
   let buffered: Array<Row> = []
   while (buffered.length < detectionRows + (profile.skip_rows ?? 0)) {
     const rows = pull()
@@ -198,7 +110,6 @@ export const read = (text: string, profile: Profile = {}): StatementReader => {
     buffered.push(...rows)
   }
   buffered = buffered.slice(profile.skip_rows ?? 0)
-  const isBlank = (row: Row) => row.fields.every((field) => field.trim() === "")
   let header: ReadonlyArray<string> | null = null
   let headerLine = buffered.find((row) => !isBlank(row))?.line ?? 1
   const headerIndex = headerRowIndex(buffered.map((row) => row.fields), profile)
@@ -217,72 +128,90 @@ export const read = (text: string, profile: Profile = {}): StatementReader => {
       decimal === "," || delimiter === ";" ? "dmy" : "mdy"
     )
   const debitTypes = profile.debit_types === undefined ? null : new Set(profile.debit_types.map(normalize))
+  const layout: Layout = { profile, columns, decimal, order, debitTypes }
+  return { layout, rows: buffered }
+}
 
-  let queue: Array<Row> = buffered
+/** A row's signed amount in cents; null when its amount cells are empty. */
+const amountOf = (layout: Layout, row: Row): number | null => {
+  const { columns, decimal, debitTypes } = layout
+  const cell = (column: number | undefined) => (column === undefined ? "" : (row.fields[column] ?? "").trim())
+  const parse = (value: string, what: string): number => {
+    const cents = parseCents(value, decimal)
+    if (cents === null) throw new UnreadableStatement(`the ${what} "${value}" is not an amount`, row.line)
+    return cents
+  }
+  let cents: number
+  if (columns.amount !== undefined) {
+    const value = cell(columns.amount)
+    if (value === "") return null
+    cents = parse(value, "amount")
+  } else {
+    const out = cell(columns.debit)
+    const into = cell(columns.credit)
+    if (out === "" && into === "") return null
+    // Money out may be written signed or not; its direction is the column's.
+    cents = (into === "" ? 0 : Math.abs(parse(into, "credit"))) - (out === "" ? 0 : Math.abs(parse(out, "debit")))
+  }
+  if (columns.type !== undefined) {
+    const kind = normalize(cell(columns.type))
+    const isOut = debitTypes !== null ? debitTypes.has(kind) : directionOut.has(kind)
+    const isIn = debitTypes !== null ? !isOut : directionIn.has(kind)
+    if (isOut) cents = -Math.abs(cents)
+    else if (isIn) cents = Math.abs(cents)
+  }
+  return layout.profile.invert_amounts === true ? -cents : cents
+}
+
+/** A row into a line; null for rows that are not transactions (blank, pending, balances), or a continuation. */
+const lineOf = (layout: Layout, row: Row): StatementLine | "continuation" | null => {
+  const { columns } = layout
+  if (isBlank(row)) return null
+  const dateText = (row.fields[columns.date] ?? "").trim()
+  if (dateText === "") {
+    const amount = columns.amount === undefined ? null : (row.fields[columns.amount] ?? "").trim()
+    return amount === null || amount === "" ? "continuation" : null
+  }
+  if (/^(pending|in behandeling|vorgemerkt|en attente)$/iu.test(dateText)) return null
+  const payee = columns.payee === undefined ? null : clean(row.fields[columns.payee])
+  if (payee !== null && balanceRow.test(payee)) return null
+  const date = parseDate(dateText, layout.order)
+  if (date === null) {
+    // A single-cell row below the transactions (a total, a footer) is not a transaction.
+    if (row.fields.filter((field) => field.trim() !== "").length <= 1) return null
+    throw new UnreadableStatement(`"${dateText}" is not a date`, row.line)
+  }
+  const amountCents = amountOf(layout, row)
+  if (amountCents === null) throw new UnreadableStatement("the row has a date but no amount", row.line)
+  const memo = columns.memo.map((column) => clean(row.fields[column])).filter((value): value is string => value !== null)
+  return {
+    line: row.line,
+    date,
+    amountCents,
+    payee: payee ?? memo[0] ?? null,
+    memo: memo.length === 0 ? null : memo.join(" "),
+    checkNumber: columns.checkNumber === undefined ? null : clean(row.fields[columns.checkNumber]),
+    statementId: columns.id === undefined ? null : clean(row.fields[columns.id]),
+    statement: 0
+  }
+}
+
+export const read = (text: string, profile: Profile = {}): StatementReader => {
+  const delimiter = profile.delimiter ?? detectDelimiter(text)
+  const pull = rowSource(text, delimiter)
+  const statement: StatementInfo = {
+    index: 0,
+    accountId: null,
+    accountType: null,
+    currency: null,
+    transactions: 0,
+    ledgerBalanceCents: null,
+    ledgerBalanceDate: null
+  }
+  const { layout, rows } = detect(pull, profile, delimiter)
+  let queue: Array<Row> = rows
   let held: { line: StatementLine; memo: Array<string> } | null = null
   let finished = false
-
-  const amountOf = (row: Row): number | null => {
-    const cell = (column: number | undefined) => (column === undefined ? "" : (row.fields[column] ?? "").trim())
-    const parse = (value: string, what: string): number => {
-      const cents = parseCents(value, decimal)
-      if (cents === null) throw new UnreadableStatement(`the ${what} "${value}" is not an amount`, row.line)
-      return cents
-    }
-    let cents: number
-    if (columns.amount !== undefined) {
-      const value = cell(columns.amount)
-      if (value === "") return null
-      cents = parse(value, "amount")
-    } else {
-      const out = cell(columns.debit)
-      const into = cell(columns.credit)
-      if (out === "" && into === "") return null
-      // Money out may be written signed or not; its direction is the column's.
-      cents = (into === "" ? 0 : Math.abs(parse(into, "credit"))) - (out === "" ? 0 : Math.abs(parse(out, "debit")))
-    }
-    if (columns.type !== undefined) {
-      const kind = normalize(cell(columns.type))
-      const isOut = debitTypes !== null ? debitTypes.has(kind) : directionOut.has(kind)
-      const isIn = debitTypes !== null ? !isOut : directionIn.has(kind)
-      if (isOut) cents = -Math.abs(cents)
-      else if (isIn) cents = Math.abs(cents)
-    }
-    return profile.invert_amounts === true ? -cents : cents
-  }
-
-  /** A row into a line; null for rows that are not transactions (blank, pending, balances, continuations). */
-  const lineOf = (row: Row): StatementLine | "continuation" | null => {
-    if (isBlank(row)) return null
-    const dateText = (row.fields[columns.date] ?? "").trim()
-    if (dateText === "") {
-      const amount = columns.amount === undefined ? null : (row.fields[columns.amount] ?? "").trim()
-      return amount === null || amount === "" ? "continuation" : null
-    }
-    if (/^(pending|in behandeling|vorgemerkt|en attente)$/iu.test(dateText)) return null
-    const payee = columns.payee === undefined ? null : clean(row.fields[columns.payee])
-    if (payee !== null && balanceRow.test(payee)) return null
-    const date = parseDate(dateText, order)
-    if (date === null) {
-      // A single-cell row below the transactions (a total, a footer) is not a transaction.
-      if (row.fields.filter((field) => field.trim() !== "").length <= 1) return null
-      throw new UnreadableStatement(`"${dateText}" is not a date`, row.line)
-    }
-    const amountCents = amountOf(row)
-    if (amountCents === null) throw new UnreadableStatement("the row has a date but no amount", row.line)
-    const memo = columns.memo.map((column) => clean(row.fields[column])).filter((value): value is string => value !== null)
-    statement.transactions++
-    return {
-      line: row.line,
-      date,
-      amountCents,
-      payee: payee ?? memo[0] ?? null,
-      memo: memo.length === 0 ? null : memo.join(" "),
-      checkNumber: columns.checkNumber === undefined ? null : clean(row.fields[columns.checkNumber]),
-      statementId: columns.id === undefined ? null : clean(row.fields[columns.id]),
-      statement: 0
-    }
-  }
 
   const release = (): StatementLine | null => {
     if (held === null) return null
@@ -295,13 +224,13 @@ export const read = (text: string, profile: Profile = {}): StatementReader => {
   const next = (): StatementLine | null => {
     for (;;) {
       if (queue.length === 0 && !finished) {
-        const rows = pull()
-        if (rows === null) finished = true
-        else queue = rows
+        const pulled = pull()
+        if (pulled === null) finished = true
+        else queue = pulled
       }
       const row = queue.shift()
       if (row === undefined) return release()
-      const line = lineOf(row)
+      const line = lineOf(layout, row)
       if (line === null) continue
       if (line === "continuation") {
         // Some banks continue a transaction's description on the rows below it.
@@ -310,6 +239,7 @@ export const read = (text: string, profile: Profile = {}): StatementReader => {
         }
         continue
       }
+      statement.transactions++
       const ready = release()
       held = { line, memo: [] }
       if (ready !== null) return ready

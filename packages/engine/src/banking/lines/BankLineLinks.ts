@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { ApiError } from "@ledger/api"
-import * as Row from "../kernel/Row.ts"
-import * as BankAccounts from "./BankAccounts.ts"
+import * as Row from "../../kernel/Row.ts"
+import * as BankAccounts from "../accounts/BankAccounts.ts"
 import * as BankLineStore from "./BankLineStore.ts"
 
 /**

@@ -1,14 +1,14 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiError, Banking, Limits } from "@ledger/api"
-import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../kernel/CompanyContext.ts"
-import * as Outbox from "../pipeline/Outbox.ts"
-import * as Pagination from "../kernel/Pagination.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import * as Row from "../kernel/Row.ts"
-import * as BankAccounts from "./BankAccounts.ts"
-import * as ReconciliationRules from "./ReconciliationRules.ts"
+import { ApiError, Banking } from "@ledger/api"
+import * as Handler from "../../kernel/Handler.ts"
+import { requireCompanyId } from "../../kernel/CompanyContext.ts"
+import * as Outbox from "../../pipeline/Outbox.ts"
+import * as Pagination from "../../kernel/Pagination.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as Row from "../../kernel/Row.ts"
+import * as BankAccounts from "../accounts/BankAccounts.ts"
+import * as ReconciliationStore from "./ReconciliationStore.ts"
 
 /**
  * Reconciliations (spec 3.6): clear the posted entries a bank statement shows, finish at zero
@@ -18,143 +18,6 @@ import * as ReconciliationRules from "./ReconciliationRules.ts"
  */
 
 type Item = typeof Banking.Records.ReconciliationItem.Type
-type Rows = readonly [Record<string, unknown>, ...Array<Record<string, unknown>>]
-
-const load = Effect.fn("Reconciliations.load")(function*(id: number, lock: boolean) {
-  const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompanyId
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM reconciliations WHERE company_id = ${companyId} AND id = ${id}
-    ${lock ? sql`FOR UPDATE` : sql``}`.pipe(Effect.orDie)
-  if (rows[0] === undefined) return yield* Effect.fail(ApiError.notFound("reconciliation"))
-  return rows[0]
-})
-
-const requireInProgress = (row: Record<string, unknown>) =>
-  row.status === "in_progress"
-    ? Effect.void
-    : Effect.fail(ApiError.fail("reconciliation_closed", `The reconciliation is ${String(row.status)}.`, { status: row.status }))
-
-/** Net effect of entries on the ledger account up to a date, per entry, for those not cleared for this bank account. */
-const unclearedItems = Effect.fn("Reconciliations.unclearedItems")(function*(
-  bank: Record<string, unknown>,
-  through: string,
-  options: { readonly entryIds?: ReadonlyArray<number>; readonly limit?: number } = {}
-) {
-  const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompanyId
-  const sign = BankAccounts.naturalSign(String(bank.account_type))
-  const rows = yield* sql<Record<string, unknown>>`SELECT l.entry_id, e.entry_date, e.memo, sum(l.amount_cents) AS effect,
-      (SELECT b.id FROM bank_lines b WHERE b.company_id = l.company_id AND b.bank_account_id = ${bank.id} AND b.entry_id = l.entry_id) AS line_id
-    FROM journal_lines l JOIN journal_entries e ON e.company_id = l.company_id AND e.id = l.entry_id
-    WHERE l.company_id = ${companyId} AND l.account_id = ${bank.account_id} AND e.entry_date <= ${through}
-      AND NOT EXISTS (SELECT 1 FROM reconciliation_items i WHERE i.company_id = l.company_id
-        AND i.bank_account_id = ${bank.id} AND i.entry_id = l.entry_id)
-      ${options.entryIds === undefined ? sql`` : sql`AND l.entry_id IN ${sql.in(options.entryIds)}`}
-    GROUP BY l.company_id, l.entry_id, e.entry_date, e.memo HAVING sum(l.amount_cents) <> 0
-    ORDER BY e.entry_date, l.entry_id
-    ${options.limit === undefined ? sql`` : sql`LIMIT ${options.limit}`}`.pipe(Effect.orDie)
-  return rows.map((row): Item => ({
-    entry_id: Row.int(row.entry_id),
-    date: Row.date(row.entry_date),
-    amount_cents: sign * Row.int(row.effect),
-    memo: row.memo === null ? null : String(row.memo),
-    bank_line_id: Row.intOrNull(row.line_id)
-  }))
-})
-
-const clearedItems = Effect.fn("Reconciliations.clearedItems")(function*(reconciliationId: number, bankAccountId: number) {
-  const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompanyId
-  const rows = yield* sql<Record<string, unknown>>`SELECT i.*, e.memo,
-      (SELECT b.id FROM bank_lines b WHERE b.company_id = i.company_id AND b.bank_account_id = ${bankAccountId} AND b.entry_id = i.entry_id) AS line_id
-    FROM reconciliation_items i JOIN journal_entries e ON e.company_id = i.company_id AND e.id = i.entry_id
-    WHERE i.company_id = ${companyId} AND i.reconciliation_id = ${reconciliationId}
-    ORDER BY i.entry_date, i.entry_id`.pipe(Effect.orDie)
-  return rows.map((row): Item => ({
-    entry_id: Row.int(row.entry_id),
-    date: Row.date(row.entry_date),
-    amount_cents: Row.int(row.amount_cents),
-    memo: row.memo === null ? null : String(row.memo),
-    bank_line_id: Row.intOrNull(row.line_id)
-  }))
-})
-
-const asItems = (items: ReadonlyArray<Item>): Array<ReconciliationRules.Item> =>
-  items.map((item) => ({ entryId: item.entry_id, date: item.date, amountCents: item.amount_cents }))
-
-const summary = (row: Record<string, unknown>, cleared: ReadonlyArray<Item>) => {
-  const beginning = Row.int(row.beginning_balance_cents)
-  const ending = Row.int(row.statement_ending_balance_cents)
-  return {
-    id: Row.int(row.id),
-    bank_account_id: Row.int(row.bank_account_id),
-    status: row.status as typeof Banking.Records.ReconciliationStatus.Type,
-    statement_date: Row.date(row.statement_date),
-    beginning_balance_cents: beginning,
-    statement_ending_balance_cents: ending,
-    cleared_balance_cents: ReconciliationRules.clearedBalance(beginning, asItems(cleared)),
-    difference_cents: ReconciliationRules.difference(ending, beginning, asItems(cleared)),
-    cleared_count: cleared.length,
-    finished_at: Row.isoOrNull(row.finished_at),
-    reason: row.reason === null ? null : String(row.reason),
-    created_at: Row.iso(row.created_at)
-  }
-}
-
-const detail = Effect.fn("Reconciliations.detail")(function*(row: Record<string, unknown>) {
-  const bankAccountId = Row.int(row.bank_account_id)
-  const cleared = yield* clearedItems(Row.int(row.id), bankAccountId)
-  const candidates = row.status === "in_progress"
-    ? yield* unclearedItems(yield* BankAccounts.load(bankAccountId), Row.date(row.statement_date), {
-      limit: Limits.reconciliationChangeItemsMax
-    })
-    : []
-  return { ...summary(row, cleared), cleared, candidates }
-})
-
-/** The last finished reconciliation of a bank account, if any. */
-const lastFinished = Effect.fn("Reconciliations.lastFinished")(function*(bankAccountId: number) {
-  const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompanyId
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM reconciliations WHERE company_id = ${companyId}
-    AND bank_account_id = ${bankAccountId} AND status = 'finished' ORDER BY statement_date DESC, id DESC LIMIT 1`.pipe(Effect.orDie)
-  return rows[0]
-})
-
-/** Clears entries in a reconciliation in progress after checking each one. */
-const clear = Effect.fn("Reconciliations.clear")(function*(
-  row: Record<string, unknown>,
-  bank: Record<string, unknown>,
-  entryIds: ReadonlyArray<number>,
-  statementDate: string
-) {
-  const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompanyId
-  const wanted = Array.from(new Set(entryIds))
-  if (wanted.length === 0) return
-  const candidates = new Map((yield* unclearedItems(bank, "9999-12-31", { entryIds: wanted })).map((item) => [item.entry_id, item]))
-  const issues: Array<{ path: Array<string | number>; message: string }> = []
-  const items: Array<Record<string, unknown>> = []
-  wanted.forEach((entryId, index) => {
-    const item = candidates.get(entryId)
-    if (item === undefined) {
-      issues.push({ path: ["body", "clear", index], message: `Entry ${entryId} does not move this bank account, or is already cleared` })
-    } else if (item.date > statementDate) {
-      issues.push({ path: ["body", "clear", index], message: `Entry ${entryId} is dated after the statement date` })
-    } else {
-      items.push({
-        company_id: companyId,
-        reconciliation_id: row.id,
-        bank_account_id: bank.id,
-        entry_id: entryId,
-        entry_date: item.date,
-        amount_cents: item.amount_cents
-      })
-    }
-  })
-  if (issues.length > 0) return yield* Effect.fail(ApiError.validationFailed("Some entries cannot be cleared.", issues))
-  yield* sql`INSERT INTO reconciliation_items ${sql.insert(items as unknown as Rows)}`.pipe(Effect.orDie)
-})
 
 export const handlers = [
   Handler.make(Banking.Reconciliations.startReconciliation, ({ path, body }) =>
@@ -170,7 +33,7 @@ export const handlers = [
           reconciliation_id: Row.int(running[0].id)
         }))
       }
-      const last = yield* lastFinished(path.id)
+      const last = yield* ReconciliationStore.lastFinished(path.id)
       if (last !== undefined && body.statement_date <= Row.date(last.statement_date)) {
         return yield* Effect.fail(ApiError.validationFailed(`The statement date must be after the last reconciled statement (${Row.date(last.statement_date)}).`, [
           { path: ["body", "statement_date"], message: "Not after the last reconciled statement" }
@@ -187,10 +50,10 @@ export const handlers = [
       const row = inserted[0]!
       if (body.auto_clear === true) {
         // The entries the bank has confirmed: those linked to this account's lines up to the statement date.
-        const linked = (yield* unclearedItems(bank, body.statement_date)).filter((item) => item.bank_line_id !== null)
-        yield* clear(row, bank, linked.map((item) => item.entry_id), body.statement_date)
+        const linked = (yield* ReconciliationStore.unclearedItems(bank, body.statement_date)).filter((item) => item.bank_line_id !== null)
+        yield* ReconciliationStore.clear(row, bank, linked.map((item) => item.entry_id), body.statement_date)
       }
-      const result = yield* detail(row)
+      const result = yield* ReconciliationStore.detail(row)
       return {
         body: result,
         audit: { targetType: "reconciliation", targetId: result.id, details: { bank_account_id: path.id, statement_date: body.statement_date } }
@@ -208,25 +71,25 @@ export const handlers = [
         ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
       const page = Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => row)
       const data = yield* Effect.forEach(page.data, (row) =>
-        Effect.map(clearedItems(Row.int(row.id), Row.int(row.bank_account_id)), (cleared) => summary(row, cleared)))
+        Effect.map(ReconciliationStore.clearedItems(Row.int(row.id), Row.int(row.bank_account_id)), (cleared) => ReconciliationStore.summary(row, cleared)))
       return { body: { ...page, data } }
     })),
 
   Handler.make(Banking.Reconciliations.getReconciliation, ({ path }) =>
     Effect.gen(function*() {
-      return { body: yield* detail(yield* load(path.id, false)) }
+      return { body: yield* ReconciliationStore.detail(yield* ReconciliationStore.load(path.id, false)) }
     })),
 
   Handler.make(Banking.Reconciliations.updateReconciliation, ({ path, body }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      let row = yield* load(path.id, true)
-      yield* requireInProgress(row)
+      let row = yield* ReconciliationStore.load(path.id, true)
+      yield* ReconciliationStore.requireInProgress(row)
       const bank = yield* BankAccounts.load(Row.int(row.bank_account_id), "share")
       const changes: Record<string, unknown> = {}
       if (body.statement_date !== undefined) {
-        const last = yield* lastFinished(Row.int(row.bank_account_id))
+        const last = yield* ReconciliationStore.lastFinished(Row.int(row.bank_account_id))
         if (last !== undefined && body.statement_date <= Row.date(last.statement_date)) {
           return yield* Effect.fail(ApiError.validationFailed("The statement date must be after the last reconciled statement.", [
             { path: ["body", "statement_date"], message: "Not after the last reconciled statement" }
@@ -244,7 +107,7 @@ export const handlers = [
         yield* sql`DELETE FROM reconciliation_items WHERE company_id = ${companyId} AND reconciliation_id = ${path.id}
           AND entry_id IN ${sql.in(Array.from(new Set(body.unclear)))}`.pipe(Effect.orDie)
       }
-      if (body.clear !== undefined) yield* clear(row, bank, body.clear, statementDate)
+      if (body.clear !== undefined) yield* ReconciliationStore.clear(row, bank, body.clear, statementDate)
       const late = yield* sql`SELECT entry_id FROM reconciliation_items WHERE company_id = ${companyId}
         AND reconciliation_id = ${path.id} AND entry_date > ${statementDate} LIMIT 1`.pipe(Effect.orDie)
       if (late.length > 0) {
@@ -252,7 +115,7 @@ export const handlers = [
           { path: ["body", "statement_date"], message: "Before cleared entries" }
         ]))
       }
-      const result = yield* detail(row)
+      const result = yield* ReconciliationStore.detail(row)
       return {
         body: result,
         audit: {
@@ -268,9 +131,9 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
-      const row = yield* load(path.id, true)
-      yield* requireInProgress(row)
-      const current = yield* detail(row)
+      const row = yield* ReconciliationStore.load(path.id, true)
+      yield* ReconciliationStore.requireInProgress(row)
+      const current = yield* ReconciliationStore.detail(row)
       if (current.difference_cents !== 0) {
         return yield* Effect.fail(ApiError.fail("reconciliation_not_balanced", `The difference is ${current.difference_cents} cents; finish needs zero.`, {
           difference_cents: current.difference_cents,
@@ -288,7 +151,7 @@ export const handlers = [
         cleared_count: current.cleared_count
       }).pipe(Effect.orDie)
       return {
-        body: yield* detail(updated[0]!),
+        body: yield* ReconciliationStore.detail(updated[0]!),
         audit: { targetType: "reconciliation", targetId: path.id, details: { statement_date: current.statement_date } }
       }
     })),
@@ -297,13 +160,13 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const row = yield* load(path.id, true)
-      yield* requireInProgress(row)
+      const row = yield* ReconciliationStore.load(path.id, true)
+      yield* ReconciliationStore.requireInProgress(row)
       const updated = yield* sql<Record<string, unknown>>`UPDATE reconciliations SET status = 'cancelled', reason = ${body.reason}
         WHERE company_id = ${companyId} AND id = ${path.id} RETURNING *`.pipe(Effect.orDie)
       yield* sql`DELETE FROM reconciliation_items WHERE company_id = ${companyId} AND reconciliation_id = ${path.id}`.pipe(Effect.orDie)
       return {
-        body: summary(updated[0]!, []),
+        body: ReconciliationStore.summary(updated[0]!, []),
         audit: { targetType: "reconciliation", targetId: path.id, reason: body.reason }
       }
     })),
@@ -312,13 +175,13 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const row = yield* load(path.id, true)
+      const row = yield* ReconciliationStore.load(path.id, true)
       if (row.status !== "finished") {
         return yield* Effect.fail(ApiError.fail("reconciliation_closed", `Only a finished reconciliation can be undone; this one is ${String(row.status)}.`))
       }
       const bankAccountId = Row.int(row.bank_account_id)
       yield* BankAccounts.load(bankAccountId, "update")
-      const last = yield* lastFinished(bankAccountId)
+      const last = yield* ReconciliationStore.lastFinished(bankAccountId)
       if (last === undefined || Row.int(last.id) !== path.id) {
         return yield* Effect.fail(ApiError.fail("reconciliation_not_latest", "Only the latest finished reconciliation of a bank account can be undone.", {
           latest_reconciliation_id: last === undefined ? null : Row.int(last.id)
@@ -336,12 +199,12 @@ export const handlers = [
           end_date: Row.date(locked[0].end_date)
         }))
       }
-      const cleared = yield* clearedItems(path.id, bankAccountId)
+      const cleared = yield* ReconciliationStore.clearedItems(path.id, bankAccountId)
       const updated = yield* sql<Record<string, unknown>>`UPDATE reconciliations SET status = 'undone', reason = ${body.reason}
         WHERE company_id = ${companyId} AND id = ${path.id} RETURNING *`.pipe(Effect.orDie)
       yield* sql`DELETE FROM reconciliation_items WHERE company_id = ${companyId} AND reconciliation_id = ${path.id}`.pipe(Effect.orDie)
       return {
-        body: summary(updated[0]!, cleared),
+        body: ReconciliationStore.summary(updated[0]!, cleared),
         audit: {
           targetType: "reconciliation",
           targetId: path.id,
@@ -353,35 +216,9 @@ export const handlers = [
 
   Handler.make(Banking.Reconciliations.getReconciliationReport, ({ path, query }) =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const companyId = yield* requireCompanyId
-      const row = yield* load(path.id, false)
-      const bankAccountId = Row.int(row.bank_account_id)
-      const bank = yield* BankAccounts.load(bankAccountId)
+      const row = yield* ReconciliationStore.load(path.id, false)
       const statementDate = Row.date(row.statement_date)
-      const cleared = yield* clearedItems(path.id, bankAccountId)
-      // Uncleared: what the books have up to the statement date that this and earlier statements did not clear.
-      const uncleared = yield* unclearedItems(bank, statementDate)
-      const balance = yield* sql<{ net: unknown }>`SELECT coalesce(sum(debit_cents) - sum(credit_cents), 0) AS net
-        FROM account_daily_totals WHERE company_id = ${companyId} AND account_id = ${bank.account_id}
-        AND day <= ${statementDate}`.pipe(Effect.orDie)
-      const book = BankAccounts.naturalSign(String(bank.account_type)) * Row.int(balance[0]!.net)
-      const parts = ReconciliationRules.split(cleared.map((item) => ({ ...item, amountCents: item.amount_cents })))
-      const strip = (items: ReadonlyArray<Item & { amountCents: number }>): Array<Item> =>
-        items.map(({ amountCents: _, ...item }) => item)
-      const report = {
-        reconciliation: summary(row, cleared),
-        cleared_deposits: strip(parts.deposits),
-        cleared_payments: strip(parts.payments),
-        uncleared,
-        tie_out: ReconciliationRules.tieOut({
-          beginningCents: Row.int(row.beginning_balance_cents),
-          statementEndingCents: Row.int(row.statement_ending_balance_cents),
-          cleared: asItems(cleared),
-          uncleared: asItems(uncleared),
-          bookBalanceCents: book
-        })
-      }
+      const report = yield* ReconciliationStore.reportOf(row)
       if (query.format !== "csv") return { body: report }
       return { body: { format: "csv" as const, filename: `reconciliation-${path.id}-${statementDate}.csv`, content: reportCsv(report) } }
     }))

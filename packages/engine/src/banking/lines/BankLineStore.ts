@@ -1,11 +1,12 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Banking } from "@ledger/api"
-import { requireCompanyId } from "../kernel/CompanyContext.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import * as Row from "../kernel/Row.ts"
-import * as BankRuleRules from "./BankRuleRules.ts"
-import * as BankingRows from "./BankingRows.ts"
+import { requireCompanyId } from "../../kernel/CompanyContext.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as Row from "../../kernel/Row.ts"
+import * as BankRuleRules from "../rules/BankRuleRules.ts"
+import * as BankRuleStore from "../rules/BankRuleStore.ts"
+import * as BankingRows from "../common/BankingRows.ts"
 
 /** Reads and state changes of bank lines shared by the line operations, payments and feeds. */
 
@@ -45,37 +46,12 @@ export const update = Effect.fn("BankLineStore.update")(function*(id: number, fi
   return rows[0]!
 })
 
-/**
- * A rule a categorization names is one of the caller's company's: an id from another company (or
- * none) is refused, never recorded as if it were this company's (issue 19 item 4).
- */
-export const requireRule = Effect.fn("BankLineStore.requireRule")(function*(ruleId: number) {
-  const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompanyId
-  const rows = yield* sql`SELECT 1 FROM bank_rules WHERE company_id = ${companyId} AND id = ${ruleId}`.pipe(Effect.orDie)
-  if (rows.length === 0) {
-    return yield* Effect.fail(ApiError.validationFailed("No such bank rule in this company.", [
-      { path: ["body", "rule_id"], message: "Unknown rule" }
-    ]))
-  }
-})
-
-/** The company's active rules, with their accounts' codes, for suggestions. */
-export const activeRules = Effect.fn("BankLineStore.activeRules")(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const companyId = yield* requireCompanyId
-  const rows = yield* sql<Record<string, unknown>>`SELECT r.*, a.code AS account_code FROM bank_rules r
-    JOIN accounts a ON a.company_id = r.company_id AND a.id = r.account_id
-    WHERE r.company_id = ${companyId} AND r.active ORDER BY r.priority, r.created_at, r.id`.pipe(Effect.orDie)
-  return rows.map(BankingRows.rule)
-})
-
 /** Lines as the API shows them; unmatched ones carry the first matching rule's suggestion. */
 export const present = Effect.fn("BankLineStore.present")(function*(rows: ReadonlyArray<Record<string, unknown>>) {
   const needsRules = rows.some((row) => row.status === "unmatched")
-  const rules = needsRules ? yield* activeRules() : []
+  const rules = needsRules ? yield* BankRuleStore.activeRules() : []
   return rows.map((row) =>
-    BankingRows.bankLine(row, row.status === "unmatched" ? BankingRows.suggestionOf(BankRuleRules.firstMatch(rules, BankingRows.facts(row))) : null)
+    BankingRows.bankLine(row, row.status === "unmatched" ? BankRuleStore.suggestionOf(BankRuleRules.firstMatch(rules, BankRuleStore.facts(row))) : null)
   )
 })
 

@@ -1,14 +1,14 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Banking, Limits } from "@ledger/api"
-import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../kernel/CompanyContext.ts"
-import * as Pagination from "../kernel/Pagination.ts"
-import { exists } from "../kernel/Registry.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import * as Row from "../kernel/Row.ts"
-import { AccountStore } from "../ledger/index.ts"
-import * as BankingRows from "./BankingRows.ts"
+import * as Handler from "../../kernel/Handler.ts"
+import { requireCompanyId } from "../../kernel/CompanyContext.ts"
+import * as Pagination from "../../kernel/Pagination.ts"
+import { exists } from "../../kernel/Registry.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as Row from "../../kernel/Row.ts"
+import { AccountStore } from "../../ledger/index.ts"
+import * as BankingRows from "../common/BankingRows.ts"
 
 /**
  * Bank accounts (spec 4.5): each tied for good to one ledger account, an asset for checking and

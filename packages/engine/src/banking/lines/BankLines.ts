@@ -1,14 +1,15 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Banking } from "@ledger/api"
-import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../kernel/CompanyContext.ts"
-import * as Pagination from "../kernel/Pagination.ts"
-import { proposalKind as declareKind } from "../kernel/Registry.ts"
-import * as Row from "../kernel/Row.ts"
-import { Governed, JournalEntryStore } from "../ledger/index.ts"
-import * as BankAccounts from "./BankAccounts.ts"
+import * as Handler from "../../kernel/Handler.ts"
+import { requireCompanyId } from "../../kernel/CompanyContext.ts"
+import * as Pagination from "../../kernel/Pagination.ts"
+import { proposalKind as declareKind } from "../../kernel/Registry.ts"
+import * as Row from "../../kernel/Row.ts"
+import { Governed, JournalEntryStore } from "../../ledger/index.ts"
+import * as BankAccounts from "../accounts/BankAccounts.ts"
 import * as BankLineStore from "./BankLineStore.ts"
+import * as BankRuleStore from "../rules/BankRuleStore.ts"
 
 /**
  * Bank lines (spec 3.5): listing with rule suggestions, categorizing through the governed path,
@@ -112,7 +113,7 @@ export const handlers = [
           { path: ["path", "id"], message: "Zero amount" }
         ]))
       }
-      if (body.rule_id !== undefined && body.rule_id !== null) yield* BankLineStore.requireRule(body.rule_id)
+      if (body.rule_id !== undefined && body.rule_id !== null) yield* BankRuleStore.requireRule(body.rule_id)
       const bank = yield* BankAccounts.load(Row.int(line.bank_account_id))
       if (String(bank.account_code) === body.account) {
         return yield* Effect.fail(ApiError.validationFailed("A line cannot be categorized to its own bank's ledger account.", [

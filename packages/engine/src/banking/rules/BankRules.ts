@@ -1,21 +1,17 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Banking, Limits } from "@ledger/api"
-import * as Handler from "../kernel/Handler.ts"
-import { requireCompanyId } from "../kernel/CompanyContext.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import * as BodyReference from "../kernel/BodyReference.ts"
-import * as Pagination from "../kernel/Pagination.ts"
-import * as Row from "../kernel/Row.ts"
-import { AccountStore } from "../ledger/index.ts"
-import * as BankAccounts from "./BankAccounts.ts"
-import * as BankingRows from "./BankingRows.ts"
+import * as Handler from "../../kernel/Handler.ts"
+import { requireCompanyId } from "../../kernel/CompanyContext.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as BodyReference from "../../kernel/BodyReference.ts"
+import * as Pagination from "../../kernel/Pagination.ts"
+import * as Row from "../../kernel/Row.ts"
+import { AccountStore } from "../../ledger/index.ts"
+import * as BankAccounts from "../accounts/BankAccounts.ts"
+import * as BankRuleStore from "./BankRuleStore.ts"
 
 /** Bank rules (spec 4.5): added, listed in evaluation order, deactivated; never edited (a database trigger holds that). */
-
-const selectRule = (sql: SqlClient.SqlClient, companyId: string) =>
-  sql`SELECT r.*, a.code AS account_code FROM bank_rules r JOIN accounts a ON a.company_id = r.company_id AND a.id = r.account_id
-    WHERE r.company_id = ${companyId}`
 
 export const handlers = [
   Handler.make(Banking.BankLines.createBankRule, ({ body }) =>
@@ -67,8 +63,8 @@ export const handlers = [
         created_at: request.now
       })} RETURNING id`.pipe(Effect.orDie)
       const id = Row.int(inserted[0]!.id)
-      const rows = yield* sql<Record<string, unknown>>`${selectRule(sql, companyId)} AND r.id = ${id}`.pipe(Effect.orDie)
-      return { body: BankingRows.ruleRecord(rows[0]!), audit: { targetType: "bank_rule", targetId: id, details: { priority: body.priority } } }
+      const rows = yield* sql<Record<string, unknown>>`${BankRuleStore.selectRule(sql, companyId)} AND r.id = ${id}`.pipe(Effect.orDie)
+      return { body: BankRuleStore.ruleRecord(rows[0]!), audit: { targetType: "bank_rule", targetId: id, details: { priority: body.priority } } }
     })),
 
   Handler.make(Banking.BankLines.listBankRules, ({ query }) =>
@@ -78,11 +74,11 @@ export const handlers = [
       const limit = Pagination.limitOf(query)
       const after = yield* Pagination.afterId(query)
       // In the order rules are tried (priority, then age): the cursor's rule names where to go on.
-      const rows = yield* sql<Record<string, unknown>>`${selectRule(sql, companyId)}
+      const rows = yield* sql<Record<string, unknown>>`${BankRuleStore.selectRule(sql, companyId)}
         ${query.include_inactive === true ? sql`` : sql`AND r.active`}
         ${after === null ? sql`` : sql`AND (r.priority, r.created_at, r.id) > (SELECT priority, created_at, id FROM bank_rules WHERE company_id = ${companyId} AND id = ${after})`}
         ORDER BY r.priority, r.created_at, r.id LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), BankingRows.ruleRecord) }
+      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), BankRuleStore.ruleRecord) }
     })),
 
   Handler.make(Banking.BankLines.deactivateBankRule, ({ path, body }) =>
@@ -96,7 +92,7 @@ export const handlers = [
       if (rows[0].active !== true) return yield* Effect.fail(ApiError.fail("conflict", "The rule is already inactive."))
       yield* sql`UPDATE bank_rules SET active = false, deactivated_reason = ${body.reason}, deactivated_at = ${request.now}
         WHERE company_id = ${companyId} AND id = ${path.id}`.pipe(Effect.orDie)
-      const updated = yield* sql<Record<string, unknown>>`${selectRule(sql, companyId)} AND r.id = ${path.id}`.pipe(Effect.orDie)
-      return { body: BankingRows.ruleRecord(updated[0]!), audit: { targetType: "bank_rule", targetId: path.id, reason: body.reason } }
+      const updated = yield* sql<Record<string, unknown>>`${BankRuleStore.selectRule(sql, companyId)} AND r.id = ${path.id}`.pipe(Effect.orDie)
+      return { body: BankRuleStore.ruleRecord(updated[0]!), audit: { targetType: "bank_rule", targetId: path.id, reason: body.reason } }
     }))
 ] as const

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Limits } from "@ledger/api"
+import { newKey } from "../support/index.ts"
+import { type BankingApp, companyWithBankAccount, makeBankingApp } from "./support.ts"
+
+/**
+ * A statement import commits its lines in batches (issue 19 item 8, docs/decisions/0408): other
+ * requests are answered between batches (on PGlite, whose one connection a single transaction
+ * would hold for the whole import), the import record shows how far it got, and a retry under the
+ * same Idempotency-Key after a failure part way goes on from the last committed batch: every line
+ * once, one answer.
+ */
+let app: BankingApp
+beforeAll(async () => {
+  app = await makeBankingApp()
+})
+afterAll(() => app.close())
+
+/** `lines` CSV transactions; the line at `marked` (0-based), if any, has the payee `markedPayee`. */
+const statement = (lines: number, marked?: { readonly at: number; readonly payee: string }): string => {
+  const rows = ["Date,Description,Amount"]
+  for (let index = 0; index < lines; index++) {
+    const day = String(1 + (index % 28)).padStart(2, "0")
+    const payee = marked?.at === index ? marked.payee : `Card purchase ${index}`
+    rows.push(`2026-03-${day},${payee},-${1 + (index % 900)}.${String(index % 100).padStart(2, "0")}`)
+  }
+  return `${rows.join("\n")}\n`
+}
+
+/** Lines an import writes a batch (the engine's `importWriteBatchLines`, banking/Imports.ts). */
+const importWriteBatchLines = Limits.importBatchLinesMax
+
+const batches = (lines: number) => Math.ceil(lines / importWriteBatchLines)
+
+describe("a statement import in batches", () => {
+  it("answers other requests while it runs and shows its progress on the import record", async () => {
+    const { company, bankAccountId } = await companyWithBankAccount(app)
+    const neighbour = await companyWithBankAccount(app)
+    const lines = 6 * importWriteBatchLines
+    let importDone = false
+    const importing = app.call("POST", `/v1/bank-accounts/${bankAccountId}/imports`, {
+      token: company.ownerKey,
+      key: newKey(),
+      body: { format: "csv", content: statement(lines), filename: "march.csv" }
+    }).then((result) => {
+      importDone = true
+      return result
+    })
+
+    // The bank account read through the API until its import history shows the import part way.
+    // In process, with no network between, the polls would run on promise callbacks alone and
+    // keep the import's fiber (resumed from the event loop's queue) from ever running: each poll
+    // waits for a turn of the event loop first, as a real client's request does.
+    let seen: any = null
+    while (!importDone) {
+      await new Promise((resolve) => setImmediate(resolve))
+      const detail = await app.call("GET", `/v1/bank-accounts/${bankAccountId}`, { token: company.ownerKey })
+      expect(detail.status).toBe(200)
+      const record = detail.body.imports[0]
+      if (record !== undefined && record.status === "importing" && record.lines_read > 0) {
+        seen = record
+        break
+      }
+    }
+    expect(seen, "the import record was seen while the import ran").not.toBeNull()
+    expect(seen.lines_total).toBe(lines)
+    expect(seen.lines_read).toBeLessThan(lines)
+    expect(seen.lines_read % importWriteBatchLines).toBe(0)
+    expect(seen.lines_imported).toBe(seen.lines_read)
+
+    // Another company's request is answered before the import finishes.
+    const other = await app.call("GET", "/v1/bank-accounts", { token: neighbour.company.ownerKey })
+    expect(other.status).toBe(200)
+    expect(importDone).toBe(false)
+
+    const imported = await importing
+    expect(imported.status).toBe(201)
+    expect(imported.body.lines_read).toBe(lines)
+    expect(imported.body.lines_imported).toBe(lines)
+    expect(imported.body.duplicates).toBe(0)
+    expect(imported.body.import).toMatchObject({
+      status: "imported",
+      lines_total: lines,
+      lines_read: lines,
+      lines_imported: lines,
+      first_date: "2026-03-01",
+      last_date: "2026-03-28",
+      filename: "march.csv"
+    })
+    const detail = await app.call("GET", `/v1/bank-accounts/${bankAccountId}`, { token: company.ownerKey })
+    expect(detail.body.imports).toHaveLength(1)
+    expect(detail.body.imports[0]).toMatchObject({ id: imported.body.import.id, status: "imported", lines_imported: lines })
+  }, 120_000)
+
+  it("counts a file's own repeats and lines the account has as duplicates across batches", async () => {
+    const { company, bankAccountId } = await companyWithBankAccount(app)
+    const lines = importWriteBatchLines + 500
+    const first = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content: statement(lines) })
+    expect(first.status).toBe(201)
+    expect(first.body.lines_imported).toBe(lines)
+    // The same file again, then twice over in one file: nothing new.
+    const again = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content: statement(lines) })
+    expect(again.body).toMatchObject({ lines_read: lines, lines_imported: 0, duplicates: lines })
+    expect(again.body.import).toMatchObject({ status: "imported", lines_imported: 0, duplicates: lines })
+    const preview = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, {
+      format: "csv",
+      content: statement(lines),
+      dry_run: true
+    })
+    expect(preview.status).toBe(200)
+    expect(preview.body).toMatchObject({ dry_run: true, import: null, lines_read: lines, lines_imported: 0, duplicates: lines })
+  }, 120_000)
+
+  it("refuses a file that cannot be read before a line of it is written, wherever the bad row is", async () => {
+    const { company, bankAccountId } = await companyWithBankAccount(app)
+    const lines = 3 * importWriteBatchLines
+    const content = statement(lines).replace("2026-03-01,Card purchase 5600,", "not a date,Card purchase 5600,")
+    expect(content).toContain("not a date")
+    const refused = await app.write(`/v1/bank-accounts/${bankAccountId}/imports`, company.ownerKey, { format: "csv", content })
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.type).toBe("statement_unreadable")
+    const rows = await app.query<{ lines: number; imports: number }>(
+      `SELECT (SELECT count(*)::int FROM bank_lines WHERE company_id = $1) AS lines,
+        (SELECT count(*)::int FROM statement_imports WHERE company_id = $1) AS imports`,
+      [company.companyId]
+    )
+    expect(rows[0]).toEqual({ lines: 0, imports: 0 })
+  }, 120_000)
+
+  it("finishes an import that failed part way when retried with the same key: every line once, one answer", async () => {
+    const { company, bankAccountId } = await companyWithBankAccount(app)
+    const lines = 4 * importWriteBatchLines + 300
+    // The fourth batch holds a line the database refuses (a trigger standing in for a crash): the
+    // three batches before it are committed, the fourth and the last are not.
+    const failAt = 3 * importWriteBatchLines + 10
+    const content = statement(lines, { at: failAt, payee: "Injected failure" })
+    await app.query(`CREATE FUNCTION import_batches_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.payee = 'Injected failure' THEN RAISE EXCEPTION 'injected failure'; END IF;
+        RETURN NEW;
+      END $$`)
+    await app.query(`CREATE TRIGGER import_batches_test_fail BEFORE INSERT ON bank_lines
+      FOR EACH ROW EXECUTE FUNCTION import_batches_test_fail()`)
+    const key = newKey()
+    const body = { format: "csv", content, filename: "april.csv" }
+    const failed = await app.call("POST", `/v1/bank-accounts/${bankAccountId}/imports`, { token: company.ownerKey, key, body })
+    expect(failed.status).toBe(500)
+    await app.query("DROP TRIGGER import_batches_test_fail ON bank_lines")
+    await app.query("DROP FUNCTION import_batches_test_fail()")
+
+    const partway = await app.query<{ id: string; status: string; lines_read: number; lines_imported: number }>(
+      "SELECT id, status, lines_read, lines_imported FROM statement_imports WHERE company_id = $1",
+      [company.companyId]
+    )
+    expect(partway).toHaveLength(1)
+    expect(partway[0]).toMatchObject({ status: "importing", lines_read: 3 * importWriteBatchLines, lines_imported: 3 * importWriteBatchLines })
+
+    const retried = await app.call("POST", `/v1/bank-accounts/${bankAccountId}/imports`, { token: company.ownerKey, key, body })
+    expect(retried.status).toBe(201)
+    expect(retried.headers.get("idempotent-replayed")).toBeNull()
+    expect(retried.body).toMatchObject({ lines_read: lines, lines_imported: lines, duplicates: 0 })
+    expect(retried.body.import).toMatchObject({ id: Number(partway[0]!.id), status: "imported", lines_read: lines, lines_imported: lines })
+
+    const replayed = await app.call("POST", `/v1/bank-accounts/${bankAccountId}/imports`, { token: company.ownerKey, key, body })
+    expect(replayed.status).toBe(201)
+    expect(replayed.headers.get("idempotent-replayed")).toBe("true")
+    expect(replayed.body).toEqual(retried.body)
+
+    const written = await app.query<{ lines: number; keys: number; imports: number; audited: number }>(
+      `SELECT (SELECT count(*)::int FROM bank_lines WHERE company_id = $1) AS lines,
+        (SELECT count(DISTINCT dedupe_key)::int FROM bank_lines WHERE company_id = $1) AS keys,
+        (SELECT count(*)::int FROM statement_imports WHERE company_id = $1) AS imports,
+        (SELECT count(*)::int FROM audit_events WHERE company_id = $1 AND target_type = 'bank_account'
+          AND outcome = 'ok' AND details->>'import_id' IS NOT NULL) AS audited`,
+      [company.companyId]
+    )
+    expect(written[0]).toEqual({ lines, keys: lines, imports: 1, audited: 1 })
+    expect(batches(lines)).toBe(5)
+  }, 120_000)
+})
