@@ -1,22 +1,12 @@
 import * as fc from "fast-check"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import {
-  codeAttempt,
-  type LinkState,
-  limits,
-  parsePerson,
-  personKey,
-  recoveryCode,
-  sameHash,
-  sessionEndedBecause,
-  sessionEnds,
-  sixDigits,
-  stepUpAllowed,
-  throttleVerdict,
-  ticketAttempt
-} from "../../packages/engine/src/auth/SignInRules.ts"
-import * as TotpRules from "../../packages/engine/src/auth/TotpRules.ts"
+import { SignInRules, TotpRules } from "@ledger/engine/rules"
+const {
+  codeAttempt, limits, parsePerson, personKey, recoveryCode, sameHash, sessionEndedBecause, sessionEnds, sixDigits, stepUpAllowed,
+  throttleVerdict, ticketAttempt
+} = SignInRules
+type LinkState = SignInRules.LinkState
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/totp/${name}`, import.meta.url), "utf8"))
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as TotpRules from "../../packages/engine/src/auth/TotpRules.ts"
+import { TotpRules } from "@ledger/engine/rules"
 import type { TestCompany } from "../support/index.ts"
 import {
   asSession,

@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import type { Auth } from "@ledger/api"
-import * as PasskeyRules from "../../packages/engine/src/auth/PasskeyRules.ts"
-import { RelyingParty } from "../../packages/engine/src/ports/RelyingParty.ts"
+import { RelyingParty } from "@ledger/engine/ports"
+import { PasskeyRules } from "@ledger/engine/rules"
 
 /**
  * The passkey policy over real authenticator messages (fido2-net-lib's test files, see

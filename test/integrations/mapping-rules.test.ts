@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { MappingRules } from "../../packages/engine/src/integrations/index.ts"
+import { IntegrationMappingRules as MappingRules } from "@ledger/engine/rules"
 
 /** Properties of the integration rules: every drafted entry balances, and what a sync does with an object it has seen. */
 

@@ -1,8 +1,8 @@
 import { Clock, Effect, Layer } from "effect"
 import { expect } from "vitest"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
+import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { FakeCommerce, FakeOnlineBooks } from "@ledger/testkit"
-import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
 import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
 
 /**

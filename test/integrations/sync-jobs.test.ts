@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { FakeCommerce } from "@ledger/testkit"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
 import type { TestApp } from "../support/index.ts"
 import { drainJobs, makeProviderApp, writer } from "./support.ts"
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Ports } from "@ledger/engine"
-import * as InformationReturnsHttp from "../../packages/server/src/adapters/InformationReturnsHttp.ts"
+import { InformationReturnsHttp } from "@ledger/server/adapters"
 
 /** The filing provider's HTTP adapter against a provider on loopback. */
 

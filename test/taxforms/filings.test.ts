@@ -1,8 +1,7 @@
 import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { agentWithKey, agentModel, getFile } from "../support/index.ts"
-import * as FireFile from "../../packages/engine/src/taxforms/fire/FireFile.ts"
-import * as Records from "../../packages/engine/src/taxforms/fire/Records.ts"
+import { FireFile, FireRecords as Records } from "@ledger/engine/rules"
 import { company, type Company, makeTaxFormsApp, paidBill, payer, type TaxFormsApp, vendor } from "./support.ts"
 
 let t: TaxFormsApp

@@ -1,7 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as FireFile from "../../packages/engine/src/taxforms/fire/FireFile.ts"
-import * as Records from "../../packages/engine/src/taxforms/fire/Records.ts"
+import { FireFile, FireRecords as Records } from "@ledger/engine/rules"
 import { ascii, json, payeeOf, payerOf, totalsOf, transmitterOf } from "./fixtures.ts"
 
 /** IRS Publication 1220 records against the moov-io/irs fixtures built from the same inputs. */

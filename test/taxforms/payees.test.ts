@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MemoryMail } from "@ledger/testkit"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
 import { agentModel, agentWithKey, auditEvents, makeTestApp, personWithKey } from "../support/index.ts"
 import { company, makeTaxFormsApp, payer, profile, type TaxFormsApp, vendor } from "./support.ts"
 

@@ -1,7 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as AmountRules from "../../packages/engine/src/taxforms/AmountRules.ts"
-import * as TinRules from "../../packages/engine/src/taxforms/TinRules.ts"
+import { TaxFormAmountRules as AmountRules, TinRules } from "@ledger/engine/rules"
 
 describe("thresholds by year", () => {
   it("$600 for payments through 2025, $2,000 after (Public Law 119-21)", () => {

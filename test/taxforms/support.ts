@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { FakeInformationReturns } from "@ledger/testkit"
-import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
+import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
 
 /**
@@ -16,12 +16,14 @@ export interface TaxFormsApp {
 /** The web app's address the 1099 tests' server is configured with (LEDGER_APP_URL). */
 export const appUrl = "https://books.example.test/"
 
-export const makeTaxFormsApp = async (options: { readonly filer?: boolean; readonly appUrl?: string | undefined } = {}): Promise<TaxFormsApp> => {
+export const makeTaxFormsApp = async (
+  options: { readonly filer?: boolean; readonly appUrl?: string | undefined; readonly clock?: string } = {}
+): Promise<TaxFormsApp> => {
   const filer = FakeInformationReturns.make()
   // The web app's address: W-9 links are mailed absolute on it.
   const ports = ServerPorts.wire({ dataDir: "memory", appUrl: "appUrl" in options ? options.appUrl : appUrl })
   const layer = options.filer === false ? ports.layer : Layer.merge(ports.layer, filer.layer)
-  return { app: await makeTestApp({ providers: layer }), filer }
+  return { app: await makeTestApp({ providers: layer, ...(options.clock === undefined ? {} : { clock: options.clock }) }), filer }
 }
 
 export interface Company {

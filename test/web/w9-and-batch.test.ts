@@ -1,8 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { routeOf, w9TokenOf } from "../../packages/web/src/router.ts"
-import { bodyOf } from "../../packages/web/src/screens/w9Body.ts"
 import { checkScreen, expectOk, setUpCompany, startHarness, type WebHarness } from "../support/browser/harness.ts"
 import { chromiumPath, hasChromium } from "../support/browser/chromium.ts"
 
@@ -43,20 +41,64 @@ const fillW9 = async (page: Page, tin: string) => {
   await page.getByLabel("Signature (type your full name)").fill("Wendy Walker")
 }
 
-describe("the W-9 page's route and body", () => {
-  it("routes /app/w9/<token> to the public page with its token, and sends only what was filled", () => {
-    expect(routeOf("/app/w9/w9_abc-DEF_123")).toBe("w9")
-    expect(routeOf("/app/w9/w9_abc/")).toBe("w9")
-    expect(routeOf("/app/w9/a/b")).toBe("not-found")
-    expect(w9TokenOf("/app/w9/w9_abc-DEF_123/")).toBe("w9_abc-DEF_123")
-    const values = {
-      legal_name: " Jane ", business_name: "", tax_class: "individual", tax_class_other: "left over", exempt_payee_code: "", fatca_code: "",
-      address1: "1 Main", address2: "", city: "Town", state: "wi", zip: "53703", tin_type: "SSN", tin: "123-45-6789"
-    }
-    expect(bodyOf(values)).toEqual({ certify: true, legal_name: "Jane", tax_class: "individual", address1: "1 Main", city: "Town", state: "WI", zip: "53703", tin_type: "SSN", tin: "123-45-6789" })
-    expect(bodyOf({ ...values, tax_class: "other" })).toMatchObject({ tax_class: "other", tax_class_other: "left over" })
-  })
-})
+/** A client of the firm `firmId` with an agent's proposal of `cents` waiting, and the firm's access with `scopes`. */
+const batchClient = async (input: {
+  readonly firmId: number
+  readonly stamp: number
+  readonly name: string
+  readonly scopes: ReadonlyArray<string>
+  readonly cents: number
+  readonly memo: string
+}) => {
+  const { firmId, stamp, name, scopes, cents, memo } = input
+  const made = await setUpCompany(harness, name, `${name.toLowerCase().replace(/\W+/gu, "-")}-${stamp}@example.test`)
+  const agent = expectOk(await harness.api("POST", "/v1/agents", made.owner, { name: "Bills agent", scopes: ["read", "propose"], posting_threshold_cents: 1_000 }), 201)
+  const key = expectOk(await harness.api("POST", "/v1/keys", made.owner, { principal_type: "agent", agent_id: agent.id, scopes: ["read", "propose"] }), 201)
+  const queued = expectOk(await harness.api("POST", "/v1/journal-entries/propose", key.secret, {
+    entry_date: today(), memo, lines: [{ account: "6070", debit_cents: cents }, { account: "2100", credit_cents: cents }]
+  }, { "x-agent-model": "test-model/1.0" }), 202)
+  expectOk(await harness.api("POST", "/v1/firm-access", made.owner, { firm_id: firmId, scopes, billing: "client", reason: "Our accountants" }), 201)
+  return { ...made, name, proposalId: queued.proposal.id as number, agentKey: key.secret as string }
+}
+
+type BatchClient = Awaited<ReturnType<typeof batchClient>>
+
+/** The accountant console signed in by emailed code, its client list showing `lastClient`. */
+const consoleSignedIn = async (email: string, lastClient: string) => {
+  const context = await harness.browser.newContext({ viewport: { width: 1100, height: 900 } })
+  const page = await context.newPage()
+  await page.goto(`${harness.url}/app/console`)
+  await page.getByLabel("Email address").fill(email)
+  await page.getByRole("button", { name: "Email me a code" }).click()
+  await page.getByLabel("Sign-in code").fill(await harness.codeFor(email))
+  await page.getByRole("button", { name: "Sign in", exact: true }).click()
+  await page.getByRole("heading", { name: "Accountant console", exact: true }).waitFor()
+  await page.getByRole("row").filter({ hasText: lastClient }).waitFor()
+  return { context, page }
+}
+
+/** Soft-locks today's period in every client from the console: those that granted approval lock it, `refused` is refused. */
+const lockAcrossClients = async (page: Page, clients: { readonly locked: readonly [BatchClient, BatchClient]; readonly refused: BatchClient }) => {
+  const [oak, pine] = clients.locked
+  const elm = clients.refused
+  const locks = page.getByRole("form", { name: "Lock a period across clients" })
+  for (const each of [oak, pine, elm]) await locks.getByLabel(each.name, { exact: true }).check()
+  await locks.getByLabel("A date in the period to lock").fill(today())
+  await locks.getByLabel("Lock", { exact: true }).selectOption("soft_locked")
+  await locks.getByLabel("Reason").fill("Month-end close")
+  await locks.getByRole("button", { name: "Lock in 3 clients" }).click()
+  const locked = page.getByRole("table", { name: /^Period locks: 2 done, 1 refused/u })
+  await locked.waitFor()
+  expect(await locked.getByRole("row").filter({ hasText: "Oak Bistro" }).textContent()).toContain("Soft-locked")
+  expect(await locked.getByRole("row").filter({ hasText: "Elm Yoga" }).textContent()).toContain("Refused: ")
+  await checkScreen(page, "14-console-batch-locked")
+  const periodOf = async (owner: string) =>
+    (expectOk(await harness.api("GET", "/v1/periods?limit=100", owner), 200).data as Array<{ start_date: string; end_date: string; status: string }>)
+      .find((period) => period.start_date <= today() && today() <= period.end_date)!
+  expect((await periodOf(oak.owner)).status).toBe("soft_locked")
+  expect((await periodOf(pine.owner)).status).toBe("soft_locked")
+  expect((await periodOf(elm.owner)).status).toBe("open")
+}
 
 describe.skipIf(!hasChromium)("the W-9 page and the console's batch work in Chromium", () => {
   it("forwards only a W-9 token's path into the app, uncached", async () => {
@@ -126,29 +168,13 @@ describe.skipIf(!hasChromium)("the W-9 page and the console's batch work in Chro
     const stamp = Date.now()
     const ada = `ada-batch-${stamp}@example.test`
     const firm = expectOk(await harness.api("POST", "/v1/firms", harness.operatorToken, { name: "Ames Batch CPAs", admin_name: "Ada Ames", admin_email: ada }), 201)
-    const client = async (name: string, scopes: ReadonlyArray<string>, cents: number, memo: string) => {
-      const made = await setUpCompany(harness, name, `${name.toLowerCase().replace(/\W+/gu, "-")}-${stamp}@example.test`)
-      const agent = expectOk(await harness.api("POST", "/v1/agents", made.owner, { name: "Bills agent", scopes: ["read", "propose"], posting_threshold_cents: 1_000 }), 201)
-      const key = expectOk(await harness.api("POST", "/v1/keys", made.owner, { principal_type: "agent", agent_id: agent.id, scopes: ["read", "propose"] }), 201)
-      const queued = expectOk(await harness.api("POST", "/v1/journal-entries/propose", key.secret, {
-        entry_date: today(), memo, lines: [{ account: "6070", debit_cents: cents }, { account: "2100", credit_cents: cents }]
-      }, { "x-agent-model": "test-model/1.0" }), 202)
-      expectOk(await harness.api("POST", "/v1/firm-access", made.owner, { firm_id: firm.firm.id, scopes, billing: "client", reason: "Our accountants" }), 201)
-      return { ...made, name, proposalId: queued.proposal.id as number, agentKey: key.secret as string }
-    }
+    const client = (name: string, scopes: ReadonlyArray<string>, cents: number, memo: string) =>
+      batchClient({ firmId: firm.firm.id, stamp, name, scopes, cents, memo })
     const oak = await client("Oak Bistro", ["read", "propose", "approve"], 20_000, "Oak linen service")
     const pine = await client("Pine Garage", ["read", "propose", "approve"], 30_000, "Pine tool rental")
     const elm = await client("Elm Yoga", ["read"], 40_000, "Elm mats")
 
-    const context = await harness.browser.newContext({ viewport: { width: 1100, height: 900 } })
-    const page = await context.newPage()
-    await page.goto(`${harness.url}/app/console`)
-    await page.getByLabel("Email address").fill(ada)
-    await page.getByRole("button", { name: "Email me a code" }).click()
-    await page.getByLabel("Sign-in code").fill(await harness.codeFor(ada))
-    await page.getByRole("button", { name: "Sign in", exact: true }).click()
-    await page.getByRole("heading", { name: "Accountant console", exact: true }).waitFor()
-    await page.getByRole("row").filter({ hasText: "Elm Yoga" }).waitFor()
+    const { context, page } = await consoleSignedIn(ada, "Elm Yoga")
 
     await page.getByRole("button", { name: "Decide proposals of several clients at once" }).click()
     for (const each of [oak, pine, elm]) await page.getByLabel(`Select proposal ${each.proposalId} of ${each.name}`).check()
@@ -178,23 +204,7 @@ describe.skipIf(!hasChromium)("the W-9 page and the console's batch work in Chro
     expect(await rejections.getByRole("row").filter({ hasText: "Pine Garage" }).textContent()).toContain(`Proposal ${later}Rejected`)
     expect(expectOk(await harness.api("GET", `/v1/proposals/${later}`, pine.owner), 200)).toMatchObject({ status: "rejected", decided_by: { type: "firm_member" } })
 
-    const locks = page.getByRole("form", { name: "Lock a period across clients" })
-    for (const each of [oak, pine, elm]) await locks.getByLabel(each.name, { exact: true }).check()
-    await locks.getByLabel("A date in the period to lock").fill(today())
-    await locks.getByLabel("Lock", { exact: true }).selectOption("soft_locked")
-    await locks.getByLabel("Reason").fill("Month-end close")
-    await locks.getByRole("button", { name: "Lock in 3 clients" }).click()
-    const locked = page.getByRole("table", { name: /^Period locks: 2 done, 1 refused/u })
-    await locked.waitFor()
-    expect(await locked.getByRole("row").filter({ hasText: "Oak Bistro" }).textContent()).toContain("Soft-locked")
-    expect(await locked.getByRole("row").filter({ hasText: "Elm Yoga" }).textContent()).toContain("Refused: ")
-    await checkScreen(page, "14-console-batch-locked")
-    const periodOf = async (owner: string) =>
-      (expectOk(await harness.api("GET", "/v1/periods?limit=100", owner), 200).data as Array<{ start_date: string; end_date: string; status: string }>)
-        .find((period) => period.start_date <= today() && today() <= period.end_date)!
-    expect((await periodOf(oak.owner)).status).toBe("soft_locked")
-    expect((await periodOf(pine.owner)).status).toBe("soft_locked")
-    expect((await periodOf(elm.owner)).status).toBe("open")
+    await lockAcrossClients(page, { locked: [oak, pine], refused: elm })
     await context.close()
   }, 180_000)
 })

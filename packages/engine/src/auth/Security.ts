@@ -4,12 +4,12 @@ import { ApiError, Auth } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
 import * as StepUp from "../kernel/StepUp.ts"
 import { Entropy } from "../ports/Entropy.ts"
-import * as AuthMail from "./AuthMail.ts"
-import * as Factors from "./Factors.ts"
-import { auditFirmLevel, ownSession } from "./Guard.ts"
-import * as PasskeyStore from "./PasskeyStore.ts"
-import * as SessionStore from "./SessionStore.ts"
-import * as TotpRules from "./TotpRules.ts"
+import * as AuthMail from "./common/AuthMail.ts"
+import * as Factors from "./factors/Factors.ts"
+import { auditFirmLevel, ownSession } from "./common/Guard.ts"
+import * as PasskeyStore from "./factors/PasskeyStore.ts"
+import * as SessionStore from "./common/SessionStore.ts"
+import * as TotpRules from "./factors/TotpRules.ts"
 
 /** A person's own sign-in settings (spec 4.14): read, authenticator app, recovery codes, sessions, address. */
 

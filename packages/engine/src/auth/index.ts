@@ -1,9 +1,9 @@
 import { Auth } from "@ledger/api"
 import * as Area from "../pipeline/Area.ts"
-import * as AuthMail from "./AuthMail.ts"
-import * as EmailLinks from "./EmailLinks.ts"
-import * as Passkeys from "./Passkeys.ts"
-import * as SecondFactor from "./SecondFactor.ts"
+import * as AuthMail from "./common/AuthMail.ts"
+import * as EmailLinks from "./factors/EmailLinks.ts"
+import * as Passkeys from "./factors/Passkeys.ts"
+import * as SecondFactor from "./factors/SecondFactor.ts"
 import * as Security from "./Security.ts"
 import * as Sessions from "./Sessions.ts"
 
@@ -15,6 +15,6 @@ export const area = Area.make({
   jobKinds: { [AuthMail.jobKind]: AuthMail.job }
 })
 
-export * as SignInRules from "./SignInRules.ts"
-export * as TotpRules from "./TotpRules.ts"
-export * as PasskeyRules from "./PasskeyRules.ts"
+export * as SignInRules from "./common/SignInRules.ts"
+export * as TotpRules from "./factors/TotpRules.ts"
+export * as PasskeyRules from "./factors/PasskeyRules.ts"

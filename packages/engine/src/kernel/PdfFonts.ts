@@ -35,6 +35,27 @@ interface Loaded {
 
 let loaded: Loaded | null = null
 
+type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0]
+type ParsedFont = ReturnType<Fontkit["create"]>
+const parsed = new WeakMap<Uint8Array, ParsedFont>()
+
+/**
+ * fontkit, parsing each font file once per process: pdf-lib calls `create` on every `embedFont`,
+ * and parsing four fonts cost most of a PDF's time (ADR 0016). The parsed font is only read from
+ * afterwards (each document's subset is its own `createSubset()`, encoded synchronously), so
+ * documents share it. Keyed by the bytes' identity: `load` reads each file into one array.
+ */
+const parsedOnce: Fontkit = {
+  create: (bytes, postscriptName) => {
+    if (postscriptName !== undefined) return fontkit.create(bytes, postscriptName)
+    const known = parsed.get(bytes)
+    if (known !== undefined) return known
+    const font = fontkit.create(bytes)
+    parsed.set(bytes, font)
+    return font
+  }
+}
+
 /**
  * The font files, read once per process. They sit in the package's fonts/ folder, which is two
  * levels above this module in the sources (src/kernel/) and one above the bundle (dist/). The
@@ -54,8 +75,8 @@ const load = (): Loaded => {
   const regular = [read(files.regular[0]), read(files.regular[1])] as const
   const bold = [read(files.bold[0]), read(files.bold[1])] as const
   const both = (a: Uint8Array, b: Uint8Array) => {
-    const second = new Set(fontkit.create(b).characterSet)
-    return new Set(fontkit.create(a).characterSet.filter((code) => second.has(code)))
+    const second = new Set(parsedOnce.create(b).characterSet)
+    return new Set(parsedOnce.create(a).characterSet.filter((code) => second.has(code)))
   }
   loaded = { regular, bold, primary: both(regular[0], bold[0]), fallback: both(regular[1], bold[1]) }
   return loaded
@@ -136,7 +157,7 @@ const embedWeight = async (pdf: PDFDocument, bytes: readonly [Uint8Array, Uint8A
 /** The regular weight alone, for documents with no headings (each embedded font costs a parse). */
 export const embedRegular = async (pdf: PDFDocument): Promise<Face> => {
   const fonts = load()
-  pdf.registerFontkit(fontkit)
+  pdf.registerFontkit(parsedOnce)
   return await embedWeight(pdf, fonts.regular, fonts)
 }
 
@@ -146,6 +167,6 @@ export const embedRegular = async (pdf: PDFDocument): Promise<Face> => {
  */
 export const embed = async (pdf: PDFDocument): Promise<Fonts> => {
   const fonts = load()
-  pdf.registerFontkit(fontkit)
+  pdf.registerFontkit(parsedOnce)
   return { regular: await embedWeight(pdf, fonts.regular, fonts), bold: await embedWeight(pdf, fonts.bold, fonts) }
 }

@@ -35,6 +35,63 @@ const formsDue = (boxes: ReadonlyMap<Box, number>, threshold: number): Array<"10
   return forms
 }
 
+type PriorAmount = TaxForms.Amounts.PriorAmount
+type AccountBox = (account: string) => Box | undefined
+
+/** Each vendor's totals by box: payments by their accounts' boxes, hand-posted entries, prior amounts; card payments apart (a card network reports them). */
+const totalsOf = (
+  payments: ReadonlyArray<AmountRules.Payment>, entries: ReadonlyArray<AmountRules.EntryPayment>, prior: ReadonlyArray<PriorAmount>, accountBox: AccountBox, vendorBoxes: ReadonlyMap<number, Box>
+): Map<number, Totals> => {
+  const totals = new Map<number, Totals>()
+  const of = (id: number) => totals.get(id) ?? totals.set(id, { boxes: new Map(), prior: 0, card: 0, journal: 0 }).get(id)!
+  const add = (entry: Totals, allocated: Iterable<readonly [Box, number]>) => {
+    for (const [box, cents] of allocated) entry.boxes.set(box, (entry.boxes.get(box) ?? 0) + cents)
+  }
+  for (const payment of payments) {
+    const entry = of(payment.contactId)
+    if (payment.byCard) entry.card += payment.amountCents
+    else add(entry, AmountRules.allocate(payment, accountBox, vendorBoxes.get(payment.contactId) ?? "NEC1"))
+  }
+  for (const payment of entries) {
+    const entry = of(payment.contactId)
+    if (payment.byCard) {
+      entry.card += payment.amountCents
+      continue
+    }
+    entry.journal += payment.amountCents
+    add(entry, AmountRules.allocateEntry(payment, accountBox, vendorBoxes.get(payment.contactId) ?? "NEC1"))
+  }
+  for (const amount of prior) {
+    const entry = of(amount.contact_id)
+    add(entry, [[amount.box, amount.amount_cents]])
+    entry.prior += amount.amount_cents
+  }
+  return totals
+}
+
+type Profile = Record<string, unknown>
+
+/** One vendor's line of the summary: its boxes, the forms they call for, and what is missing to file them. */
+const recipientOf = (id: number, entry: Totals, profile: Profile | undefined, vendorName: string, threshold: number): Recipient => {
+  const forms = formsDue(entry.boxes, threshold)
+  const nec = entry.boxes.get("NEC1") ?? 0
+  const total = [...entry.boxes.values()].reduce((a, b) => a + b, 0)
+  return {
+    contact_id: id,
+    name: profile === undefined ? vendorName : String(profile.legal_name),
+    tin_masked: profile === undefined ? null : TinRules.mask(String(profile.tin_type), String(profile.tin_last4)),
+    has_tax_profile: profile !== undefined,
+    boxes: AmountRules.boxes.filter((box) => (entry.boxes.get(box) ?? 0) !== 0).map((box) => ({ box, amount_cents: entry.boxes.get(box)! })),
+    nec_cents: nec,
+    misc_cents: total - nec,
+    prior_cents: entry.prior,
+    journal_entry_cents: entry.journal,
+    card_payments_excluded_cents: entry.card,
+    forms,
+    issues: forms.length > 0 && profile === undefined ? ["No tax profile (W-9): the TIN and address are missing."] : []
+  }
+}
+
 export const summary = Effect.fn("Amounts.summary")(function*(company: string, year: number, thresholdCents: number | undefined) {
   const threshold = thresholdCents ?? AmountRules.thresholdOf(year)
   const [payments, entries, accountBoxes, vendorBoxes, prior] = [
@@ -44,58 +101,11 @@ export const summary = Effect.fn("Amounts.summary")(function*(company: string, y
     yield* FormsStore.vendorBoxes(company),
     yield* FormsStore.priorAmounts(company, year, false)
   ]
-  const totals = new Map<number, Totals>()
-  const of = (id: number) => totals.get(id) ?? totals.set(id, { boxes: new Map(), prior: 0, card: 0, journal: 0 }).get(id)!
-  for (const payment of payments) {
-    const entry = of(payment.contactId)
-    if (payment.byCard) {
-      entry.card += payment.amountCents
-      continue
-    }
-    for (const [box, cents] of AmountRules.allocate(payment, (account) => accountBoxes.get(account), vendorBoxes.get(payment.contactId) ?? "NEC1")) {
-      entry.boxes.set(box, (entry.boxes.get(box) ?? 0) + cents)
-    }
-  }
-  for (const payment of entries.paid) {
-    const entry = of(payment.contactId)
-    if (payment.byCard) {
-      entry.card += payment.amountCents
-      continue
-    }
-    entry.journal += payment.amountCents
-    for (const [box, cents] of AmountRules.allocateEntry(payment, (account) => accountBoxes.get(account), vendorBoxes.get(payment.contactId) ?? "NEC1")) {
-      entry.boxes.set(box, (entry.boxes.get(box) ?? 0) + cents)
-    }
-  }
-  for (const amount of prior) {
-    const entry = of(amount.contact_id)
-    entry.boxes.set(amount.box, (entry.boxes.get(amount.box) ?? 0) + amount.amount_cents)
-    entry.prior += amount.amount_cents
-  }
+  const totals = totalsOf(payments, entries.paid, prior, (account) => accountBoxes.get(account), vendorBoxes)
   const ids = [...totals.keys()].sort((a, b) => a - b)
   const vendors = yield* BooksStore.vendors(company, ids)
   const profiles = yield* FormsStore.currentProfiles(company, ids)
-  const recipients: Array<Recipient> = ids.map((id) => {
-    const entry = totals.get(id)!
-    const profile = profiles.get(id)
-    const forms = formsDue(entry.boxes, threshold)
-    const nec = entry.boxes.get("NEC1") ?? 0
-    const total = [...entry.boxes.values()].reduce((a, b) => a + b, 0)
-    return {
-      contact_id: id,
-      name: profile === undefined ? vendors.get(id)?.name ?? "" : String(profile.legal_name),
-      tin_masked: profile === undefined ? null : TinRules.mask(String(profile.tin_type), String(profile.tin_last4)),
-      has_tax_profile: profile !== undefined,
-      boxes: AmountRules.boxes.filter((box) => (entry.boxes.get(box) ?? 0) !== 0).map((box) => ({ box, amount_cents: entry.boxes.get(box)! })),
-      nec_cents: nec,
-      misc_cents: total - nec,
-      prior_cents: entry.prior,
-      journal_entry_cents: entry.journal,
-      card_payments_excluded_cents: entry.card,
-      forms,
-      issues: forms.length > 0 && profile === undefined ? ["No tax profile (W-9): the TIN and address are missing."] : []
-    }
-  })
+  const recipients = ids.map((id) => recipientOf(id, totals.get(id)!, profiles.get(id), vendors.get(id)?.name ?? "", threshold))
   const due = recipients.filter((recipient) => recipient.forms.length > 0)
   return {
     year,

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import Papa from "papaparse"
 import { PDFDocument, rgb } from "pdf-lib"
 import { TaxForms } from "@ledger/api"
@@ -96,9 +96,17 @@ const payerLines = (row: Record<string, unknown> | undefined): Array<string> => 
   return [payer.name ?? "", payer.address1 ?? "", `${payer.city ?? ""}, ${payer.state ?? ""} ${payer.zip ?? ""}`, `Telephone ${payer.phone ?? ""}`]
 }
 
+/**
+ * The copies as one PDF, dated by the Effect clock: pdf-lib would stamp its creation and
+ * modification dates from the wall clock, which no test clock governs.
+ */
 const render = (year: number, copies: ReadonlyArray<Copy>) =>
-  Effect.promise(async () => {
-    const pdf = await PDFDocument.create()
+  Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.promise(async () => {
+    const pdf = await PDFDocument.create({ updateMetadata: false })
+    pdf.setProducer("Ledger")
+    pdf.setCreator("Ledger")
+    pdf.setCreationDate(new Date(now))
+    pdf.setModificationDate(new Date(now))
     const { regular, bold } = await PdfFonts.embed(pdf)
     for (const copy of copies) {
       const page = pdf.addPage([612, 396])
@@ -117,7 +125,7 @@ const render = (year: number, copies: ReadonlyArray<Copy>) =>
       for (const [label, cents] of copy.boxes) write(`Box ${label}: $${Csv.amount(cents)}`)
     }
     return pdf.save()
-  })
+  }))
 
 export const handlers = [
   Handler.make(TaxForms.Filings.getRecipientCopies, ({ path, query }) =>

@@ -10,7 +10,7 @@ import { type Asking, type Authenticated, type CompanyState, type Refused, refus
  * A web session (`ldgs_`, spec 5.1): a person signed in to the web app, acting in their company
  * with their role's scopes, like a key of theirs holding all of them. 8 hours idle, 7 days at
  * most; revocation is effective on the next request. A use moves the idle end forward, written at
- * most once a minute. Sessions are made by the auth area (auth/SessionStore.ts).
+ * most once a minute. Sessions are made by the auth area (auth/common/SessionStore.ts).
  * Firm sessions (`ldgf_`) are the firms area's (FirmSession.ts, docs/decisions/1000-sign-in-sessions-and-principals.md).
  */
 

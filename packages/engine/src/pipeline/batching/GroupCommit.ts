@@ -1,4 +1,4 @@
-import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Metric, Queue } from "effect"
+import { Cause, Context, Deferred, Effect, Exit, Fiber, Layer, Metric, Queue, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import type { CredentialState, KeyedRequest } from "../authenticate/Credential.ts"
 import type { Entropy } from "../../ports/Entropy.ts"
@@ -151,59 +151,7 @@ export class GroupCommit extends Context.Service<GroupCommit, {
       const context = yield* Effect.context<SqlClient.SqlClient | Entropy>()
       const lanes = new Map<string, Lane>()
 
-      for (const [operationId, writer] of writers) {
-        const queue = yield* Queue.unbounded<Waiting | WakeUp>()
-        const lane: Lane = { writer, queue, onTheWay: 0 }
-        lanes.set(operationId, lane)
-        const take = (most: number) => Effect.map(Queue.takeBetween(queue, 1, most), (taken) => taken.filter(isWaiting))
-        const gather = Effect.gen(function*() {
-          const waiting: Array<Waiting> = []
-          while (waiting.length === 0) waiting.push(...yield* take(batchSizeMax))
-          if (lane.onTheWay === 0) return waiting
-          // While requests are on their way, take what they bring, for at most the linger: each of
-          // them either joins the queue or, turning away as the last of them, puts a wake there,
-          // and so does the linger's end. Nothing interrupts a take (a take cut short could drop
-          // what it had taken): the wait ends on what arrives.
-          const linger = { over: false }
-          const timer = yield* Effect.forkChild(Effect.andThen(
-            Effect.sleep(lingerMilliseconds),
-            Effect.sync(() => {
-              linger.over = true
-              Queue.offerUnsafe(queue, wakeUp)
-            })
-          ))
-          while (!linger.over && lane.onTheWay > 0 && waiting.length < batchSizeMax) {
-            waiting.push(...yield* take(batchSizeMax - waiting.length))
-          }
-          yield* Fiber.interrupt(timer)
-          return waiting
-        })
-        const commitBatch = Effect.flatMap(gather, (waiting) =>
-          Effect.gen(function*() {
-            // A connection of the batch's own: its statements do not queue behind other requests'
-            // statements multiplexed on a shared connection, nor those behind its commit.
-            const exit = yield* Effect.exit(Effect.scoped(Effect.flatMap(sql.reserve, (connection) =>
-              writer.write(waiting.map((entry) => entry.item)).pipe(
-                Effect.provideService(sql.transactionService, [connection, 0]),
-                Effect.provide(context)
-              ))))
-            yield* observeBatch(operationId, waiting.length, exit)
-            for (const [index, entry] of waiting.entries()) {
-              yield* Deferred.succeed(entry.answer, Exit.isSuccess(exit) ? exit.value[index] ?? null : null)
-            }
-          }).pipe(
-            // A worker stopped mid-batch (the engine is closing) leaves no write waiting: answers
-            // already given stay (a second completion does nothing), the others run alone.
-            Effect.ensuring(Effect.forEach(waiting, (entry) => Deferred.succeed(entry.answer, null), { discard: true }))
-          ))
-        yield* Effect.forkScoped(Effect.forever(commitBatch))
-        // Writes still waiting when the engine stops are answered null: they run alone or fail
-        // with the engine, never hang.
-        yield* Effect.addFinalizer(() =>
-          Effect.flatMap(Queue.clear(queue), (left) =>
-            Effect.forEach(left.filter(isWaiting), (entry) => Deferred.succeed(entry.answer, null)))
-        )
-      }
+      for (const [operationId, writer] of writers) lanes.set(operationId, yield* startLane(operationId, writer, sql, context))
 
       return GroupCommit.of({
         arrive: (operationId) => {
@@ -257,3 +205,68 @@ interface Waiting {
   readonly item: Item
   readonly answer: Deferred.Deferred<Answer | null>
 }
+
+/**
+ * Starts one operation's lane: its queue and the worker that commits what waits there, one batch
+ * at a time, for as long as the layer lives. Built once per operation, when the layer is; nothing
+ * here runs per request.
+ */
+const startLane = (
+  operationId: string,
+  writer: BatchWriter,
+  sql: SqlClient.SqlClient,
+  context: Context.Context<SqlClient.SqlClient | Entropy>
+): Effect.Effect<Lane, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const queue = yield* Queue.unbounded<Waiting | WakeUp>()
+    const lane: Lane = { writer, queue, onTheWay: 0 }
+    const take = (most: number) => Effect.map(Queue.takeBetween(queue, 1, most), (taken) => taken.filter(isWaiting))
+    const gather = Effect.gen(function*() {
+      const waiting: Array<Waiting> = []
+      while (waiting.length === 0) waiting.push(...yield* take(batchSizeMax))
+      if (lane.onTheWay === 0) return waiting
+      // While requests are on their way, take what they bring, for at most the linger: each of
+      // them either joins the queue or, turning away as the last of them, puts a wake there,
+      // and so does the linger's end. Nothing interrupts a take (a take cut short could drop
+      // what it had taken): the wait ends on what arrives.
+      const linger = { over: false }
+      const timer = yield* Effect.forkChild(Effect.andThen(
+        Effect.sleep(lingerMilliseconds),
+        Effect.sync(() => {
+          linger.over = true
+          Queue.offerUnsafe(queue, wakeUp)
+        })
+      ))
+      while (!linger.over && lane.onTheWay > 0 && waiting.length < batchSizeMax) {
+        waiting.push(...yield* take(batchSizeMax - waiting.length))
+      }
+      yield* Fiber.interrupt(timer)
+      return waiting
+    })
+    const commitBatch = Effect.flatMap(gather, (waiting) =>
+      Effect.gen(function*() {
+        // A connection of the batch's own: its statements do not queue behind other requests'
+        // statements multiplexed on a shared connection, nor those behind its commit.
+        const exit = yield* Effect.exit(Effect.scoped(Effect.flatMap(sql.reserve, (connection) =>
+          writer.write(waiting.map((entry) => entry.item)).pipe(
+            Effect.provideService(sql.transactionService, [connection, 0]),
+            Effect.provide(context)
+          ))))
+        yield* observeBatch(operationId, waiting.length, exit)
+        for (const [index, entry] of waiting.entries()) {
+          yield* Deferred.succeed(entry.answer, Exit.isSuccess(exit) ? exit.value[index] ?? null : null)
+        }
+      }).pipe(
+        // A worker stopped mid-batch (the engine is closing) leaves no write waiting: answers
+        // already given stay (a second completion does nothing), the others run alone.
+        Effect.ensuring(Effect.forEach(waiting, (entry) => Deferred.succeed(entry.answer, null), { discard: true }))
+      ))
+    yield* Effect.forkScoped(Effect.forever(commitBatch))
+    // Writes still waiting when the engine stops are answered null: they run alone or fail
+    // with the engine, never hang.
+    yield* Effect.addFinalizer(() =>
+      Effect.flatMap(Queue.clear(queue), (left) =>
+        Effect.forEach(left.filter(isWaiting), (entry) => Deferred.succeed(entry.answer, null)))
+    )
+    return lane
+  })

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { ApiError } from "@ledger/api"
-import type { Actor } from "../kernel/Actor.ts"
-import { RequestContext } from "../kernel/RequestContext.ts"
-import { FirmAudit } from "../firms/index.ts"
-import * as Audit from "../pipeline/Audit.ts"
+import type { Actor } from "../../kernel/Actor.ts"
+import { RequestContext } from "../../kernel/RequestContext.ts"
+import { FirmAudit } from "../../firms/index.ts"
+import * as Audit from "../../pipeline/Audit.ts"
 import { type Person, personKey } from "./SignInRules.ts"
 
 /**

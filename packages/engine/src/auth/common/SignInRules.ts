@@ -1,6 +1,6 @@
 import { base32 } from "@scure/base"
 import { Auth } from "@ledger/api"
-import * as Secret from "../kernel/Secret.ts"
+import * as Secret from "../../kernel/Secret.ts"
 
 /**
  * The pure rules of sign-in (spec 1-concepts 5.5 and 8.2), tested with properties: what an email

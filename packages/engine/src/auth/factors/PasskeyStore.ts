@@ -1,11 +1,11 @@
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, type Auth } from "@ledger/api"
-import * as Row from "../kernel/Row.ts"
-import { Entropy } from "../ports/Entropy.ts"
-import { RelyingParty } from "../ports/RelyingParty.ts"
+import * as Row from "../../kernel/Row.ts"
+import { Entropy } from "../../ports/Entropy.ts"
+import { RelyingParty } from "../../ports/RelyingParty.ts"
 import type { StoredPasskey } from "./PasskeyRules.ts"
-import { limits } from "./SignInRules.ts"
+import { limits } from "../common/SignInRules.ts"
 
 /** Passkeys and WebAuthn challenges as stored: challenges single use, 5 minutes. */
 

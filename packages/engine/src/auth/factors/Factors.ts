@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError } from "@ledger/api"
-import { Entropy } from "../ports/Entropy.ts"
-import { TokenSealer } from "../ports/TokenSealer.ts"
-import * as Row from "../kernel/Row.ts"
-import { codeHash, limits, recoveryCode, sameHash } from "./SignInRules.ts"
+import { Entropy } from "../../ports/Entropy.ts"
+import { TokenSealer } from "../../ports/TokenSealer.ts"
+import * as Row from "../../kernel/Row.ts"
+import { codeHash, limits, recoveryCode, sameHash } from "../common/SignInRules.ts"
 import * as TotpRules from "./TotpRules.ts"
 
 /**

@@ -9,7 +9,7 @@ import {
 import { Effect, Result } from "effect"
 import { Base64Url } from "effect/encoding"
 import type { Auth } from "@ledger/api"
-import type { RelyingPartyConfig } from "../ports/RelyingParty.ts"
+import type { RelyingPartyConfig } from "../../ports/RelyingParty.ts"
 
 /**
  * Passkeys through @simplewebauthn/server: discoverable credentials, user verification required,

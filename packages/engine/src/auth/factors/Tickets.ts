@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { Base64Url } from "effect/encoding"
 import { SqlClient } from "effect/sql"
-import * as Row from "../kernel/Row.ts"
-import * as Secret from "../kernel/Secret.ts"
-import { Entropy } from "../ports/Entropy.ts"
+import * as Row from "../../kernel/Row.ts"
+import * as Secret from "../../kernel/Secret.ts"
+import { Entropy } from "../../ports/Entropy.ts"
 import * as Factors from "./Factors.ts"
-import { type Person, personKey } from "./SignInRules.ts"
+import { type Person, personKey } from "../common/SignInRules.ts"
 
 /** Second-step tickets: given after the first factor, bound to the browser, 10 minutes, five wrong codes end them. */
 

@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Auth } from "@ledger/api"
-import * as Row from "../kernel/Row.ts"
-import * as Secret from "../kernel/Secret.ts"
-import * as StepUp from "../kernel/StepUp.ts"
-import { FirmSessionStore } from "../firms/index.ts"
-import { type MemberRole, memberRoleScopes } from "../pipeline/authenticate/FirmPrincipal.ts"
+import * as Row from "../../kernel/Row.ts"
+import * as Secret from "../../kernel/Secret.ts"
+import * as StepUp from "../../kernel/StepUp.ts"
+import { FirmSessionStore } from "../../firms/index.ts"
+import { type MemberRole, memberRoleScopes } from "../../pipeline/authenticate/FirmPrincipal.ts"
 import { limits, type Person, personKey, sessionEnds } from "./SignInRules.ts"
 
 /**
