@@ -33,12 +33,8 @@ interface Outcome {
   readonly oom_kills: number
 }
 
-const runOne = async (limitMb: number, setting: (typeof settings)[number]): Promise<Outcome | null> => {
-  const group = Cgroup.create(`ledger-bench-${process.pid}-${limitMb}-${setting}`, limitMb * 1024 * 1024)
-  if (group === null) return null
-  const dataFolder = mkdtempSync(path.join(os.tmpdir(), "ledger-bench-memory-limit-"))
-  const port = await freePort()
-  const operatorToken = `bench-operator-${Math.random().toString(36).slice(2)}`
+/** `ledger serve` inside the group: the shell moves itself into it, then becomes the server, so nothing runs outside the limit. */
+const serveInGroup = (group: Cgroup.Cgroup, setting: (typeof settings)[number], dataFolder: string, port: number, operatorToken: string) => {
   const environment: Record<string, string> = { ...process.env as Record<string, string> }
   delete environment.DATABASE_URL
   Object.assign(environment, {
@@ -50,12 +46,50 @@ const runOne = async (limitMb: number, setting: (typeof settings)[number]): Prom
     LEDGER_WORKERS: "off",
     LEDGER_PGLITE_WASM: setting
   })
-  // The shell moves itself into the group, then becomes the server: nothing runs outside the limit.
-  const { child, output, exited } = spawnCollecting(
+  return spawnCollecting(
     "sh",
     ["-c", `echo $$ > ${group.procsFile} && exec "$0" "$@"`, process.execPath, ledger, "serve"],
     environment
   )
+}
+
+/** A company with a bank account, then the OFX statement imported over HTTP: its answer (null when none came) and seconds. */
+const importStatement = async (baseUrl: string, operatorToken: string) => {
+  const company = await Client.json(baseUrl, {
+    method: "POST",
+    path: "/v1/companies",
+    headers: Client.bearer(operatorToken, { "idempotency-key": newKey("company") }),
+    body: JSON.stringify({ name: "Memory Co", owner_name: "Owner", starter_chart: "general" })
+  }, [201])
+  const ownerKey: string = company.secret
+  const accounts = await Client.json(baseUrl, { method: "GET", path: "/v1/accounts?limit=1000", headers: Client.bearer(ownerKey) })
+  const cash = (accounts.data as Array<{ code: string; type: string; subtype: string | null; name: string }>)
+    .find((account) => account.type === "asset" && /bank|checking|cash/i.test(`${account.subtype ?? ""} ${account.name}`))
+  if (cash === undefined) throw new Error("the general chart has no bank or cash account")
+  const bank = await Client.json(baseUrl, {
+    method: "POST",
+    path: "/v1/bank-accounts",
+    headers: Client.bearer(ownerKey, { "idempotency-key": newKey("bank") }),
+    body: JSON.stringify({ name: "Operating", kind: "checking", ledger_account: cash.code })
+  }, [201])
+  const body = JSON.stringify({ format: "ofx", content: statement("ofx", lineCount), filename: "bench.ofx" })
+  const begin = now()
+  const imported = await Client.request(baseUrl, {
+    method: "POST",
+    path: `/v1/bank-accounts/${bank.id}/imports`,
+    headers: Client.bearer(ownerKey, { "idempotency-key": newKey("import") }),
+    body
+  }, { timeoutMs: 300_000 }).catch(() => null)
+  return { imported, seconds: (now() - begin) / 1000 }
+}
+
+const runOne = async (limitMb: number, setting: (typeof settings)[number]): Promise<Outcome | null> => {
+  const group = Cgroup.create(`ledger-bench-${process.pid}-${limitMb}-${setting}`, limitMb * 1024 * 1024)
+  if (group === null) return null
+  const dataFolder = mkdtempSync(path.join(os.tmpdir(), "ledger-bench-memory-limit-"))
+  const port = await freePort()
+  const operatorToken = `bench-operator-${Math.random().toString(36).slice(2)}`
+  const { child, output, exited } = serveInGroup(group, setting, dataFolder, port, operatorToken)
   const baseUrl = `http://${Options.loopback}:${port}`
   const dead = () => child.exitCode !== null || child.signalCode !== null
   let peak: number | null = null
@@ -72,32 +106,7 @@ const runOne = async (limitMb: number, setting: (typeof settings)[number]): Prom
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
     const startLine = output().split("\n").find((line) => line.startsWith("Ledger listening")) ?? ""
-    const company = await Client.json(baseUrl, {
-      method: "POST",
-      path: "/v1/companies",
-      headers: Client.bearer(operatorToken, { "idempotency-key": newKey("company") }),
-      body: JSON.stringify({ name: "Memory Co", owner_name: "Owner", starter_chart: "general" })
-    }, [201])
-    const ownerKey: string = company.secret
-    const accounts = await Client.json(baseUrl, { method: "GET", path: "/v1/accounts?limit=1000", headers: Client.bearer(ownerKey) })
-    const cash = (accounts.data as Array<{ code: string; type: string; subtype: string | null; name: string }>)
-      .find((account) => account.type === "asset" && /bank|checking|cash/i.test(`${account.subtype ?? ""} ${account.name}`))
-    if (cash === undefined) throw new Error("the general chart has no bank or cash account")
-    const bank = await Client.json(baseUrl, {
-      method: "POST",
-      path: "/v1/bank-accounts",
-      headers: Client.bearer(ownerKey, { "idempotency-key": newKey("bank") }),
-      body: JSON.stringify({ name: "Operating", kind: "checking", ledger_account: cash.code })
-    }, [201])
-    const body = JSON.stringify({ format: "ofx", content: statement("ofx", lineCount), filename: "bench.ofx" })
-    const begin = now()
-    const imported = await Client.request(baseUrl, {
-      method: "POST",
-      path: `/v1/bank-accounts/${bank.id}/imports`,
-      headers: Client.bearer(ownerKey, { "idempotency-key": newKey("import") }),
-      body
-    }, { timeoutMs: 300_000 }).catch(() => null)
-    const seconds = (now() - begin) / 1000
+    const { imported, seconds } = await importStatement(baseUrl, operatorToken)
     const status = imported === null ? (dead() ? "killed" : "refused") : imported.status
     return { start_line: startLine, import_status: status, seconds: status === 201 ? seconds : null, rss_peak_mb: peak, oom_kills: group.oomKills() }
   } finally {

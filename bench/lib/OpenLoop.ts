@@ -46,112 +46,157 @@ export interface Result {
   readonly overloaded: boolean
 }
 
-const phase = (options: Options, durationSeconds: number, offset: number, record: boolean): Promise<Result> =>
-  new Promise((resolve) => {
-    const agent = Client.agent(options.socketsMax ?? 1024)
-    const interval = 1000 / options.ratePerSecond
-    let total = Math.round(options.ratePerSecond * durationSeconds)
-    const timeoutMs = options.timeoutMs ?? 5_000
-    const abandonAt = options.abandonAtFailedFraction ?? 0.05
-    let overloaded = false
-    const lateAfterMs = options.lateAfterMs ?? 10
-    const isSuccess = options.isSuccess ?? ((status: number) => status >= 200 && status < 300)
-    const latency = new Samples()
-    const service = new Samples()
-    const failures: Record<string, number> = {}
-    let succeeded = 0
-    let failed = 0
-    let late = 0
-    let sent = 0
-    let finished = 0
-    let connectionsMax = 0
-    const started = now()
-    let lastDone = started
+/** One phase's run: its settings, its tallies so far, and where its result goes. */
+interface Phase {
+  readonly options: Options
+  readonly durationSeconds: number
+  /** The index of the phase's first request among all the run's (the warm-up's come first). */
+  readonly offset: number
+  /** Whether latencies are recorded (not in the warm-up). */
+  readonly record: boolean
+  readonly resolve: (result: Result) => void
+  readonly agent: ReturnType<typeof Client.agent>
+  readonly interval: number
+  readonly timeoutMs: number
+  readonly abandonAt: number
+  readonly lateAfterMs: number
+  readonly isSuccess: (status: number, text: string) => boolean
+  readonly latency: Samples
+  readonly service: Samples
+  readonly failures: Record<string, number>
+  readonly started: number
+  total: number
+  overloaded: boolean
+  succeeded: number
+  failed: number
+  late: number
+  sent: number
+  finished: number
+  connectionsMax: number
+  lastDone: number
+}
 
-    const done = () => {
-      if (sent < total || finished < total) return
-      const elapsedSeconds = (lastDone - started) / 1000
-      const sockets = Object.values(agent.sockets).reduce((sum, list) => sum + (list?.length ?? 0), 0)
-      connectionsMax = Math.max(connectionsMax, sockets)
-      agent.destroy()
-      resolve({
-        target_rate_per_s: options.ratePerSecond,
-        duration_s: durationSeconds,
-        scheduled: total,
-        succeeded,
-        failed,
-        failures,
-        late,
-        achieved_rate_per_s: round(succeeded / Math.max(elapsedSeconds, durationSeconds)),
-        latency: latency.summary(),
-        service_latency: service.summary(),
-        connections_max: connectionsMax,
-        overloaded
-      })
-    }
+const newPhase = (options: Options, durationSeconds: number, offset: number, record: boolean, resolve: (result: Result) => void): Phase => {
+  const started = now()
+  return {
+    options,
+    durationSeconds,
+    offset,
+    record,
+    resolve,
+    agent: Client.agent(options.socketsMax ?? 1024),
+    interval: 1000 / options.ratePerSecond,
+    timeoutMs: options.timeoutMs ?? 5_000,
+    abandonAt: options.abandonAtFailedFraction ?? 0.05,
+    lateAfterMs: options.lateAfterMs ?? 10,
+    isSuccess: options.isSuccess ?? ((status: number) => status >= 200 && status < 300),
+    latency: new Samples(),
+    service: new Samples(),
+    failures: {},
+    started,
+    total: Math.round(options.ratePerSecond * durationSeconds),
+    overloaded: false,
+    succeeded: 0,
+    failed: 0,
+    late: 0,
+    sent: 0,
+    finished: 0,
+    connectionsMax: 0,
+    lastDone: started
+  }
+}
 
-    const fire = (index: number, scheduled: number) => {
-      let onConnection = scheduled
-      const spec = options.request(offset + index)
-      const abort = new AbortController()
-      const deadline = setTimeout(() => abort.abort(new Error("timeout")), Math.max(1, scheduled + timeoutMs - now()))
-      Client.request(options.baseUrl, spec, {
-        agent,
-        timeoutMs,
-        signal: abort.signal,
-        onSocket: () => {
-          onConnection = now()
-          if (onConnection - scheduled > lateAfterMs) late++
-        }
-      }).then(
-        (response) => {
-          const end = now()
-          if (isSuccess(response.status, response.text)) {
-            succeeded++
-          } else {
-            failed++
-            const key = String(response.status)
-            failures[key] = (failures[key] ?? 0) + 1
-          }
-          if (record) {
-            latency.add(end - scheduled)
-            service.add(end - onConnection)
-          }
-        },
-        (error: Error) => {
-          failed++
-          const key = abort.signal.aborted ? `no answer within ${timeoutMs} ms` : error.message.slice(0, 40)
-          failures[key] = (failures[key] ?? 0) + 1
-        }
-      ).finally(() => {
-        clearTimeout(deadline)
-        finished++
-        lastDone = now()
-        done()
-      })
-    }
+/** Notes how many connections the agent holds now, for `connections_max`. */
+const countConnections = (phase: Phase): void => {
+  const sockets = Object.values(phase.agent.sockets).reduce((sum, list) => sum + (list?.length ?? 0), 0)
+  phase.connectionsMax = Math.max(phase.connectionsMax, sockets)
+}
 
-    const tick = () => {
-      const due = Math.min(total, Math.floor((now() - started) / interval) + 1)
-      while (sent < due) {
-        const index = sent++
-        fire(index, started + index * interval)
-      }
-      if (sent < total && failed > 100 && failed > abandonAt * sent) {
-        overloaded = true
-        total = sent
-        done()
-      }
-      if (sent < total) {
-        if (sent % 256 === 0) {
-          const sockets = Object.values(agent.sockets).reduce((sum, list) => sum + (list?.length ?? 0), 0)
-          connectionsMax = Math.max(connectionsMax, sockets)
-        }
-        setTimeout(tick, 0)
-      }
-    }
-    tick()
+const countFailure = (phase: Phase, key: string): void => {
+  phase.failures[key] = (phase.failures[key] ?? 0) + 1
+}
+
+/** Resolves the phase once every request is sent and finished. */
+const done = (phase: Phase): void => {
+  if (phase.sent < phase.total || phase.finished < phase.total) return
+  const elapsedSeconds = (phase.lastDone - phase.started) / 1000
+  countConnections(phase)
+  phase.agent.destroy()
+  phase.resolve({
+    target_rate_per_s: phase.options.ratePerSecond,
+    duration_s: phase.durationSeconds,
+    scheduled: phase.total,
+    succeeded: phase.succeeded,
+    failed: phase.failed,
+    failures: phase.failures,
+    late: phase.late,
+    achieved_rate_per_s: round(phase.succeeded / Math.max(elapsedSeconds, phase.durationSeconds)),
+    latency: phase.latency.summary(),
+    service_latency: phase.service.summary(),
+    connections_max: phase.connectionsMax,
+    overloaded: phase.overloaded
   })
+}
+
+/** Sends request `index`, due at `scheduled`, and tallies its answer measured from that time. */
+const fire = (phase: Phase, index: number, scheduled: number): void => {
+  let onConnection = scheduled
+  const spec = phase.options.request(phase.offset + index)
+  const abort = new AbortController()
+  const deadline = setTimeout(() => abort.abort(new Error("timeout")), Math.max(1, scheduled + phase.timeoutMs - now()))
+  Client.request(phase.options.baseUrl, spec, {
+    agent: phase.agent,
+    timeoutMs: phase.timeoutMs,
+    signal: abort.signal,
+    onSocket: () => {
+      onConnection = now()
+      if (onConnection - scheduled > phase.lateAfterMs) phase.late++
+    }
+  }).then(
+    (response) => {
+      const end = now()
+      if (phase.isSuccess(response.status, response.text)) phase.succeeded++
+      else {
+        phase.failed++
+        countFailure(phase, String(response.status))
+      }
+      if (phase.record) {
+        phase.latency.add(end - scheduled)
+        phase.service.add(end - onConnection)
+      }
+    },
+    (error: Error) => {
+      phase.failed++
+      countFailure(phase, abort.signal.aborted ? `no answer within ${phase.timeoutMs} ms` : error.message.slice(0, 40))
+    }
+  ).finally(() => {
+    clearTimeout(deadline)
+    phase.finished++
+    phase.lastDone = now()
+    done(phase)
+  })
+}
+
+/** Sends every request now due, stops scheduling when the server is overloaded, and comes back next turn. */
+const tick = (phase: Phase): void => {
+  const due = Math.min(phase.total, Math.floor((now() - phase.started) / phase.interval) + 1)
+  while (phase.sent < due) {
+    const index = phase.sent++
+    fire(phase, index, phase.started + index * phase.interval)
+  }
+  if (phase.sent < phase.total && phase.failed > 100 && phase.failed > phase.abandonAt * phase.sent) {
+    phase.overloaded = true
+    phase.total = phase.sent
+    done(phase)
+  }
+  if (phase.sent < phase.total) {
+    if (phase.sent % 256 === 0) countConnections(phase)
+    setTimeout(() => tick(phase), 0)
+  }
+}
+
+const phase = (options: Options, durationSeconds: number, offset: number, record: boolean): Promise<Result> =>
+  new Promise((resolve) => tick(newPhase(options, durationSeconds, offset, record, resolve)))
 
 export const run = async (options: Options): Promise<Result> => {
   const warmup = options.warmupSeconds ?? 0

@@ -42,12 +42,10 @@ export interface RunningServer {
   readonly stop: () => Promise<void>
 }
 
-export const start = async (
-  storage: Options.StorageKind,
-  options: { readonly name: string; readonly maxConnections?: number; readonly pgliteMode?: "file" | "memory" }
-): Promise<RunningServer> => {
-  const port = await freePort()
-  const operatorToken = `bench-operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
+type StartOptions = { readonly name: string; readonly maxConnections?: number; readonly pgliteMode?: "file" | "memory" }
+
+/** The server's environment, and the fresh schema (PostgreSQL) or folder (PGlite file mode) it is given. */
+const prepare = (storage: Options.StorageKind, options: StartOptions, port: number, operatorToken: string) => {
   let searchPath = ""
   let dataFolder: string | null = null
   const environment: Record<string, string> = {
@@ -73,48 +71,67 @@ export const start = async (
       environment.LEDGER_DATA_DIR = dataFolder
     }
   }
-  const { child, output, exited } = spawnCollecting(process.execPath, ["--import", "tsx", serveScript], environment)
-  const baseUrl = `http://${Options.loopback}:${port}`
+  return { environment, searchPath, dataFolder }
+}
 
-  const stop = async () => {
-    // BENCH_TRACE_PAUSES=1 (lib/serve.ts): what the server saw of its own pauses during the run.
-    if (process.env.BENCH_TRACE_PAUSES === "1") {
-      const pauses = output().split("\n").filter((line) => line.startsWith("PAUSE "))
-      process.stderr.write(`server ${storage}: ${pauses.length} pauses over 5 ms\n${pauses.join("\n")}\n`)
-    }
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM")
-      const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000).unref())
-      if ((await Promise.race([exited, timeout])) === "timeout") {
-        child.kill("SIGKILL")
-        await exited
-      }
-    }
-    if (searchPath !== "") {
-      const { execFileSync } = await import("node:child_process")
-      try {
-        execFileSync("psql", [Options.databaseUrl, "-qAtXc", `DROP SCHEMA IF EXISTS ${searchPath} CASCADE`], { stdio: "ignore", timeout: 60_000 })
-      } catch {
-        process.stderr.write(`could not drop schema ${searchPath}\n`)
-      }
-    }
-    if (dataFolder !== null) rmSync(dataFolder, { recursive: true, force: true })
+/** Stops the server (SIGTERM, then SIGKILL after 10 s) and drops its schema or removes its folder. */
+const stopper = (
+  storage: Options.StorageKind,
+  server: ReturnType<typeof spawnCollecting>,
+  searchPath: string,
+  dataFolder: string | null
+) => async (): Promise<void> => {
+  const { child, output, exited } = server
+  // BENCH_TRACE_PAUSES=1 (lib/serve.ts): what the server saw of its own pauses during the run.
+  if (process.env.BENCH_TRACE_PAUSES === "1") {
+    const pauses = output().split("\n").filter((line) => line.startsWith("PAUSE "))
+    process.stderr.write(`server ${storage}: ${pauses.length} pauses over 5 ms\n${pauses.join("\n")}\n`)
   }
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGTERM")
+    const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 10_000).unref())
+    if ((await Promise.race([exited, timeout])) === "timeout") {
+      child.kill("SIGKILL")
+      await exited
+    }
+  }
+  if (searchPath !== "") {
+    const { execFileSync } = await import("node:child_process")
+    try {
+      execFileSync("psql", [Options.databaseUrl, "-qAtXc", `DROP SCHEMA IF EXISTS ${searchPath} CASCADE`], { stdio: "ignore", timeout: 60_000 })
+    } catch {
+      process.stderr.write(`could not drop schema ${searchPath}\n`)
+    }
+  }
+  if (dataFolder !== null) rmSync(dataFolder, { recursive: true, force: true })
+}
 
+/** Waits until the server answers `/health` (120 s at most); stops it and throws when it exits or never does. */
+const awaitHealthy = async (baseUrl: string, server: ReturnType<typeof spawnCollecting>, stop: () => Promise<void>): Promise<void> => {
   const deadline = Date.now() + 120_000
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output()}`)
+    if (server.child.exitCode !== null) throw new Error(`server exited early (${server.child.exitCode}):\n${server.output()}`)
     try {
       const health = await Client.request(baseUrl, { method: "GET", path: "/health" })
-      if (health.status === 200) break
+      if (health.status === 200) return
     } catch {
       // Not listening yet.
     }
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`server did not answer /health within 120 s:\n${output()}`)
+      throw new Error(`server did not answer /health within 120 s:\n${server.output()}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
-  return { baseUrl, port, pid: child.pid!, storage, operatorToken, stop, output }
+}
+
+export const start = async (storage: Options.StorageKind, options: StartOptions): Promise<RunningServer> => {
+  const port = await freePort()
+  const operatorToken = `bench-operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
+  const { environment, searchPath, dataFolder } = prepare(storage, options, port, operatorToken)
+  const server = spawnCollecting(process.execPath, ["--import", "tsx", serveScript], environment)
+  const baseUrl = `http://${Options.loopback}:${port}`
+  const stop = stopper(storage, server, searchPath, dataFolder)
+  await awaitHealthy(baseUrl, server, stop)
+  return { baseUrl, port, pid: server.child.pid!, storage, operatorToken, stop, output: server.output }
 }

@@ -8,7 +8,7 @@ import { Context, Data, Effect, Layer } from "effect"
  * decimal strings: never floats. A deployment without them provides `layerUnconfigured`, and the
  * crypto operations that need them answer 503 (`crypto_chain_not_configured`,
  * `crypto_price_unavailable`). Tests use the testkit's `FakeChain` and `FakePrices`; real adapters
- * live in @ledger/server (adapters/CryptoPorts.ts: Esplora, Monero wallet RPC, EVM JSON-RPC, prices).
+ * live in @ledger/server (adapters/crypto/: Esplora, Monero wallet RPC, EVM JSON-RPC, Solana, prices).
  */
 
 export type CryptoRail = "btc" | "xmr" | "usdc_base" | "usdc_ethereum" | "usdc_solana" | "usdt_ethereum" | "usdt_tron"

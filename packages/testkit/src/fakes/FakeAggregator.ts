@@ -42,114 +42,130 @@ export interface FakeAggregator {
   readonly linkTokensIssued: () => number
 }
 
-export const make = (): FakeAggregator => {
-  const items = new Map<string, Item>()
-  const byToken = new Map<string, Item>()
-  const publicTokens = new Map<string, Item>()
-  let sequence = 0
-  let linkTokens = 0
-  let failing = false
+/** The fake's memory: its items by id, access token and public token not yet exchanged. */
+interface State {
+  readonly items: Map<string, Item>
+  readonly byToken: Map<string, Item>
+  readonly publicTokens: Map<string, Item>
+  sequence: number
+  linkTokens: number
+  /** The next call fails as the aggregator being down. */
+  failing: boolean
+}
 
-  const itemOf = (itemId: string): Item => {
-    const item = items.get(itemId)
-    if (item === undefined) throw new Error(`no fake item ${itemId}`)
-    return item
+const itemOf = (state: State, itemId: string): Item => {
+  const item = state.items.get(itemId)
+  if (item === undefined) throw new Error(`no fake item ${itemId}`)
+  return item
+}
+
+const unavailable = () => new AggregatorFailure({ code: "unavailable", message: "The aggregator is unavailable." })
+
+/** Runs `use` on the item of an access token, unless the fake is failing, the token unknown or the login due. */
+const guard = <A>(state: State, accessToken: string, use: (item: Item) => A): Effect.Effect<A, AggregatorFailure> =>
+  Effect.suspend(() => {
+    if (state.failing) {
+      state.failing = false
+      return Effect.fail(unavailable())
+    }
+    const item = state.byToken.get(accessToken)
+    if (item === undefined) return Effect.fail(new AggregatorFailure({ code: "invalid_token", message: "Unknown access token." }))
+    if (item.loginRequired) {
+      return Effect.fail(new AggregatorFailure({ code: "login_required", message: "The bank needs the person to log in again." }))
+    }
+    return Effect.succeed(use(item))
+  })
+
+/** A sync page: from a null cursor the item's current transactions, else its changes since the cursor. */
+const syncPage = (item: Item, cursor: string | null): SyncPage => {
+  if (cursor === null) {
+    return { added: Array.from(item.transactions.values()), modified: [], removed: [], nextCursor: String(item.log.length), hasMore: false }
   }
+  const since = item.log.slice(Number(cursor))
+  return {
+    added: since.filter((change) => change.kind === "added").map((change) => change.transaction),
+    modified: since.filter((change) => change.kind === "modified").map((change) => change.transaction),
+    removed: since.filter((change) => change.kind === "removed").map((change) => change.transaction.transactionId),
+    nextCursor: String(item.log.length),
+    hasMore: false
+  }
+}
 
-  const guard = <A>(accessToken: string, use: (item: Item) => A): Effect.Effect<A, AggregatorFailure> =>
-    Effect.suspend(() => {
-      if (failing) {
-        failing = false
-        return Effect.fail(new AggregatorFailure({ code: "unavailable", message: "The aggregator is unavailable." }))
-      }
-      const item = byToken.get(accessToken)
-      if (item === undefined) return Effect.fail(new AggregatorFailure({ code: "invalid_token", message: "Unknown access token." }))
-      if (item.loginRequired) {
-        return Effect.fail(new AggregatorFailure({ code: "login_required", message: "The bank needs the person to log in again." }))
-      }
-      return Effect.succeed(use(item))
-    })
-
-  const service = Aggregator.of({
+/** The port over the fake's memory. */
+const serviceOf = (state: State): Aggregator["Service"] =>
+  Aggregator.of({
     configured: true,
     createLinkToken: (input) =>
       Effect.suspend(() => {
-        if (failing) {
-          failing = false
-          return Effect.fail(new AggregatorFailure({ code: "unavailable", message: "The aggregator is unavailable." }))
+        if (state.failing) {
+          state.failing = false
+          return Effect.fail(unavailable())
         }
-        linkTokens++
+        state.linkTokens++
         const mode = input.accessToken === null ? "link" : "update"
         return Effect.succeed({
-          linkToken: `link-fake-${mode}-${linkTokens}`,
+          linkToken: `link-fake-${mode}-${state.linkTokens}`,
           expiresAt: new Date(Date.UTC(2100, 0, 1)).toISOString()
         })
       }),
     exchangePublicToken: (publicToken) =>
       Effect.suspend(() => {
-        const item = publicTokens.get(publicToken)
-        if (failing || item === undefined) {
-          failing = false
+        const item = state.publicTokens.get(publicToken)
+        if (state.failing || item === undefined) {
+          state.failing = false
           return Effect.fail(new AggregatorFailure({ code: "invalid_token", message: "The public token is not valid." }))
         }
-        publicTokens.delete(publicToken)
+        state.publicTokens.delete(publicToken)
         return Effect.succeed({ accessToken: item.accessToken, itemId: item.itemId, institution: item.institution })
       }),
-    accounts: (accessToken) => guard(accessToken, (item) => item.accounts.map((account) => ({ ...account }))),
-    sync: (accessToken, cursor) =>
-      guard(accessToken, (item): SyncPage => {
-        if (cursor === null) {
-          return {
-            added: Array.from(item.transactions.values()),
-            modified: [],
-            removed: [],
-            nextCursor: String(item.log.length),
-            hasMore: false
-          }
-        }
-        const since = item.log.slice(Number(cursor))
-        return {
-          added: since.filter((change) => change.kind === "added").map((change) => change.transaction),
-          modified: since.filter((change) => change.kind === "modified").map((change) => change.transaction),
-          removed: since.filter((change) => change.kind === "removed").map((change) => change.transaction.transactionId),
-          nextCursor: String(item.log.length),
-          hasMore: false
-        }
-      })
+    accounts: (accessToken) => guard(state, accessToken, (item) => item.accounts.map((account) => ({ ...account }))),
+    sync: (accessToken, cursor) => guard(state, accessToken, (item) => syncPage(item, cursor))
   })
 
-  const record = (item: Item, kind: "added" | "modified" | "removed", transaction: FeedTransaction) => {
-    item.log.push({ kind, transaction })
-    if (kind === "removed") item.transactions.delete(transaction.transactionId)
-    else item.transactions.set(transaction.transactionId, transaction)
-  }
+const record = (item: Item, kind: "added" | "modified" | "removed", transaction: FeedTransaction) => {
+  item.log.push({ kind, transaction })
+  if (kind === "removed") item.transactions.delete(transaction.transactionId)
+  else item.transactions.set(transaction.transactionId, transaction)
+}
 
+/** A bank login completed: a new item, its access token and the public token the widget hands back. */
+const connect = (state: State, institution: string, accounts: ReadonlyArray<FeedAccountInfo>) => {
+  state.sequence++
+  const item: Item = {
+    itemId: `item-${state.sequence}`,
+    accessToken: `access-fake-${state.sequence}`,
+    institution,
+    accounts: accounts.map((account) => ({ ...account })),
+    transactions: new Map(),
+    log: [],
+    loginRequired: false
+  }
+  state.items.set(item.itemId, item)
+  state.byToken.set(item.accessToken, item)
+  const publicToken = `public-fake-${state.sequence}`
+  state.publicTokens.set(publicToken, item)
+  return { publicToken, itemId: item.itemId }
+}
+
+/** The transaction `transactionId` of an item, which must exist. */
+const transactionOf = (item: Item, transactionId: string, what: string): FeedTransaction => {
+  const found = item.transactions.get(transactionId)
+  if (found === undefined) throw new Error(`no ${what} ${transactionId}`)
+  return found
+}
+
+export const make = (): FakeAggregator => {
+  const state: State = { items: new Map(), byToken: new Map(), publicTokens: new Map(), sequence: 0, linkTokens: 0, failing: false }
+  const service = serviceOf(state)
   return {
     layer: Layer.succeed(Aggregator)(service),
     service,
-    connect: ({ institution, accounts }) => {
-      sequence++
-      const item: Item = {
-        itemId: `item-${sequence}`,
-        accessToken: `access-fake-${sequence}`,
-        institution,
-        accounts: accounts.map((account) => ({ ...account })),
-        transactions: new Map(),
-        log: [],
-        loginRequired: false
-      }
-      items.set(item.itemId, item)
-      byToken.set(item.accessToken, item)
-      const publicToken = `public-fake-${sequence}`
-      publicTokens.set(publicToken, item)
-      return { publicToken, itemId: item.itemId }
-    },
+    connect: ({ institution, accounts }) => connect(state, institution, accounts),
     add: (itemId, transaction) =>
-      record(itemOf(itemId), "added", { pending: false, pendingTransactionId: null, ...transaction }),
+      record(itemOf(state, itemId), "added", { pending: false, pendingTransactionId: null, ...transaction }),
     post: (itemId, pendingId, posted) => {
-      const item = itemOf(itemId)
-      const pending = item.transactions.get(pendingId)
-      if (pending === undefined) throw new Error(`no pending transaction ${pendingId}`)
+      const item = itemOf(state, itemId)
+      const pending = transactionOf(item, pendingId, "pending transaction")
       record(item, "removed", pending)
       record(item, "added", {
         ...pending,
@@ -161,23 +177,19 @@ export const make = (): FakeAggregator => {
       })
     },
     modify: (itemId, transactionId, changes) => {
-      const item = itemOf(itemId)
-      const current = item.transactions.get(transactionId)
-      if (current === undefined) throw new Error(`no transaction ${transactionId}`)
-      record(item, "modified", { ...current, ...changes })
+      const item = itemOf(state, itemId)
+      record(item, "modified", { ...transactionOf(item, transactionId, "transaction"), ...changes })
     },
     remove: (itemId, transactionId) => {
-      const item = itemOf(itemId)
-      const current = item.transactions.get(transactionId)
-      if (current === undefined) throw new Error(`no transaction ${transactionId}`)
-      record(item, "removed", current)
+      const item = itemOf(state, itemId)
+      record(item, "removed", transactionOf(item, transactionId, "transaction"))
     },
     setLoginRequired: (itemId, required) => {
-      itemOf(itemId).loginRequired = required
+      itemOf(state, itemId).loginRequired = required
     },
     failNext: () => {
-      failing = true
+      state.failing = true
     },
-    linkTokensIssued: () => linkTokens
+    linkTokensIssued: () => state.linkTokens
   }
 }

@@ -163,32 +163,33 @@ const route = (state: S.State, method: string, url: URL, headers: Record<string,
   return answer
 }
 
-export const make = (options: { readonly secretKey?: string; readonly webhookSecret?: string } = {}): FakePaymentProcessor => {
-  const state = S.newState(options.secretKey ?? "sk_test_fake", options.webhookSecret ?? "whsec_fake")
+type DeliveryInput = Parameters<FakePaymentProcessor["post"]>[0]
+
+/** POSTs one event's payload to `target` as the processor does, signed unless the test signed it. */
+const deliver = async (state: S.State, target: string | null, input: DeliveryInput): Promise<Delivery> => {
+  if (target === null) throw new Error("FakePaymentProcessor: set the endpoint before sending events")
+  const signature = input.signature ?? `t=${input.timestamp ?? S.now(state)},v1=${PaymentProcessorPort.signEvent(input.secret ?? state.webhookSecret, input.timestamp ?? S.now(state), input.payload)}`
+  const response = await fetch(target, { method: "POST", headers: { "content-type": "application/json", [signatureHeaderName]: signature }, body: input.payload })
+  const text = await response.text()
+  let body: unknown = text
+  try {
+    body = JSON.parse(text)
+  } catch {
+    // Not JSON: the text itself.
+  }
+  let eventId: string | null = null
+  try {
+    eventId = String((JSON.parse(input.payload) as { id?: unknown }).id ?? "") || null
+  } catch {
+    // A payload a test broke on purpose.
+  }
+  return { eventId, status: response.status, body }
+}
+
+/** The processor's API on 127.0.0.1 at an ephemeral port, started on first use; every request recorded. */
+const serve = (state: S.State) => {
   let server: Server | null = null
   let started: Promise<string> | null = null
-  // One cursor for `take` and `send`: an event taken by a test is not sent again.
-  let taken = 0
-  let target: string | null = null
-  const deliver = async (input: { readonly payload: string; readonly signature?: string; readonly timestamp?: number; readonly secret?: string }): Promise<Delivery> => {
-    if (target === null) throw new Error("FakePaymentProcessor: set the endpoint before sending events")
-    const signature = input.signature ?? `t=${input.timestamp ?? S.now(state)},v1=${PaymentProcessorPort.signEvent(input.secret ?? state.webhookSecret, input.timestamp ?? S.now(state), input.payload)}`
-    const response = await fetch(target, { method: "POST", headers: { "content-type": "application/json", [signatureHeaderName]: signature }, body: input.payload })
-    const text = await response.text()
-    let body: unknown = text
-    try {
-      body = JSON.parse(text)
-    } catch {
-      // Not JSON: the text itself.
-    }
-    let eventId: string | null = null
-    try {
-      eventId = String((JSON.parse(input.payload) as { id?: unknown }).id ?? "") || null
-    } catch {
-      // A payload a test broke on purpose.
-    }
-    return { eventId, status: response.status, body }
-  }
   const start = () =>
     started ??= new Promise<string>((resolve) => {
       server = createServer((request, response) => {
@@ -205,6 +206,16 @@ export const make = (options: { readonly secretKey?: string; readonly webhookSec
       server.unref()
       server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`))
     })
+  const close = () => new Promise<void>((resolve) => server === null ? resolve() : server.close(() => resolve()))
+  return { start, close }
+}
+
+export const make = (options: { readonly secretKey?: string; readonly webhookSecret?: string } = {}): FakePaymentProcessor => {
+  const state = S.newState(options.secretKey ?? "sk_test_fake", options.webhookSecret ?? "whsec_fake")
+  const { start, close } = serve(state)
+  // One cursor for `take` and `send`: an event taken by a test is not sent again.
+  let taken = 0
+  let target: string | null = null
   const layer = Layer.unwrap(Effect.promise(start).pipe(Effect.map((baseUrl) =>
     PaymentProcessorHttp.layer({ baseUrl, secretKey: state.secretKey, webhookSecret: state.webhookSecret }))))
   return {
@@ -212,7 +223,7 @@ export const make = (options: { readonly secretKey?: string; readonly webhookSec
     secretKey: state.secretKey,
     webhookSecret: state.webhookSecret,
     start,
-    close: () => new Promise<void>((resolve) => server === null ? resolve() : server.close(() => resolve())),
+    close,
     state,
     take: () => {
       const next = state.events.slice(taken)
@@ -238,10 +249,10 @@ export const make = (options: { readonly secretKey?: string; readonly webhookSec
       const answers: Array<Delivery> = []
       while (taken < state.events.length) {
         const event = state.events[taken++]!
-        answers.push(await deliver({ payload: event.payload }))
+        answers.push(await deliver(state, target, { payload: event.payload }))
       }
       return answers
     },
-    post: deliver
+    post: (input) => deliver(state, target, input)
   }
 }

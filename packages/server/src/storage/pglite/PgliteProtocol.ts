@@ -56,6 +56,80 @@ const errorFields: Readonly<Record<string, string>> = {
 const parserOf = (parsers: Readonly<Record<number, Parser>>, typeOid: number): Parser | undefined =>
   parsers[typeOid] ?? (types.parsers as Record<number, Parser>)[typeOid]
 
+/** A C string's end: the offset of its terminating zero. */
+const cstringEnd = (bytes: Uint8Array, from: number): number => {
+  let end = from
+  while (bytes[end] !== 0) end++
+  return end
+}
+
+/** A DataRow (`D`) whose body starts at `body`: its fields decoded and parsed, by name or by position. */
+const readRow = (
+  bytes: Uint8Array,
+  view: DataView,
+  body: number,
+  description: Description | null | undefined,
+  columnParsers: ReadonlyArray<Parser | undefined>,
+  rowMode: "object" | "array"
+): Record<string, unknown> | Array<unknown> => {
+  const count = view.getInt16(body)
+  let at = body + 2
+  const names = description?.names ?? []
+  const row: Record<string, unknown> | Array<unknown> = rowMode === "array" ? new Array(count) : {}
+  for (let column = 0; column < count; column++) {
+    const size = view.getInt32(at)
+    at += 4
+    let value: unknown = null
+    if (size >= 0) {
+      const text = decoder.decode(bytes.subarray(at, at + size))
+      at += size
+      const parser = columnParsers[column]
+      value = parser === undefined ? text : parser(text, description!.typeOids[column]!)
+    }
+    if (rowMode === "array") (row as Array<unknown>)[column] = value
+    else (row as Record<string, unknown>)[names[column]!] = value
+  }
+  return row
+}
+
+/** A RowDescription (`T`) whose body starts at `body`: its columns' names and type OIDs. */
+const readDescription = (bytes: Uint8Array, view: DataView, body: number): Description => {
+  const count = view.getInt16(body)
+  let at = body + 2
+  const names: Array<string> = []
+  const typeOids: Array<number> = []
+  for (let column = 0; column < count; column++) {
+    const end = cstringEnd(bytes, at)
+    names.push(decoder.decode(bytes.subarray(at, end)))
+    at = end + 1
+    // table OID (4), column number (2), type OID (4), type size (2), type modifier (4), format (2)
+    typeOids.push(view.getInt32(at + 6) >>> 0)
+    at += 18
+  }
+  return { names, typeOids }
+}
+
+/** An ErrorResponse (`E`) from `body` to `next`, shaped as PGlite throws it. */
+const readError = (bytes: Uint8Array, body: number, next: number, length: number): messages.DatabaseError => {
+  const fields: Record<string, string> = {}
+  let at = body
+  while (at < next && bytes[at] !== 0) {
+    const code = String.fromCharCode(bytes[at]!)
+    const end = cstringEnd(bytes, at + 1)
+    fields[code] = decoder.decode(bytes.subarray(at + 1, end))
+    at = end + 1
+  }
+  const databaseError = new messages.DatabaseError(fields.M ?? "unknown error", length, "error")
+  for (const [code, value] of Object.entries(fields)) {
+    const property = errorFields[code]
+    // "S" is localized; "V" (never localized) wins when both are sent.
+    if (property !== undefined && !(code === "S" && fields.V !== undefined)) {
+      ;(databaseError as unknown as Record<string, string>)[property] = value
+    }
+  }
+  return databaseError
+}
+
 /**
  * Reads the answer of one batch (its messages end with ReadyForQuery). `described` stands for the
  * RowDescription the batch did not ask for again (a prepared statement's, kept from when it was
@@ -76,12 +150,6 @@ export const read = (
   let error: messages.DatabaseError | null = null
   let status: string | null = null
   let offset = 0
-  // A C string's end: the offset of its terminating zero.
-  const cstringEnd = (from: number): number => {
-    let end = from
-    while (bytes[end] !== 0) end++
-    return end
-  }
   while (offset + 5 <= bytes.length) {
     const type = bytes[offset]!
     // The length counts itself but not the type byte.
@@ -89,68 +157,19 @@ export const read = (
     const body = offset + 5
     const next = offset + 1 + length
     switch (type) {
-      case 0x44: { // D: DataRow
-        const count = view.getInt16(body)
-        let at = body + 2
-        const names = description?.names ?? []
-        const row: Record<string, unknown> | Array<unknown> = rowMode === "array" ? new Array(count) : {}
-        for (let column = 0; column < count; column++) {
-          const size = view.getInt32(at)
-          at += 4
-          let value: unknown = null
-          if (size >= 0) {
-            const text = decoder.decode(bytes.subarray(at, at + size))
-            at += size
-            const parser = columnParsers[column]
-            value = parser === undefined ? text : parser(text, description!.typeOids[column]!)
-          }
-          if (rowMode === "array") (row as Array<unknown>)[column] = value
-          else (row as Record<string, unknown>)[names[column]!] = value
-        }
-        rows.push(row)
+      case 0x44: // D: DataRow
+        rows.push(readRow(bytes, view, body, description, columnParsers, rowMode))
         break
-      }
-      case 0x54: { // T: RowDescription
-        const count = view.getInt16(body)
-        let at = body + 2
-        const names: Array<string> = []
-        const typeOids: Array<number> = []
-        for (let column = 0; column < count; column++) {
-          const end = cstringEnd(at)
-          names.push(decoder.decode(bytes.subarray(at, end)))
-          at = end + 1
-          // table OID (4), column number (2), type OID (4), type size (2), type modifier (4), format (2)
-          typeOids.push(view.getInt32(at + 6) >>> 0)
-          at += 18
-        }
-        description = { names, typeOids }
-        columnParsers = typeOids.map((oid) => parserOf(parsers, oid))
+      case 0x54: // T: RowDescription
+        description = readDescription(bytes, view, body)
+        columnParsers = description.typeOids.map((oid) => parserOf(parsers, oid))
         break
-      }
       case 0x6e: // n: NoData
         description = null
         break
-      case 0x45: { // E: ErrorResponse
-        if (error !== null) break
-        const fields: Record<string, string> = {}
-        let at = body
-        while (at < next && bytes[at] !== 0) {
-          const code = String.fromCharCode(bytes[at]!)
-          const end = cstringEnd(at + 1)
-          fields[code] = decoder.decode(bytes.subarray(at + 1, end))
-          at = end + 1
-        }
-        const databaseError = new messages.DatabaseError(fields.M ?? "unknown error", length, "error")
-        for (const [code, value] of Object.entries(fields)) {
-          const property = errorFields[code]
-          // "S" is localized; "V" (never localized) wins when both are sent.
-          if (property !== undefined && !(code === "S" && fields.V !== undefined)) {
-            ;(databaseError as unknown as Record<string, string>)[property] = value
-          }
-        }
-        error = databaseError
+      case 0x45: // E: ErrorResponse
+        if (error === null) error = readError(bytes, body, next, length)
         break
-      }
       case 0x5a: // Z: ReadyForQuery
         status = String.fromCharCode(bytes[body]!)
         break

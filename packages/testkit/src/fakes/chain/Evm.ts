@@ -1,0 +1,34 @@
+import type { ServerResponse } from "node:http"
+import { CryptoPorts } from "@ledger/server"
+import { type Json, json } from "./Loopback.ts"
+import { type ChainState, evmForm, tokenRails } from "./State.ts"
+
+/** EVM JSON-RPC: the tip, and ERC-20 Transfer logs of the rail's contract (10,000 blocks a call at most). */
+export const evm = (state: ChainState, response: ServerResponse, rail: string, call: Json) => {
+  const reply = (result: unknown) => json(response, 200, { jsonrpc: "2.0", id: call.id, result })
+  if (!(tokenRails as ReadonlyArray<string>).includes(rail)) return json(response, 404, "no such chain")
+  if (call.method === "eth_blockNumber") {
+    state.calls++
+    return reply(`0x${state.tip.toString(16)}`)
+  }
+  if (call.method !== "eth_getLogs") return json(response, 200, { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "Method not found" } })
+  const filter = (call.params as Array<Json>)[0]!
+  const from = Number.parseInt(filter.fromBlock, 16)
+  const to = Number.parseInt(filter.toBlock, 16)
+  if (to - from + 1 > 10_000) return json(response, 200, { jsonrpc: "2.0", id: call.id, error: { code: -32005, message: "block range is too wide" } })
+  const contract = evmForm(CryptoPorts.contracts[rail as CryptoPorts.TokenRail])
+  const wanted = new Set(((filter.topics?.[2] ?? []) as Array<string>).map((topic) => topic.toLowerCase()))
+  const logs = state.outputs.flatMap((output) => {
+    const form = output.monero === null ? evmForm(output.address) : null
+    if (form === null || output.height === null || output.height < from || output.height > to || String(filter.address).toLowerCase() !== contract) return []
+    // TRON addresses are on the Tron chain only; 0x ones on every EVM chain the test pays through.
+    if ((rail === "usdt_tron") !== output.address.startsWith("T")) return []
+    const topic = `0x${"0".repeat(24)}${form.slice(2)}`
+    if (filter.topics?.[0] !== CryptoPorts.transferTopic || !wanted.has(topic)) return []
+    return [{
+      address: contract, topics: [CryptoPorts.transferTopic, `0x${"0".repeat(64)}`, topic], data: `0x${output.units.toString(16).padStart(64, "0")}`,
+      blockNumber: `0x${output.height.toString(16)}`, transactionHash: output.txid, logIndex: `0x${output.outputIndex.toString(16)}`, removed: false
+    }]
+  })
+  return reply(logs)
+}
