@@ -10,6 +10,7 @@
 export * as Balances from "./Balances.ts"
 export { BalanceMismatch } from "./Balances.ts"
 export * as FakeAggregator from "./fakes/FakeAggregator.ts"
+export * as FakeAggregatorHttp from "./fakes/FakeAggregatorHttp.ts"
 export * as FakeCommerce from "./fakes/FakeCommerce.ts"
 export * as FakeOnlineBooks from "./fakes/FakeOnlineBooks.ts"
 export * as FakePaymentProcessor from "./fakes/FakePaymentProcessor.ts"

@@ -1,7 +1,8 @@
 import { Effect, Layer } from "effect"
 import { Ports } from "@ledger/engine"
+import * as AggregatorHttp from "./AggregatorHttp.ts"
 import * as InformationReturnsHttp from "./InformationReturnsHttp.ts"
-import * as CryptoPorts from "./CryptoPorts.ts"
+import * as CryptoPorts from "./crypto/index.ts"
 import * as CommerceHttp from "./CommerceHttp.ts"
 import * as OnlineBooksHttp from "./OnlineBooksHttp.ts"
 import * as PaymentProcessorHttp from "./PaymentProcessorHttp.ts"
@@ -12,9 +13,9 @@ import * as SmtpMail from "./SmtpMail.ts"
 
 /**
  * The ports a server wires from its settings (engine/src/ports/Ports.ts): SMTP mail when it is
- * configured, the token sealer over the master key, and a bank-feed aggregator when an adapter is
- * given. None runs against a real aggregator yet, so a server has none unless a test or an
- * embedder passes one (the testkit's fake). Every port left out gets its unconfigured layer: bank
+ * configured, the token sealer over the master key, the bank-feed aggregator's HTTP adapter when
+ * LEDGER_AGGREGATOR_URL names one (or the layer an embedder or test passes), and each outside
+ * provider's HTTP adapter from its URL. Every port left out gets its unconfigured layer: bank
  * feeds then answer 503 `bank_feeds_not_configured`, and emails wait in their jobs for SMTP.
  */
 export interface Settings extends MasterKey.Options {
@@ -41,7 +42,8 @@ export const wire = (settings: Settings): Wired => {
   // With PostgreSQL every replica must seal with the same key, so none is generated: it must be given.
   const keyless = (settings.masterKey ?? "") === "" && settings.databaseUrl !== undefined
   if (keyless) unconfigured.push("master key (LEDGER_MASTER_KEY)")
-  if (settings.aggregator === undefined) unconfigured.push("bank feeds (no bank-feed aggregator adapter)")
+  const aggregator = settings.aggregator ?? AggregatorHttp.fromEnvironment(process.env)
+  if (aggregator === null) unconfigured.push("bank feeds (LEDGER_AGGREGATOR_URL, LEDGER_AGGREGATOR_CLIENT_ID, LEDGER_AGGREGATOR_SECRET)")
   const receipts = ReceiptPorts.wire(settings, keyless)
   const filing = InformationReturnsHttp.fromEnvironment(process.env)
   if (filing === null) unconfigured.push("1099 filing and TIN matching (LEDGER_TAX_FILING_URL)")
@@ -58,7 +60,7 @@ export const wire = (settings: Settings): Wired => {
     layer: Layer.mergeAll(
       smtp === null ? Ports.Mail.layerUnconfigured : SmtpMail.layer(smtp),
       keyless ? Ports.TokenSealer.layerUnconfigured : sealer(settings),
-      settings.aggregator ?? Ports.Aggregator.layerUnconfigured,
+      aggregator ?? Ports.Aggregator.layerUnconfigured,
       settings.appUrl === undefined ? Layer.empty : Ports.RelyingParty.layer(settings.appUrl),
       receipts.layer,
       crypto.layer,
