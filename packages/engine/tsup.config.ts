@@ -7,6 +7,7 @@ import { packageBuild } from "../../tsup.shared.ts"
 export default defineConfig(packageBuild({
   directory: dirname(fileURLToPath(import.meta.url)),
   // ./ports: the ports (their fakes are in @ledger/testkit), for servers, embedders and the testkit.
-  entry: ["src/index.ts", "src/ports/index.ts"],
+  // ./rules: the pure domain rules (src/rules.ts), for embedders.
+  entry: ["src/index.ts", "src/ports/index.ts", "src/rules.ts"],
   platform: "neutral"
 }))

@@ -9,8 +9,9 @@ import { packageBuild } from "../../tsup.shared.ts"
  */
 export default defineConfig(packageBuild({
   directory: dirname(fileURLToPath(import.meta.url)),
-  // ./workers: the job runner, which the testkit drives by hand.
-  entry: ["src/index.ts", "src/bin.ts", "src/workers/Worker.ts"],
-  declarations: ["src/index.ts", "src/workers/Worker.ts"],
+  // ./workers: the job runner, which the testkit drives by hand. ./adapters: the real adapters
+  // of the engine's ports (src/adapters/index.ts), for embedders.
+  entry: ["src/index.ts", "src/bin.ts", "src/workers/Worker.ts", "src/adapters/index.ts"],
+  declarations: ["src/index.ts", "src/workers/Worker.ts", "src/adapters/index.ts"],
   platform: "node"
 }))

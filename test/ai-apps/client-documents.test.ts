@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net"
 import { Effect, Layer } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as HttpClientDocuments from "../../packages/server/src/adapters/HttpClientDocuments.ts"
+import { HttpClientDocuments } from "@ledger/server/adapters"
 import { AiApps } from "@ledger/engine"
 import { approve, type AuthApp, base, form, makeAiApp, type Owner, ownerSignedIn, pkce, redirectUri } from "../support/ai-apps.ts"
 

@@ -14,7 +14,7 @@ import {
   redirectUri,
   registerClient
 } from "../support/ai-apps.ts"
-import { ConnectionRules } from "../../packages/engine/src/ai-apps/index.ts"
+import { ConnectionRules } from "@ledger/engine/rules"
 
 /**
  * A `post` app's bounds in the posting's transaction (ADR 1702): the daily cap under concurrent

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { BillingRules } from "../../packages/engine/src/billing/index.ts"
+import { BillingRules } from "@ledger/engine/rules"
 
 const plan = fc.constantFrom("solo", "business", "advanced") as fc.Arbitrary<BillingRules.Plan>
 const interval = fc.constantFrom("month", "year") as fc.Arbitrary<BillingRules.Interval>

@@ -113,6 +113,13 @@ export const cases: Record<string, Case> = {
     check: csvHeader("section,entry_id,date,amount,memo,bank_line_id"),
     byAccept: () => `/v1/reconciliations/${ids.reconciliation}/report`
   },
+  getOnlinePayout: {
+    path: () => `/v1/online-payments/payouts/${ids.payout}?format=csv`,
+    type: "text/csv",
+    envelope: () => `/v1/online-payments/payouts/${ids.payout}?format=csv`,
+    check: (bytes) => expect(text(bytes)).toBe("type,source,amount,fee,net\ncharge,ch_files_1,100.00,3.20,96.80\n"),
+    byAccept: () => `/v1/online-payments/payouts/${ids.payout}`
+  },
   getCryptoGains: {
     path: () => "/v1/crypto/gains?from=2026-01-01&to=2026-03-31&format=csv",
     type: "text/csv",
@@ -252,6 +259,13 @@ export const seed = async (app: TestApp, companyId: string, post: (path: string,
   await post(`/v1/company/ai-consents/${ids.consent}/upload`, {
     pdf_base64: Buffer.from(receiptPdf).toString("base64"), signed_on: "2026-01-05", signed_by: "Pat Owner", attest: true, accepted_providers: ["provider_a"]
   })
+  // A payout the processor reported (written as its sync would: the processor is not the subject).
+  const payout = await app.query<{ id: string }>(
+    `INSERT INTO online_payouts (company_id, processor_payout_id, amount_cents, arrival_date, status, lines, created_at)
+     VALUES ($1, 'po_files_1', 9680, '2026-03-05', 'paid', $2::jsonb, now()) RETURNING id`,
+    [companyId, JSON.stringify([{ type: "charge", source: "ch_files_1", amount_cents: 10_000, fee_cents: 320, net_cents: 9680 }])]
+  )
+  ids.payout = Number(payout[0]!.id)
   const car = await post("/v1/mileage/vehicles", { name: "Blue hatchback", ownership: "owned", in_service_date: "2024-05-01" })
   await post("/v1/mileage/trips", { vehicle_id: car.id, trip_date: "2026-03-03", from_place: "Office", to_place: "Client", miles: 12.3, purpose: "Site visit" })
 }

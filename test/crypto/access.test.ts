@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { agentWithThreshold, connectMcp, createPerson, makeTestApp, newKey, type TestApp } from "../support/index.ts"
-import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
+import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { type CryptoApp, freshKey, makeCryptoApp } from "./support.ts"
 
 /**

@@ -1,8 +1,8 @@
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { ChainWatcher, CryptoPrices, type WatchRequest } from "@ledger/engine/ports"
+import { CryptoPorts } from "@ledger/server"
 import { FakeChain } from "@ledger/testkit"
-import * as CryptoPorts from "../../packages/server/src/adapters/CryptoPorts.ts"
 import { fixture, zpubAddresses } from "./support.ts"
 
 /**

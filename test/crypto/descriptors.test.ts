@@ -1,7 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as DescriptorChecksum from "../../packages/engine/src/crypto/keys/DescriptorChecksum.ts"
-import * as Keys from "../../packages/engine/src/crypto/keys/Keys.ts"
+import { CryptoKeys as Keys, DescriptorChecksum } from "@ledger/engine/rules"
 import { fixture } from "./support.ts"
 
 /** BIP 380 descriptor checksums against the BIP's vectors (test/fixtures/bitcoin, SOURCES.md). */

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest"
-import * as Bitcoin from "../../packages/engine/src/crypto/keys/Bitcoin.ts"
-import * as Keys from "../../packages/engine/src/crypto/keys/Keys.ts"
-import * as Monero from "../../packages/engine/src/crypto/keys/Monero.ts"
+import { Bitcoin, CryptoKeys as Keys, Monero } from "@ledger/engine/rules"
 import { fixture } from "./support.ts"
 
 /** Address derivation against the published vectors in test/fixtures/bitcoin (SOURCES.md). */

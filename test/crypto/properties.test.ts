@@ -1,7 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as LotRules from "../../packages/engine/src/crypto/core/LotRules.ts"
-import * as UnitRules from "../../packages/engine/src/crypto/core/UnitRules.ts"
+import { LotRules, UnitRules } from "@ledger/engine/rules"
 
 /** Properties of lot relief, gain arithmetic and unit conversions: exact, conserving, never a float. */
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { secretIn } from "../../packages/engine/src/crypto/keys/Secrets.ts"
+import { KeySecrets } from "@ledger/engine/rules"
 import { type Company, type CryptoApp, fixture, makeCryptoApp, zpub } from "./support.ts"
+const { secretIn } = KeySecrets
 
 /** Anything that can spend is refused by its form, before anything is stored; what is stored is sealed. */
 

@@ -3,8 +3,8 @@ import { Clock, Effect } from "effect"
 import { fileURLToPath } from "node:url"
 import type { Server } from "@ledger/server"
 import { FakeChain } from "@ledger/testkit"
-import * as Crypto from "../../packages/engine/src/crypto/index.ts"
-import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
+import { Crypto } from "@ledger/engine"
+import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { makeTestApp, newKey } from "../support/index.ts"
 
 /**

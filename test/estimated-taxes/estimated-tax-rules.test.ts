@@ -1,9 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as DueDates from "../../packages/engine/src/estimated-taxes/DueDates.ts"
-import * as MileageRates from "../../packages/engine/src/mileage/MileageRates.ts"
-import * as Tables from "../../packages/engine/src/estimated-taxes/TaxTables.ts"
-import * as Worksheet from "../../packages/engine/src/estimated-taxes/WorksheetRules.ts"
+import { EstimatedTaxDueDates as DueDates, EstimatedTaxTables as Tables, EstimatedTaxWorksheet as Worksheet, MileageRates } from "@ledger/engine/rules"
 
 const anyDate = fc.integer({ min: 0, max: 365 * 30 }).map((day) => new Date(Date.UTC(2010, 0, 1 + day)).toISOString().slice(0, 10))
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)

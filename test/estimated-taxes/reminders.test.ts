@@ -1,9 +1,10 @@
 import { Clock, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MemoryMail } from "@ledger/testkit"
-import { EstimatedTaxReminders } from "../../packages/engine/src/estimated-taxes/index.ts"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
+import { EstimatedTaxes } from "@ledger/engine"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+const { EstimatedTaxReminders } = EstimatedTaxes
 
 /**
  * Estimated-tax reminders on the test clock: mailed through the mail port `reminder_days` before

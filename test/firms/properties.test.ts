@@ -1,9 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Scope } from "@ledger/api"
-import { FirmAuditRules } from "../../packages/engine/src/firms/index.ts"
-import * as PostingPolicy from "../../packages/engine/src/ledger/PostingPolicy.ts"
-import { capped, closure, memberRoleScopes, proposesOnly } from "../../packages/engine/src/pipeline/authenticate/FirmPrincipal.ts"
+import { FirmAuditRules, FirmPrincipal, PostingPolicy } from "@ledger/engine/rules"
+const { capped, closure, memberRoleScopes, proposesOnly } = FirmPrincipal
 
 /** The scope ceiling and the hash chain, as properties. */
 

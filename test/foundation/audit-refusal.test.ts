@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { ApiError } from "@ledger/api"
-import { ofRefusal, refusedIssuesMax } from "../../packages/engine/src/pipeline/Audit.ts"
+import { Audit } from "@ledger/engine"
+const { ofRefusal, refusedIssuesMax } = Audit
 
 /** The audit event of a refusal (Audit.ofRefusal): the error as the client saw it, bounded in size. */
 

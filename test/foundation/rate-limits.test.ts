@@ -1,8 +1,10 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Limits } from "@ledger/api"
-import { fullBucket, refill, take, type Bucket } from "../../packages/engine/src/pipeline/RateLimiter.ts"
+import { RateLimits } from "@ledger/engine/rules"
 import { auditEvents, createKey, expectErrorBody, makeTestApp, newKey, type TestApp } from "../support/index.ts"
+const { fullBucket, refill, take } = RateLimits
+type Bucket = RateLimits.Bucket
 
 /** Rate limits (spec 8.1, docs/decisions/0003-rate-limits.md), over HTTP with a clock the test moves. */
 

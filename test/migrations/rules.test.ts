@@ -1,9 +1,7 @@
 import { readFileSync } from "node:fs"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Qbxml, Staging, TieoutRules } from "../../packages/engine/src/migrations/index.ts"
-import { codesFor } from "../../packages/engine/src/migrations/Import.ts"
-import { connectorUrls } from "../../packages/engine/src/migrations/Desktop.ts"
+import { migratedAccountCodes as codesFor, MigrationStaging as Staging, Qbxml, TieoutRules, webConnectorUrls as connectorUrls } from "@ledger/engine/rules"
 
 describe("qbXML and tie-out rules", () => {
   it("reads amounts into exact integer cents", () => {

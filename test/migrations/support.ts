@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { FakeCommerce, FakeOnlineBooks } from "@ledger/testkit"
-import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
+import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
 
 /**

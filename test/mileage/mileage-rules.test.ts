@@ -1,7 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as Rates from "../../packages/engine/src/mileage/MileageRates.ts"
-import * as Rules from "../../packages/engine/src/mileage/MileageRules.ts"
+import { MileageRates as Rates, MileageRules as Rules } from "@ledger/engine/rules"
 
 const date2026 = fc.integer({ min: 0, max: 364 }).map((day) => new Date(Date.UTC(2026, 0, 1 + day)).toISOString().slice(0, 10))
 const trip = fc.record({ date: date2026, tenths: fc.integer({ min: 1, max: 50_000 }) })

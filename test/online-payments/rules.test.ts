@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { PaymentProcessorPort } from "@ledger/engine/ports"
-import { PaymentRules } from "../../packages/engine/src/online-payments/index.ts"
+import { PaymentRules } from "@ledger/engine/rules"
 
 const cents = fc.integer({ min: 0, max: 10_000_000_00 })
 

@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { expect } from "vitest"
 import { FakePaymentProcessor } from "@ledger/testkit"
-import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
+import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { makeTestApp, newKey, type TestApp, type TestAppOptions, type TestCompany } from "../support/index.ts"
 import { listen } from "../support/loopback.ts"
 

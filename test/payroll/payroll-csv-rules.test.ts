@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as Rules from "../../packages/engine/src/payroll/PayrollCsvRules.ts"
+import { PayrollCsvRules as Rules } from "@ledger/engine/rules"
 
 const money = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`
 const employee = fc.record({

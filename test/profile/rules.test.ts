@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as ProfileRules from "../../packages/engine/src/profile/ProfileRules.ts"
+import { ProfileRules } from "@ledger/engine/rules"
 
 /** The profile's pure rules: WCAG contrast, colours, EINs and websites. */
 

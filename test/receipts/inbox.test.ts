@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { extractText } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { agentWithKey, newKey } from "../support/index.ts"
-import * as InboundMail from "../../packages/server/src/adapters/InboundMail.ts"
+import { InboundMail } from "@ledger/server/adapters"
 import { listen, mime, send, trustedAuthservId } from "./mail.ts"
 import { type Company, elf, makeReceiptsApp, png, type ReceiptsApp } from "./support.ts"
 

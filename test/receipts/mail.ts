@@ -1,5 +1,5 @@
 import { connect } from "node:net"
-import * as InboxListener from "../../packages/server/src/mail/InboxListener.ts"
+import { InboxListener } from "@ledger/server/adapters"
 import type { TestApp } from "../support/index.ts"
 
 /** Mail for the inbox tests: MIME messages, the server's SMTP listener over a test app, and a tiny SMTP client. */

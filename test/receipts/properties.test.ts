@@ -1,8 +1,6 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as InboxRules from "../../packages/engine/src/receipts/InboxRules.ts"
-import * as ReceiptRules from "../../packages/engine/src/receipts/ReceiptRules.ts"
-import * as TextFields from "../../packages/engine/src/receipts/TextFields.ts"
+import { InboxRules, ReceiptRules, ReceiptTextFields as TextFields } from "@ledger/engine/rules"
 import { type Company, jpeg, makeReceiptsApp, png, type ReceiptsApp } from "./support.ts"
 
 /** Properties of receipts: deduplication over HTTP, and the pure rules (scoring, merging, names, amounts). */

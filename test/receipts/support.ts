@@ -1,9 +1,7 @@
 import { deflateSync } from "node:zlib"
 import { Layer } from "effect"
 import { FakeReceiptReader } from "@ledger/testkit"
-import * as ServerPorts from "../../packages/server/src/adapters/Ports.ts"
-import * as ReceiptPorts from "../../packages/server/src/adapters/ReceiptPorts.ts"
-import type * as S3BlobStore from "../../packages/server/src/adapters/S3BlobStore.ts"
+import { Ports as ServerPorts, ReceiptPorts, type S3BlobStore } from "@ledger/server/adapters"
 import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
 
 /**

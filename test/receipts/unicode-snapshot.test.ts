@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as InboundMail from "../../packages/server/src/adapters/InboundMail.ts"
+import { InboundMail } from "@ledger/server/adapters"
 import { pdfTextOfBase64 as textOf } from "../support/index.ts"
 import { mime, trustedAuthservId } from "./mail.ts"
 import { makeReceiptsApp, type ReceiptsApp } from "./support.ts"

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs"
 import path from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import * as PgliteWasm from "../../packages/server/src/storage/pglite/PgliteWasm.ts"
+import { PgliteWasm } from "@ledger/server"
 import { auditEvents, connectMcp, expectErrorBody, newKey } from "../support/index.ts"
 import { everyStoredValue, freshStore, repositoryRoot, type RunningServer, startServer, type Store, withStore } from "../support/server-process.ts"
 

@@ -5,8 +5,7 @@ import { promisify } from "node:util"
 import fc from "fast-check"
 import { describe, expect, it, vi } from "vitest"
 import * as Cgroup from "../../bench/lib/Cgroup.ts"
-import * as Config from "../../packages/server/src/Config.ts"
-import * as PgliteWasm from "../../packages/server/src/storage/pglite/PgliteWasm.ts"
+import { Config, PgliteWasm } from "@ledger/server"
 import { freePort, repositoryRoot } from "../support/server-process.ts"
 
 /**

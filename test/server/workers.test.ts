@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
 import { makeTestApp, type TestApp } from "../support/index.ts"
 
 /**

@@ -3,7 +3,7 @@ import { Clock, Effect, Layer } from "effect"
 import { expect } from "vitest"
 import { Ports } from "@ledger/engine"
 import { MemoryMail, Providers } from "@ledger/testkit"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "./index.ts"
 
 /** The AI apps and AI consent tests' app and helpers: an owner signed in (a browser session), a registered client, PKCE. */

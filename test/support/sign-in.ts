@@ -2,7 +2,7 @@ import { Clock, Effect, Layer } from "effect"
 import { expect } from "vitest"
 import { Ports } from "@ledger/engine"
 import { MemoryMail, Providers } from "@ledger/testkit"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
 import { makeTestApp, newKey, type TestApp, type TestAppOptions, type TestCompany } from "./index.ts"
 
 /** The sign-in tests' app: a relying party, a master key (authenticator apps), and a mailbox. */

@@ -1,8 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as MappingRules from "../../packages/engine/src/tax/MappingRules.ts"
-import * as ReturnLines from "../../packages/engine/src/tax/ReturnLines.ts"
-import * as StarterCharts from "../../packages/engine/src/ledger/StarterCharts.ts"
+import { ReturnLines, StarterCharts, TaxMappingRules as MappingRules } from "@ledger/engine/rules"
 
 describe("return lines as data", () => {
   it("every line id is unique and names its return", () => {

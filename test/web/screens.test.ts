@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { formatCents } from "../../packages/web/src/money.ts"
 import { checkScreen, expectOk, setUpCompany, signedInPage, startHarness, type WebHarness } from "../support/browser/harness.ts"
 import { chromiumPath, hasChromium } from "../support/browser/chromium.ts"
 
@@ -12,6 +11,15 @@ import { chromiumPath, hasChromium } from "../support/browser/chromium.ts"
  */
 
 if (!hasChromium) console.warn(`test/web/screens.test.ts skipped: no Chromium at ${chromiumPath}.`)
+
+/**
+ * An amount of cents as the screens show it: thousands separated, two decimals. The app's own
+ * formatter is checked against this same reference in packages/web/test/app-rules.test.ts.
+ */
+const formatCents = (cents: number): string => {
+  const magnitude = BigInt(Math.abs(cents))
+  return `${cents < 0 ? "-" : ""}${(magnitude / 100n).toLocaleString("en-US")}.${(magnitude % 100n).toString().padStart(2, "0")}`
+}
 
 let harness: WebHarness
 const today = () => new Date().toISOString().slice(0, 10)

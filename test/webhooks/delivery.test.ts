@@ -1,6 +1,6 @@
 import { Clock, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
 import { createClient } from "@ledger/client"
 import { connectMcp, newKey, type TestApp } from "../support/index.ts"
 import { appForDelivery, createEndpoint, drain, postEntry, type Receiver, startReceiver, verify } from "./support.ts"

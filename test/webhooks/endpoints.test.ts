@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Ports } from "@ledger/engine"
 import { TokenSealer } from "@ledger/engine/ports"
 import { Providers } from "@ledger/testkit"
-import * as HttpWebhookTransport from "../../packages/server/src/adapters/HttpWebhookTransport.ts"
+import { HttpWebhookTransport } from "@ledger/server/adapters"
 import {
   agentWithKey,
   auditEvents,

@@ -4,7 +4,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Webhooks } from "@ledger/client"
 import { Ports } from "@ledger/engine"
-import { WebhookRules } from "../../packages/engine/src/webhooks/index.ts"
+import { WebhookRules } from "@ledger/engine/rules"
 
 /** The webhooks area's pure rules: the retry schedule, the signature, the address classes. */
 

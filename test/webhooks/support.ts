@@ -6,8 +6,8 @@ import { Webhooks } from "@ledger/client"
 import { Ports } from "@ledger/engine"
 import { TokenSealer } from "@ledger/engine/ports"
 import { Providers } from "@ledger/testkit"
-import * as HttpWebhookTransport from "../../packages/server/src/adapters/HttpWebhookTransport.ts"
-import * as Worker from "../../packages/server/src/workers/Worker.ts"
+import * as Worker from "@ledger/server/workers"
+import { HttpWebhookTransport } from "@ledger/server/adapters"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 
 /** The webhooks tests' fixtures: a real HTTP receiver on loopback, an app that may deliver to it, the workers. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net"
 import { Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Ports } from "@ledger/engine"
-import * as HttpWebhookTransport from "../../packages/server/src/adapters/HttpWebhookTransport.ts"
+import { HttpWebhookTransport } from "@ledger/server/adapters"
 
 /**
  * The real webhook transport (packages/server/src/adapters/HttpWebhookTransport.ts): server-side

@@ -29,4 +29,11 @@ export * as SchemaDump from "./store/SchemaDump.ts"
 export * as Statistics from "./store/Statistics.ts"
 export * as Sales from "./sales/index.ts"
 export * as Receipts from "./receipts/index.ts"
+// Areas whose jobs and writes an embedding program drives itself: the crypto wallets' watch
+// (Crypto.Watch), the estimated-tax reminders, the ledger's governed write (post, or propose past
+// the actor's threshold), and the batch writer contract an Area's `batchWriters` implement.
+export * as Crypto from "./crypto/index.ts"
+export * as EstimatedTaxes from "./estimated-taxes/index.ts"
+export * as Governed from "./ledger/posting/Governed.ts"
+export * as GroupCommit from "./pipeline/batching/GroupCommit.ts"
 export { Mail, MailError, type OutgoingMessage } from "./ports/Mail.ts"

@@ -1,8 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Actor, Entropy, Idempotency } from "@ledger/engine"
-import type * as GroupCommit from "../../../packages/engine/src/pipeline/batching/GroupCommit.ts"
-import * as JournalBatch from "../../../packages/engine/src/ledger/JournalBatch.ts"
+import { type Actor, Area, Entropy, type GroupCommit, Idempotency, Ledger } from "@ledger/engine"
 import { makeTestApp, newKey, type TestApp, type TestCompany } from "../../support/index.ts"
 import { simpleLines } from "../../support/postings.ts"
 
@@ -22,6 +20,9 @@ afterAll(async () => {
 })
 
 const date = "2026-03-14"
+
+/** The journal's batch writer, as the engine's areas register it for group commit. */
+const journalWriter = Area.fold(Ledger.areas).batchWriters.get("proposeJournalEntry")!
 
 /** A posting by the company's owner, as the Dispatcher hands it to the batch writer. */
 const itemOf = (company: TestCompany, cents: number, debit = "6070"): GroupCommit.Item => {
@@ -95,7 +96,7 @@ const entryOf = (answer: GroupCommit.Answer | null): Entry => {
 describe("charts remembered between batches", () => {
   it("refuses a remembered batch whose account was renamed since, writes nothing, then reads afresh", async () => {
     const company = await app.createCompany({ name: "Renamed Co", starter_chart: "general" })
-    const writer = JournalBatch.writer()
+    const writer = journalWriter()
     // Four ids drawn ahead: enough for two batches of two.
     const first = [itemOf(company, 96), itemOf(company, 97), itemOf(company, 98), itemOf(company, 99)]
     for (const answer of answersOf(await batch(writer, first))) entryOf(answer)
@@ -114,7 +115,7 @@ describe("charts remembered between batches", () => {
 
   it("refuses a remembered batch whose account was deactivated since, then leaves its postings to the governed path", async () => {
     const company = await app.createCompany({ name: "Deactivated Co", starter_chart: "general" })
-    const writer = JournalBatch.writer()
+    const writer = journalWriter()
     for (const answer of answersOf(await batch(writer, [itemOf(company, 100), itemOf(company, 101)]))) entryOf(answer)
     const before = await entryCount(company)
 
@@ -127,7 +128,7 @@ describe("charts remembered between batches", () => {
 
   it("refuses a remembered batch into a period locked since, and remembers no locked period", async () => {
     const company = await app.createCompany({ name: "Locked Co", starter_chart: "general" })
-    const writer = JournalBatch.writer()
+    const writer = journalWriter()
     for (const answer of answersOf(await batch(writer, [itemOf(company, 100), itemOf(company, 101)]))) entryOf(answer)
     const before = await entryCount(company)
     const lock = (status: string) =>
@@ -153,7 +154,7 @@ describe("charts remembered between batches", () => {
 
   it("draws ids ahead only for batches of two or more, and a batch of one drops them", async () => {
     const company = await app.createCompany({ name: "Ids Co", starter_chart: "general" })
-    const writer = JournalBatch.writer()
+    const writer = journalWriter()
     const ids = async (count: number) =>
       answersOf(await batch(writer, Array.from({ length: count }, (_, index) => itemOf(company, 100 + index)))).map((answer) => entryOf(answer).id)
 

@@ -1,7 +1,7 @@
 import { connect } from "node:net"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
-import * as SlowClients from "../../packages/server/src/http/SlowClients.ts"
+import * as SlowClients from "../src/http/SlowClients.ts"
 
 /**
  * Issue 19 item 10: a client trickling its headers or body holds a socket and a parser forever.

@@ -3,8 +3,8 @@ import { Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Catalog, Operation } from "@ledger/api"
-import * as JsonSchema from "../../packages/server/src/JsonSchema.ts"
-import * as OutputSchema from "../../packages/server/src/mcp/OutputSchema.ts"
+import * as JsonSchema from "../src/JsonSchema.ts"
+import * as OutputSchema from "../src/mcp/OutputSchema.ts"
 
 /**
  * The rules of a tool's output schema (packages/server/src/mcp/OutputSchema.ts), without a server:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import type { Authenticate } from "@ledger/engine"
-import { CredentialMemory, entriesMax } from "../../packages/engine/src/pipeline/batching/CredentialMemory.ts"
+import { CredentialMemory, entriesMax } from "../src/pipeline/batching/CredentialMemory.ts"
 
 /** The pipeline's memory of API keys (CredentialMemory.ts): what it recalls, until when, and how much. */
 

@@ -1,9 +1,13 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { formatCents, parseCents } from "../../packages/web/src/money.ts"
-import { routeOf } from "../../packages/web/src/router.ts"
+import { formatCents, parseCents } from "../src/money.ts"
+import { routeOf, w9TokenOf } from "../src/router.ts"
+import { bodyOf } from "../src/screens/w9Body.ts"
 
-/** The app formats amounts from integer cents with integer arithmetic only. */
+/**
+ * The web app's own rules, without a browser: amounts formatted from integer cents with integer
+ * arithmetic only and typed amounts read back to cents, its client routes, and the W-9 page's body.
+ */
 
 const reference = (cents: number) => {
   const value = BigInt(cents)
@@ -55,5 +59,20 @@ describe("parseCents", () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 999_999_999_999_99 }), (cents) => {
       expect(parseCents(formatCents(cents))).toBe(cents)
     }))
+  })
+})
+
+describe("the W-9 page's route and body", () => {
+  it("routes /app/w9/<token> to the public page with its token, and sends only what was filled", () => {
+    expect(routeOf("/app/w9/w9_abc-DEF_123")).toBe("w9")
+    expect(routeOf("/app/w9/w9_abc/")).toBe("w9")
+    expect(routeOf("/app/w9/a/b")).toBe("not-found")
+    expect(w9TokenOf("/app/w9/w9_abc-DEF_123/")).toBe("w9_abc-DEF_123")
+    const values = {
+      legal_name: " Jane ", business_name: "", tax_class: "individual", tax_class_other: "left over", exempt_payee_code: "", fatca_code: "",
+      address1: "1 Main", address2: "", city: "Town", state: "wi", zip: "53703", tin_type: "SSN", tin: "123-45-6789"
+    }
+    expect(bodyOf(values)).toEqual({ certify: true, legal_name: "Jane", tax_class: "individual", address1: "1 Main", city: "Town", state: "WI", zip: "53703", tin_type: "SSN", tin: "123-45-6789" })
+    expect(bodyOf({ ...values, tax_class: "other" })).toMatchObject({ tax_class: "other", tax_class_other: "left over" })
   })
 })

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import os from "node:os"
 import path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import * as PgliteSql from "../../packages/server/src/storage/pglite/PgliteSql.ts"
+import * as PgliteSql from "../src/storage/pglite/PgliteSql.ts"
 
 /**
  * A new folder's cluster is made by a child process (PgliteSql.initdbInChild, ADR 0704) that

@@ -3,9 +3,9 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Limits } from "@ledger/api"
 import { Entropy, Idempotency } from "@ledger/engine"
-import * as Audit from "../../packages/engine/src/pipeline/Audit.ts"
-import * as RequestDecoding from "../../packages/engine/src/pipeline/RequestDecoding.ts"
-import * as SealedResult from "../../packages/engine/src/pipeline/SealedResult.ts"
+import * as Audit from "../src/pipeline/Audit.ts"
+import * as RequestDecoding from "../src/pipeline/RequestDecoding.ts"
+import * as SealedResult from "../src/pipeline/SealedResult.ts"
 
 /** The foundation's pure rules, directly, with properties. */
 

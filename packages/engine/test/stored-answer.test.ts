@@ -4,8 +4,8 @@ import { Base64, Base64Url } from "effect/encoding"
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { Row, StoredAnswer } from "@ledger/engine"
-import * as Cursor from "../../packages/engine/src/kernel/Cursor.ts"
-import * as DeflateEncoder from "../../packages/engine/src/pipeline/DeflateEncoder.ts"
+import * as Cursor from "../src/kernel/Cursor.ts"
+import * as DeflateEncoder from "../src/pipeline/DeflateEncoder.ts"
 
 /**
  * Stored answers (docs/decisions/0706-stored-answers-packed.md, 0800-encoding-libraries.md): an

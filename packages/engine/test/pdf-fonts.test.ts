@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as PdfFonts from "../../packages/engine/src/kernel/PdfFonts.ts"
+import * as PdfFonts from "../src/kernel/PdfFonts.ts"
 
 /** The engine's PDF font (ADR 0016): what it covers, and that any text is drawable once made printable. */
 describe("PdfFonts", () => {
