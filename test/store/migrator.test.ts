@@ -48,7 +48,7 @@ describe("migrator", () => {
     const { value } = await inMigratedSchema(app, 0, ({ sql }) =>
       Effect.gen(function*() {
         yield* run(sql)
-        yield* sql`INSERT INTO ledger_migrations (id, name) VALUES (${Migrations.migrations.length + 1}, 'a_later_change')`
+        yield* sql`INSERT INTO ledger_migrations (id, name) VALUES (${Math.max(...Migrations.migrations.map((migration) => migration.id)) + 1}, 'a_later_change')`
         return yield* run(sql)
       }))
     expect(value).toEqual([])
