@@ -156,7 +156,11 @@ describe("ledger serve with LEDGER_AGGREGATOR_URL", () => {
   }
 
   it("no longer lists bank feeds among what it has not configured, and imports a linked account's transactions", async () => {
-    // The start line still names what is missing (mail here), but no longer bank feeds.
+    // The start line still names what is missing (mail here), but no longer bank feeds. It may
+    // be written a moment after /health first answers.
+    for (let wait = 0; wait < 300 && !/Not configured: [^\n]*\n/.test(server.output()); wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
     expect(server.output()).toMatch(/Not configured: [^\n]*mail/)
     expect(server.output()).not.toMatch(/Not configured: [^\n]*bank feeds/)
     const company = await call("POST", "/v1/companies", operatorToken, { name: "Feeds Co", owner_name: "Owner", plan: "owned" })
