@@ -128,7 +128,14 @@ export const make = (options: Options): Ports.Aggregator["Service"] => {
         country_codes: ["US"],
         ...(accessToken === null ? { products: ["transactions"] } : { access_token: accessToken }),
         ...(accountSelection ? { update: { account_selection_enabled: true } } : {})
-      }).pipe(Effect.map((json) => ({ linkToken: String(json.link_token), expiresAt: new Date(String(json.expiration)).toISOString() }))),
+      }).pipe(Effect.flatMap((json) => {
+        // An aggregator's odd expiration is its fault, not a 500 of ours.
+        const expiresMs = Date.parse(String(json.expiration))
+        if (typeof json.link_token !== "string" || Number.isNaN(expiresMs)) {
+          return Effect.fail(failure("error", `malformed link token answer from the aggregator: ${JSON.stringify(json).slice(0, 200)}`))
+        }
+        return Effect.succeed({ linkToken: json.link_token, expiresAt: new Date(expiresMs).toISOString() })
+      })),
     exchangePublicToken: (publicToken) =>
       call("/item/public_token/exchange", { public_token: publicToken }).pipe(
         Effect.flatMap((exchanged) =>
