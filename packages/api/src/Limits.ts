@@ -102,8 +102,13 @@ export const csvColumnsMax = 200
 /** A statement file's content as sent (characters of text or of base64). */
 export const statementCharactersMax = 50_000_000
 export const statementLinesMax = 200_000
-/** Lines are checked for duplicates and inserted this many at a time. */
+/** Lines are checked for duplicates and inserted this many at a time (on PostgreSQL). */
 export const importBatchLinesMax = 2_000
+/**
+ * The same on embedded PGlite, where the database runs on the server's own thread: a batch of
+ * 2,000 held every other request for about 100 ms, a batch of 500 for about 35 (ADR 0408).
+ */
+export const importBatchLinesEmbeddedMax = 500
 /** A dry run shows at most this many parsed lines. */
 export const importPreviewLinesMax = 1_000
 export const bankRulesPerCompanyMax = 1_000
