@@ -1,6 +1,17 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Agent, agentModel, agentWithKey, agentWithThreshold, connectMcp, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import {
+  type Agent,
+  agentModel,
+  agentWithKey,
+  agentWithThreshold,
+  connectMcp,
+  type McpTestApp,
+  newKey,
+  startMcpApp,
+  type TestApp,
+  type TestCompany
+} from "../support/index.ts"
 
 /**
  * Tool schemas sized and described for agents (issue 20 item 5): every input property says what it
@@ -9,22 +20,23 @@ import { type Agent, agentModel, agentWithKey, agentWithThreshold, connectMcp, m
  * reads, governed writes (posted, queued, previewed), file answers and refusals without complaint.
  */
 
+let started: McpTestApp
 let app: TestApp
 let company: TestCompany
 let owner: Client
 let agent: Agent
 let agentClient: Client
 beforeAll(async () => {
-  app = await makeTestApp()
-  company = await app.createCompany({ name: "MCP Schemas Co" })
-  owner = await connectMcp(app, company.ownerKey)
+  started = await startMcpApp("MCP Schemas Co")
+  app = started.app
+  company = started.company
+  owner = started.owner
   agent = await agentWithThreshold(app, company, { thresholdCents: 5000, scopes: ["read", "propose"] })
   agentClient = await connectMcp(app, agent.key, { "x-agent-model": agentModel })
 })
 afterAll(async () => {
   await agentClient?.close()
-  await owner?.close()
-  await app.close()
+  await started?.close()
 })
 
 type Schema = { type?: unknown; description?: unknown; properties?: Record<string, Schema>; anyOf?: Array<Schema>; $defs?: unknown }

@@ -1,11 +1,9 @@
 import { execFile } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeTestApp, type TestApp, type TestCompany } from "../support/index.ts"
+import { type McpTestApp, serveMcpOverHttp, startMcpApp } from "../support/index.ts"
 import { repositoryRoot } from "../support/server-process.ts"
 
 /**
@@ -16,40 +14,18 @@ import { repositoryRoot } from "../support/server-process.ts"
 
 const inspector = path.join(repositoryRoot, "node_modules/.bin/mcp-inspector")
 
-let app: TestApp
-let company: TestCompany
-let server: Server
-let url: string
+let started: McpTestApp
+let server: Awaited<ReturnType<typeof serveMcpOverHttp>>
 let catalog: string
 beforeAll(async () => {
-  app = await makeTestApp()
-  company = await app.createCompany({ name: "Inspector Co" })
-  // The app's fetch handler on a loopback port, bodies and headers as they come.
-  server = createServer((incoming, outgoing) => {
-    const chunks: Array<Buffer> = []
-    incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
-    incoming.on("end", () => {
-      const headers = new Headers()
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (typeof value === "string") headers.set(name, value)
-      }
-      const body = chunks.length === 0 ? undefined : Buffer.concat(chunks)
-      app.fetch(new Request(`http://127.0.0.1${incoming.url ?? "/"}`, { method: incoming.method ?? "GET", headers, ...(body === undefined ? {} : { body }) }))
-        .then(async (response) => {
-          outgoing.writeHead(response.status, Object.fromEntries(response.headers))
-          outgoing.end(Buffer.from(await response.arrayBuffer()))
-        })
-        .catch((error: Error) => outgoing.writeHead(500).end(error.message))
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`
+  started = await startMcpApp("Inspector Co")
+  server = await serveMcpOverHttp(started.app)
   // The CLI keeps a catalog of servers; one of its own, not the home folder's.
   catalog = await mkdtemp(path.join(tmpdir(), "ledger-inspector-"))
 })
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve))
-  await app?.close()
+  await server?.close()
+  await started?.close()
   if (catalog !== undefined) await rm(catalog, { recursive: true, force: true })
 })
 
@@ -58,7 +34,7 @@ const runInspector = (args: ReadonlyArray<string>): Promise<Record<string, unkno
   new Promise((resolve, reject) => {
     execFile(
       inspector,
-      ["--cli", url, "--transport", "http", "--header", `Authorization: Bearer ${company.ownerKey}`, ...args],
+      ["--cli", server.url, "--transport", "http", "--header", `Authorization: Bearer ${started.company.ownerKey}`, ...args],
       { env: { ...process.env, MCP_CATALOG_PATH: path.join(catalog, "mcp.json") }, timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error !== null) return reject(new Error(`${error.message}\n${stderr}`))
@@ -78,6 +54,8 @@ describe("MCP Inspector CLI", () => {
     const names = tools.map((tool) => tool.name)
     expect(names).toEqual(expect.arrayContaining(["get_me", "list_accounts", "propose_journal_entry", "get_trial_balance"]))
     expect(tools.find((tool) => tool.name === "get_me")?.outputSchema?.type).toBe("object")
+    // Over HTTP from another process, the same list as the SDK client's in process.
+    expect(names).toEqual((await started.owner.listTools()).tools.map((tool) => tool.name))
   }, 60_000)
 
   it("calls a read tool and prints its structured result", async () => {

@@ -1,6 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connectMcp, makeTestApp, type TestApp } from "../support/index.ts"
+import { type McpTestApp, startMcpApp } from "../support/index.ts"
 
 /**
  * How much an output schema spells out (packages/server/src/mcp/OutputSchema.ts, `trim`): sized
@@ -10,20 +10,14 @@ import { connectMcp, makeTestApp, type TestApp } from "../support/index.ts"
 
 type Json = Record<string, unknown>
 
-let app: TestApp
+let started: McpTestApp
 let tools: ReadonlyArray<Tool>
 beforeAll(async () => {
-  app = await makeTestApp()
-  const company = await app.createCompany({ name: "Output Detail Co" })
-  const owner = await connectMcp(app, company.ownerKey)
-  try {
-    tools = (await owner.listTools()).tools
-  } finally {
-    await owner.close()
-  }
+  started = await startMcpApp("Output Detail Co")
+  tools = (await started.owner.listTools()).tools
 })
 afterAll(async () => {
-  await app?.close()
+  await started?.close()
 })
 
 const inline = (schema: Json): Json => {

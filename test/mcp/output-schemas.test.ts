@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connectMcp, makeTestApp, type TestApp, type TestCompany } from "../support/index.ts"
+import { connectMcp, type McpTestApp, startMcpApp, type TestApp, type TestCompany } from "../support/index.ts"
 
 /**
  * The client's choice to list tools without their output schemas (issue 20 item 5):
@@ -8,20 +8,21 @@ import { connectMcp, makeTestApp, type TestApp, type TestCompany } from "../supp
  * to the input schemas; every call answers exactly as it does for a client that has them.
  */
 
+let started: McpTestApp
 let app: TestApp
 let company: TestCompany
 let full: Client
 let bare: Client
 beforeAll(async () => {
-  app = await makeTestApp()
-  company = await app.createCompany({ name: "Output Schemas Co" })
-  full = await connectMcp(app, company.ownerKey)
+  started = await startMcpApp("Output Schemas Co")
+  app = started.app
+  company = started.company
+  full = started.owner
   bare = await connectMcp(app, company.ownerKey, { "x-ledger-output-schemas": "none" })
 })
 afterAll(async () => {
   await bare?.close()
-  await full?.close()
-  await app.close()
+  await started?.close()
 })
 
 /** The app's fetch with a query string added to the MCP address. */

@@ -29,6 +29,12 @@ interface ToolEntry {
   readonly wrapped: boolean
 }
 
+/**
+ * Said on each of the owner's ~140 writes, so kept short: the server's instructions explain the
+ * key once in full, and the schema's `required` (or its `anyOf` with dry_run) says when it is due.
+ */
+const keyDescription = "Unique per change; reuse it to retry safely."
+
 const buildTools = (): ReadonlyMap<string, ToolEntry> => {
   const entries = new Map<string, ToolEntry>()
   for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
@@ -53,8 +59,7 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
         type: "string",
         minLength: 8,
         maxLength: 200,
-        description: `${dryRun ? "Required unless dry_run is true" : "Required"}: a fresh unique value per intended change; ` +
-          "a retry with the same key replays the first result instead of writing twice."
+        description: dryRun ? `${keyDescription} Optional with dry_run.` : keyDescription
       }
       if (dryRun) {
         keyRule = { anyOf: [{ required: ["idempotency_key"] }, { required: ["dry_run"], properties: { dry_run: { const: true } } }] }
