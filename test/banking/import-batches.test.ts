@@ -8,7 +8,8 @@ import { type BankingApp, companyWithBankAccount, makeBankingApp } from "./suppo
  * requests are answered between batches (on PGlite, whose one connection a single transaction
  * would hold for the whole import), the import record shows how far it got, and a retry under the
  * same Idempotency-Key after a failure part way goes on from the last committed batch: every line
- * once, one answer.
+ * once, one answer. A batch that meets a deadlock or a serialization failure is run again in place.
+ * (A crash part way, kill -9 of a real server: test/reliability/import-crash.test.ts.)
  */
 let app: BankingApp
 /** Lines an import writes a batch on this app's store (the engine's `importWriteBatchLines`, banking/Imports.ts). */
@@ -32,6 +33,45 @@ const statement = (lines: number, marked?: { readonly at: number; readonly payee
 }
 
 const batches = (lines: number) => Math.ceil(lines / importWriteBatchLines)
+
+let faults = 0
+
+/**
+ * Makes the first `times` attempts to insert the line with `payee` fail with `sqlstate`, as the
+ * database does on a deadlock or a serialization failure: a trigger counts attempts with a
+ * sequence, which a rollback does not undo.
+ */
+const injectFault = async (payee: string, times: number, sqlstate: "40001" | "40P01") => {
+  const name = `import_batches_test_fault_${faults++}`
+  await app.query(`CREATE SEQUENCE ${name}`)
+  await app.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.payee = '${payee}' THEN
+        IF nextval('${name}') <= ${times} THEN RAISE EXCEPTION 'fault injected by a test' USING ERRCODE = '${sqlstate}'; END IF;
+      END IF;
+      RETURN NEW;
+    END $$`)
+  await app.query(`CREATE TRIGGER ${name} BEFORE INSERT ON bank_lines FOR EACH ROW EXECUTE FUNCTION ${name}()`)
+  return {
+    /** How many attempts met the trigger. */
+    calls: async () => {
+      const [row] = await app.query<{ last_value: string; is_called: boolean }>(`SELECT last_value, is_called FROM ${name}`)
+      return row!.is_called ? Number(row!.last_value) : 0
+    },
+    remove: () => app.query(`DROP TRIGGER ${name} ON bank_lines`)
+  }
+}
+
+/** The company's bank lines (and their distinct keys), its import records and its audited imports. */
+const written = async (companyId: string) =>
+  (await app.query<{ lines: number; keys: number; imports: number; audited: number }>(
+    `SELECT (SELECT count(*)::int FROM bank_lines WHERE company_id = $1) AS lines,
+      (SELECT count(DISTINCT dedupe_key)::int FROM bank_lines WHERE company_id = $1) AS keys,
+      (SELECT count(*)::int FROM statement_imports WHERE company_id = $1) AS imports,
+      (SELECT count(*)::int FROM audit_events WHERE company_id = $1 AND target_type = 'bank_account'
+        AND outcome = 'ok' AND details->>'import_id' IS NOT NULL) AS audited`,
+    [companyId]
+  ))[0]
 
 describe("a statement import in batches", () => {
   it("answers other requests while it runs and shows its progress on the import record", async () => {
@@ -130,26 +170,40 @@ describe("a statement import in batches", () => {
     expect(rows[0]).toEqual({ lines: 0, imports: 0 })
   }, 120_000)
 
-  it("finishes an import that failed part way when retried with the same key: every line once, one answer", async () => {
+  it("runs a batch that met a deadlock again in place: one request, every line once", async () => {
     const { company, bankAccountId } = await companyWithBankAccount(app)
     const lines = 4 * importWriteBatchLines + 300
-    // The fourth batch holds a line the database refuses (a trigger standing in for a crash): the
-    // three batches before it are committed, the fourth and the last are not.
-    const failAt = 3 * importWriteBatchLines + 10
-    const content = statement(lines, { at: failAt, payee: "Injected failure" })
-    await app.query(`CREATE FUNCTION import_batches_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.payee = 'Injected failure' THEN RAISE EXCEPTION 'injected failure'; END IF;
-        RETURN NEW;
-      END $$`)
-    await app.query(`CREATE TRIGGER import_batches_test_fail BEFORE INSERT ON bank_lines
-      FOR EACH ROW EXECUTE FUNCTION import_batches_test_fail()`)
+    // The second batch's first two attempts meet a deadlock; its third commits.
+    const fault = await injectFault("Injected deadlock", 2, "40P01")
+    const content = statement(lines, { at: importWriteBatchLines + 10, payee: "Injected deadlock" })
+    const key = newKey()
+    const imported = await app.call("POST", `/v1/bank-accounts/${bankAccountId}/imports`, {
+      token: company.ownerKey,
+      key,
+      body: { format: "csv", content, filename: "may.csv" }
+    })
+    await fault.remove()
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201)
+    expect(await fault.calls()).toBe(3)
+    expect(imported.body).toMatchObject({ lines_read: lines, lines_imported: lines, duplicates: 0 })
+    expect(await written(company.companyId)).toEqual({ lines, keys: lines, imports: 1, audited: 1 })
+  }, 120_000)
+
+  it("answers 503 when a batch stays contended, and the same key then finishes it: every line once, one answer", async () => {
+    const { company, bankAccountId } = await companyWithBankAccount(app)
+    const lines = 4 * importWriteBatchLines + 300
+    // Every attempt at the fourth batch meets a serialization failure: the three batches before
+    // it are committed, the fourth and the last are not.
+    const fault = await injectFault("Injected contention", 1_000, "40001")
+    const content = statement(lines, { at: 3 * importWriteBatchLines + 10, payee: "Injected contention" })
     const key = newKey()
     const body = { format: "csv", content, filename: "april.csv" }
-    const failed = await app.call("POST", `/v1/bank-accounts/${bankAccountId}/imports`, { token: company.ownerKey, key, body })
-    expect(failed.status).toBe(500)
-    await app.query("DROP TRIGGER import_batches_test_fail ON bank_lines")
-    await app.query("DROP FUNCTION import_batches_test_fail()")
+    const refused = await app.call("POST", `/v1/bank-accounts/${bankAccountId}/imports`, { token: company.ownerKey, key, body })
+    await fault.remove()
+    expect(refused.status, JSON.stringify(refused.body)).toBe(503)
+    expect(refused.body.error.type).toBe("service_unavailable")
+    // As many attempts as the pipeline gives a write's transaction (pipeline/Execution.ts).
+    expect(await fault.calls()).toBe(5)
 
     const partway = await app.query<{ id: string; status: string; lines_read: number; lines_imported: number }>(
       "SELECT id, status, lines_read, lines_imported FROM statement_imports WHERE company_id = $1",
@@ -168,16 +222,7 @@ describe("a statement import in batches", () => {
     expect(replayed.status).toBe(201)
     expect(replayed.headers.get("idempotent-replayed")).toBe("true")
     expect(replayed.body).toEqual(retried.body)
-
-    const written = await app.query<{ lines: number; keys: number; imports: number; audited: number }>(
-      `SELECT (SELECT count(*)::int FROM bank_lines WHERE company_id = $1) AS lines,
-        (SELECT count(DISTINCT dedupe_key)::int FROM bank_lines WHERE company_id = $1) AS keys,
-        (SELECT count(*)::int FROM statement_imports WHERE company_id = $1) AS imports,
-        (SELECT count(*)::int FROM audit_events WHERE company_id = $1 AND target_type = 'bank_account'
-          AND outcome = 'ok' AND details->>'import_id' IS NOT NULL) AS audited`,
-      [company.companyId]
-    )
-    expect(written[0]).toEqual({ lines, keys: lines, imports: 1, audited: 1 })
+    expect(await written(company.companyId)).toEqual({ lines, keys: lines, imports: 1, audited: 1 })
     expect(batches(lines)).toBe(5)
   }, 120_000)
 })

@@ -48,7 +48,10 @@ export interface ServerConfig {
   readonly trustProxy?: boolean
   /** How long a client may take to send headers and body (http/SlowClients.ts); default when absent. */
   readonly slowClients?: SlowClients.Limits
-  /** LEDGER_FAULT_CRASH (reliability tests only): `before_commit:N` or `after_commit:N` kills the process there (kernel/Faults.ts). */
+  /**
+   * LEDGER_FAULT_CRASH (reliability tests only): `before_commit:N`, `after_commit:N` or
+   * `between_import_batches:N` kills the process there (kernel/Faults.ts).
+   */
   readonly faultCrash?: string | undefined
 }
 

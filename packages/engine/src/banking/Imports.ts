@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { type ApiError, Banking, Limits } from "@ledger/api"
 import { isAgent, reference } from "../kernel/Actor.ts"
 import { EngineInfo } from "../kernel/EngineInfo.ts"
+import { Faults } from "../kernel/Faults.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
@@ -167,6 +168,10 @@ const dryRun = Effect.fn("Imports.dryRun")(function*(bankAccountId: number, body
   return yield* answer(body, bankAccountId, null, counts, reader, preview)
 })
 
+/** Waits for a batch's commit; then a crash test may kill the process there (kernel/Faults.ts). */
+const committed = (writing: Fiber.Fiber<void, ApiError.LedgerError>) =>
+  Effect.andThen(Fiber.join(writing), Effect.flatMap(Faults, (points) => points.betweenImportBatches))
+
 /**
  * An import's steps: the file read through once (a file that cannot be read is refused before
  * anything is written), its record begun or found again, then every batch but the last committed
@@ -194,14 +199,14 @@ const importSteps = Effect.fn("Imports.importSteps")(function*(bankAccountId: nu
     if (scan.state.read <= from) continue
     const fresh = marked.slice(from - readBefore).filter((item) => !item.again)
     if (pending !== null) {
-      if (writing !== null) yield* Fiber.join(writing)
+      if (writing !== null) yield* committed(writing)
       writing = yield* Effect.forkChild(Writes.commit(progress.id, bankAccountId, pending))
       // Let the write reach the database before this fiber reads the next batch.
       yield* Effect.yieldNow
     }
     pending = { readBefore: from, readAfter: scan.state.read, fresh }
   }
-  if (writing !== null) yield* Fiber.join(writing)
+  if (writing !== null) yield* committed(writing)
   const last: Writes.Batch = pending ?? { readBefore: scan.state.read, readAfter: scan.state.read, fresh: [] }
   const statements = statementsOf(reader)
   const finish: Writes.Finish = {

@@ -5,6 +5,7 @@ import { requireCompanyId } from "../../kernel/CompanyContext.ts"
 import { RequestContext } from "../../kernel/RequestContext.ts"
 import * as Row from "../../kernel/Row.ts"
 import * as Secret from "../../kernel/Secret.ts"
+import * as Execution from "../../pipeline/Execution.ts"
 import type { StatementLine } from "./Statement.ts"
 
 /**
@@ -151,10 +152,21 @@ export const write = Effect.fn("ImportWrites.write")(function*(
   return rows[0]
 })
 
-/** `write` of a batch that is not the last, in a short transaction of its own. */
+/** The answer the pipeline gives a write the database kept refusing as contended (pipeline/Execution.ts `settle`). */
+const contended = () =>
+  ApiError.fail("service_unavailable", "The database is too busy for this write now; retry it shortly with the same Idempotency-Key.")
+
+/**
+ * `write` of a batch that is not the last, in a short transaction of its own. A deadlock or
+ * serialization failure rolled the whole batch back, and the batch starts from the position the
+ * record still holds, so it is run again in place as the pipeline runs any write's transaction
+ * again (`Execution.retryingTransient`), rather than failing the import for its retry to resume.
+ */
 export const commit = Effect.fn("ImportWrites.commit")(function*(importId: number, bankAccountId: number, batch: Batch) {
   const sql = yield* SqlClient.SqlClient
-  yield* sql.withTransaction(write(importId, bankAccountId, batch, null)).pipe(
-    Effect.catchTag("SqlError", (error) => Effect.die(error))
+  yield* Execution.retryingTransient(sql.withTransaction(write(importId, bankAccountId, batch, null))).pipe(
+    Effect.catchTag("SqlError", (error) => Effect.die(error)),
+    Effect.catchTag("Contended", (error) =>
+      Effect.andThen(Effect.logWarning("An import's batch was contended on every attempt", error.cause), Effect.fail(contended())))
   )
 })
