@@ -117,8 +117,6 @@ export const handlers = [
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
       const actor = request.actor
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
       const own = isAdmin(actor)
         ? sql``
         : actor.type === "agent"
@@ -128,12 +126,13 @@ export const handlers = [
         ? sql``
         : sql`AND revoked_at IS NULL AND expires_at > ${request.now}
           AND (overlap_ends_at IS NULL OR overlap_ends_at > ${request.now})`
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM api_keys WHERE company_id = ${companyId} ${own} ${live}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM api_keys WHERE company_id = ${companyId} ${own} ${live}
         ${query.user_id === undefined ? sql`` : sql`AND user_id = ${query.user_id}`}
         ${query.agent_id === undefined ? sql`` : sql`AND agent_id = ${query.agent_id}`}
         ${after === null ? sql`` : sql`AND id < ${after}`}
-        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => AdministrationRows.apiKey(row, request.now)) }
+        ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), (row) => AdministrationRows.apiKey(row, request.now)) }
     })),
 
   Handler.make(Administration.ApiKeys.getKey, ({ path }) =>

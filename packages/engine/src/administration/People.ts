@@ -29,11 +29,10 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
       // The members of every firm with a live grant appear too, read-only (spec 4.3; ADR 0903):
       // ids are drawn from one sequence, so one order pages both.
-      const rows = yield* sql<Record<string, unknown>>`
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`
         SELECT id, name, role, email, created_at, NULL::bigint AS firm_id, NULL::text AS firm_name,
           NULL::bigint AS grant_id, NULL::jsonb AS grant_scopes
         FROM users WHERE company_id = ${companyId} ${after === null ? sql`` : sql`AND id < ${after}`}
@@ -43,8 +42,8 @@ export const handlers = [
         JOIN firms f ON f.id = g.firm_id
         JOIN firm_members m ON m.firm_id = g.firm_id AND m.status = 'active' ${after === null ? sql`` : sql`AND m.id < ${after}`}
         WHERE g.company_id = ${companyId} AND g.revoked_at IS NULL
-        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), AdministrationRows.person) }
+        ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), AdministrationRows.person) }
     })),
 
   Handler.make(Administration.People.createAgent, ({ body }) =>
@@ -85,11 +84,10 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM agents WHERE company_id = ${companyId}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), AdministrationRows.agent) }
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM agents WHERE company_id = ${companyId}
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), AdministrationRows.agent) }
     })),
 
   Handler.make(Administration.People.revokeAgent, ({ path, body }) =>

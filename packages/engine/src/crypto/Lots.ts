@@ -103,13 +103,12 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM crypto_lots WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM crypto_lots WHERE company_id = ${company}
         ${query.wallet_id === undefined ? sql`` : sql`AND wallet_id = ${query.wallet_id}`}
         ${query.all === true ? sql`` : sql`AND remaining_units > 0`} ${after === null ? sql`` : sql`AND id < ${after}`}
-        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), Rows.lot) }
+        ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), Rows.lot) }
     })),
   Handler.make(Crypto.Lots.listCryptoDisposals, ({ query }) =>
     Effect.gen(function*() {

@@ -111,14 +111,13 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM crypto_receipts WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM crypto_receipts WHERE company_id = ${company}
         ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
         ${query.document_id === undefined ? sql`` : sql`AND document_id = ${query.document_id}`}
         ${query.wallet_id === undefined ? sql`` : sql`AND wallet_id = ${query.wallet_id}`}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), Rows.receipt) }
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), Rows.receipt) }
     })),
   Handler.make(Crypto.Receipts.getCryptoReceipt, ({ path }) =>
     Effect.gen(function*() {

@@ -59,13 +59,12 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM crypto_valuations WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM crypto_valuations WHERE company_id = ${company}
         ${query.asset === undefined ? sql`` : sql`AND asset = ${query.asset}`}
         ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
         ${query.manual === undefined ? sql`` : sql`AND manual = ${query.manual}`}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), Rows.valuation) }
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), Rows.valuation) }
     }))
 ]

@@ -48,16 +48,14 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const caller = yield* FirmContext.caller(api.listFirmAgents)
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM firm_agents WHERE firm_id = ${caller.firmId}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM firm_agents WHERE firm_id = ${caller.firmId}
         ${query.include_revoked === true ? sql`` : sql`AND status = 'active'`}
-        ${after === null ? sql`` : sql`AND id > ${after}`} ORDER BY id LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const assignments = yield* FirmStore.assignmentsOf(caller.firmId, rows.slice(0, limit).map((row) => Row.int(row.id)))
-      return {
-        body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) =>
-          FirmRows.agent(row, assignments.filter((assignment) => Row.int(assignment.firm_agent_id) === Row.int(row.id))))
-      }
+        ${after === null ? sql`` : sql`AND id > ${after}`} ORDER BY id LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const load = (shown: ReadonlyArray<Record<string, unknown>>) =>
+        Effect.map(FirmStore.assignmentsOf(caller.firmId, shown.map((row) => Row.int(row.id))), (assignments) =>
+          shown.map((row) => FirmRows.agent(row, assignments.filter((assignment) => Row.int(assignment.firm_agent_id) === Row.int(row.id)))))
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
 
   Handler.make(api.assignFirmAgent, ({ path, body }) =>

@@ -81,16 +81,15 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       const caller = yield* FirmContext.caller(api.listFirmKeys)
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
       const own = caller.isAdmin ? sql`` : caller.actor.type === "firm_member"
         ? sql`AND member_id = ${caller.actor.id}`
         : sql`AND firm_agent_id = ${caller.actor.id}`
       const live = query.include_ended === true ? sql`` : sql`AND revoked_at IS NULL AND expires_at > ${request.now}
         AND (overlap_ends_at IS NULL OR overlap_ends_at > ${request.now})`
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM firm_keys WHERE firm_id = ${caller.firmId} ${own} ${live}
-        ${after === null ? sql`` : sql`AND id > ${after}`} ORDER BY id LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => FirmRows.key(row, request.now)) }
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM firm_keys WHERE firm_id = ${caller.firmId} ${own} ${live}
+        ${after === null ? sql`` : sql`AND id > ${after}`} ORDER BY id LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), (row) => FirmRows.key(row, request.now)) }
     })),
 
   Handler.make(api.rotateFirmKey, ({ path, body }) =>

@@ -50,13 +50,12 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       const caller = yield* FirmContext.caller(api.listFirmSessions)
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = caller.actor.type !== "firm_member" ? [] : yield* sql<Record<string, unknown>>`SELECT * FROM firm_sessions
+      const select = (after: number | null, limitPlusOne: number) =>
+        caller.actor.type !== "firm_member" ? Effect.succeed([]) : sql<Record<string, unknown>>`SELECT * FROM firm_sessions
         WHERE firm_id = ${caller.firmId} AND member_id = ${caller.actor.id} AND revoked_at IS NULL
         AND expires_at > ${request.now} AND idle_expires_at > ${request.now}
-        ${after === null ? sql`` : sql`AND id > ${after}`} ORDER BY id LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), FirmRows.session) }
+        ${after === null ? sql`` : sql`AND id > ${after}`} ORDER BY id LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), FirmRows.session) }
     })),
 
   Handler.make(api.revokeFirmSession, ({ path, body }) =>

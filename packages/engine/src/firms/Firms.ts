@@ -80,12 +80,11 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const caller = yield* FirmContext.caller(api.listFirmMembers)
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM firm_members WHERE firm_id = ${caller.firmId}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM firm_members WHERE firm_id = ${caller.firmId}
         ${query.include_removed === true ? sql`` : sql`AND status = 'active'`}
-        ${after === null ? sql`` : sql`AND id > ${after}`} ORDER BY id LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), FirmRows.member) }
+        ${after === null ? sql`` : sql`AND id > ${after}`} ORDER BY id LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), FirmRows.member) }
     })),
 
   Handler.make(api.removeFirmMember, ({ path, body }) =>

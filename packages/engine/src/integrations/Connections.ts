@@ -179,13 +179,12 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM integration_connections WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM integration_connections WHERE company_id = ${company}
         AND status <> 'pending' ${query.include_disconnected === true ? sql`` : sql`AND status <> 'disconnected'`}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const page = Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => row)
-      return { body: { ...page, data: yield* Effect.forEach(page.data, (row) => ConnectionStore.wire(company, row)) } }
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const load = (shown: ReadonlyArray<Record<string, unknown>>) => Effect.forEach(shown, (row) => ConnectionStore.wire(company, row))
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
   create,
   complete,

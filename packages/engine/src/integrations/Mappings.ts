@@ -85,24 +85,22 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
       yield* ConnectionStore.load(company, path.id)
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM integration_sync_runs WHERE company_id = ${company}
-        AND connection_id = ${path.id} ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), ConnectionStore.syncRun) }
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM integration_sync_runs WHERE company_id = ${company}
+        AND connection_id = ${path.id} ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), ConnectionStore.syncRun) }
     })),
   Handler.make(api.listObjects, ({ path, query }) =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
       const connection = yield* ConnectionStore.load(company, path.id)
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
       // Objects belong to the provider account: a reconnection sees what earlier connections synced.
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM integration_objects WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM integration_objects WHERE company_id = ${company}
         AND provider = ${String(connection.provider)} AND external_account_id = ${String(connection.external_account_id)}
         ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), ConnectionStore.syncedObject) }
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), ConnectionStore.syncedObject) }
     }))
 ]

@@ -43,3 +43,34 @@ export const page = <Row, Item>(
     next_cursor: hasMore && last !== undefined ? encode(idOf(last)) : null
   }
 }
+
+/** Reads the rows after the cursor; `limitPlusOne` rows, the one past the page telling whether there is more. */
+export type Fetch<Row, E, R> = (after: number | null, limitPlusOne: number) => Effect.Effect<ReadonlyArray<Row>, E, R>
+
+const fetchPage = <Row, E, R>(request: PageRequest, fetch: Fetch<Row, E, R>) => {
+  const limit = limitOf(request)
+  return Effect.map(Effect.flatMap(afterId(request), (after) => fetch(after, limit + 1)), (rows) => ({ rows, limit }))
+}
+
+/** A list handler's page: the cursor is read before `fetch` runs, so a bad cursor is refused before any query. */
+export const listPage = <Row, Item, E, R>(
+  request: PageRequest,
+  fetch: Fetch<Row, E, R>,
+  idOf: (row: Row) => number,
+  toItem: (row: Row) => Item
+) => Effect.map(fetchPage(request, fetch), ({ limit, rows }) => page(rows, limit, idOf, toItem))
+
+/**
+ * As listPage, for items that need more read about the rows shown: `load` gets only those
+ * (never the extra row) and answers their items in the same order.
+ */
+export const listPageLoaded = <Row, Item, E, R, E2, R2>(
+  request: PageRequest,
+  fetch: Fetch<Row, E, R>,
+  idOf: (row: Row) => number,
+  load: (shown: ReadonlyArray<Row>) => Effect.Effect<ReadonlyArray<Item>, E2, R2>
+) =>
+  Effect.flatMap(fetchPage(request, fetch), ({ limit, rows }) => {
+    const { data, ...rest } = page(rows, limit, idOf, (row) => row)
+    return Effect.map(load(data), (items) => ({ data: items, ...rest }))
+  })

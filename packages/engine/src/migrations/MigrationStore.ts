@@ -12,11 +12,10 @@ import type { Bundle } from "./TieoutRules.ts"
 /** A page of the company's connections from one source, newest first (both editions' lists). */
 export const page = Effect.fn("MigrationStore.page")(function*(company: string, source: "desktop" | "online", query: Pagination.PageRequest) {
   const sql = yield* SqlClient.SqlClient
-  const limit = Pagination.limitOf(query)
-  const after = yield* Pagination.afterId(query)
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM migration_connections WHERE company_id = ${company}
-    AND source = ${source} ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-  return Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => row)
+  const select = (after: number | null, limitPlusOne: number) =>
+    sql<Record<string, unknown>>`SELECT * FROM migration_connections WHERE company_id = ${company}
+    AND source = ${source} ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+  return yield* Pagination.listPage(query, select, (row) => Row.int(row.id), (row) => row)
 })
 
 export const load = Effect.fn("MigrationStore.load")(function*(company: string, id: number, source: "desktop" | "online", lock = false) {

@@ -129,13 +129,12 @@ const listHandler = Handler.make(Api.listReimbursements, ({ query }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const company = yield* requireCompanyId
-    const limit = Pagination.limitOf(query)
-    const after = yield* Pagination.afterId(query)
-    const rows = yield* sql<Record<string, unknown>>`SELECT * FROM mileage_reimbursements WHERE company_id = ${company}
+    const select = (after: number | null, limitPlusOne: number) =>
+      sql<Record<string, unknown>>`SELECT * FROM mileage_reimbursements WHERE company_id = ${company}
       ${query.include_voided === true ? sql`` : sql`AND status <> 'void'`}
       ${after === null ? sql`` : sql`AND id < ${after}`}
-      ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-    return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), Store.record) }
+      ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+    return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), Store.record) }
   }))
 
 export const handlers = [listHandler, createHandler, voidHandler]

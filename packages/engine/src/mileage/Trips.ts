@@ -46,17 +46,16 @@ const listHandler = Handler.make(Api.listTrips, ({ query }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const company = yield* requireCompanyId
-    const limit = Pagination.limitOf(query)
-    const after = yield* Pagination.afterId(query)
-    const rows = yield* sql<Record<string, unknown>>`SELECT * FROM trips WHERE company_id = ${company}
+    const select = (after: number | null, limitPlusOne: number) =>
+      sql<Record<string, unknown>>`SELECT * FROM trips WHERE company_id = ${company}
       ${query.include_voided === true ? sql`` : sql`AND status <> 'void'`}
       ${query.from === undefined ? sql`` : sql`AND trip_date >= ${query.from}`}
       ${query.to === undefined ? sql`` : sql`AND trip_date <= ${query.to}`}
       ${query.vehicle_id === undefined ? sql`` : sql`AND vehicle_id = ${query.vehicle_id}`}
       ${query.kind === undefined ? sql`` : sql`AND kind = ${query.kind}`}
       ${after === null ? sql`` : sql`AND id < ${after}`}
-      ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-    return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), Store.trip) }
+      ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+    return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), Store.trip) }
   }))
 
 const logHandler = Handler.make(Api.logTrip, ({ body }) =>

@@ -15,15 +15,17 @@ const listHandler = Handler.make(Api.listVehicles, ({ query }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const company = yield* requireCompanyId
-    const limit = Pagination.limitOf(query)
-    const after = yield* Pagination.afterId(query)
-    const rows = yield* sql<Record<string, unknown>>`SELECT * FROM vehicles WHERE company_id = ${company}
+    const select = (after: number | null, limitPlusOne: number) =>
+      sql<Record<string, unknown>>`SELECT * FROM vehicles WHERE company_id = ${company}
       ${query.include_retired === true ? sql`` : sql`AND retired_on IS NULL`}
       ${after === null ? sql`` : sql`AND id < ${after}`}
-      ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-    const vehicles = yield* Store.withDetails(company, rows.slice(0, limit))
-    const byId = new Map(vehicles.map((vehicle) => [vehicle.id, vehicle]))
-    return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => byId.get(Row.int(row.id))!) }
+      ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+    const load = (shown: ReadonlyArray<Record<string, unknown>>) =>
+      Effect.map(Store.withDetails(company, shown), (vehicles) => {
+        const byId = new Map(vehicles.map((vehicle) => [vehicle.id, vehicle]))
+        return shown.map((row) => byId.get(Row.int(row.id))!)
+      })
+    return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
   }))
 
 const createHandler = Handler.make(Api.createVehicle, ({ body }) =>

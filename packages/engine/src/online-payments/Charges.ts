@@ -53,16 +53,18 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM online_charges WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM online_charges WHERE company_id = ${company}
         ${query.document_id === undefined ? sql`` : sql`AND document_id = ${query.document_id}`}
         ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
         ${after === null ? sql`` : sql`AND id < ${after}`}
-        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const charges = yield* ChargeStore.assemble(company, rows.slice(0, limit))
-      const byId = new Map(charges.map((charge) => [charge.id, charge]))
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => byId.get(Row.int(row.id))!) }
+        ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const load = (shown: ReadonlyArray<Record<string, unknown>>) =>
+        Effect.map(ChargeStore.assemble(company, shown), (charges) => {
+          const byId = new Map(charges.map((charge) => [charge.id, charge]))
+          return shown.map((row) => byId.get(Row.int(row.id))!)
+        })
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
 
   Handler.make(OnlinePayments.Charges.getOnlineCharge, ({ path }) =>

@@ -117,9 +117,10 @@ export const insertExport = Effect.fn("TaxStore.insertExport")(function*(
   return exportRecord(rows[0]!)
 })
 
-export const listExports = Effect.fn("TaxStore.listExports")(function*(company: string, limit: number, after: number | null) {
+export const listExports = Effect.fn("TaxStore.listExports")(function*(company: string, query: Pagination.PageRequest) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM tax_exports WHERE company_id = ${company}
-    ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-  return Pagination.page(rows, limit, (row) => Row.int(row.id), exportRecord)
+  const select = (after: number | null, limitPlusOne: number) =>
+    sql<Record<string, unknown>>`SELECT * FROM tax_exports WHERE company_id = ${company}
+    ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+  return yield* Pagination.listPage(query, select, (row) => Row.int(row.id), exportRecord)
 })

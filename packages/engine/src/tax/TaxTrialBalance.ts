@@ -6,7 +6,6 @@ import { ApiError, Tax } from "@ledger/api"
 import { reference } from "../kernel/Actor.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
-import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Audit from "../pipeline/Audit.ts"
 import { Csv, TrialBalance } from "../reports/index.ts"
@@ -106,6 +105,6 @@ export const handlers = [
   Handler.make(Tax.TrialBalance.listTaxExports, ({ query }) =>
     Effect.gen(function*() {
       const company = yield* requireCompanyId
-      return { body: yield* TaxStore.listExports(company, Pagination.limitOf(query), yield* Pagination.afterId(query)) }
+      return { body: yield* TaxStore.listExports(company, query) }
     }))
 ]

@@ -4,7 +4,6 @@ import { ApiError, TaxForms } from "@ledger/api"
 import { reference } from "../kernel/Actor.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
-import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as AmountRules from "./AmountRules.ts"
 import * as BooksStore from "./BooksStore.ts"
@@ -129,7 +128,7 @@ export const handlers = [
   Handler.make(TaxForms.Amounts.listPriorAmounts, ({ query }) =>
     Effect.gen(function*() {
       const company = yield* requireCompanyId
-      const page = yield* FormsStore.priorAmountsPage(company, query.year, query.include_voided === true, Pagination.limitOf(query), yield* Pagination.afterId(query))
+      const page = yield* FormsStore.priorAmountsPage(company, query.year, query.include_voided === true, query)
       return { body: page }
     })),
 

@@ -54,12 +54,13 @@ export const update = Effect.fn("FilingStore.update")(function*(company: string,
   return rows[0]!
 })
 
-export const list = Effect.fn("FilingStore.list")(function*(company: string, year: number | undefined, limit: number, after: number | null) {
+export const list = Effect.fn("FilingStore.list")(function*(company: string, year: number | undefined, query: Pagination.PageRequest) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM tax_filings WHERE company_id = ${company}
+  const select = (after: number | null, limitPlusOne: number) =>
+    sql<Record<string, unknown>>`SELECT * FROM tax_filings WHERE company_id = ${company}
     ${year === undefined ? sql`` : sql`AND year = ${year}`} ${after === null ? sql`` : sql`AND id < ${after}`}
-    ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-  return Pagination.page(rows, limit, (row) => Row.int(row.id), filing)
+    ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+  return yield* Pagination.listPage(query, select, (row) => Row.int(row.id), filing)
 })
 
 /** The IRS's answer statuses: the filing was sent. */

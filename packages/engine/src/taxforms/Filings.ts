@@ -6,7 +6,6 @@ import { ApiError, TaxForms } from "@ledger/api"
 import { reference } from "../kernel/Actor.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
-import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Audit from "../pipeline/Audit.ts"
 import { InformationReturns } from "../ports/InformationReturns.ts"
@@ -81,7 +80,7 @@ export const handlers = [
   Handler.make(TaxForms.Filings.listFilings, ({ query }) =>
     Effect.gen(function*() {
       const company = yield* requireCompanyId
-      return { body: yield* FilingStore.list(company, query.year, Pagination.limitOf(query), yield* Pagination.afterId(query)) }
+      return { body: yield* FilingStore.list(company, query.year, query) }
     })),
 
   Handler.make(TaxForms.Filings.createFiling, ({ body }) => createFiling(body)),

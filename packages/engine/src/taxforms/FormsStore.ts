@@ -157,12 +157,12 @@ export const priorAmountsPage = Effect.fn("FormsStore.priorAmountsPage")(functio
   company: string,
   year: number,
   includeVoided: boolean,
-  limit: number,
-  after: number | null
+  query: Pagination.PageRequest
 ) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM tax_prior_amounts WHERE company_id = ${company} AND year = ${year}
+  const select = (after: number | null, limitPlusOne: number) =>
+    sql<Record<string, unknown>>`SELECT * FROM tax_prior_amounts WHERE company_id = ${company} AND year = ${year}
     ${includeVoided ? sql`` : sql`AND NOT voided`} ${after === null ? sql`` : sql`AND id < ${after}`}
-    ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-  return Pagination.page(rows, limit, (row) => Row.int(row.id), priorAmount)
+    ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+  return yield* Pagination.listPage(query, select, (row) => Row.int(row.id), priorAmount)
 })

@@ -99,12 +99,11 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const context = yield* RequestContext
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM tax_w9_requests WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM tax_w9_requests WHERE company_id = ${company}
         ${query.contact_id === undefined ? sql`` : sql`AND contact_id = ${query.contact_id}`}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => request(row, context.now)) }
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), (row) => request(row, context.now)) }
     })),
 
   Handler.make(TaxForms.W9.createW9Request, ({ body }) =>

@@ -151,14 +151,12 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT b.*, a.code AS account_code, a.type AS account_type
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT b.*, a.code AS account_code, a.type AS account_type
         FROM bank_accounts b JOIN accounts a ON a.company_id = b.company_id AND a.id = b.account_id
         WHERE b.company_id = ${companyId} ${after === null ? sql`` : sql`AND b.id < ${after}`}
-        ORDER BY b.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const page = Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => row)
-      return { body: { ...page, data: yield* withSummaries(page.data) } }
+        ORDER BY b.id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), withSummaries) }
     })),
 
   Handler.make(Banking.BankAccounts.getBankAccount, ({ path }) =>

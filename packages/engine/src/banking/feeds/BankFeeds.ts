@@ -22,11 +22,10 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM bank_feeds WHERE company_id = ${companyId}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const page = Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => row)
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM bank_feeds WHERE company_id = ${companyId}
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const page = yield* Pagination.listPage(query, select, (row) => Row.int(row.id), (row) => row)
       const company = yield* sql<{ plan: string }>`SELECT plan FROM companies WHERE company_id = ${companyId}`.pipe(Effect.orDie)
       const linked = yield* sql<{ n: unknown }>`SELECT count(*) AS n FROM bank_feed_accounts WHERE company_id = ${companyId}
         AND bank_account_id IS NOT NULL`.pipe(Effect.orDie)

@@ -87,19 +87,18 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      if (query.bank_account_id !== undefined) yield* BankAccounts.load(query.bank_account_id)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM bank_lines WHERE company_id = ${companyId}
+      // Checked once the cursor is read (in select), so a bad cursor is still refused before an unknown account.
+      const account = query.bank_account_id === undefined ? Effect.void : Effect.asVoid(BankAccounts.load(query.bank_account_id))
+      const select = (after: number | null, limitPlusOne: number) =>
+        Effect.andThen(account, sql<Record<string, unknown>>`SELECT * FROM bank_lines WHERE company_id = ${companyId}
         AND withdrawn_at IS NULL
         ${query.bank_account_id === undefined ? sql`` : sql`AND bank_account_id = ${query.bank_account_id}`}
         ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
         ${query.from === undefined ? sql`` : sql`AND line_date >= ${query.from}`}
         ${query.to === undefined ? sql`` : sql`AND line_date <= ${query.to}`}
         ${after === null ? sql`` : sql`AND id < ${after}`}
-        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const page = Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => row)
-      return { body: { ...page, data: yield* BankLineStore.present(page.data) } }
+        ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie))
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), BankLineStore.present) }
     })),
 
   Handler.make(Banking.BankLines.categorizeBankLine, ({ path, body }) =>

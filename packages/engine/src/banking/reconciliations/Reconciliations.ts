@@ -64,15 +64,14 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM reconciliations WHERE company_id = ${companyId}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM reconciliations WHERE company_id = ${companyId}
         ${query.bank_account_id === undefined ? sql`` : sql`AND bank_account_id = ${query.bank_account_id}`}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const page = Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => row)
-      const data = yield* Effect.forEach(page.data, (row) =>
-        Effect.map(ReconciliationStore.clearedItems(Row.int(row.id), Row.int(row.bank_account_id)), (cleared) => ReconciliationStore.summary(row, cleared)))
-      return { body: { ...page, data } }
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const load = (shown: ReadonlyArray<Record<string, unknown>>) =>
+        Effect.forEach(shown, (row) =>
+          Effect.map(ReconciliationStore.clearedItems(Row.int(row.id), Row.int(row.bank_account_id)), (cleared) => ReconciliationStore.summary(row, cleared)))
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
 
   Handler.make(Banking.Reconciliations.getReconciliation, ({ path }) =>

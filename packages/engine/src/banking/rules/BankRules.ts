@@ -71,14 +71,13 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
       // In the order rules are tried (priority, then age): the cursor's rule names where to go on.
-      const rows = yield* sql<Record<string, unknown>>`${BankRuleStore.selectRule(sql, companyId)}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`${BankRuleStore.selectRule(sql, companyId)}
         ${query.include_inactive === true ? sql`` : sql`AND r.active`}
         ${after === null ? sql`` : sql`AND (r.priority, r.created_at, r.id) > (SELECT priority, created_at, id FROM bank_rules WHERE company_id = ${companyId} AND id = ${after})`}
-        ORDER BY r.priority, r.created_at, r.id LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), BankRuleStore.ruleRecord) }
+        ORDER BY r.priority, r.created_at, r.id LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), BankRuleStore.ruleRecord) }
     })),
 
   Handler.make(Banking.BankLines.deactivateBankRule, ({ path, body }) =>

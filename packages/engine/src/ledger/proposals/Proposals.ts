@@ -50,15 +50,14 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM proposals WHERE company_id = ${request.companyId}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM proposals WHERE company_id = ${request.companyId}
         ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
         ${query.kind === undefined ? sql`` : sql`AND kind = ${query.kind}`}
         ${query.agent_id === undefined ? sql`` : sql`AND created_by_type = 'agent' AND created_by_id = ${query.agent_id}`}
         ${after === null ? sql`` : sql`AND id < ${after}`}
-        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), ProposalStore.fromRow) }
+        ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), ProposalStore.fromRow) }
     })),
 
   Handler.make(operations.getProposal, ({ path }) =>

@@ -68,18 +68,16 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
       const asOf = yield* asOfOrToday(query.as_of)
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM contacts WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM contacts WHERE company_id = ${company}
         ${query.kind === undefined ? sql`` : sql`AND kind = ${query.kind}`}
         ${query.include_inactive === true ? sql`` : sql`AND active`}
         ${after === null ? sql`` : sql`AND id < ${after}`}
-        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const shown = rows.slice(0, limit)
-      const balances = yield* OpenBalanceStore.byContact(company, asOf, shown.map((row) => Row.int(row.id)))
-      return {
-        body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => contact(row, asOf, balances.get(Row.int(row.id))))
-      }
+        ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const load = (shown: ReadonlyArray<Record<string, unknown>>) =>
+        Effect.map(OpenBalanceStore.byContact(company, asOf, shown.map((row) => Row.int(row.id))), (balances) =>
+          shown.map((row) => contact(row, asOf, balances.get(Row.int(row.id)))))
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
 
   Handler.make(Sales.Contacts.getContact, ({ path, query }) =>

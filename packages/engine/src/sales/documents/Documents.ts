@@ -204,9 +204,8 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
       const asOf = yield* asOfOrToday(query.as_of)
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<{ id: unknown }>`SELECT id FROM (
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<{ id: unknown }>`SELECT id FROM (
           SELECT d.*, coalesce((SELECT sum(a.amount_cents) FROM applications a WHERE a.company_id = d.company_id
             AND (a.document_id = d.id OR a.credit_document_id = d.id) AND a.applied_on <= ${asOf}
             AND (a.voided_on IS NULL OR a.voided_on > ${asOf})), 0) AS applied_cents
@@ -219,9 +218,11 @@ export const handlers = [
           ${query.as_of === undefined ? sql`` : sql`AND d.doc_date <= ${asOf}`}
           ${after === null ? sql`` : sql`AND d.id < ${after}`}
         ) listed WHERE true ${statusFilter(sql, query.status, asOf)}
-        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const documents = yield* DocumentStore.loadMany(company, rows.slice(0, limit).map((row) => Row.int(row.id)), asOf)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => documents.get(Row.int(row.id))!) }
+        ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const load = (shown: ReadonlyArray<{ id: unknown }>) =>
+        Effect.map(DocumentStore.loadMany(company, shown.map((row) => Row.int(row.id)), asOf), (documents) =>
+          shown.map((row) => documents.get(Row.int(row.id))!))
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
 
   Handler.make(Sales.Documents.getDocument, ({ path, query }) =>

@@ -79,15 +79,14 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
       const asOf = yield* asOfOrToday(query.as_of)
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM estimates WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM estimates WHERE company_id = ${company}
         ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
         ${query.contact_id === undefined ? sql`` : sql`AND contact_id = ${query.contact_id}`}
         ${query.as_of === undefined ? sql`` : sql`AND estimate_date <= ${asOf}`}
         ${after === null ? sql`` : sql`AND id < ${after}`}
-        ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => EstimateStore.toWire(row, asOf)) }
+        ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), (row) => EstimateStore.toWire(row, asOf)) }
     })),
 
   Handler.make(Sales.Estimates.getEstimate, ({ path }) =>

@@ -84,9 +84,8 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<{ id: unknown }>`SELECT p.id FROM payments p WHERE p.company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<{ id: unknown }>`SELECT p.id FROM payments p WHERE p.company_id = ${company}
         ${query.kind === undefined ? sql`` : sql`AND p.direction = ${query.kind}`}
         ${query.contact_id === undefined ? sql`` : sql`AND p.contact_id = ${query.contact_id}`}
         ${query.unapplied === true
@@ -94,9 +93,11 @@ export const handlers = [
               WHERE a.company_id = p.company_id AND a.payment_id = p.id AND a.voided_on IS NULL), 0)`
           : sql``}
         ${after === null ? sql`` : sql`AND p.id < ${after}`}
-        ORDER BY p.id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const payments = yield* PaymentResolution.loadMany(company, rows.slice(0, limit).map((row) => Row.int(row.id)))
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => payments.get(Row.int(row.id))!) }
+        ORDER BY p.id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const load = (shown: ReadonlyArray<{ id: unknown }>) =>
+        Effect.map(PaymentResolution.loadMany(company, shown.map((row) => Row.int(row.id))), (payments) =>
+          shown.map((row) => payments.get(Row.int(row.id))!))
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
 
   Handler.make(Sales.Payments.getPayment, ({ path }) =>

@@ -139,13 +139,14 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM recurring_templates WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM recurring_templates WHERE company_id = ${company}
         ${query.active === undefined ? sql`` : sql`AND active = ${query.active}`}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const occurrences = yield* RecurringStore.occurrencesOf(company, rows.slice(0, limit).map((row) => Row.int(row.id)))
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => RecurringStore.toWire(row, occurrences)) }
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const load = (shown: ReadonlyArray<Record<string, unknown>>) =>
+        Effect.map(RecurringStore.occurrencesOf(company, shown.map((row) => Row.int(row.id))), (occurrences) =>
+          shown.map((row) => RecurringStore.toWire(row, occurrences)))
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
 
   Handler.make(Sales.Recurring.getRecurringTemplate, ({ path }) =>

@@ -46,12 +46,11 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM tax_agencies WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<Record<string, unknown>>`SELECT * FROM tax_agencies WHERE company_id = ${company}
         ${query.include_inactive === true ? sql`` : sql`AND active`}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), agency) }
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      return { body: yield* Pagination.listPage(query, select, (row) => Row.int(row.id), agency) }
     })),
 
   Handler.make(Sales.SalesTax.createTaxRate, ({ body }) =>
@@ -125,13 +124,13 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
-      const limit = Pagination.limitOf(query)
-      const after = yield* Pagination.afterId(query)
-      const rows = yield* sql<{ id: unknown }>`SELECT id FROM tax_rates WHERE company_id = ${company}
+      const select = (after: number | null, limitPlusOne: number) =>
+        sql<{ id: unknown }>`SELECT id FROM tax_rates WHERE company_id = ${company}
         ${query.include_inactive === true ? sql`` : sql`AND active`}
-        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const rates = yield* SalesTaxStore.load(company, rows.slice(0, limit).map((row) => Row.int(row.id)))
-      return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), (row) => rates.get(Row.int(row.id))!) }
+        ${after === null ? sql`` : sql`AND id < ${after}`} ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
+      const load = (shown: ReadonlyArray<{ id: unknown }>) =>
+        Effect.map(SalesTaxStore.load(company, shown.map((row) => Row.int(row.id))), (rates) => shown.map((row) => rates.get(Row.int(row.id))!))
+      return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
 
   Handler.make(Sales.SalesTax.setTaxRateStatus, ({ path, body }) =>
