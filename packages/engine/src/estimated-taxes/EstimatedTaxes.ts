@@ -134,6 +134,8 @@ const voidHandler = Handler.make(Api.voidEstimatedTaxPayment, ({ path, body }) =
       summary: `Void estimated-tax payment ${existing.id}: ${body.reason}`,
       entry: { date: request.today < existing.paid_on ? existing.paid_on : request.today, memo: `Void of estimated-tax payment ${existing.id}: ${body.reason}`.slice(0, 1000), lines: [] },
       reverses: existing.entry_id,
+      // The reversal leads to the payment it voids.
+      sourceId: existing.id,
       request: { payment_id: existing.id },
       dryRun: false,
       onPosted: (entry) => Store.markVoid(company, existing.id, body.reason, entry.id, request.now)

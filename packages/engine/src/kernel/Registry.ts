@@ -39,6 +39,14 @@ export interface ProposalKind<Request = any> {
     readonly request: Request
     readonly entry: PostedEntry
   }) => Effect.Effect<unknown, ApiError.LedgerError, ContributionServices>
+  /**
+   * The posted entry's `source.id` on approval, when the area knows it (optional; none: null): the
+   * record the approval writes (an id it reserves now, `Governed.reserveId`) or the one it changes.
+   */
+  readonly sourceId?: ((input: {
+    readonly proposal: Proposal
+    readonly request: Request
+  }) => Effect.Effect<number | null, never, ContributionServices>) | undefined
   /** The proposal was rejected (the reason is on `proposal`): release what `onProposed` held. */
   readonly rejected: (input: {
     readonly proposal: Proposal

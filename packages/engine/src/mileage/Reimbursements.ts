@@ -46,6 +46,7 @@ export const reimbursementProposalKind = proposalKind({
 /** A reimbursement's void proposed by an agent: the reversal has posted, the reimbursement is void. */
 export const reimbursementVoidProposalKind = proposalKind({
   request: VoidRequest,
+  sourceId: ({ request }) => Effect.succeed(request.reimbursement_id),
   approved: ({ entry, request }) =>
     Effect.gen(function*() {
       const now = (yield* RequestContext).now
@@ -118,6 +119,8 @@ const voidHandler = Handler.make(Api.voidReimbursement, ({ path, body }) =>
       summary: `Void mileage reimbursement ${existing.id} to ${existing.payee} (${existing.amount_cents} cents): ${body.reason}`,
       entry: { date: request.today < existing.entry_date ? existing.entry_date : request.today, memo: `Void of mileage reimbursement ${existing.id}: ${body.reason}`.slice(0, 1000), lines: [] },
       reverses: existing.entry_id,
+      // The reversal leads to the reimbursement it voids.
+      sourceId: existing.id,
       request: { reimbursement_id: existing.id, reason: body.reason },
       dryRun: false,
       onPosted: (entry) => Store.markVoid(company, existing.id, body.reason, entry.id, request.now)

@@ -110,6 +110,8 @@ const voidHandler = Handler.make(Api.voidPayrollYtd, ({ path, body }) =>
         summary: `Void payroll import ${existing.id}: ${body.reason}`,
         entry: { date: request.today, memo: `Void of payroll year-to-date import ${existing.id}: ${body.reason}`.slice(0, 1000), lines: [] },
         reverses: existing.summary_entry_id,
+        // The reversal leads to the import it voids.
+        sourceId: existing.id,
         request: { import_id: existing.id },
         dryRun: false,
         onPosted: (entry) => Effect.succeed(entry.id)

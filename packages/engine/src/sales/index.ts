@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Sales } from "@ledger/api"
+import { Governed } from "../ledger/index.ts"
 import * as Area from "../pipeline/Area.ts"
 import type { JobOutcome } from "../pipeline/Area.ts"
 import * as Aging from "./aging/Aging.ts"
@@ -103,7 +104,8 @@ export const recordReceivedPayment = (input: {
   readonly memo: string | null
   readonly entryId: number
 }) =>
-  PaymentResolution.persist({
+  // The entry is another area's (its own source): the payment takes a new id of its own.
+  Effect.flatMap(Governed.reserveId(), (id) => PaymentResolution.persist({
     direction: "received",
     contactId: input.contactId,
     // The name only words a default memo and summary; this payment has its memo and no summary here.
@@ -117,4 +119,4 @@ export const recordReceivedPayment = (input: {
     reference: input.reference,
     memo: input.memo,
     bankLineId: null
-  }, input.entryId)
+  }, input.entryId, id))

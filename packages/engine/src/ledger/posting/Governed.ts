@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { ApiError, type Ledger } from "@ledger/api"
 import type { AuditNote } from "../../pipeline/Audit.ts"
 import type * as Handler from "../../kernel/Handler.ts"
@@ -6,6 +7,7 @@ import { isAgent } from "../../kernel/Actor.ts"
 import { Registry } from "../../kernel/Registry.ts"
 import * as Outbox from "../../pipeline/Outbox.ts"
 import { RequestContext } from "../../kernel/RequestContext.ts"
+import * as Row from "../../kernel/Row.ts"
 import * as ControlAccountRules from "../entries/ControlAccountRules.ts"
 import * as JournalEntryStore from "../entries/JournalEntryStore.ts"
 import * as JournalEntryRules from "../entries/JournalEntryRules.ts"
@@ -96,6 +98,12 @@ export interface Write<A> {
   readonly reverses?: number | undefined
   /** The owning record's id if allocated before posting (`SELECT nextval('ledger_ids')`): `source.id`. */
   readonly sourceId?: number | null | undefined
+  /**
+   * The owning record is written by `onPosted` (a document, a payment): when the write posts, an id
+   * is taken from `ledger_ids` first and becomes `source.id`, so `onPosted` inserts its row with
+   * `entry.source.id`. A dry run and a proposal take none (an approval takes it then).
+   */
+  readonly reserveSourceId?: boolean | undefined
   /** For the dry run only: the document as it would be, and the number it would take. */
   readonly preview?: { readonly document?: Record<string, unknown>; readonly number?: string } | undefined
   /** Makes an agent's write wait for a person whatever its amount, with this reason (e.g. receipt_review). */
@@ -137,6 +145,13 @@ const withinLimits = Effect.fn("Governed.withinLimits")(function*(
     }
   }
   return decision
+})
+
+/** A new id from the shared sequence, for a record whose entry must name it before it is written. */
+export const reserveId = Effect.fn("Governed.reserveId")(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ id: unknown }>`SELECT nextval('ledger_ids') AS id`.pipe(Effect.orDie)
+  return Row.int(rows[0]!.id)
 })
 
 /** What the audit event of a governed write that posted says of it. */
@@ -250,7 +265,7 @@ export const write = <A>(input: Write<A>): Effect.Effect<Written<A>, ApiError.Le
 
     const entry = yield* JournalEntryStore.post(prepared, {
       sourceKind: input.kind,
-      sourceId: input.sourceId ?? null,
+      sourceId: input.sourceId ?? (input.reserveSourceId === true ? yield* reserveId() : null),
       softLockOverrideReason,
       confidence: input.confidence ?? null,
       reversesEntryId: input.reverses ?? null,

@@ -81,6 +81,7 @@ export const handlers = [
       }
       const entry = yield* JournalEntryStore.post(prepared, {
         sourceKind: proposal.kind,
+        sourceId: kind.sourceId === undefined ? null : yield* kind.sourceId({ proposal, request }),
         // The date may have been soft-locked since: the proposer's reason, else the approver's.
         softLockOverrideReason: proposal.soft_lock_override_reason ?? body.reason ?? null,
         proposalId: proposal.id,

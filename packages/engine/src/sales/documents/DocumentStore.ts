@@ -20,14 +20,15 @@ const numberConstraints = ["documents_sales_number", "documents_purchases_number
  * shows them, with applications and balances as of a date.
  */
 
-/** The document's row, with its number (taken now unless the caller gave one). */
-const insertDocument = Effect.fn("DocumentStore.insertDocument")(function*(document: ResolvedDocument, entryId: number) {
+/** The document's row under its reserved id, with its number (taken now unless the caller gave one). */
+const insertDocument = Effect.fn("DocumentStore.insertDocument")(function*(document: ResolvedDocument, entryId: number, id: number) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   const company = yield* requireCompanyId
   const number = document.number ?? (yield* NumberingStore.next(company, document.kind, true))
   const createdBy = yield* actorReference
-  const rows = yield* sql<{ id: unknown }>`INSERT INTO documents ${sql.insert({
+  yield* sql`INSERT INTO documents ${sql.insert({
+    id,
     company_id: company,
     ...headingFields(document, number),
     control_account: document.controlAccount,
@@ -37,14 +38,14 @@ const insertDocument = Effect.fn("DocumentStore.insertDocument")(function*(docum
     recurring_template_id: document.recurring?.templateId ?? null,
     created_by: createdBy,
     created_at: request.now
-  })} RETURNING id`.pipe(
+  })}`.pipe(
     Effect.catch((error) =>
       numberConstraints.some((constraint) => DatabaseError.isUniqueViolation(error, constraint))
         ? Effect.fail(ApiError.fail("number_in_use", `Number ${number} is already used.`, { issues: [{ path: ["body", "number"], message: "Already used" }] }))
         : Effect.die(error)
     )
   )
-  return { id: Row.int(rows[0]!.id), number }
+  return number
 })
 
 /** Its lines and tax lines, under the document's id. */
@@ -92,11 +93,12 @@ const linkSources = Effect.fn("DocumentStore.linkSources")(function*(company: st
 
 /**
  * Writes a document whose entry has just posted (from `onPosted`, or from a proposal's approval):
- * takes its number, stores it with its lines and tax lines linked to the entry, emits its event.
+ * takes its number, stores it under `id` (from `ledger_ids`, the entry's `source.id`) with its
+ * lines and tax lines linked to the entry, emits its event.
  */
-export const persist = Effect.fn("DocumentStore.persist")(function*(document: ResolvedDocument, entryId: number) {
+export const persist = Effect.fn("DocumentStore.persist")(function*(document: ResolvedDocument, entryId: number, id: number) {
   const company = yield* requireCompanyId
-  const { id, number } = yield* insertDocument(document, entryId)
+  const number = yield* insertDocument(document, entryId, id)
   yield* insertLines(company, id, document)
   yield* linkSources(company, id, document)
   if (document.kind === "invoice" || document.kind === "bill") {

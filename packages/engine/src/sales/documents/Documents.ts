@@ -47,17 +47,22 @@ export const postDocument = (
       softLockOverrideReason: body.soft_lock_override_reason,
       confidence: body.confidence,
       linesPath: ["entry", "lines"],
+      reserveSourceId: true,
       ...(number === null ? {} : { preview: { document: DocumentWire.preview(document, number), number } }),
-      onPosted: (entry) => persistAndLoad(document, entry.id),
+      onPosted: (entry) => persistAndLoad(document, entry),
       onProposed
     })
   })
 
-/** Writes the document linked to its entry and answers with it as the API shows it. */
-export const persistAndLoad = (document: DocumentResolution.ResolvedDocument, entryId: number) =>
+/**
+ * Writes the document linked to its entry and answers with it as the API shows it. The document
+ * takes the id its entry names as `source.id` (reserved before posting), so the entry leads to it.
+ */
+export const persistAndLoad = (document: DocumentResolution.ResolvedDocument, entry: Governed.PostedEntry) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    const id = yield* DocumentStore.persist(document, entryId)
+    const reserved = entry.source.id ?? (yield* Governed.reserveId())
+    const id = yield* DocumentStore.persist(document, entry.id, reserved)
     return yield* DocumentStore.load((yield* requireCompanyId), id, request.today)
   })
 
@@ -68,7 +73,9 @@ export const persistAndLoad = (document: DocumentResolution.ResolvedDocument, en
  */
 export const documentProposalKind = proposalKind({
   request: DocumentProposals.DocumentProposal,
-  approved: ({ entry, request }) => persistAndLoad(request.document, entry.id),
+  // The document's id is taken at approval, when it is certain to be written.
+  sourceId: () => Governed.reserveId(),
+  approved: ({ entry, request }) => persistAndLoad(request.document, entry),
   rejected: ({ request }) =>
     Effect.gen(function*() {
       const { recurring } = request.document
@@ -133,6 +140,8 @@ const voidDocument = ({ path, body }: { path: { id: number }; body: Sales.Docume
         lines: JournalEntryRules.reversal(original!.lines).map(JournalEntryRules.toDraftLine)
       },
       reverses: document.entry_id!,
+      // The reversal leads to the document it voids, as the original entry does.
+      sourceId: document.id,
       request: { document_id: document.id, reason: body.reason, void_date: voidDate },
       dryRun: body.dry_run === true,
       softLockOverrideReason: body.soft_lock_override_reason,
@@ -186,6 +195,7 @@ const markVoid = (documentId: number, entryId: number, voidDate: string, reason:
 /** A void's proposal: the reversal has posted, the document becomes void. */
 export const voidProposalKind = proposalKind({
   request: DocumentProposals.DocumentVoidProposal,
+  sourceId: ({ request }) => Effect.succeed(request.document_id),
   approved: ({ entry, request }) => markVoid(request.document_id, entry.id, request.void_date, request.reason),
   rejected: () => Effect.void
 })

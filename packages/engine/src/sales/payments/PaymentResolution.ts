@@ -138,11 +138,12 @@ export const preview = (payment: ResolvedPayment): Record<string, unknown> => {
 }
 
 /** Writes a payment whose entry has posted, applies it, and emits its events. */
-export const persist = Effect.fn("PaymentResolution.persist")(function*(payment: ResolvedPayment, entryId: number) {
+export const persist = Effect.fn("PaymentResolution.persist")(function*(payment: ResolvedPayment, entryId: number, id: number) {
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
   const company = yield* requireCompanyId
-  const rows = yield* sql<{ id: unknown }>`INSERT INTO payments ${sql.insert({
+  yield* sql`INSERT INTO payments ${sql.insert({
+    id,
     company_id: company,
     direction: payment.direction,
     contact_id: payment.contactId,
@@ -157,8 +158,7 @@ export const persist = Effect.fn("PaymentResolution.persist")(function*(payment:
     entry_id: entryId,
     created_by: yield* actorReference,
     created_at: request.now
-  })} RETURNING id`.pipe(Effect.orDie)
-  const id = Row.int(rows[0]!.id)
+  })}`.pipe(Effect.orDie)
   yield* Applications.apply(company, sourceOf(payment, id), payment.applications, payment.paymentDate)
   yield* Outbox.emit(payment.direction === "received" ? "payment.received" : "payment.made", {
     payment_id: id,

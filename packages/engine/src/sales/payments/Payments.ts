@@ -14,11 +14,15 @@ import * as PaymentBankLines from "./PaymentBankLines.ts"
 import * as PaymentResolution from "./PaymentResolution.ts"
 import * as PaymentProposals from "./PaymentProposals.ts"
 
-/** Writes the payment linked to its entry (and its bank line) and answers with it. */
-const persistAndLoad = (payment: PaymentResolution.ResolvedPayment, entryId: number) =>
+/**
+ * Writes the payment linked to its entry (and its bank line) and answers with it. The payment
+ * takes the id its entry names as `source.id` (reserved before posting), so the entry leads to it.
+ */
+const persistAndLoad = (payment: PaymentResolution.ResolvedPayment, entry: Governed.PostedEntry) =>
   Effect.gen(function*() {
-    const id = yield* PaymentResolution.persist(payment, entryId)
-    if (payment.bankLineId !== null) yield* PaymentBankLines.linkPosted(payment.bankLineId, entryId)
+    const reserved = entry.source.id ?? (yield* Governed.reserveId())
+    const id = yield* PaymentResolution.persist(payment, entry.id, reserved)
+    if (payment.bankLineId !== null) yield* PaymentBankLines.linkPosted(payment.bankLineId, entry.id)
     return yield* PaymentResolution.load((yield* requireCompanyId), id)
   })
 
@@ -38,8 +42,9 @@ const create = (direction: PaymentResolution.Direction) => ({ body }: { body: Sa
       softLockOverrideReason: body.soft_lock_override_reason,
       confidence: body.confidence,
       linesPath: ["entry", "lines"],
+      reserveSourceId: true,
       preview: { document: PaymentResolution.preview(payment) },
-      onPosted: (entry) => persistAndLoad(payment, entry.id),
+      onPosted: (entry) => persistAndLoad(payment, entry),
       onProposed: (proposal) => payment.bankLineId === null ? Effect.void : PaymentBankLines.hold(payment.bankLineId, proposal.id)
     })
   })
@@ -47,7 +52,9 @@ const create = (direction: PaymentResolution.Direction) => ({ body }: { body: Sa
 /** A payment's proposal: written on approval, its bank line released on rejection. */
 export const paymentProposalKind = proposalKind({
   request: PaymentProposals.PaymentProposal,
-  approved: ({ entry, request }) => persistAndLoad(request.payment, entry.id),
+  // The payment's id is taken at approval, when it is certain to be written.
+  sourceId: () => Governed.reserveId(),
+  approved: ({ entry, request }) => persistAndLoad(request.payment, entry),
   rejected: ({ proposal, request }) =>
     request.payment.bankLineId === null ? Effect.void : PaymentBankLines.release(request.payment.bankLineId, proposal.id)
 })
@@ -72,6 +79,7 @@ const markVoid = (paymentId: number, entryId: number, voidDate: string, reason: 
 /** A payment void's proposal: the reversal has posted, the payment becomes void. */
 export const paymentVoidProposalKind = proposalKind({
   request: PaymentProposals.PaymentVoidProposal,
+  sourceId: ({ request }) => Effect.succeed(request.payment_id),
   approved: ({ entry, request }) => markVoid(request.payment_id, entry.id, request.void_date, request.reason),
   rejected: () => Effect.void
 })
@@ -161,6 +169,8 @@ export const handlers = [
         },
         // The linked reversal of the payment's entry (issue 19 item 3).
         reverses: payment.entry_id!,
+        // The reversal leads to the payment it voids, as the original entry does.
+        sourceId: payment.id,
         request: { payment_id: payment.id, reason: body.reason, void_date: voidDate },
         dryRun: body.dry_run === true,
         softLockOverrideReason: body.soft_lock_override_reason,

@@ -44,7 +44,8 @@ const runTemplate = (company: string, templateId: number, through: string, dryRu
           request: { document },
           dryRun,
           linesPath: ["entry", "lines"],
-          onPosted: (entry) => persistAndLoad(document, entry.id),
+          reserveSourceId: true,
+          onPosted: (entry) => persistAndLoad(document, entry),
           onProposed: (proposal) =>
             Effect.gen(function*() {
               const context = yield* RequestContext
