@@ -105,8 +105,10 @@ describe("online payments", () => {
     expect(csv.status).toBe(200)
     expect(csv.contentType).toBe("text/csv; charset=utf-8")
     expect(csv.filename).toBe(`payout-${listed.body.data[0].id}.csv`)
-    expect(csv.text.split("\n")).toHaveLength(5)
-    expect(csv.text.split("\n")[0]).toBe("type,source,amount,fee,net")
+    // CRLF line ends (RFC 4180), like every other CSV export.
+    expect(csv.text.split("\r\n")).toHaveLength(5)
+    expect(csv.text.replace(/\r\n/g, "")).not.toContain("\n")
+    expect(csv.text.split("\r\n")[0]).toBe("type,source,amount,fee,net")
     const lines = await get(app, shop.ownerKey, `/v1/bank-lines?bank_account_id=${shop.bankAccountId}`)
     const line = lines.body.data.find((item: any) => item.id === one.body.bank_line_id)
     expect(line?.status, JSON.stringify(lines.body)).toBe("categorized")

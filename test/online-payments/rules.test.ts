@@ -31,9 +31,13 @@ describe("fee and net arithmetic in integer cents", () => {
     fc.assert(fc.property(fc.array(line, { maxLength: 20 }), (lines) => {
       const total = PaymentRules.payoutTotal(lines)
       expect(total).toBe(lines.reduce((sum, item) => sum + item.amount_cents, 0) - lines.reduce((sum, item) => sum + item.fee_cents, 0))
-      const rows = PaymentRules.payoutCsv(lines).trimEnd().split("\n")
+      const csv = PaymentRules.payoutCsv(lines)
+      // RFC 4180 like every other CSV Ledger writes: CRLF after every row, no bare LF.
+      expect(csv.endsWith("\r\n")).toBe(true)
+      expect(csv.replace(/\r\n/g, "")).not.toContain("\n")
+      const rows = csv.trimEnd().split("\r\n")
       expect(rows).toHaveLength(lines.length + 1)
-      const parsed = lines.map((item) => PaymentRules.payoutCsv([item]).trimEnd().split("\n")[1]!.split(",").slice(-1)[0]!)
+      const parsed = lines.map((item) => PaymentRules.payoutCsv([item]).trimEnd().split("\r\n")[1]!.split(",").slice(-1)[0]!)
       parsed.forEach((text, index) => expect(Math.round(Number(text) * 100)).toBe(lines[index]!.net_cents))
     }))
   })

@@ -2,6 +2,7 @@
  * The online-payments area's pure rules, all in integer cents: what a charge nets, what is still
  * refundable, what a payout's lines add up to, the payout CSV, and which pay methods a company takes.
  */
+import * as Csv from "../reports/Csv.ts"
 
 export interface PayoutLine {
   readonly type: string
@@ -38,14 +39,11 @@ export const methodsOf = (settings: { readonly accept_card: boolean; readonly ac
 export const processorMethod = (method: "card" | "ach" | "stablecoin"): string =>
   method === "card" ? "card" : method === "ach" ? "us_bank_account" : "crypto"
 
-const cell = (value: string | number): string => {
-  const text = String(value)
-  return /[",\n\r]/.test(text) || /^[=+\-@\t]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-const dollars = (cents: number): string => `${cents < 0 ? "-" : ""}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, "0")}`
-
-/** The payout's lines as CSV: one row a balance transaction, amounts in dollars with two decimals. */
+/**
+ * The payout's lines as CSV: one row a balance transaction, amounts in dollars with two decimals.
+ * Written by the reports' CSV writer so it has the same CRLF line ends and formula escaping as
+ * every other CSV Ledger exports.
+ */
 export const payoutCsv = (lines: ReadonlyArray<PayoutLine>): string =>
-  [["type", "source", "amount", "fee", "net"].join(","), ...lines.map((line) =>
-    [cell(line.type), cell(line.source), dollars(line.amount_cents), dollars(line.fee_cents), dollars(line.net_cents)].join(","))].join("\n") + "\n"
+  Csv.render(["type", "source", "amount", "fee", "net"], lines.map((line) =>
+    [line.type, line.source, Csv.cents(line.amount_cents), Csv.cents(line.fee_cents), Csv.cents(line.net_cents)]))

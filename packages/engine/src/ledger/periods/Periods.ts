@@ -6,10 +6,10 @@ import * as Handler from "../../kernel/Handler.ts"
 import * as Outbox from "../../pipeline/Outbox.ts"
 import { RequestContext } from "../../kernel/RequestContext.ts"
 import * as Row from "../../kernel/Row.ts"
-import * as AccountStore from "../accounts/AccountStore.ts"
 import { fiscalYearStartMonth, requireCompanyId } from "../../kernel/CompanyContext.ts"
 import * as Cursor from "../../kernel/Cursor.ts"
 import * as FiscalYear from "./FiscalYear.ts"
+import * as PeriodCreation from "./PeriodCreation.ts"
 import * as PeriodRules from "./PeriodRules.ts"
 
 /**
@@ -35,58 +35,8 @@ const toPeriod = (row: Record<string, unknown>, startMonth: number): Period => {
   }
 }
 
-/** Creating periods in a company one at a time keeps the no-overlap rule true without a range index. */
-const lockCompanyPeriods = Effect.fn("Periods.lockCompany")(function*(companyId: string) {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`SELECT pg_advisory_xact_lock(hashtext(${`${companyId}:periods`}))`.pipe(Effect.orDie)
-})
-
-const overlapping = Effect.fn("Periods.overlapping")(function*(companyId: string, range: FiscalYear.DateRange) {
-  const sql = yield* SqlClient.SqlClient
-  return yield* sql<Record<string, unknown>>`SELECT * FROM periods WHERE company_id = ${companyId}
-    AND start_date <= ${range.end} AND end_date >= ${range.start} ORDER BY start_date`.pipe(Effect.orDie)
-})
-
-const countPeriods = Effect.fn("Periods.count")(function*(companyId: string) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM periods WHERE company_id = ${companyId}`.pipe(Effect.orDie)
-  return Row.int(rows[0]!.count)
-})
-
-const insertPeriods = Effect.fn("Periods.insert")(function*(companyId: string, ranges: ReadonlyArray<FiscalYear.DateRange>) {
-  const sql = yield* SqlClient.SqlClient
-  const request = yield* RequestContext
-  if (ranges.length === 0) return []
-  return yield* sql<Record<string, unknown>>`INSERT INTO periods ${sql.insert(AccountStore.rows(ranges.map((range) => ({
-    company_id: companyId,
-    start_date: range.start,
-    end_date: range.end,
-    created_at: request.now
-  }))))} RETURNING *`.pipe(Effect.orDie)
-})
-
-/**
- * Creates the monthly periods of a fiscal year that no existing period touches, and returns the
- * rows created. Used at company creation and by `POST /v1/fiscal-years/periods`.
- */
-export const createMonthly = Effect.fn("Periods.createMonthly")(function*(
-  companyId: string,
-  fiscalYear: number,
-  startMonth: number
-) {
-  yield* lockCompanyPeriods(companyId)
-  const year = FiscalYear.range(fiscalYear, startMonth)
-  const existing = (yield* overlapping(companyId, year)).map((row) => ({
-    start: Row.date(row.start_date),
-    end: Row.date(row.end_date)
-  }))
-  const missing = FiscalYear.months(fiscalYear, startMonth)
-    .filter((month) => !existing.some((period) => FiscalYear.overlaps(period, month)))
-  if ((yield* countPeriods(companyId)) + missing.length > Limits.periodsPerCompanyMax) {
-    return yield* Effect.fail(ApiError.validationFailed(`A company has at most ${Limits.periodsPerCompanyMax} periods.`))
-  }
-  return yield* insertPeriods(companyId, missing)
-})
+/** Kept here so callers (company setup) still reach it as `Periods.createMonthly`. */
+export const createMonthly = PeriodCreation.createMonthly
 
 /**
  * The periods of a fiscal year (those ending within it, as `fiscal_year` says), in date order;
@@ -153,17 +103,17 @@ export const handlers = [
           message: `More than ${Limits.periodDaysMax} days after start_date`
         }]))
       }
-      yield* lockCompanyPeriods(companyId)
-      const clashes = yield* overlapping(companyId, range)
+      yield* PeriodCreation.lockCompanyPeriods(companyId)
+      const clashes = yield* PeriodCreation.overlapping(companyId, range)
       if (clashes.length > 0) {
         return yield* Effect.fail(ApiError.fail("conflict", "The period overlaps an existing period.", {
           overlapping_period_ids: clashes.map((row) => Row.int(row.id))
         }))
       }
-      if ((yield* countPeriods(companyId)) >= Limits.periodsPerCompanyMax) {
+      if ((yield* PeriodCreation.countPeriods(companyId)) >= Limits.periodsPerCompanyMax) {
         return yield* Effect.fail(ApiError.validationFailed(`A company has at most ${Limits.periodsPerCompanyMax} periods.`))
       }
-      const rows = yield* insertPeriods(companyId, [range])
+      const rows = yield* PeriodCreation.insertPeriods(companyId, [range])
       const period = toPeriod(rows[0]!, startMonth)
       return { body: period, audit: { targetType: "period", targetId: period.id } }
     })),
@@ -219,7 +169,7 @@ export const handlers = [
     Effect.gen(function*() {
       const companyId = yield* requireCompanyId
       const startMonth = yield* fiscalYearStartMonth(companyId)
-            const created = (yield* createMonthly(companyId, body.fiscal_year, startMonth)).map((row) => toPeriod(row, startMonth))
+      const created = (yield* PeriodCreation.createMonthly(companyId, body.fiscal_year, startMonth)).map((row) => toPeriod(row, startMonth))
       const range = FiscalYear.range(body.fiscal_year, startMonth)
       const periods = (yield* periodsOfYear(companyId, range, false)).map((row) => toPeriod(row, startMonth))
       return {
@@ -233,7 +183,7 @@ export const handlers = [
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
       const startMonth = yield* fiscalYearStartMonth(companyId)
-            const range = FiscalYear.range(body.fiscal_year, startMonth)
+      const range = FiscalYear.range(body.fiscal_year, startMonth)
       const periods = (yield* periodsOfYear(companyId, range, true)).map((row) => toPeriod(row, startMonth))
       if (periods.length === 0) {
         return yield* Effect.fail(ApiError.fail("period_not_found", `Fiscal year ${body.fiscal_year} has no periods.`, {
