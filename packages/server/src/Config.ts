@@ -2,6 +2,7 @@ import * as MasterKey from "./adapters/MasterKey.ts"
 import * as S3BlobStore from "./adapters/S3BlobStore.ts"
 import * as InboxListener from "./mail/InboxListener.ts"
 import * as SmtpMail from "./adapters/SmtpMail.ts"
+import * as Shutdown from "./http/Shutdown.ts"
 import * as SlowClients from "./http/SlowClients.ts"
 import * as PgliteWasm from "./storage/pglite/PgliteWasm.ts"
 
@@ -48,6 +49,8 @@ export interface ServerConfig {
   readonly trustProxy?: boolean
   /** How long a client may take to send headers and body (http/SlowClients.ts); default when absent. */
   readonly slowClients?: SlowClients.Limits
+  /** LEDGER_SHUTDOWN_TIMEOUT_MS: how long a stop waits for open connections (http/Shutdown.ts); default when absent. */
+  readonly shutdownTimeoutMs?: number
   /**
    * LEDGER_FAULT_CRASH (reliability tests only): `before_commit:N`, `after_commit:N` or
    * `between_import_batches:N` kills the process there (kernel/Faults.ts).
@@ -95,6 +98,7 @@ export const fromEnvironment = (
     inboundSmtp: InboxListener.fromEnvironment(environment, host),
     trustProxy: environment.LEDGER_TRUST_PROXY === "1" || environment.LEDGER_TRUST_PROXY === "true",
     slowClients: SlowClients.fromEnvironment(environment),
+    shutdownTimeoutMs: Shutdown.fromEnvironment(environment),
     faultCrash: environment.LEDGER_FAULT_CRASH
   }
 }

@@ -9,6 +9,7 @@ import type { ServerConfig } from "./Config.ts"
 import * as Http from "./http/Http.ts"
 import * as InboxListener from "./mail/InboxListener.ts"
 import * as Observability from "./http/Observability.ts"
+import * as Shutdown from "./http/Shutdown.ts"
 import * as SlowClients from "./http/SlowClients.ts"
 import * as Storage from "./storage/Storage.ts"
 import * as Workers from "./workers/Worker.ts"
@@ -206,6 +207,8 @@ export const portsOf = (config: ServerConfig): ServerPorts.Wired =>
     appUrl: process.env.LEDGER_APP_URL ?? config.baseUrl
   })
 
+const shutdownTimeoutOf = (config: ServerConfig) => config.shutdownTimeoutMs ?? Shutdown.defaultTimeoutMs
+
 /**
  * The Node HTTP server on the configured host and port. Storage is opened and migrated before the
  * port is bound: a request that arrives while the server starts is refused (connection refused,
@@ -214,10 +217,15 @@ export const portsOf = (config: ServerConfig): ServerPorts.Wired =>
  */
 export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> = {}) =>
   HttpRouter.serve(Http.routes, { disableLogger: true }).pipe(
-    Layer.provide(NodeHttpServer.layer(() => SlowClients.createServer(config.slowClients ?? SlowClients.defaults), { port: config.port, host: config.host })),
+    Layer.provide(NodeHttpServer.layer(
+      () => Shutdown.bounded(SlowClients.createServer(config.slowClients ?? SlowClients.defaults), shutdownTimeoutOf(config)),
+      { port: config.port, host: config.host, gracefulShutdownTimeout: Duration.millis(shutdownTimeoutOf(config)) }
+    )),
     Layer.merge(Workers.fromEnvironment()),
     // The receipt inbox's SMTP listener, over the same engine (LEDGER_INBOUND_SMTP_PORT; none when unset).
-    Layer.merge(config.inboundSmtp == null ? Layer.empty : InboxListener.layer(config.inboundSmtp)),
+    Layer.merge(config.inboundSmtp == null
+      ? Layer.empty
+      : InboxListener.layer({ ...config.inboundSmtp, closeTimeoutMs: shutdownTimeoutOf(config) })),
     Layer.provide(engineLayer({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,

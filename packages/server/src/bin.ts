@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { NodeRuntime } from "@effect/platform-node"
-import { Clock, Effect, Layer } from "effect"
+import { Cause, Clock, Effect, Exit, Layer, Runtime } from "effect"
 import { DatabaseRoles, FirmAudit } from "@ledger/engine"
 import * as Config from "./Config.ts"
 import * as Server from "./Server.ts"
@@ -21,7 +21,8 @@ Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR
 "memory" for none), LEDGER_MIGRATION_DATABASE_URL and LEDGER_APP_ROLE (ledger migrate as the
 owner role, then grant the application role: docs/operations.md), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
 LEDGER_PGLITE_WASM=auto|optimizing|baseline (embedded PGlite's WebAssembly compiler; auto: baseline
-under 2 GiB of memory), LEDGER_WORKERS=off, LEDGER_LOG_FORMAT=text|json, LEDGER_ACCESS_LOG=off,
+under 2 GiB of memory), LEDGER_WORKERS=off, LEDGER_SHUTDOWN_TIMEOUT_MS (default 5000:
+how long a stop waits for open connections), LEDGER_LOG_FORMAT=text|json, LEDGER_ACCESS_LOG=off,
 OTEL_EXPORTER_OTLP_ENDPOINT (OpenTelemetry over OTLP/HTTP) with OTEL_SERVICE_NAME.
 
 Outside providers (a provider left unset answers 503 with a type that names it, or waits):
@@ -29,7 +30,8 @@ Outside providers (a provider left unset answers 503 with a type that names it, 
               LEDGER_SMTP_SECURE; with LEDGER_MAIL_FROM (unset: emails wait in their jobs)
   master key  LEDGER_MASTER_KEY, 32 bytes as base64 or hex (unset: generated into the data folder;
               required with DATABASE_URL for bank feeds)
-  bank feeds  no aggregator adapter yet: 503 bank_feeds_not_configured
+  bank feeds  LEDGER_AGGREGATOR_URL, LEDGER_AGGREGATOR_CLIENT_ID, LEDGER_AGGREGATOR_SECRET (the aggregator's
+              HTTP adapter; unset: 503 bank_feeds_not_configured)
   receipts    LEDGER_BLOB_STORE=database|s3 (s3: LEDGER_S3_ENDPOINT, LEDGER_S3_BUCKET, LEDGER_S3_REGION,
               LEDGER_S3_ACCESS_KEY_ID, LEDGER_S3_SECRET_ACCESS_KEY, LEDGER_S3_ADDRESSING=path|virtual,
               LEDGER_S3_PREFIX); LEDGER_RECEIPT_READER_URL (OCR)
@@ -57,12 +59,35 @@ const printOperatorToken = (token: string) => {
   )
 }
 
+/**
+ * A stop we were asked for (SIGTERM, SIGINT) that tears down cleanly exits 0, not the runtime's
+ * 130 for an interruption; a second signal exits 130 at once, without waiting for the teardown
+ * (docs/operations.md, Stopping).
+ */
+const stopOnSignals = () => {
+  let signalled = false
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      process.stderr.write(`ledger: ${signal} again, exiting without waiting\n`)
+      process.exit(130)
+    }
+    signalled = true
+    process.stdout.write(`Stopping (${signal}); send it again to exit at once.\n`)
+  }
+  process.on("SIGTERM", onSignal)
+  process.on("SIGINT", onSignal)
+  const teardown: Runtime.Teardown = (exit, onExit) =>
+    signalled && Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+  return { teardown }
+}
+
 if (command === "serve") {
   const storage = config.databaseUrl === undefined
     ? `embedded PGlite (${config.dataDir === "memory" ? "in memory" : config.dataDir}; ` +
       `${config.pgliteWasm.tier} WebAssembly compiler: ${config.pgliteWasm.reason})`
     : "PostgreSQL"
   const ports = Server.portsOf(config)
+  const stop = stopOnSignals()
   Effect.gen(function*() {
     yield* Layer.build(Server.serverLayer(config, { onOperatorToken: printOperatorToken, providers: ports.layer }))
     process.stdout.write(`Ledger listening on http://${config.host}:${config.port} with ${storage}\n`)
@@ -72,7 +97,7 @@ if (command === "serve") {
   }).pipe(
     Effect.scoped,
     Effect.onExit(() => Effect.sync(() => process.stdout.write("Ledger stopped.\n"))),
-    NodeRuntime.runMain
+    NodeRuntime.runMain({ teardown: stop.teardown })
   )
 } else if (command === "migrate" || command === "operator-token") {
   // A new operator token is stored the way LEDGER_OPERATOR_TOKEN is: its hash replaces the old one.

@@ -34,6 +34,8 @@ export interface Settings {
   readonly trustedAuthservId: string | null
   /** PEM files for STARTTLS; null: STARTTLS is not offered. */
   readonly tls: { readonly keyFile: string; readonly certFile: string } | null
+  /** How long closing waits for sessions before ending them (`ledger serve`'s stop bound); absent: smtp-server's 30 s. */
+  readonly closeTimeoutMs?: number
 }
 
 export class ListenerSettingsError extends Error {}
@@ -89,6 +91,8 @@ export const start = async (settings: Settings, run: Runner): Promise<Running> =
     // No DNS from the listener: who the sender is comes from the front server's authentication results.
     disableReverseLookup: true,
     maxClients: clientsMax,
+    // Bounded so that a stop is never held by a client that keeps its session open.
+    ...(settings.closeTimeoutMs === undefined ? {} : { closeTimeout: Math.max(1, settings.closeTimeoutMs) }),
     logger: false,
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= recipientsMax) return callback(smtpError(452, "4.5.3 Too many recipients"))
