@@ -48,7 +48,7 @@ export * as StatementReader from "./banking/statement/Reader.ts"
 export { linesBound as statementLinesBound } from "./banking/Imports.ts"
 
 // Reports.
-export * as ReportCsv from "./reports/Csv.ts"
+export * as ReportCsv from "./kernel/formats/Csv.ts"
 export * as GeneralLedgerRules from "./reports/GeneralLedgerRules.ts"
 export * as ReportChart from "./reports/ReportChart.ts"
 export * as ReportDates from "./reports/ReportDates.ts"

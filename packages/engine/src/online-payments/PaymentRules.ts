@@ -2,7 +2,7 @@
  * The online-payments area's pure rules, all in integer cents: what a charge nets, what is still
  * refundable, what a payout's lines add up to, the payout CSV, and which pay methods a company takes.
  */
-import * as Csv from "../reports/Csv.ts"
+import * as Csv from "../kernel/formats/Csv.ts"
 
 export interface PayoutLine {
   readonly type: string

@@ -2,7 +2,7 @@ import { Effect, Result } from "effect"
 import { ApiError, type Reports } from "@ledger/api"
 import { Base64Url } from "effect/encoding"
 import { FiscalYear, JournalEntryRules } from "../ledger/index.ts"
-import * as Csv from "./Csv.ts"
+import * as Csv from "../kernel/formats/Csv.ts"
 import type * as ReportChart from "./ReportChart.ts"
 import * as ReportDates from "./ReportDates.ts"
 

@@ -4,7 +4,7 @@ import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Columns from "./Columns.ts"
-import * as Csv from "./Csv.ts"
+import * as Csv from "../kernel/formats/Csv.ts"
 import * as ReportChart from "./ReportChart.ts"
 import * as ReportDates from "./ReportDates.ts"
 import * as Snapshot from "./Snapshot.ts"

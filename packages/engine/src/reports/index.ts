@@ -13,7 +13,7 @@ export const area = Area.make({
 })
 
 /** Reports as CSV, for other areas' CSV answers (aging). */
-export * as Csv from "./Csv.ts"
+export * as Csv from "../kernel/formats/Csv.ts"
 
 /** The trial balance as of a date, for the tax area's trial balance by return line. */
 export * as TrialBalance from "./TrialBalance.ts"
