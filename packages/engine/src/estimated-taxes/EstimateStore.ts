@@ -62,10 +62,11 @@ export interface NewPayment {
   readonly created_by: string
 }
 
-export const insertPayment = Effect.fn("EstimateStore.insertPayment")(function*(company: string, input: NewPayment, entryId: number | null, now: string) {
+/** A payment's row; `id` is the one its entry names as `source.id` (reserved before posting), null for one outside the books. */
+export const insertPayment = Effect.fn("EstimateStore.insertPayment")(function*(company: string, input: NewPayment, entryId: number | null, now: string, id: number | null = null) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`INSERT INTO estimated_tax_payments ${sql.insert({
-    company_id: company, ...input, entry_id: entryId, created_at: now
+    ...(id === null ? {} : { id }), company_id: company, ...input, entry_id: entryId, created_at: now
   })} RETURNING *`.pipe(Effect.orDie)
   const created = payment(rows[0]!)
   yield* Outbox.emit("estimated_tax.payment_recorded", { payment_id: created.id, tax_year: created.tax_year, quarter: created.quarter, amount_cents: created.amount_cents, entry_id: entryId }).pipe(Effect.orDie)

@@ -52,16 +52,37 @@ const NewPaymentSchema = Schema.Struct({
   created_by: Schema.String
 })
 
-const persist = (input: Store.NewPayment, entryId: number | null) =>
+/** Writes the payment; one in the books takes the id its entry names as `source.id` (reserved before posting). */
+const persist = (input: Store.NewPayment, entry: Governed.PostedEntry | null) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    return yield* Store.insertPayment(yield* requireCompanyId, input, entryId, request.now)
+    const id = entry === null ? null : entry.source.id ?? (yield* Governed.reserveId())
+    return yield* Store.insertPayment(yield* requireCompanyId, input, entry?.id ?? null, request.now, id)
   })
 
 /** An agent's payment: recorded when a person approves its entry. */
 export const paymentProposalKind = proposalKind({
   request: NewPaymentSchema,
-  approved: ({ entry, request }) => persist(request, entry.id),
+  // The payment's id is taken at approval, when it is certain to be written.
+  sourceId: () => Governed.reserveId(),
+  approved: ({ entry, request }) => persist(request, entry),
+  rejected: () => Effect.void
+})
+
+// `reason` is optional so a void queued before it was stored still decodes.
+const VoidRequest = Schema.Struct({ payment_id: Schema.Int, reason: Schema.optionalKey(Schema.String) })
+
+/** A payment's void that waited for a person: the reversal has posted, the payment becomes void. */
+export const voidProposalKind = proposalKind({
+  request: VoidRequest,
+  sourceId: ({ request }) => Effect.succeed(request.payment_id),
+  approved: ({ proposal, entry, request }) =>
+    Effect.gen(function*() {
+      const company = yield* requireCompanyId
+      const payment = yield* Store.loadPayment(company, request.payment_id, true)
+      if (payment.status === "void") return yield* Effect.fail(ApiError.fail("already_void", "The payment is already void."))
+      return yield* Store.markVoid(company, payment.id, request.reason ?? proposal.summary, entry.id, (yield* RequestContext).now)
+    }),
   rejected: () => Effect.void
 })
 
@@ -116,7 +137,8 @@ const paymentHandler = Handler.make(Api.recordEstimatedTaxPayment, ({ body }) =>
       dryRun: body.dry_run === true,
       linesPath: ["body"],
       preview: { document: input as unknown as Record<string, unknown> },
-      onPosted: (entry) => persist(input, entry.id)
+      reserveSourceId: true,
+      onPosted: (entry) => persist(input, entry)
     })
   }))
 
@@ -136,11 +158,12 @@ const voidHandler = Handler.make(Api.voidEstimatedTaxPayment, ({ path, body }) =
       reverses: existing.entry_id,
       // The reversal leads to the payment it voids.
       sourceId: existing.id,
-      request: { payment_id: existing.id },
+      request: { payment_id: existing.id, reason: body.reason },
       dryRun: false,
       onPosted: (entry) => Store.markVoid(company, existing.id, body.reason, entry.id, request.now)
     })
-    return { ...written, status: 200 }
+    // 200 with the void payment when it posted; a queued void stays 202 with its proposal.
+    return { ...written, status: written.outcome._tag === "Posted" ? 200 : 202 }
   }))
 
 export const handlers = [getHandler, planHandler, paymentHandler, voidHandler]

@@ -11,7 +11,10 @@ export const area = Area.make({
   name: "estimated-taxes",
   operations: Api.operations,
   handlers: EstimatedTaxes.handlers,
-  proposalKinds: { estimated_tax_payment: EstimatedTaxes.paymentProposalKind },
+  proposalKinds: {
+    estimated_tax_payment: EstimatedTaxes.paymentProposalKind,
+    estimated_tax_payment_void: EstimatedTaxes.voidProposalKind
+  },
   jobKinds: { [Reminders.jobKind]: Reminders.job },
   events: ["estimated_tax.payment_recorded", "estimated_tax.payment_voided"]
 })

@@ -40,9 +40,11 @@ export interface Resolved {
   readonly entry_date: string
 }
 
-export const insert = Effect.fn("ReimbursementStore.insert")(function*(company: string, resolved: Resolved, entryId: number, now: string) {
+/** A reimbursement's row under `id`, the one its entry names as `source.id` (reserved before posting). */
+export const insert = Effect.fn("ReimbursementStore.insert")(function*(company: string, resolved: Resolved, entryId: number, now: string, id: number) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`INSERT INTO mileage_reimbursements ${sql.insert({
+    id,
     company_id: company,
     ...resolved,
     rates: JSON.stringify(resolved.rates),

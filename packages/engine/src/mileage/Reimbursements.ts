@@ -30,16 +30,20 @@ const ResolvedSchema = Schema.Struct({
 })
 const VoidRequest = Schema.Struct({ reimbursement_id: Schema.Int, reason: Schema.String })
 
-const persist = (resolved: Store.Resolved, entryId: number) =>
+/** Writes the reimbursement under the id its entry names as `source.id` (reserved before posting). */
+const persist = (resolved: Store.Resolved, entry: Governed.PostedEntry) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    return yield* Store.insert(yield* requireCompanyId, resolved, entryId, request.now)
+    const id = entry.source.id ?? (yield* Governed.reserveId())
+    return yield* Store.insert(yield* requireCompanyId, resolved, entry.id, request.now, id)
   })
 
 /** A reimbursement proposed by an agent: written when a person approves it. */
 export const reimbursementProposalKind = proposalKind({
   request: ResolvedSchema,
-  approved: ({ entry, request }) => persist(request, entry.id),
+  // The reimbursement's id is taken at approval, when it is certain to be written.
+  sourceId: () => Governed.reserveId(),
+  approved: ({ entry, request }) => persist(request, entry),
   rejected: () => Effect.void
 })
 
@@ -104,7 +108,8 @@ const createHandler = Handler.make(Api.createReimbursement, ({ body }) =>
       dryRun: body.dry_run === true,
       linesPath: ["body"],
       preview: { document: { ...resolved, business_miles: Rules.toMiles(resolved.business_tenths) } },
-      onPosted: (entry) => persist(resolved, entry.id)
+      reserveSourceId: true,
+      onPosted: (entry) => persist(resolved, entry)
     })
   }))
 

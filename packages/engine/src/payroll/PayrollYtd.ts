@@ -1,8 +1,9 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { ApiError, Payroll } from "@ledger/api"
 import * as Actor from "../kernel/Actor.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
+import { proposalKind } from "../kernel/Registry.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import { Governed } from "../ledger/index.ts"
 import * as Outbox from "../pipeline/Outbox.ts"
@@ -97,6 +98,31 @@ const importHandler = Handler.make(Api.importPayrollYtd, ({ body }) =>
     }
   }))
 
+/** Marks the import void (its summary's reversal, if any, has posted) and emits `payroll.voided`. */
+const markVoid = (company: string, existing: Payroll.PayrollYtd.PayrollImport, reason: string, voidEntryId: number | null) =>
+  Effect.gen(function*() {
+    yield* Store.markVoid(company, existing.id, reason, voidEntryId, (yield* RequestContext).now)
+    yield* Outbox.emit("payroll.voided", { import_id: existing.id, tax_year: existing.tax_year, void_entry_id: voidEntryId, reason }).pipe(Effect.orDie)
+    return yield* Store.load(company, existing.id)
+  })
+
+// `reason` is optional so a void queued before it was stored still decodes.
+const VoidRequest = Schema.Struct({ import_id: Schema.Int, reason: Schema.optionalKey(Schema.String) })
+
+/** A void that waited for a person: the summary's reversal has posted, the import becomes void. */
+export const voidProposalKind = proposalKind({
+  request: VoidRequest,
+  sourceId: ({ request }) => Effect.succeed(request.import_id),
+  approved: ({ proposal, entry, request }) =>
+    Effect.gen(function*() {
+      const company = yield* requireCompanyId
+      const existing = yield* Store.load(company, request.import_id, true)
+      if (existing.status === "void") return yield* Effect.fail(ApiError.fail("already_void", "The import is already void."))
+      return yield* markVoid(company, existing, request.reason ?? proposal.summary, entry.id)
+    }),
+  rejected: () => Effect.void
+})
+
 const voidHandler = Handler.make(Api.voidPayrollYtd, ({ path, body }) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
@@ -112,16 +138,16 @@ const voidHandler = Handler.make(Api.voidPayrollYtd, ({ path, body }) =>
         reverses: existing.summary_entry_id,
         // The reversal leads to the import it voids.
         sourceId: existing.id,
-        request: { import_id: existing.id },
+        request: { import_id: existing.id, reason: body.reason },
         dryRun: false,
         onPosted: (entry) => Effect.succeed(entry.id)
       })
-      if (written.outcome._tag === "Posted") voidEntryId = written.outcome.value
+      // A queued reversal: the import stays as it is until a person approves (then it is void).
+      if (written.outcome._tag !== "Posted") return written
+      voidEntryId = written.outcome.value
     }
-    yield* Store.markVoid(company, existing.id, body.reason, voidEntryId, request.now)
-    yield* Outbox.emit("payroll.voided", { import_id: existing.id, tax_year: existing.tax_year, void_entry_id: voidEntryId, reason: body.reason }).pipe(Effect.orDie)
     return {
-      body: yield* Store.load(company, existing.id),
+      body: yield* markVoid(company, existing, body.reason, voidEntryId),
       audit: { targetType: "payroll_import", targetId: existing.id, reason: body.reason, details: { void_entry_id: voidEntryId } }
     }
   }))

@@ -7,5 +7,6 @@ export const area = Area.make({
   name: "payroll",
   operations: Payroll.operations,
   handlers: PayrollYtd.handlers,
+  proposalKinds: { payroll_summary_void: PayrollYtd.voidProposalKind },
   events: ["payroll.imported", "payroll.voided"]
 })

@@ -33,6 +33,8 @@ const linkExpense = Effect.fn("ReceiptLinks.linkExpense")(function*(receiptId: n
 
 export const expenseProposalKind = declareKind({
   request: ExpenseRequest,
+  // The entry leads to its receipt, as an expense that posts directly does.
+  sourceId: ({ request }) => Effect.succeed(request.receipt_id),
   approved: ({ request, entry }) => linkExpense(request.receipt_id, entry.id),
   rejected: ({ proposal, request }) =>
     Effect.gen(function*() {

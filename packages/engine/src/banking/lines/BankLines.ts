@@ -62,6 +62,8 @@ const linkCategorized = (lineId: number, entryId: number) =>
 /** How a person's decision on a queued categorization reaches the line (kind `bank_line`). */
 export const proposalKind = declareKind({
   request: CategorizeRequest,
+  // The entry leads to its bank line, as a categorization that posts directly does.
+  sourceId: ({ request: input }) => Effect.succeed(input.bank_line_id),
   approved: ({ proposal, request: input, entry }) =>
     Effect.gen(function*() {
       const line = yield* BankLineStore.lockLine(input.bank_line_id)
