@@ -104,7 +104,13 @@ describe("MCP tools", () => {
     expect(missingKey.isError).toBe(true)
     expectErrorBody(missingKey.structuredContent, "idempotency_key_required")
     const overHttp = await app.call("POST", "/v1/users", { token: company.ownerKey, body: { name: "Ned", role: "staff" } })
-    expect(missingKey.structuredContent).toEqual(overHttp.body)
+    // The same refusal, worded for each caller: MCP names the argument, HTTP the header.
+    const mcpError = (missingKey.structuredContent as { error: { type: string; message: string } }).error
+    const httpError = (overHttp.body as { error: { type: string; message: string } }).error
+    expect(mcpError.type).toBe(httpError.type)
+    expect(mcpError.message).toContain("idempotency_key argument")
+    expect(mcpError.message).not.toContain("Idempotency-Key")
+    expect(httpError.message).toContain("Idempotency-Key")
     expect(missingKey._meta?.["dev.ledger/status"]).toBe(overHttp.status)
 
     const invalid = await owner.callTool({ name: "create_user", arguments: { name: "", role: "boss", idempotency_key: newKey() } })

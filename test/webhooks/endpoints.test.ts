@@ -41,7 +41,8 @@ beforeAll(async () => {
         allowPrivate: false,
         resolve: async (hostname) => {
           const answer = dns[hostname]
-          if (answer === undefined) throw new Error(`ENOTFOUND ${hostname}`)
+          // What Node's resolver rejects with for a name that does not exist.
+          if (answer === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" })
           return answer
         }
       })
@@ -107,6 +108,14 @@ describe("webhook endpoints", () => {
       expect(result.status, url).toBe(422)
       expectErrorBody(result.body, "webhook_url_not_allowed")
     }
+  })
+
+  it("says a host name does not resolve without the resolver's own error text", async () => {
+    const result = await create({ url: "https://nowhere.example.com/hook", event_types: ["*"] })
+    expectErrorBody(result.body, "webhook_url_not_allowed")
+    const message = "The host name nowhere.example.com does not resolve."
+    expect(result.body.error.message).toBe(message)
+    expect(result.body.error.details).toEqual({ issues: [{ path: ["body", "url"], message }] })
   })
 
   it("changes, turns off and on, and removes an endpoint", async () => {

@@ -7,9 +7,13 @@ import { Webhooks } from "@ledger/client"
  * it twice. It answers quickly: slow work belongs in a queue, or Ledger retries the delivery.
  */
 
+/** A delivery's body as Ledger sends it (docs/webhooks.md): the event id is a number. */
 export interface LedgerEvent {
-  readonly id: string
+  readonly id: number
   readonly type: string
+  readonly created_at: string
+  readonly company_id: string
+  readonly data: unknown
   readonly [field: string]: unknown
 }
 
@@ -21,14 +25,14 @@ export interface ReceiverOptions {
   /** The receiver's clock in unix seconds; the system's by default. */
   readonly nowSeconds?: () => number
   /** Event ids already handled; an in-memory set by default (use a table in production). */
-  readonly seen?: { has(id: string): boolean; add(id: string): unknown }
+  readonly seen?: { has(id: number): boolean; add(id: number): unknown }
 }
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
 
 export const webhookReceiver = (options: ReceiverOptions) => {
-  const seen = options.seen ?? new Set<string>()
+  const seen = options.seen ?? new Set<number>()
   const now = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000))
   return async (request: Request): Promise<Response> => {
     if (request.method !== "POST") return json(405, { error: "POST only" })
@@ -48,7 +52,8 @@ export const webhookReceiver = (options: ReceiverOptions) => {
     } catch {
       return json(400, { error: "not_json" })
     }
-    if (typeof event.id !== "string" || typeof event.type !== "string") return json(400, { error: "not_an_event" })
+    // Ledger's event ids are integers (the same for every retry and redelivery), not strings.
+    if (!Number.isSafeInteger(event.id) || typeof event.type !== "string") return json(400, { error: "not_an_event" })
     if (seen.has(event.id)) return json(200, { received: true, duplicate: true })
     await options.onEvent(event)
     seen.add(event.id)

@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { WebhookRules } from "@ledger/engine/rules"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nodeListener } from "../src/NodeListener.ts"
 import { type LedgerEvent, webhookReceiver } from "../src/Receiver.ts"
@@ -16,7 +17,11 @@ const secret = "ldgwhsec_example_current_secret_0123456789abcdef"
 const previous = "ldgwhsec_example_previous_secret_fedcba9876543210"
 const now = 1_750_000_000
 
-const event = (id: string, type = "invoice.paid") => JSON.stringify({ id, type, created_at: "2025-06-15T15:06:40Z", data: { document_id: 1042, amount_cents: 125_00 } })
+// Bodies built by the server's own serializer (the delivery job's), so they have a real delivery's
+// shape: a numeric id, created_at, company_id and data.
+const company = "0197a3c2-5d1e-7f00-8000-000000000001"
+const event = (id: number, type = "invoice.paid", data: unknown = { invoice_id: 1042, amount_cents: 125_00 }) =>
+  WebhookRules.eventBody({ id, type, createdAt: "2025-06-15T15:06:40.000Z", companyId: company, data })
 
 const delivery = (body: string, header: string | null) =>
   new Request("http://receiver.test/webhooks/ledger", {
@@ -34,21 +39,21 @@ const receiver = () => {
 describe("the webhook receiver", () => {
   it("accepts a genuine delivery, and a rotation header with both secrets' signatures", async () => {
     const { handled, handle } = receiver()
-    const body = event("evt_1")
+    const body = event(1001)
     const accepted = await handle(delivery(body, `t=${now},v1=${sign(secret, now, body)}`))
     expect(accepted.status).toBe(200)
-    const rotating = event("evt_2")
+    const rotating = event(1002)
     const both = await handle(delivery(rotating, `t=${now - 60},v1=${sign(secret, now - 60, rotating)},v1=${sign(previous, now - 60, rotating)}`))
     expect(both.status).toBe(200)
     // An endpoint still on the old secret's deliveries (only the previous signature) is accepted too.
-    const old = event("evt_3")
+    const old = event(1003)
     expect((await handle(delivery(old, `t=${now},v1=${sign(previous, now, old)}`))).status).toBe(200)
-    expect(handled.map((received) => received.id)).toEqual(["evt_1", "evt_2", "evt_3"])
+    expect(handled.map((received) => received.id)).toEqual([1001, 1002, 1003])
   })
 
   it("refuses a forged, altered, unsigned or stale delivery, saying why", async () => {
     const { handled, handle } = receiver()
-    const body = event("evt_9")
+    const body = event(1009)
     const reason = async (response: Response) => (await response.json() as { error: string }).error
     expect(await reason(await handle(delivery(body, `t=${now},v1=${sign("ldgwhsec_someone_else", now, body)}`)))).toBe("no_matching_signature")
     expect(await reason(await handle(delivery(body.replace("12500", "99999"), `t=${now},v1=${sign(secret, now, body)}`)))).toBe("no_matching_signature")
@@ -58,9 +63,19 @@ describe("the webhook receiver", () => {
     expect(handled).toEqual([])
   })
 
+  it("hands over the event as Ledger sent it, and refuses a signed body that is not an event", async () => {
+    const { handled, handle } = receiver()
+    const body = event(1042)
+    expect((await handle(delivery(body, `t=${now},v1=${sign(secret, now, body)}`))).status).toBe(200)
+    expect(handled).toEqual([JSON.parse(body)])
+    const notEvent = JSON.stringify({ id: "1043", type: "invoice.paid" })
+    const refused = await handle(delivery(notEvent, `t=${now},v1=${sign(secret, now, notEvent)}`))
+    expect(await refused.json()).toEqual({ error: "not_an_event" })
+  })
+
   it("acknowledges a redelivery without handling the event twice", async () => {
     const { handled, handle } = receiver()
-    const body = event("evt_5")
+    const body = event(1005)
     const header = `t=${now},v1=${sign(secret, now, body)}`
     expect(await (await handle(delivery(body, header))).json()).toEqual({ received: true })
     expect(await (await handle(delivery(body, header))).json()).toEqual({ received: true, duplicate: true })
@@ -80,14 +95,14 @@ describe("over real HTTP", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
   it("verifies the raw bytes Node receives, non-ASCII included", async () => {
-    const body = Buffer.from(JSON.stringify({ id: "evt_utf8", type: "entry.posted", memo: "Café — 東京" }), "utf8")
+    const body = Buffer.from(event(1077, "entry.posted", { entry_id: 1076, memo: "Café — 東京" }), "utf8")
     const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", "ledger-signature": `t=${now},v1=${sign(secret, now, body)}` },
       body: new Uint8Array(body)
     })
     expect(response.status).toBe(200)
-    expect(handled.map((received) => received.id)).toEqual(["evt_utf8"])
+    expect(handled.map((received) => received.id)).toEqual([1077])
     const wrong = await fetch(url, { method: "POST", headers: { "ledger-signature": `t=${now},v1=${"0".repeat(64)}` }, body: new Uint8Array(body) })
     expect(wrong.status).toBe(400)
     expect((await fetch(url)).status).toBe(405)

@@ -146,6 +146,14 @@ describe("request decoding", () => {
     expect(RequestDecoding.decodePart("body", undefined, {})).toEqual(Result.succeed({}))
   })
 
+  it("says a required field is missing, at its path, in words that do not suggest an API key", () => {
+    const Body = Schema.Struct({ name: Schema.String, lines: Schema.Array(Schema.Struct({ amount_cents: Schema.Int })) })
+    expect(RequestDecoding.decodePart("body", Body, { lines: [{}] })).toEqual(Result.fail([
+      { path: ["body", "name"], message: "Required field is missing" },
+      { path: ["body", "lines", 0, "amount_cents"], message: "Required field is missing" }
+    ]))
+  })
+
   it("finds NUL characters and unpaired surrogates at any depth, in values and property names", () => {
     const withNul = fc.jsonValue({ maxDepth: 3 }).chain((value) =>
       fc.oneof(fc.constant(value), fc.constant({ value, ["x\u0000"]: 1 }), fc.constant([value, "\u0000"]), fc.constant({ value, text: "\ud800" }))

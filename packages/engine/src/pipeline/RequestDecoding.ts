@@ -116,6 +116,12 @@ export const unstorableText = (part: Part, value: unknown): ReadonlyArray<ApiErr
   return issues
 }
 
+/**
+ * Effect's "Missing key" reads like an API-key problem to a caller; the issue's path already names
+ * the field, so the message says what is wrong with it in the API's words.
+ */
+const issueMessage = (message: string): string => message === "Missing key" ? "Required field is missing" : message
+
 /** Decodes one part of a call; issues carry the part as the first element of their path. */
 export const decodePart = (
   part: Part,
@@ -133,7 +139,7 @@ export const decodePart = (
   if (Result.isSuccess(result)) return Result.succeed(result.success)
   const issues = formatter(result.failure.issue).issues.map((issue) => ({
     path: [part, ...(issue.path ?? []).map((key) => (typeof key === "number" ? key : String(key)))],
-    message: issue.message
+    message: issueMessage(issue.message)
   }))
   return Result.fail(issues)
 }

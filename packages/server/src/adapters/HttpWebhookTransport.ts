@@ -56,6 +56,15 @@ const lookupOf = (options: Options): LookupFunction => (hostname, lookupOptions,
 
 const failure = (code: Ports.WebhookSendFailure["code"], message: string) => new Ports.WebhookSendFailure({ code, message })
 
+/**
+ * Why a host name could not be looked up, in words for the caller: the resolver's own text
+ * ("Error: getaddrinfo ENOTFOUND …") is Node's detail, not an answer an API gives.
+ */
+const lookupProblem = (hostname: string, error: unknown): string =>
+  (error as NodeJS.ErrnoException | null)?.code === "EAI_AGAIN"
+    ? `The host name ${hostname} could not be looked up just now (DNS did not answer); try again.`
+    : `The host name ${hostname} does not resolve.`
+
 /** The static rules, then (for a host name) DNS: refused unless every address is allowed. */
 const vet = (options: Options, url: string) =>
   Effect.tryPromise({
@@ -63,9 +72,12 @@ const vet = (options: Options, url: string) =>
       const problem = Ports.addressProblem(url, options.allowPrivate)
       if (problem !== null) throw new Refused(problem)
       const hostname = new URL(url).hostname
-      if (Ports.literalAddress(hostname) === null) await checkedAddresses(options, hostname)
+      if (Ports.literalAddress(hostname) !== null) return
+      await checkedAddresses(options, hostname).catch((error: unknown) => {
+        throw error instanceof Refused ? error : new Refused(lookupProblem(hostname, error))
+      })
     },
-    catch: (error) => failure("refused", error instanceof Refused ? error.message : `The host does not resolve: ${String(error)}`)
+    catch: (error) => failure("refused", error instanceof Refused ? error.message : "The host name does not resolve.")
   })
 
 /** One request through the checked socket (shared with the AI apps' client documents, http/OAuth.ts). */

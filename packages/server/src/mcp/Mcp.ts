@@ -180,6 +180,19 @@ const invocationOf = (entry: ToolEntry, call: CallToolRequest, headers: McpReque
   }
 }
 
+/**
+ * The pipeline's errors name the HTTP header; a tool caller passes the key as the `idempotency_key`
+ * argument, so its refusals name that instead (the type stays the same).
+ */
+const inMcpWords = <A extends { readonly body: unknown }>(outcome: A): A => {
+  const error = (outcome.body as { error?: { type?: unknown; message?: unknown } } | null)?.error
+  if (typeof error?.message !== "string" || !error.message.includes("Idempotency-Key")) return outcome
+  const message = error.type === "idempotency_key_required"
+    ? "This write needs an idempotency_key argument: a fresh unique value per intended change, the same one when you retry it."
+    : error.message.replaceAll("Idempotency-Key", "idempotency_key")
+  return { ...outcome, body: { ...(outcome.body as object), error: { ...error, message } } }
+}
+
 /** Who is asking, through the pipeline's own `GET /v1/me`; null when that is not a company principal. */
 const callerOf = (input: McpRequest): Effect.Effect<Toolsets.Caller | null> =>
   Effect.map(
@@ -229,7 +242,7 @@ const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
       const body = ApiError.fail("not_found", `No tool named ${call.params.name}.`).toBody()
       return { isError: true, content: [{ type: "text", text: text(body) }], structuredContent: body }
     }
-    const outcome = await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), extra.signal)
+    const outcome = inMcpWords(await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), extra.signal))
     // Matches the tool's outputSchema: an object answer as it is, any other under `result`.
     const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body) &&
         !(entry.wrapped && outcome.status < 400)
