@@ -117,7 +117,7 @@ export const cases: Record<string, Case> = {
     path: () => `/v1/online-payments/payouts/${ids.payout}?format=csv`,
     type: "text/csv",
     envelope: () => `/v1/online-payments/payouts/${ids.payout}?format=csv`,
-    check: (bytes) => expect(text(bytes)).toBe("type,source,amount,fee,net\ncharge,ch_files_1,100.00,3.20,96.80\n"),
+    check: (bytes) => expect(text(bytes)).toBe("type,source,amount,fee,net\r\ncharge,ch_files_1,100.00,3.20,96.80\r\n"),
     byAccept: () => `/v1/online-payments/payouts/${ids.payout}`
   },
   getCryptoGains: {
