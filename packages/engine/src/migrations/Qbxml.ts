@@ -1,4 +1,4 @@
-import { XMLParser } from "fast-xml-parser"
+import { XMLParser, XMLValidator } from "fast-xml-parser"
 
 /**
  * qbXML, the desktop edition's request and response language (pure): the requests of each
@@ -56,25 +56,53 @@ export const request = (step: Step, options: { readonly requestId: string; reado
     `<${step.request} requestID="${escape(options.requestId)}"${iterator}>${body}</${step.request}></QBXMLMsgsRq></QBXML>`
 }
 
+const predefined: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: "\"", apos: "'" }
+
+/**
+ * Decodes XML's five predefined entities and character references, and nothing else: the parser's
+ * own entity processing is off so a document can never define entities that expand (billion laughs).
+ */
+export const decodeText = (_name: string, value: unknown): unknown =>
+  typeof value !== "string" ? value : value.replace(/&(lt|gt|amp|quot|apos|#\d{1,7}|#x[0-9a-fA-F]{1,6});/g, (whole, name: string) => {
+    if (!name.startsWith("#")) return predefined[name]!
+    const code = name[1] === "x" ? parseInt(name.slice(2), 16) : Number(name.slice(1))
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
+  })
+
+/** Why a document is refused before it is parsed: a DTD (never needed, a vector for entity bombs) or malformed XML. */
+export const refusal = (xml: string): string | null => {
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) return "DOCTYPE and ENTITY declarations are not accepted"
+  const valid = XMLValidator.validate(xml)
+  return valid === true ? null : `Malformed XML: ${valid.err.msg} (line ${valid.err.line})`
+}
+
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: "@_",
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: true,
-  processEntities: true,
+  processEntities: false,
+  tagValueProcessor: decodeText,
+  attributeValueProcessor: decodeText,
   isArray: (name) => /(Ret|Line)$/.test(name)
 })
 
 export type Node = Record<string, unknown>
 
-/** Integer cents from a qbXML amount ("-197.02", "1,234.5"): exact, never through a float. */
-export const centsOf = (value: unknown): number => {
+/**
+ * Integer cents from a qbXML amount ("-197.02", "1,234.5"): exact, never through a float. More
+ * than 2 decimals (other than trailing zeros) or past the safe integer range is refused, never
+ * rounded: `field` names the amount in the error.
+ */
+export const centsOf = (value: unknown, field = "Amount"): number => {
   const text = String(value ?? "0").replace(/,/g, "").trim()
   const match = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(text)
-  if (match === null) throw new Error(`Not an amount: ${text}`)
-  const fraction = (match[3] ?? "").padEnd(2, "0")
-  const cents = Number(match[2] === "" ? "0" : match[2]) * 100 + Number(fraction.slice(0, 2)) + (Number(fraction[2] ?? "0") >= 5 ? 1 : 0)
+  if (match === null) throw new Error(`${field}: not an amount: ${text.slice(0, 40)}`)
+  const fraction = (match[3] ?? "").replace(/0+$/, "")
+  if (fraction.length > 2) throw new Error(`${field}: ${text.slice(0, 40)} has more than 2 decimals`)
+  const cents = Number(match[2] === "" ? "0" : match[2]) * 100 + Number(fraction.padEnd(2, "0"))
+  if (!Number.isSafeInteger(cents)) throw new Error(`${field}: ${text.slice(0, 40)} is out of range`)
   return match[1] === "-" ? -cents : cents
 }
 
@@ -90,6 +118,8 @@ export interface Response {
 
 /** Reads a qbXML response document (one response in it: the extraction sends one request at a time). */
 export const parseResponse = (xml: string): Response => {
+  const refused = refusal(xml)
+  if (refused !== null) throw new Error(refused)
   const document = parser.parse(xml) as Node
   const messages = ((document.QBXML as Node | undefined)?.QBXMLMsgsRs ?? null) as Node | null
   if (messages === null) throw new Error("Not a qbXML response: no QBXML/QBXMLMsgsRs")

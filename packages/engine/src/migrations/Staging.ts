@@ -75,7 +75,7 @@ const account = (node: Node): SourceAccount => {
     number: text(node.AccountNumber),
     type: typeOf[sourceType] ?? null,
     special: sourceType === "AccountsReceivable" ? "ar" : sourceType === "AccountsPayable" ? "ap" : special === "SalesTaxPayable" ? "sales_tax" : null,
-    balanceCents: centsOf(node.Balance ?? "0")
+    balanceCents: centsOf(node.Balance ?? "0", "Balance")
   }
 }
 
@@ -96,7 +96,7 @@ const list = (value: unknown): Array<Node> => value === undefined ? [] : (Array.
 const salesLines = (node: Node, lineName: string): Array<SourceLine> => {
   const lines: Array<SourceLine> = list(node[lineName]).filter((line) => line.Amount !== undefined)
     .map((line): SourceLine => ({ account: null, item: ref(line.ItemRef), tax: false, cents: -centsOf(line.Amount), itemSide: "sales" }))
-  const tax = centsOf(node.SalesTaxTotal ?? "0")
+  const tax = centsOf(node.SalesTaxTotal ?? "0", "SalesTaxTotal")
   if (tax !== 0) lines.push({ account: null, item: null, tax: true, cents: -tax })
   return lines
 }
@@ -133,7 +133,7 @@ const txnLines = (kind: string, node: Node): Array<SourceLine> | null => {
     case "SalesReceiptRet":
       return balancing(salesLines(node, "SalesReceiptLineRet"), ref(node.DepositToAccountRef))
     case "ReceivePaymentRet": {
-      const amount = centsOf(node.TotalAmount)
+      const amount = centsOf(node.TotalAmount, "TotalAmount")
       return [{ account: ref(node.DepositToAccountRef), item: null, tax: false, cents: amount }, { account: ref(node.ARAccountRef), item: null, tax: false, cents: -amount }]
     }
     case "DepositRet":
@@ -171,7 +171,7 @@ const txnLines = (kind: string, node: Node): Array<SourceLine> | null => {
 export const fromQbxml = (kind: string, node: Node): Staged | null => {
   if (kind === "AccountRet") return { entity: "account", id: String(node.ListID), record: account(node) }
   if (kind === "CustomerRet" || kind === "VendorRet") {
-    const record = { id: String(node.ListID), name: String(node.FullName ?? node.Name), balanceCents: centsOf(node.Balance ?? node.TotalBalance ?? "0") }
+    const record = { id: String(node.ListID), name: String(node.FullName ?? node.Name), balanceCents: centsOf(node.Balance ?? node.TotalBalance ?? "0", node.Balance === undefined ? "TotalBalance" : "Balance") }
     return { entity: kind === "CustomerRet" ? "customer" : "vendor", id: record.id, record }
   }
   if (kind.startsWith("Item") && node.ListID !== undefined) return { entity: "item", id: String(node.ListID), record: item(node) }

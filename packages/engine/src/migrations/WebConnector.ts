@@ -20,7 +20,10 @@ import * as TieoutRules from "./TieoutRules.ts"
  */
 
 const namespace = "http://developer.intuit.com/"
-const envelopeParser = new XMLParser({ removeNSPrefix: true, parseTagValue: false, ignoreAttributes: true, processEntities: true, trimValues: false })
+// Entities off (only XML's predefined ones decoded): an envelope cannot define entities that expand.
+const envelopeParser = new XMLParser({
+  removeNSPrefix: true, parseTagValue: false, ignoreAttributes: true, processEntities: false, tagValueProcessor: Qbxml.decodeText, trimValues: false
+})
 
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
 
@@ -29,12 +32,14 @@ const envelope = (method: string, result: string) =>
   `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"><soap:Body>` +
   `<${method}Response xmlns="${namespace}"><${method}Result>${result}</${method}Result></${method}Response></soap:Body></soap:Envelope>`
 
-export const fault = (message: string) =>
+/** A SOAP 1.1 fault: `Client` when the message was at fault, `Server` when the processing failed. */
+export const fault = (message: string, code: "Client" | "Server" = "Client") =>
   `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>` +
-  `<soap:Fault><faultcode>soap:Client</faultcode><faultstring>${escape(message)}</faultstring></soap:Fault></soap:Body></soap:Envelope>`
+  `<soap:Fault><faultcode>soap:${code}</faultcode><faultstring>${escape(message)}</faultstring></soap:Fault></soap:Body></soap:Envelope>`
 
 /** Reads the method and its parameters from a SOAP 1.1 envelope; null when it is not one. */
 export const parseEnvelope = (xml: string): { readonly method: string; readonly params: Record<string, string> } | null => {
+  if (Qbxml.refusal(xml) !== null) return null
   let document: Record<string, unknown>
   try {
     document = envelopeParser.parse(xml) as Record<string, unknown>
@@ -128,6 +133,19 @@ const finish = Effect.fn("WebConnector.finish")(function*(row: Record<string, un
   })
 })
 
+/** Parses a response and stages all its records, or throws naming the record: nothing is staged from a page with one bad record. */
+const read = (xml: string) => {
+  const response = Qbxml.parseResponse(xml)
+  const staged = response.records.map((record) => {
+    try {
+      return Staging.fromQbxml(record.kind, record.node)
+    } catch (error) {
+      throw new Error(`${record.kind} ${String(record.node.TxnID ?? record.node.ListID ?? "")}: ${(error as Error).message}`)
+    }
+  }).filter((record) => record !== null)
+  return { response, staged }
+}
+
 const receiveResponse = Effect.fn("WebConnector.receiveResponse")(function*(params: Record<string, string>) {
   const row = yield* byTicket(params.ticket ?? "")
   if (row === null || row.status !== "extracting") return -1
@@ -135,15 +153,14 @@ const receiveResponse = Effect.fn("WebConnector.receiveResponse")(function*(para
     yield* save(row, { last_error: `${params.hresult}: ${params.message ?? ""}`.slice(0, 1000) })
     return -101
   }
-  let response: Qbxml.Response
-  let staged: Array<Staging.Staged>
+  let page: ReturnType<typeof read>
   try {
-    response = Qbxml.parseResponse(params.response ?? "")
-    staged = response.records.map((record) => Staging.fromQbxml(record.kind, record.node)).filter((record) => record !== null)
+    page = read(params.response ?? "")
   } catch (error) {
     yield* save(row, { last_error: `The response could not be read: ${(error as Error).message}`.slice(0, 1000) })
     return -1
   }
+  const { response, staged } = page
   // 1: nothing matched (an empty list); 500-range: warnings. Anything else stops the extraction.
   if (response.statusCode !== 0 && response.statusCode !== 1 && response.statusCode < 500) {
     yield* save(row, { last_error: `${response.statusCode}: ${response.statusMessage}`.slice(0, 1000) })

@@ -19,17 +19,27 @@ export const bodyBytesMax = 8 * 1024 * 1024
 const xml = (status: number, body: string) =>
   HttpServerResponse.text(body, { status, contentType: "text/xml; charset=utf-8" })
 
+/** A body over the limit is the caller's doing: 413 before any parsing, and a warning, not an error. */
+const tooLarge = Effect.as(
+  Effect.logWarning(`Web Connector call refused: body over ${bodyBytesMax} bytes`),
+  xml(413, BookMigrations.WebConnector.fault(`The body exceeds ${bodyBytesMax} bytes.`))
+)
+
 const post = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const text = yield* request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax)))
+    if (Number(request.headers["content-length"] ?? "0") > bodyBytesMax) return yield* tooLarge
+    // A body without a Content-Length (chunked) is read only up to the limit.
+    const read = yield* Effect.result(request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax))))
+    if (read._tag === "Failure") return yield* tooLarge
+    const text = read.success
     const now = new Date(yield* Clock.currentTimeMillis).toISOString()
     const ticket = randomBytes(24).toString("base64url")
     const answer = yield* BookMigrations.WebConnector.handle(text, now, ticket).pipe(Effect.provideService(SqlClient.SqlClient, sql))
     return xml(answer.status, answer.body)
   }).pipe(
     Effect.catchCause((cause) =>
-      Effect.as(Effect.logError("Web Connector call failed", cause), xml(500, BookMigrations.WebConnector.fault("The call could not be handled."))))
+      Effect.as(Effect.logError("Web Connector call failed", cause), xml(500, BookMigrations.WebConnector.fault("The call could not be handled.", "Server"))))
   )
 
 /** Adds the endpoint to the app's router (Http.ts `routes`). */
