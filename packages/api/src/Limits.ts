@@ -141,5 +141,13 @@ export const failedAuthenticationsPerAddressPerMinute = 60
 /** A statement import's JSON body: a 100,000-line statement is 5 to 15 MB, base64 adds a third. */
 export const statementBodyBytesMax = 67_108_864
 
+/**
+ * Receipts: decompressed bytes of a PDF's content and font streams its text is read from, over the
+ * whole file (a stream shown on several pages counts at each). A receipt's text streams are
+ * kilobytes; without a bound a 105 KB file of one deflated 100 MB stream on 50 pages held every
+ * request to the server for 77 s. Past it the receipt is stored with the text read so far.
+ */
+export const receiptPdfContentBytesMax = 4_194_304
+
 /** Issues one refusal lists (`error.details.issues`); `issues_total` counts them all. */
 export const errorIssuesMax = 20

@@ -1,5 +1,7 @@
+import { constants as zlibConstants, inflateSync } from "node:zlib"
 import { Effect } from "effect"
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, type PDFObject } from "pdf-lib"
+import { Limits } from "@ledger/api"
 
 /**
  * The text of a PDF, read in the engine with pdf-lib (pure JavaScript): each page's content
@@ -7,6 +9,13 @@ import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStre
  * ToUnicode map when it has one (two-byte codes for Identity fonts), else as Latin-1. A new line
  * starts where the text moves down the page. This is the honest part a provider is not needed
  * for; scanned PDFs (images only) have no text and answer null. ADR 1202.
+ *
+ * The work is bounded by what is decompressed, not by the file's size: a 105 KB file of one
+ * deflated 100 MB stream shown on 50 pages held the whole server for 77 s. Each stream is decoded
+ * once (a page that reuses it reuses the bytes), decoding stops as soon as the file's budget
+ * (Limits.receiptPdfContentBytesMax) is passed, and reading stops there. The receipt is still
+ * stored: its text is what was read before the cap (often none), as for a scan, so the file is
+ * never lost and its fields can be entered by hand; a refusal would drop a receipt that may be real.
  */
 
 const pagesMax = 50
@@ -59,23 +68,88 @@ export const parseCMap = (text: string): ToUnicode => {
   return { map, bytes }
 }
 
-const streamText = (object: PDFObject | undefined): string | null => {
-  if (!(object instanceof PDFRawStream)) return null
+/** One file's reading: the bytes it may still take, and each stream it has decoded (null: unreadable). */
+interface Budget {
+  readonly pdf: PDFDocument
+  readonly decoded: Map<PDFRawStream, Uint8Array | null | "over">
+  /** Decoded bytes handed to the text reader, a shared stream counted at each use. */
+  used: number
+  truncated: boolean
+}
+
+type Step = { readonly name: PDFName; readonly params: PDFObject | undefined }
+
+const filtersOf = (stream: PDFRawStream): Array<Step> => {
+  const filter = stream.dict.lookup(PDFName.of("Filter"))
+  const params = stream.dict.lookup(PDFName.of("DecodeParms"))
+  if (filter === undefined) return []
+  if (filter instanceof PDFName) return [{ name: filter, params }]
+  if (!(filter instanceof PDFArray)) throw new Error("A stream's Filter is a name or an array.")
+  return filter.asArray().map((_, index) => ({ name: filter.lookup(index, PDFName), params: params instanceof PDFArray ? params.lookup(index) : undefined }))
+}
+
+/**
+ * One filter, stopping once more than `limit` bytes come out. Flate goes through zlib with
+ * maxOutputLength: pdf-lib's own inflater decodes a whole deflate block at a time, and one
+ * hand-made block can hold the whole bomb. pdf-lib's other decoders (LZW, run length, ASCII hex
+ * and 85) work in small blocks, so asking for `limit + 1` bytes stops them near the limit.
+ */
+const decodeStep = (pdf: PDFDocument, bytes: Uint8Array, step: Step, limit: number): Uint8Array | "over" => {
+  if (step.name === PDFName.of("FlateDecode")) {
+    try {
+      // Z_SYNC_FLUSH: a stream cut short gives the text it has, as pdf-lib's inflater did.
+      return inflateSync(bytes, { maxOutputLength: Math.max(limit, 1), finishFlush: zlibConstants.Z_SYNC_FLUSH })
+    } catch (error) {
+      if ((error as { readonly code?: unknown }).code === "ERR_BUFFER_TOO_LARGE") return "over"
+      throw error
+    }
+  }
+  const dict = pdf.context.obj(step.params === undefined ? { Filter: step.name } : { Filter: step.name, DecodeParms: step.params })
+  const out = decodePDFRawStream(PDFRawStream.of(dict, bytes)).getBytes(limit + 1)
+  return out.length > limit ? "over" : new Uint8Array(out.buffer, out.byteOffset, out.length)
+}
+
+const decodeBounded = (pdf: PDFDocument, stream: PDFRawStream, limit: number): Uint8Array | null | "over" => {
   try {
-    return new TextDecoder("latin1").decode(decodePDFRawStream(object).decode())
+    let bytes: Uint8Array = stream.contents
+    for (const step of filtersOf(stream)) {
+      const out = decodeStep(pdf, bytes, step, limit)
+      if (out === "over") return "over"
+      bytes = out
+    }
+    return bytes.length > limit ? "over" : bytes
   } catch {
     return null
   }
 }
 
-const fontMaps = (pdf: PDFDocument, resources: PDFDict | undefined): Map<string, ToUnicode> => {
+/** A stream's decoded text, within the file's budget; null when unreadable or past it. */
+const streamText = (budget: Budget, object: PDFObject | undefined): string | null => {
+  if (!(object instanceof PDFRawStream) || budget.truncated) return null
+  const remaining = Limits.receiptPdfContentBytesMax - budget.used
+  let bytes = budget.decoded.get(object)
+  if (bytes === undefined) {
+    bytes = decodeBounded(budget.pdf, object, remaining)
+    budget.decoded.set(object, bytes)
+  }
+  if (bytes === "over" || (bytes !== null && bytes.length > remaining)) {
+    budget.truncated = true
+    return null
+  }
+  if (bytes === null) return null
+  budget.used += bytes.length
+  return new TextDecoder("latin1").decode(bytes)
+}
+
+const fontMaps = (budget: Budget, resources: PDFDict | undefined): Map<string, ToUnicode> => {
+  const pdf = budget.pdf
   const maps = new Map<string, ToUnicode>()
   const fonts = resources?.lookupMaybe(PDFName.of("Font"), PDFDict)
   if (fonts === undefined) return maps
   for (const [name, ref] of fonts.entries()) {
     const font = pdf.context.lookup(ref)
     if (!(font instanceof PDFDict)) continue
-    const cmap = streamText(pdf.context.lookup(font.get(PDFName.of("ToUnicode"))))
+    const cmap = streamText(budget, pdf.context.lookup(font.get(PDFName.of("ToUnicode"))))
     if (cmap !== null) maps.set(name.asString().replace(/^\//u, ""), parseCMap(cmap))
   }
   return maps
@@ -157,24 +231,42 @@ export const contentText = (content: string, fonts: ReadonlyMap<string, ToUnicod
   return out
 }
 
-const pageText = (pdf: PDFDocument, node: PDFDict): string => {
+const pageText = (budget: Budget, node: PDFDict): string => {
+  const pdf = budget.pdf
   const resources = node.lookupMaybe(PDFName.of("Resources"), PDFDict)
-  const fonts = fontMaps(pdf, resources)
+  const fonts = fontMaps(budget, resources)
   const contents = node.get(PDFName.of("Contents"))
   const looked = pdf.context.lookup(contents)
   const streams = looked instanceof PDFArray ? looked.asArray().map((ref) => pdf.context.lookup(ref)) : [looked]
-  return streams.map((stream) => contentText(streamText(stream ?? undefined) ?? "", fonts)).join("\n")
+  return streams.map((stream) => contentText(streamText(budget, stream ?? undefined) ?? "", fonts)).join("\n")
+}
+
+export interface Reading {
+  /** The text, or null when there is none (a scan, an unreadable file, or nothing before the cap). */
+  readonly text: string | null
+  /** Reading stopped at Limits.receiptPdfContentBytesMax: the text, if any, is partial. */
+  readonly truncated: boolean
+  /** Decoded bytes read, at most Limits.receiptPdfContentBytesMax. */
+  readonly contentBytes: number
+}
+
+/** A PDF's text with what bounded it; see `read`. */
+export const readBounded = async (bytes: Uint8Array): Promise<Reading> => {
+  try {
+    const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false })
+    const budget: Budget = { pdf, decoded: new Map(), used: 0, truncated: false }
+    const texts: Array<string> = []
+    for (const page of pdf.getPages().slice(0, pagesMax)) {
+      texts.push(pageText(budget, page.node))
+      if (budget.truncated) break
+    }
+    const tidy = texts.join("\n").replace(/[^\S\n]+/gu, " ").replace(/\n\s*\n+/gu, "\n").trim().slice(0, charactersMax)
+    return { text: tidy === "" ? null : tidy, truncated: budget.truncated, contentBytes: budget.used }
+  } catch {
+    return { text: null, truncated: false, contentBytes: 0 }
+  }
 }
 
 /** The text of a PDF, or null when it has none (a scan) or cannot be read. */
 export const read = (bytes: Uint8Array): Effect.Effect<string | null> =>
-  Effect.promise(async () => {
-    try {
-      const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false })
-      const text = pdf.getPages().slice(0, pagesMax).map((page) => pageText(pdf, page.node)).join("\n")
-      const tidy = text.replace(/[^\S\n]+/gu, " ").replace(/\n\s*\n+/gu, "\n").trim().slice(0, charactersMax)
-      return tidy === "" ? null : tidy
-    } catch {
-      return null
-    }
-  })
+  Effect.promise(() => readBounded(bytes)).pipe(Effect.map((reading) => reading.text))
