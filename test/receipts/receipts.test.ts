@@ -43,7 +43,12 @@ describe("uploading receipts", () => {
     const text = await app.upload(company, new TextEncoder().encode("just some text, not a receipt"), "receipt.jpg")
     expect(text.status).toBe(415)
     const notBase64 = await app.write("/v1/receipts", company.ownerKey, { file_name: "x.pdf", content_base64: "***not base64***" })
-    expect(notBase64.status).toBe(422)
+    // Both malformed: the same 400 invalid_request, whether empty (schema) or not base64 (decode).
+    expect(notBase64.status).toBe(400)
+    expectErrorBody(notBase64.body, "invalid_request")
+    const empty = await app.write("/v1/receipts", company.ownerKey, { file_name: "x.pdf", content_base64: "" })
+    expect(empty.status).toBe(400)
+    expectErrorBody(empty.body, "invalid_request")
   })
 
   it("stores the file encrypted: no byte of it is readable in the database", async () => {

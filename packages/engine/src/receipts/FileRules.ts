@@ -29,12 +29,16 @@ export const sniff = (bytes: Uint8Array): Effect.Effect<MediaType | null> =>
 
 export const fingerprint = (bytes: Uint8Array): string => bytesToHex(sha256(bytes))
 
-/** base64 (standard, padding optional, whitespace ignored) to bytes; 422 when it is not base64. */
+/**
+ * base64 (standard, padding optional, whitespace ignored) to bytes. Text that is not base64 is a
+ * malformed field, like an empty one (the schema's minimum length): 400 `invalid_request`, not 422,
+ * which is for well-formed bodies a rule refuses (DECISIONS "Errors").
+ */
 export const decodeBase64 = (text: string, path: ReadonlyArray<string>) => {
   const decoded = Base64.decode(text.replace(/\s+/gu, ""))
   return Result.isSuccess(decoded)
     ? Effect.succeed(decoded.success)
-    : Effect.fail(ApiError.validationFailed("The content is not valid base64.", [{ path, message: "Not valid base64" }]))
+    : Effect.fail(ApiError.invalidRequest([{ path, message: "Not valid base64" }], "The content is not valid base64."))
 }
 
 /** The bytes of an upload, checked: not empty, at most 20 MB, a PDF, JPEG, PNG or HEIC by its bytes. */

@@ -14,6 +14,7 @@ import type { Dispatcher, Invocation } from "@ledger/engine"
 import { Engine } from "../EngineVersion.ts"
 import * as JsonSchema from "../JsonSchema.ts"
 import * as Describe from "./Describe.ts"
+import * as JsonRpcChecks from "./JsonRpcChecks.ts"
 import * as OutputSchema from "./OutputSchema.ts"
 import * as Toolsets from "./Toolsets.ts"
 
@@ -217,6 +218,8 @@ const callerOf = (input: McpRequest): Effect.Effect<Toolsets.Caller | null> =>
   )
 
 const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
+  const refused = JsonRpcChecks.refusal(input.parsedBody, input.request.headers.get("mcp-protocol-version"))
+  if (refused !== null) return Promise.resolve(refused)
   const server = new Server(
     { name: "ledger", version: Engine.serverVersion },
     { capabilities: { tools: {} }, instructions: Toolsets.instructions }
