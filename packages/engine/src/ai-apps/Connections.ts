@@ -130,10 +130,34 @@ const firmCaller = (operation: Operation.Any) =>
     }
     return { firmId: actor.firmId }
   })
-const firmAdmin = firmCaller
+/** Spec 4.3: a firm connection is created and changed by a firm admin, never a cpa or bookkeeper. */
+const firmAdmin = (operation: Operation.Any) =>
+  Effect.gen(function*() {
+    const caller = yield* firmCaller(operation)
+    const { actor } = yield* RequestContext
+    if (actor.role !== "admin") return yield* Effect.fail(ApiError.fail("forbidden", "Only a firm admin may do this."))
+    return caller
+  })
 
-const pageOf = (rows: ReadonlyArray<Record<string, unknown>>, limit: number) =>
-  Pagination.page(rows, limit, (row) => Row.int(row.id), ConnectionStore.toConnection)
+/**
+ * A company sees the firm connections reaching it, but only its own part of them: never the
+ * firm's other clients. It never changes one: that would change it in every client (the firm's
+ * endpoints do); a client cuts a firm's app off by revoking the firm's access.
+ */
+const seenBy = (company: string) => (row: Record<string, unknown>) =>
+  row.kind === "firm" ? ConnectionStore.connectionOf(row, [company]) : ConnectionStore.toConnection(row)
+
+const ownConnection = Effect.fn("Connections.ownConnection")(function*(company: string, id: number) {
+  const row = yield* ConnectionStore.loadForCompany(company, id)
+  if (row.kind === "firm") {
+    return yield* Effect.fail(ApiError.fail("forbidden", "This AI connection is the firm's: only the firm changes it. Revoke the firm's access to cut it off here."))
+  }
+  return row
+})
+
+const pageOf = (
+  rows: ReadonlyArray<Record<string, unknown>>, limit: number, view: (row: Record<string, unknown>) => AiApps.Connections.AiConnection = ConnectionStore.toConnection
+) => Pagination.page(rows, limit, (row) => Row.int(row.id), view)
 
 export const handlers = [
   Handler.make(Ops.createAiConnection, ({ body }) =>
@@ -144,26 +168,26 @@ export const handlers = [
       const company = yield* requireCompanyId
       const limit = Pagination.limitOf(query)
       const rows = yield* ConnectionStore.listForCompany(company, query.include_ended === true, yield* Pagination.afterId(query), limit)
-      return { body: pageOf(rows, limit) }
+      return { body: pageOf(rows, limit, seenBy(company)) }
     })),
 
   Handler.make(Ops.getAiConnection, ({ path }) =>
     Effect.gen(function*() {
       const company = yield* requireCompanyId
-      return { body: ConnectionStore.toConnection(yield* ConnectionStore.loadForCompany(company, path.id)) }
+      return { body: seenBy(company)(yield* ConnectionStore.loadForCompany(company, path.id)) }
     })),
 
   Handler.make(Ops.changeAiConnectionLevel, ({ path, body }) =>
     Effect.gen(function*() {
       const company = yield* requireCompanyId
-      const { id, audit } = yield* changeLevel(yield* ConnectionStore.loadForCompany(company, path.id), body)
+      const { id, audit } = yield* changeLevel(yield* ownConnection(company, path.id), body)
       return { body: ConnectionStore.toConnection(yield* ConnectionStore.loadForCompany(company, id)), audit }
     })),
 
   Handler.make(Ops.disconnectAiConnection, ({ path, body }) =>
     Effect.gen(function*() {
       const company = yield* requireCompanyId
-      const { id, audit } = yield* disconnect(yield* ConnectionStore.loadForCompany(company, path.id), body.reason)
+      const { id, audit } = yield* disconnect(yield* ownConnection(company, path.id), body.reason)
       return { body: ConnectionStore.toConnection(yield* ConnectionStore.loadForCompany(company, id)), audit }
     })),
 

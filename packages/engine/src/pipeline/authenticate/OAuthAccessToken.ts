@@ -5,6 +5,7 @@ import type { Actor } from "../../kernel/Actor.ts"
 import * as Row from "../../kernel/Row.ts"
 import * as Secret from "../../kernel/Secret.ts"
 import { consentMessage } from "./ConsentGate.ts"
+import { capped, unreachable } from "./FirmPrincipal.ts"
 import { type Asking, type Authenticated, type CompanyState, type Refused, refusedUnknown, type Strategy, unauthorized } from "./Credential.ts"
 
 /**
@@ -21,7 +22,8 @@ export const prefix = "ldgat_"
  * An access token's row, with its connection, agent and company in the company asked for (or its
  * only one): whether the firm of a firm connection has thrown its kill switch (spec 5.7: its
  * agents' writes stop in every client), and what a section 7216 requirement says of the app's
- * provider (`ledger_ai_consent_gate`, migration 0025).
+ * provider (`ledger_ai_consent_gate`, migration 0025). A firm connection reaches a client only
+ * through the firm's live grant there, read on every request as a firm agent's is (FirmPrincipal.ts).
  */
 export const readAccess = Effect.fn("OAuthAccessToken.readAccess")(function*(hash: string, company: string | null, today: string) {
   const sql = yield* SqlClient.SqlClient
@@ -29,7 +31,7 @@ export const readAccess = Effect.fn("OAuthAccessToken.readAccess")(function*(has
     SELECT t.expires_at, t.revoked_at, x.id AS connection_id, x.status AS connection_status, x.kind AS connection_kind,
       g.company_id, g.agent_id, a.name AS agent_name, a.status AS agent_status, a.scopes AS agent_scopes,
       a.posting_threshold_cents, c.plan, c.rate_limit_rpm AS company_rate_limit_rpm, c.kill_switch_suspended, a.ai_provider,
-      coalesce(f.kill_switch_suspended, false) AS firm_kill_switch,
+      coalesce(f.kill_switch_suspended, false) AS firm_kill_switch, fg.scopes AS grant_scopes,
       ledger_ai_consent_gate(g.company_id, a.ai_provider, ${today}::date) AS consent_gate
     FROM oauth_tokens t
     JOIN ai_connections x ON x.id = t.connection_id
@@ -37,10 +39,20 @@ export const readAccess = Effect.fn("OAuthAccessToken.readAccess")(function*(has
     JOIN agents a ON a.company_id = g.company_id AND a.id = g.agent_id
     JOIN companies c ON c.company_id = g.company_id
     LEFT JOIN firms f ON x.kind = 'firm' AND f.id = x.firm_id
+    LEFT JOIN firm_grants fg ON x.kind = 'firm' AND fg.firm_id = x.firm_id AND fg.company_id = g.company_id AND fg.revoked_at IS NULL
     WHERE t.token_hash = ${hash} AND t.kind = 'access'
       ${company === null ? sql`` : sql`AND g.company_id::text = ${company}`}
     ORDER BY g.company_id LIMIT 2`
 })
+
+/** A firm connection's agent holds no more in a client than the firm's grant there allows (spec 5.2). */
+const scopesOf = (row: Record<string, unknown>): ReadonlyArray<Scope.Scope> => {
+  const agent = Row.textArray<Scope.Scope>(row.agent_scopes)
+  return row.connection_kind === "firm" ? capped(agent, Row.textArray<Scope.Scope>(row.grant_scopes ?? [])) : agent
+}
+
+/** A firm connection in a client whose grant to the firm is revoked: a stranger there (FirmPrincipal.unreachable). */
+const ungranted = (row: Record<string, unknown>): boolean => row.connection_kind === "firm" && (row.grant_scopes ?? null) === null
 
 const knownOf = (row: Record<string, unknown>): Authenticated => {
   const actor: Actor = {
@@ -49,7 +61,7 @@ const knownOf = (row: Record<string, unknown>): Authenticated => {
     name: String(row.agent_name),
     role: null,
     companyId: String(row.company_id),
-    scopes: Row.textArray<Scope.Scope>(row.agent_scopes),
+    scopes: scopesOf(row),
     isPerson: false,
     keyId: Row.int(row.connection_id),
     credentialKind: "api_key",
@@ -96,6 +108,7 @@ export const authenticateIn = (
     if (rows.length > 1) {
       return yield* Effect.fail(refusedUnknown("This app is connected to several companies: name one with X-Ledger-Company."))
     }
+    if (ungranted(row)) return yield* Effect.fail<Refused>({ error: unreachable(), known: null })
     const known = knownOf(row)
     const ended = endedBecause(row, Date.parse(asking.now))
     if (ended !== null) return yield* Effect.fail<Refused>({ error: unauthorized(ended), known })
