@@ -100,7 +100,7 @@ describe("levels and disconnect", () => {
     const ended = await app.call("POST", `/v1/ai-connections/${connection.id}/disconnect`, { token: owner.company.ownerKey, key: newKey(), body: { reason: "No longer used" } })
     expect(ended.body.status).toBe("disconnected")
     expect((await app.call("GET", "/v1/accounts", { token: refreshed.body.access_token })).status).toBe(401)
-    expect((await form(app, "/oauth/token", { grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token })).status).toBe(400)
+    expect((await form(app, "/oauth/token", { grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token, client_id: client.client_id })).body.error).toBe("invalid_grant")
     const mcp = await app.fetch(new Request(`${base}/mcp`, { method: "POST", headers: { authorization: `Bearer ${refreshed.body.access_token}`, "content-type": "application/json" }, body: "{}" }))
     expect(mcp.status).toBe(401)
     expect(mcp.headers.get("www-authenticate")).toContain('error="invalid_token"')

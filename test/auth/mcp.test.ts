@@ -30,10 +30,14 @@ describe("sessions over MCP", () => {
     await client.close()
 
     expect((await app.call("POST", "/v1/auth/sign-out", { token: signedIn.secret, body: {} })).status).toBe(200)
-    const after = await connectMcp(app, signedIn.secret)
-    const refused = await after.callTool({ name: "list_accounts", arguments: {} })
-    expect(refused.isError).toBe(true)
-    expect(JSON.stringify(refused.structuredContent)).toContain("unauthorized")
-    await after.close()
+    // A signed-out session is a credential that is no longer good: /mcp refuses it before any method.
+    await expect(connectMcp(app, signedIn.secret)).rejects.toThrow()
+    const refused = await app.fetch(new Request("http://ledger.test/mcp", {
+      method: "POST",
+      headers: { authorization: `Bearer ${signedIn.secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_accounts", arguments: {} } })
+    }))
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get("www-authenticate")).toContain('error="invalid_token"')
   })
 })

@@ -118,6 +118,7 @@ describe("grants and acting in a client", () => {
       const stopped = await propose(client.companyId, 100)
       expect(stopped.status).toBe(403)
       expect(stopped.body.error.type).toBe("kill_switch_active")
+      expect(stopped.body.error.message).toBe("Agent writes are suspended by the firm's kill switch.")
     }
     // Reading goes on, and people keep working.
     expect((await firmCall(app, agent.key, "GET", "/v1/company", { company: clientA.companyId })).status).toBe(200)
@@ -125,7 +126,9 @@ describe("grants and acting in a client", () => {
     expect((await propose(clientB.companyId, 100)).status).toBe(201)
     // The company's own kill switch stops the firm agent in that company only.
     expectStatus(await app.call("POST", "/v1/company/kill-switch", { token: clientA.ownerKey, key: newKey(), body: { suspended: true, reason: "Close" } }), 200)
-    expect((await propose(clientA.companyId, 100)).status).toBe(403)
+    const closed = await propose(clientA.companyId, 100)
+    expect(closed.status).toBe(403)
+    expect(closed.body.error.message).toBe("Agent writes are suspended by the company's kill switch.")
     expect((await propose(clientB.companyId, 100)).status).toBe(201)
     // An agent not assigned to a granting client does not act there.
     const clientC = await app.createCompany({ name: "Agent C" })

@@ -11,5 +11,7 @@ export const errors = {
   invalid_period_transition: 422,
   entry_already_reversed: 409,
   entry_not_reversible: 409,
-  control_account_line: 422
+  control_account_line: 422,
+  // A summed figure (a balance, a report total) past ±(2^53 − 1) cents: ADR 0717.
+  amount_out_of_range: 422
 } as const

@@ -50,7 +50,7 @@ export const redirectMatches = (registered: ReadonlyArray<string>, given: string
 
 /**
  * A redirect URI a client may register: https, or http on a loopback host (native apps,
- * RFC 8252), or a private-use scheme with a dot; never a fragment.
+ * RFC 8252), or a private-use scheme with a dot; never a fragment or userinfo.
  */
 export const isAcceptableRedirect = (uri: string): boolean => {
   let url: URL
@@ -60,6 +60,8 @@ export const isAcceptableRedirect = (uri: string): boolean => {
     return false
   }
   if (url.hash !== "" || uri.includes("#")) return false
+  // Userinfo (RFC 3986 3.2.1) hides the real host from a reader of the URI; RFC 6819 5.2.3.5.
+  if (url.username !== "" || url.password !== "" || /^[^:/?#]+:\/\/[^/?#]*@/u.test(uri)) return false
   if (url.protocol === "https:") return true
   if (url.protocol === "http:") return ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
   return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/u.test(url.protocol)

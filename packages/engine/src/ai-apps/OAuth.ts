@@ -26,6 +26,23 @@ const oauthError = (status: number, error: string, description: string): Answer 
 })
 
 export const resourceOf = (issuer: string) => `${issuer}/mcp`
+
+/** A resource URI compared as RFC 3986 normalizes it: scheme and host case, default port, a trailing slash. */
+const normalized = (uri: string): string | null => {
+  if (!URL.canParse(uri) || uri.includes("#")) return null
+  const url = new URL(uri)
+  if (url.username !== "" || url.password !== "" || url.search !== "") return null
+  return `${url.origin}${url.pathname.replace(/\/+$/u, "")}`
+}
+
+/**
+ * RFC 8707: the only resource this server protects is its own MCP endpoint (DECISIONS.md "AI app
+ * authorization"); any other is `invalid_target`, or a token bound elsewhere would work here.
+ */
+export const isOwnResource = (uri: string, issuer: string): boolean => {
+  const own = normalized(resourceOf(issuer))
+  return own !== null && normalized(uri) === own
+}
 export const resourceMetadataUrl = (issuer: string) => `${issuer}/.well-known/oauth-protected-resource`
 
 /** RFC 9728: the MCP endpoint as a protected resource, and who authorizes it. */
@@ -136,7 +153,7 @@ export const knowDocumentClient = <E>(
  * screen (`consentUrl`), whose approval is `POST /v1/ai-connections`. An unknown client or a
  * redirect URI not registered exactly is shown as an error, never redirected to (RFC 6749 4.1.2.1).
  */
-export const authorize = (params: URLSearchParams, consentUrl: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+export const authorize = (params: URLSearchParams, consentUrl: string, issuer: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const clientId = params.get("client_id") ?? ""
     const redirectUri = params.get("redirect_uri") ?? ""
@@ -154,6 +171,9 @@ export const authorize = (params: URLSearchParams, consentUrl: string): Effect.E
     if (params.get("response_type") !== "code") return back("unsupported_response_type", "Only response_type=code.")
     if (params.get("code_challenge_method") !== "S256") return back("invalid_request", "PKCE with code_challenge_method=S256 is required; plain is refused.")
     if (!isChallenge(params.get("code_challenge") ?? "")) return back("invalid_request", "code_challenge must be an S256 challenge.")
+    if (params.getAll("resource").some((resource) => !isOwnResource(resource, issuer))) {
+      return back("invalid_target", `The only resource is this server's MCP endpoint, ${resourceOf(issuer)}.`)
+    }
     const target = new URL(consentUrl)
     for (const [name, value] of params) target.searchParams.set(name, value)
     target.searchParams.set("client_name", client.clientName ?? client.clientId)
@@ -172,9 +192,12 @@ const tokenAnswer = (issued: OAuthStore.Issued, level: Level): Answer => ({
   }
 })
 
-/** RFC 8707: a resource named at the token endpoint must be the one the code was approved for. */
+/**
+ * RFC 8707: the approved resource (`/mcp` when the approval named none) and any named at the token
+ * endpoint must be this server's MCP endpoint; the approval itself does not check it.
+ */
 const resourceAllowed = (approved: string, asked: string | null, issuer: string) =>
-  asked === null || asked === approved || (approved === "/mcp" && asked === resourceOf(issuer))
+  (approved === "/mcp" || isOwnResource(approved, issuer)) && (asked === null || isOwnResource(asked, issuer))
 
 const exchangeCode = (form: URLSearchParams, now: string, issuer: string) =>
   Effect.gen(function*() {
@@ -202,6 +225,8 @@ const exchangeCode = (form: URLSearchParams, now: string, issuer: string) =>
 
 const refresh = (form: URLSearchParams, now: string, issuer: string) =>
   Effect.gen(function*() {
+    // Every client is public (no secret), so it names itself (RFC 6749 6 with 3.2.1).
+    if ((form.get("client_id") ?? "") === "") return oauthError(400, "invalid_request", "client_id is required.")
     const token = form.get("refresh_token") ?? ""
     const row = token === "" ? null : yield* OAuthStore.findRefresh(token)
     if (row === null) return oauthError(400, "invalid_grant", "Unknown refresh token.")
@@ -213,8 +238,7 @@ const refresh = (form: URLSearchParams, now: string, issuer: string) =>
     if (row.revoked_at !== null) return oauthError(400, "invalid_grant", "The refresh token has been revoked.")
     if (row.connection_status !== "active") return oauthError(400, "invalid_grant", "The connection has been disconnected.")
     if (Date.parse(Row.iso(row.expires_at)) <= Date.parse(now)) return oauthError(400, "invalid_grant", "The refresh token has expired.")
-    const clientId = form.get("client_id")
-    if (clientId !== null && clientId !== row.client_id) return oauthError(400, "invalid_grant", "The refresh token was issued to another client.")
+    if (form.get("client_id") !== row.client_id) return oauthError(400, "invalid_grant", "The refresh token was issued to another client.")
     if (!resourceAllowed(String(row.resource), form.get("resource"), issuer)) return oauthError(400, "invalid_target", "The resource does not match the approval.")
     yield* OAuthStore.markUsed(token, now)
     const issued = yield* OAuthStore.issueTokens(Number(row.connection_id), String(row.client_id), String(row.resource), family, now)

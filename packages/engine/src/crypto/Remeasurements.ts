@@ -45,7 +45,7 @@ const linesOf = Effect.fn("Remeasurements.linesOf")(function*(company: string, e
     if (units <= 0n) continue
     const asset = held.asset as Asset
     const priced = yield* Prices.priceAt(asset, end, record)
-    const carrying = Row.int(held.cost)
+    const carrying = yield* Row.summedCents(held.cost)
     const fairValue = valueCents(units, priced.price, asset)
     lines.push({ asset, quantity: fromUnits(units, asset), price: priced.price, price_source: priced.source, carrying_cents: carrying,
       fair_value_cents: fairValue, adjustment_cents: fairValue - carrying })

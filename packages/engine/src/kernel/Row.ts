@@ -1,3 +1,6 @@
+import { Effect } from "effect"
+import { ApiError } from "@ledger/api"
+
 /**
  * Drivers differ in what they return for `bigint` and `timestamptz` (strings, bigints, Dates).
  * Every read goes through these so that records look the same on PostgreSQL and PGlite.
@@ -9,6 +12,42 @@ export const int = (value: unknown): number => {
 }
 
 export const intOrNull = (value: unknown): number | null => value === null || value === undefined ? null : int(value)
+
+/**
+ * The refusal for a summed amount past what a JSON number states exactly in integer cents: each
+ * line is bounded, but a SUM over many is not (ADR 0717), and such a figure is the data's, not a
+ * programmer error, so it is a typed 422 rather than `int`'s throw.
+ */
+export const amountOutOfRange = (value: unknown): ApiError.LedgerError =>
+  ApiError.fail(
+    "amount_out_of_range",
+    `A summed amount (${String(value)} cents) is past what the API can state exactly in integer cents (±9,007,199,254,740,991).`,
+    { limit_cents: Number.MAX_SAFE_INTEGER }
+  )
+
+/**
+ * Runs `read` with a reader for summed cents columns (SUM(...) money): the result, or
+ * `amount_out_of_range` for the first figure past the safe integer range. One Effect for a whole
+ * result set, so a report's thousands of cells cost no more than `int`.
+ */
+export const withSummedCents = <A>(
+  read: (cents: (value: unknown) => number) => A
+): Effect.Effect<A, ApiError.LedgerError> =>
+  Effect.suspend(() => {
+    let unsafe: { readonly value: unknown } | undefined
+    const cents = (value: unknown): number => {
+      const number = typeof value === "bigint" || typeof value === "string" ? Number(value) : (value as number)
+      if (Number.isSafeInteger(number)) return number
+      unsafe ??= { value }
+      return 0
+    }
+    const result = read(cents)
+    return unsafe === undefined ? Effect.succeed(result) : Effect.fail(amountOutOfRange(unsafe.value))
+  })
+
+/** One summed cents column: see `withSummedCents`. */
+export const summedCents = (value: unknown): Effect.Effect<number, ApiError.LedgerError> =>
+  withSummedCents((cents) => cents(value))
 
 export const iso = (value: unknown): string =>
   value instanceof Date ? isoOfEpochMilliseconds(value.getTime()) : new Date(value as string).toISOString()

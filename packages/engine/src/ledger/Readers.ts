@@ -103,5 +103,5 @@ export const netDebits = Effect.fn("LedgerReaders.netDebits")(function*(company:
       ${filter.codes === undefined ? sql`` : sql`AND a.code IN ${sql.in(filter.codes)}`}
       ${filter.types === undefined ? sql`` : sql`AND a.type IN ${sql.in(filter.types)}`}
       ${excluded.length === 0 ? sql`` : sql`AND e.source_kind NOT IN ${sql.in(excluded)}`}`.pipe(Effect.orDie)
-  return Row.int(rows[0]?.total ?? 0)
+  return yield* Row.summedCents(rows[0]?.total ?? 0)
 })

@@ -193,7 +193,8 @@ export const authorization = (run: Run): ApiError.LedgerError | null => {
   }
   // A governed dry run under the kill switch is answered: its preview's verdict is the refusal.
   if (run.company?.killSwitchSuspended === true && !(operation.governed && isDryRun(run))) {
-    return ApiError.fail("kill_switch_active", "Agent writes are suspended by the company's kill switch.")
+    const whose = run.company.killSwitchOfFirm === true ? "firm's" : "company's"
+    return ApiError.fail("kill_switch_active", `Agent writes are suspended by the ${whose} kill switch.`)
   }
   return null
 }

@@ -74,5 +74,5 @@ export const netThrough = Effect.fn("GeneralLedgerStore.netThrough")(function*(
       AND l.entry_date BETWEEN ${linesFrom} AND ${through.date}
       AND (l.entry_date, l.entry_id, l.line_no) <= (${through.date}::date, ${through.entryId}::bigint, ${through.lineNo}::int)
       ${classCondition(sql, selection)}`.pipe(Effect.orDie)
-  return net + Row.int(rows[0]?.net ?? 0)
+  return net + (yield* Row.summedCents(rows[0]?.net ?? 0))
 })

@@ -59,10 +59,11 @@ export type Accounts = ReadonlyArray<number> | "every"
 /** Per column, per account id: one Totals per requested range, in the order asked. */
 export type Sums = ReadonlyMap<ColumnKey, ReadonlyMap<number, ReadonlyArray<Totals>>>
 
-const totalsOf = (row: Record<string, unknown>, count: number): ReadonlyArray<Totals> =>
+/** A row's sums, read with `Row.withSummedCents`'s `cents`: past the safe range is amount_out_of_range. */
+const totalsOf = (row: Record<string, unknown>, count: number, cents: (value: unknown) => number): ReadonlyArray<Totals> =>
   Array.from({ length: count }, (_, index) => ({
-    debitCents: Row.int(row[`d${index}`] ?? 0),
-    creditCents: Row.int(row[`c${index}`] ?? 0)
+    debitCents: cents(row[`d${index}`] ?? 0),
+    creditCents: cents(row[`c${index}`] ?? 0)
   }))
 
 /** The debits and credits of each account over each range, for the selected lines. */
@@ -139,7 +140,9 @@ const fromTotals = Effect.fn("TotalsStore.fromTotals")(function*(
     FROM (${sql.join(" UNION ALL ", false)(parts.map((part) => sql`(${part})`))}) AS totals
     GROUP BY account_id`.pipe(Effect.orDie)
   const byAccount = new Map<number, ReadonlyArray<Totals>>()
-  for (const row of rows) byAccount.set(Row.int(row.account_id), totalsOf(row, ranges.length))
+  yield* Row.withSummedCents((cents) => {
+    for (const row of rows) byAccount.set(Row.int(row.account_id), totalsOf(row, ranges.length, cents))
+  })
   return new Map([[allColumn, byAccount]]) as Sums
 })
 
@@ -173,15 +176,17 @@ const fromLines = Effect.fn("TotalsStore.fromLines")(function*(
       ${classCondition(sql, selection)}
     GROUP BY account_id${byClass ? sql`, class_id` : sql``}`.pipe(Effect.orDie)
   const sums = new Map<ColumnKey, Map<number, ReadonlyArray<Totals>>>()
-  for (const row of rows) {
-    const key = byClass ? classColumn(Row.intOrNull(row.class_id)) : allColumn
-    let column = sums.get(key)
-    if (column === undefined) {
-      column = new Map()
-      sums.set(key, column)
+  yield* Row.withSummedCents((cents) => {
+    for (const row of rows) {
+      const key = byClass ? classColumn(Row.intOrNull(row.class_id)) : allColumn
+      let column = sums.get(key)
+      if (column === undefined) {
+        column = new Map()
+        sums.set(key, column)
+      }
+      column.set(Row.int(row.account_id), totalsOf(row, ranges.length, cents))
     }
-    column.set(Row.int(row.account_id), totalsOf(row, ranges.length))
-  }
+  })
   return sums as Sums
 })
 
@@ -219,14 +224,16 @@ export const fiscalYearSums = Effect.fn("TotalsStore.fiscalYearSums")(function*(
           AND entry_date >= ${fromYearStart} AND entry_date < ${beforeStart}
           ${classCondition(sql, selection)}
         GROUP BY 1, 2`.pipe(Effect.orDie)
-  for (const row of rows) {
-    const accountId = Row.int(row.account_id)
-    let years = result.get(accountId)
-    if (years === undefined) {
-      years = new Map()
-      result.set(accountId, years)
+  yield* Row.withSummedCents((cents) => {
+    for (const row of rows) {
+      const accountId = Row.int(row.account_id)
+      let years = result.get(accountId)
+      if (years === undefined) {
+        years = new Map()
+        result.set(accountId, years)
+      }
+      years.set(Row.int(row.fiscal_year), totalsOf(row, 1, cents)[0]!)
     }
-    years.set(Row.int(row.fiscal_year), totalsOf(row, 1)[0]!)
-  }
+  })
   return result
 })

@@ -90,7 +90,7 @@ export const register = (router: HttpRouter.HttpRouter) =>
         params.get("client_id") ?? "", yield* now, documents.allowPrivate, documents.fetch, (error) => error.message
       ))
       if (unknown !== null) return answer(unknown)
-      return answer(yield* run(sql, OAuth.authorize(params, consent)))
+      return answer(yield* run(sql, OAuth.authorize(params, consent, issuerOf(request))))
     })))
     yield* router.add("POST", "/oauth/token", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -115,29 +115,38 @@ const challenge = (request: HttpServerRequest.HttpServerRequest, error: string |
     }
   )
 
+/** Why the company's credentials, then a firm's (its tools are listed too), refuse `token` as unknown (401); null when one takes it. */
+const refusalOf = (sql: SqlClient.SqlClient, token: string, company: string | null) =>
+  Effect.gen(function*() {
+    const asking = { now: yield* now, idempotencyKey: null, secretHash: null }
+    let message = "The credential is not valid."
+    for (const kind of ["company", "firm"] as const) {
+      const found = yield* Effect.result(Authenticate.forOperation(kind, token, asking, company).pipe(Effect.provideService(SqlClient.SqlClient, sql)))
+      if (found._tag === "Success") return null
+      const refused = found.failure
+      if ("error" in refused && refused.error.status !== 401) return null
+      if (kind === "company" && "error" in refused) message = refused.error.message
+    }
+    return message
+  })
+
 /**
  * `/mcp` behind the challenge: no Bearer token answers 401 with where to authorize; an app's
- * access token that is expired, revoked or disconnected answers 401 `invalid_token`, so the
- * client refreshes. Every other token goes on to the MCP endpoint as before.
+ * credential that is unknown, expired, revoked or disconnected answers 401 `invalid_token`, so an
+ * app refreshes. A good credential goes on to the MCP endpoint.
  */
 export const protectMcp = <E, R>(sql: SqlClient.SqlClient, route: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const authorization = header(request, "authorization")
-    // No Authorization header at all: the challenge. A malformed or empty one goes on, and the MCP
-    // endpoint refuses its calls as before (an error result naming the credential).
+    // No Authorization header at all: the challenge.
     if (authorization === null) return challenge(request, null, "A Bearer token is required: connect this app through OAuth.")
+    // A credential that is presented but not good (malformed, unknown, revoked, signed out) is
+    // refused whatever the method: else tools/list would answer it as an anonymous caller.
     const token = /^Bearer\s+(\S+)\s*$/iu.exec(authorization)?.[1] ?? ""
-    if (token.startsWith("ldgat_")) {
-      const asking = { now: yield* now, idempotencyKey: null, secretHash: null }
-      const found = yield* Effect.result(
-        Authenticate.forOperation("company", token, asking, header(request, "x-ledger-company")).pipe(Effect.provideService(SqlClient.SqlClient, sql))
-      )
-      if (found._tag === "Failure" && (!("error" in found.failure) || found.failure.error.status === 401)) {
-        const refused = found.failure
-        const message = "error" in refused && typeof refused.error === "object" ? refused.error.message : "The access token is not valid."
-        return challenge(request, "invalid_token", message)
-      }
-    }
+    // A bare "Bearer" presents no credential: it goes on as before, and the endpoint refuses its calls.
+    if (/^Bearer\s*$/iu.test(authorization)) return yield* route
+    const refusal = yield* refusalOf(sql, token, header(request, "x-ledger-company"))
+    if (refusal !== null) return challenge(request, "invalid_token", refusal)
     return yield* route
   })

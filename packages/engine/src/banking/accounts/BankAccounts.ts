@@ -63,7 +63,7 @@ export const withSummaries = Effect.fn("BankAccounts.withSummaries")(function*(r
     WHERE company_id = ${companyId} AND bank_account_id IN ${sql.in(ids)} AND status = 'in_progress'`.pipe(Effect.orDie)
   const feeds = yield* sql<Record<string, unknown>>`SELECT bank_account_id, bank_feed_id, account FROM bank_feed_accounts
     WHERE company_id = ${companyId} AND bank_account_id IN ${sql.in(ids)}`.pipe(Effect.orDie)
-  const netByAccount = new Map(balances.map((row) => [Row.int(row.account_id), Row.int(row.net)]))
+  const netByAccount = yield* Row.withSummedCents((cents) => new Map(balances.map((row) => [Row.int(row.account_id), cents(row.net)])))
   return rows.map((row): BankAccount => {
     const id = Row.int(row.id)
     const lineCounts = { unmatched: 0, proposed: 0, matched: 0, categorized: 0, excluded: 0 }

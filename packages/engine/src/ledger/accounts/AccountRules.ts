@@ -12,6 +12,11 @@ export interface AccountRef {
   readonly active: boolean
   /** Set on the AR and AP control accounts (entries/ControlAccountRules.ts); absent means none. */
   readonly control?: "ar" | "ap" | null | undefined
+  /**
+   * The account's all-time debit and credit turnover, read by the posting path only (ADR 0717):
+   * an entry that would take either past Number.MAX_SAFE_INTEGER is refused. Absent: not checked.
+   */
+  readonly turnover?: { readonly debitCents: bigint; readonly creditCents: bigint } | undefined
 }
 
 export interface ClassRef {

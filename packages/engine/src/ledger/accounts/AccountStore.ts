@@ -15,8 +15,23 @@ export const accountRef = (row: Record<string, unknown>): AccountRef => ({
   name: String(row.name),
   type: row.type as AccountRef["type"],
   active: Boolean(row.active),
-  control: row.control === "ar" || row.control === "ap" ? row.control : null
+  control: row.control === "ar" || row.control === "ap" ? row.control : null,
+  // Only the posting path's reads bring the turnover (`turnoverColumns`); sums are numeric, so text.
+  ...(row.turnover_debit === undefined || row.turnover_debit === null
+    ? {}
+    : { turnover: { debitCents: BigInt(String(row.turnover_debit)), creditCents: BigInt(String(row.turnover_credit)) } })
 })
+
+/**
+ * The all-time debit and credit turnover of the account row aliased `a`, as `turnover_debit` and
+ * `turnover_credit` (text: PostgreSQL sums bigint as numeric): one primary-key range of its
+ * monthly totals, joined into the posting path's account read so the bound costs no round trip
+ * (ADR 0717). `accountRef` carries them as `turnover`.
+ */
+export const turnoverJoin = (sql: SqlClient.SqlClient) =>
+  sql`CROSS JOIN LATERAL (SELECT coalesce(sum(t.debit_cents), 0)::text AS turnover_debit,
+      coalesce(sum(t.credit_cents), 0)::text AS turnover_credit
+    FROM account_monthly_totals t WHERE t.company_id = a.company_id AND t.account_id = a.id) AS turnover`
 
 export interface Defaults {
   readonly income: string | null

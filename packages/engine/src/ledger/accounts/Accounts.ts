@@ -132,11 +132,11 @@ export const handlers = [
       const shown = rows.slice(0, limit)
       // A page with no account has no row to bring the defaults along.
       const defaults = shown[0] === undefined ? yield* AccountStore.defaults(companyId) : AccountStore.defaultsOf(shown[0])
-      const data = shown.map((row) =>
+      const data = yield* Row.withSummedCents((cents) => shown.map((row) =>
         withBalances
-          ? AccountStore.account(row, defaults, BalanceStore.natural(row.type as Ledger.Records.AccountType, BalanceStore.totalsOf(row)))
+          ? AccountStore.account(row, defaults, BalanceStore.natural(row.type as Ledger.Records.AccountType, BalanceStore.totalsOf(row, cents)))
           : AccountStore.account(row, defaults)
-      )
+      ))
       const hasMore = rows.length > limit
       return {
         body: {

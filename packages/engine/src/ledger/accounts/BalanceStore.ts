@@ -42,11 +42,14 @@ export const totalsAsOfQuery = (
     ) AS totals
     GROUP BY account_id`
 
-/** The totals a row carries as `debit_cents` and `credit_cents` (null: the account has none). */
-export const totalsOf = (row: Record<string, unknown>): Totals | undefined =>
+/**
+ * The totals a row carries as `debit_cents` and `credit_cents` (null: the account has none), read
+ * with `Row.withSummedCents`'s `cents` (sums past the safe range are amount_out_of_range).
+ */
+export const totalsOf = (row: Record<string, unknown>, cents: (value: unknown) => number): Totals | undefined =>
   row.debit_cents === null || row.debit_cents === undefined
     ? undefined
-    : { debitCents: Row.int(row.debit_cents), creditCents: Row.int(row.credit_cents) }
+    : { debitCents: cents(row.debit_cents), creditCents: cents(row.credit_cents) }
 
 /** Debit and credit sums up to and including `asOf`, per account id (accounts without rows are absent). */
 export const totalsAsOf = Effect.fn("BalanceStore.totalsAsOf")(function*(
@@ -59,7 +62,7 @@ export const totalsAsOf = Effect.fn("BalanceStore.totalsAsOf")(function*(
   const ids = accountIds === undefined ? null : Array.from(new Set(accountIds))
   const onlyThese = ids === null ? sql`` : sql`AND account_id IN ${sql.in(ids)}`
   const rows = yield* sql<Record<string, unknown>>`${totalsAsOfQuery(sql, companyId, asOf, onlyThese)}`.pipe(Effect.orDie)
-  return new Map(rows.map((row) => [Row.int(row.account_id), totalsOf(row)!]))
+  return yield* Row.withSummedCents((cents) => new Map(rows.map((row) => [Row.int(row.account_id), totalsOf(row, cents)!])))
 })
 
 /** A balance signed in the account's natural direction (DECISIONS.md). */

@@ -138,6 +138,8 @@ export const resolve = (
   if (unknown.length > 0) return ApiError.fail("unknown_account", "The entry names accounts the chart does not have.", { issues: unknown })
   if (inactive.length > 0) return ApiError.fail("inactive_account", "The entry names inactive accounts.", { issues: inactive })
   if (unknownClass.length > 0) return ApiError.fail("unknown_class", "The entry names classes that do not exist.", { issues: unknownClass })
+  const pastBound = turnoverRefusal(draft, accounts, linesPath)
+  if (pastBound !== null) return pastBound
   return draft.lines.map((line, index) => {
     const account = accounts.get(line.account)!
     const { credit, debit } = amountOf(line)
@@ -156,6 +158,38 @@ export const resolve = (
       control: account.control ?? null
     }
   })
+}
+
+const safeCents = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * `amount_out_of_range` when the entry would take an account's all-time debit or credit turnover
+ * past Number.MAX_SAFE_INTEGER: past it no balance or report on the account can be stated exactly
+ * (ADR 0717). Only accounts read with their turnover (the posting path) are checked.
+ */
+const turnoverRefusal = (
+  draft: DraftEntry,
+  accounts: ReadonlyMap<string, AccountRef>,
+  linesPath: Path
+): ApiError.LedgerError | null => {
+  const added = new Map<string, { debit: bigint; credit: bigint }>()
+  for (const line of draft.lines) {
+    const { credit, debit } = amountOf(line)
+    const sums = added.get(line.account) ?? { debit: 0n, credit: 0n }
+    added.set(line.account, { debit: sums.debit + BigInt(debit), credit: sums.credit + BigInt(credit) })
+  }
+  const issues = draft.lines.flatMap((line, index) => {
+    const turnover = accounts.get(line.account)?.turnover
+    const sums = added.get(line.account)!
+    return turnover !== undefined && (turnover.debitCents + sums.debit > safeCents || turnover.creditCents + sums.credit > safeCents)
+      ? [{ path: [...linesPath, index, "account"], message: `Account ${line.account}'s total debits or credits would pass 9,007,199,254,740,991 cents` }]
+      : []
+  })
+  return issues.length === 0 ? null : ApiError.fail(
+    "amount_out_of_range",
+    "The entry would take an account's total debits or credits past what the API can state exactly in integer cents (±9,007,199,254,740,991).",
+    { issues, limit_cents: Number.MAX_SAFE_INTEGER }
+  )
 }
 
 /** The sum of the debits, which a balanced entry's credits equal. */

@@ -51,10 +51,11 @@ export const prepareOn = Effect.fn("JournalEntryStore.prepareOn")(function*(
   const codes = Array.from(new Set(draft.lines.map((line) => line.account)))
   // The period's subquery holds its own lock clause: FOR SHARE of the period row only.
   const rows = yield* sql<Record<string, unknown>>`
-    SELECT 'account' AS row_kind, id, code, name, type, active, control, NULL::text AS status, NULL::date AS start_date, NULL::date AS end_date
-      FROM accounts WHERE company_id = ${companyId} AND code IN ${sql.in(codes)}
+    SELECT 'account' AS row_kind, a.id, a.code, a.name, a.type, a.active, a.control, NULL::text AS status, NULL::date AS start_date,
+        NULL::date AS end_date, turnover.turnover_debit, turnover.turnover_credit
+      FROM accounts a ${AccountStore.turnoverJoin(sql)} WHERE a.company_id = ${companyId} AND a.code IN ${sql.in(codes)}
     UNION ALL
-    SELECT 'period', id, NULL, NULL, NULL, NULL, NULL, status, start_date, end_date FROM (
+    SELECT 'period', id, NULL, NULL, NULL, NULL, NULL, status, start_date, end_date, NULL, NULL FROM (
       SELECT id, status, start_date, end_date FROM periods
       WHERE company_id = ${companyId} AND start_date <= ${draft.date} AND end_date >= ${draft.date}
       ${lock === "share" ? sql`FOR SHARE` : sql``}) AS period`.pipe(Effect.orDie)

@@ -51,17 +51,18 @@ export const readCharts = Effect.fn("JournalBatchStore.readCharts")(function*(
   }
   const rows = yield* sql<Record<string, unknown>>`
     SELECT 'account' AS row_kind, a.company_id, a.id, a.code, a.name, a.type, a.active, a.control,
-        NULL::text AS status, NULL::date AS start_date, NULL::date AS end_date
+        NULL::text AS status, NULL::date AS start_date, NULL::date AS end_date, turnover.turnover_debit, turnover.turnover_credit
       FROM json_to_recordset(${JSON.stringify([...accountKeys.values()])}::json) AS wanted(company_id uuid, code text)
       JOIN accounts a ON a.company_id = wanted.company_id AND a.code = wanted.code
+      ${AccountStore.turnoverJoin(sql)}
     UNION ALL
-    SELECT 'period', p.company_id, p.id, NULL, NULL, NULL, NULL, NULL, p.status, p.start_date, p.end_date
+    SELECT 'period', p.company_id, p.id, NULL, NULL, NULL, NULL, NULL, p.status, p.start_date, p.end_date, NULL, NULL
       FROM periods p WHERE (p.company_id, p.id) IN (
         SELECT held.company_id, held.id
         FROM json_to_recordset(${JSON.stringify([...periodKeys.values()])}::json) AS wanted(company_id uuid, day date)
         JOIN periods held ON held.company_id = wanted.company_id AND held.start_date <= wanted.day AND held.end_date >= wanted.day)
     UNION ALL
-    SELECT 'id', NULL, nextval('ledger_ids'), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM generate_series(1, ${candidates.length})`
+    SELECT 'id', NULL, nextval('ledger_ids'), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM generate_series(1, ${candidates.length})`
     .pipe(Effect.orDie)
   const accounts = new Map<string, Map<string, AccountRef>>()
   const periods = new Map<string, Array<PeriodStore.PeriodOnDate>>()

@@ -16,6 +16,8 @@ export interface CompanyState {
   readonly plan: "solo" | "business" | "advanced" | "owned"
   readonly rateLimitRpm: number | null
   readonly killSwitchSuspended: boolean
+  /** The suspension is a firm's kill switch over its agents, not the company's own: the refusal names the firm's. */
+  readonly killSwitchOfFirm?: boolean | undefined
 }
 
 /**

@@ -142,7 +142,8 @@ export const inClient = Effect.fn("FirmPrincipal.inClient")(function*(
     companyId,
     plan: row.plan as CompanyState["plan"],
     rateLimitRpm: Row.intOrNull(row.rate_limit_rpm),
-    killSwitchSuspended: Boolean(row.kill_switch_suspended) || (isAgent && principal.firmKillSwitch)
+    killSwitchSuspended: Boolean(row.kill_switch_suspended) || (isAgent && principal.firmKillSwitch),
+    killSwitchOfFirm: !row.kill_switch_suspended && isAgent && principal.firmKillSwitch
   }
   const scopes = capped(principal.scopes, grantScopes, isAgent ? assignmentScopes : null)
   const actor: Actor = {
