@@ -258,7 +258,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
-    yield* router.add("POST", "/mcp", OAuth.protectMcp(sql, mcpRoute(dispatcher)))
+    yield* router.add("POST", "/mcp", OAuth.protectMcp(sql, yield* OAuth.AppClock, mcpRoute(dispatcher)))
     yield* router.add("GET", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     yield* router.add("DELETE", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {

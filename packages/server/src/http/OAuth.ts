@@ -1,4 +1,4 @@
-import { ByteSize, Clock, Effect } from "effect"
+import { ByteSize, Clock, Context, Effect } from "effect"
 import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { AiApps, Authenticate, Ports } from "@ledger/engine"
@@ -115,10 +115,17 @@ const challenge = (request: HttpServerRequest.HttpServerRequest, error: string |
     }
   )
 
+/**
+ * The clock the engine's requests read (Server's `clock` option): `/mcp`'s credential check must
+ * judge a key's expiry by the same time the dispatcher does, or a test's or the testkit's moved
+ * clock would see a key expired here and valid there.
+ */
+export class AppClock extends Context.Reference<Clock.Clock>("@ledger/server/AppClock", { defaultValue: () => Clock.Clock.defaultValue() }) {}
+
 /** Why the company's credentials, then a firm's (its tools are listed too), refuse `token` as unknown (401); null when one takes it. */
-const refusalOf = (sql: SqlClient.SqlClient, token: string, company: string | null) =>
+const refusalOf = (sql: SqlClient.SqlClient, clock: Clock.Clock, token: string, company: string | null) =>
   Effect.gen(function*() {
-    const asking = { now: yield* now, idempotencyKey: null, secretHash: null }
+    const asking = { now: new Date(clock.currentTimeMillisUnsafe()).toISOString(), idempotencyKey: null, secretHash: null }
     let message = "The credential is not valid."
     for (const kind of ["company", "firm"] as const) {
       const found = yield* Effect.result(Authenticate.forOperation(kind, token, asking, company).pipe(Effect.provideService(SqlClient.SqlClient, sql)))
@@ -135,7 +142,7 @@ const refusalOf = (sql: SqlClient.SqlClient, token: string, company: string | nu
  * credential that is unknown, expired, revoked or disconnected answers 401 `invalid_token`, so an
  * app refreshes. A good credential goes on to the MCP endpoint.
  */
-export const protectMcp = <E, R>(sql: SqlClient.SqlClient, route: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+export const protectMcp = <E, R>(sql: SqlClient.SqlClient, clock: Clock.Clock, route: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const authorization = header(request, "authorization")
@@ -146,7 +153,7 @@ export const protectMcp = <E, R>(sql: SqlClient.SqlClient, route: Effect.Effect<
     const token = /^Bearer\s+(\S+)\s*$/iu.exec(authorization)?.[1] ?? ""
     // A bare "Bearer" presents no credential: it goes on as before, and the endpoint refuses its calls.
     if (/^Bearer\s*$/iu.test(authorization)) return yield* route
-    const refusal = yield* refusalOf(sql, token, header(request, "x-ledger-company"))
+    const refusal = yield* refusalOf(sql, clock, token, header(request, "x-ledger-company"))
     if (refusal !== null) return challenge(request, "invalid_token", refusal)
     return yield* route
   })
