@@ -128,8 +128,17 @@ describe("tenant isolation across every operation and principal", () => {
   it("over MCP: the same refusals for principals that cannot reach the victim", async () => {
     const before = await victimState()
     let calls = 0
+    let refusedAtConnect = 0
     for (const principal of principals.filter((candidate) => candidate.unreachable)) {
-      const mcp = await connectMcp(app, principal.token)
+      // A credential that is not valid at all (revoked, expired, unknown) is refused at the door:
+      // /mcp answers 401 invalid_token before any tool is listed or called.
+      const connected = await connectMcp(app, principal.token).then((client) => client, (error: unknown) => error)
+      if (connected instanceof Error) {
+        expect(connected.message, principal.name).toContain("unauthorized")
+        refusedAtConnect++
+        continue
+      }
+      const mcp = connected
       try {
         for (const operation of operations.filter((candidate) => candidate.mcpTool)) {
           const result: any = await mcp.callTool({
@@ -147,7 +156,7 @@ describe("tenant isolation across every operation and principal", () => {
       }
     }
     expect(await victimState()).toEqual(before)
-    console.log(`isolation matrix (MCP): ${calls} tool calls by ${principals.filter((candidate) => candidate.unreachable).length} principals, all refused`)
+    console.log(`isolation matrix (MCP): ${calls} tool calls by ${principals.filter((candidate) => candidate.unreachable).length - refusedAtConnect} principals, all refused; ${refusedAtConnect} refused at connect`)
   }, 600_000)
 
   it("firm operations: a company key is refused, and another firm's ids are not found", async () => {
