@@ -132,7 +132,7 @@ describe("tenant isolation across every operation and principal", () => {
     for (const principal of principals.filter((candidate) => candidate.unreachable)) {
       // A credential that is not valid at all (revoked, expired, unknown) is refused at the door:
       // /mcp answers 401 invalid_token before any tool is listed or called.
-      const connected = await connectMcp(app, principal.token).then((client) => client, (error: unknown) => error)
+      const connected = await connectMcp(app, principal.token).then((client) => client, (error: unknown) => error instanceof Error ? error : new Error(String(error)))
       if (connected instanceof Error) {
         expect(connected.message, principal.name).toContain("unauthorized")
         refusedAtConnect++
