@@ -3,6 +3,7 @@ import { Limits } from "@ledger/api"
 import type { Server } from "@ledger/server"
 import { Server as LedgerServer } from "@ledger/server"
 import { makeTestApp, type TestApp } from "../support/index.ts"
+import { newFirm } from "../support/sign-in.ts"
 
 /**
  * Issue 19 item 7: 1,000 wrong keys from one address all got 401, never 429, so guessing cost
@@ -57,5 +58,23 @@ describe("failed authentication per address", () => {
       const result = await app.call("GET", "/v1/me", { token: company.ownerKey, headers: from("192.0.2.10") })
       expect(result.status).toBe(200)
     }
+  })
+
+  it("counts wrong credentials at /mcp like any other, and a firm key naming no client spends none", async () => {
+    const limit = Limits.failedAuthenticationsPerAddressPerMinute
+    const listTools = (token: string, address: string) =>
+      app.fetch(new Request("http://ledger.test/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}`, ...from(address) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+      }))
+    // A firm key has an API key's form; listing tools with it, naming no client, is no failure.
+    const firm = await newFirm(app)
+    for (let index = 0; index < limit + 5; index++) expect((await listTools(firm.adminKey, "192.0.2.44")).status).toBe(200)
+
+    const statuses: Array<number> = []
+    for (let index = 0; index < limit + 2; index++) statuses.push((await listTools(wrongKey(index), "203.0.113.88")).status)
+    expect(statuses.slice(0, limit).every((status) => status === 401)).toBe(true)
+    expect(statuses.slice(limit)).toEqual([429, 429])
   })
 })

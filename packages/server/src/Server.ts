@@ -8,7 +8,6 @@ import * as ServerPorts from "./adapters/Ports.ts"
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./http/Http.ts"
 import * as InboxListener from "./mail/InboxListener.ts"
-import * as OAuth from "./http/OAuth.ts"
 import * as Observability from "./http/Observability.ts"
 import * as Shutdown from "./http/Shutdown.ts"
 import * as SlowClients from "./http/SlowClients.ts"
@@ -159,10 +158,7 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | Area.
 
 /** Every route over the engine: what both the Node server and the in-process web handler serve. */
 export const appLayer = (options: AppOptions) =>
-  Http.routes.pipe(
-    Layer.provide(options.clock === undefined ? Layer.empty : Layer.succeed(OAuth.AppClock)(options.clock)),
-    Layer.provideMerge(engineLayer(options))
-  )
+  Http.routes.pipe(Layer.provideMerge(engineLayer(options)))
 
 /**
  * A Fetch-style handler `(Request) => Promise<Response>` over the whole app, with no network:
@@ -184,8 +180,7 @@ export const inProcess = async (options: AppOptions) => {
     Http.routes.pipe(
       Layer.provide(Layer.succeedContext(context)),
       Layer.provide(HttpServer.layerServices),
-      Layer.provide(Layer.succeed(Http.TrustProxy)(options.trustProxy ?? false)),
-      Layer.provide(options.clock === undefined ? Layer.empty : Layer.succeed(OAuth.AppClock)(options.clock))
+      Layer.provide(Layer.succeed(Http.TrustProxy)(options.trustProxy ?? false))
     ) as never,
     { disableLogger: true }
   ) as { readonly handler: (request: Request) => Promise<Response>; readonly dispose: () => Promise<void> }

@@ -121,6 +121,13 @@ const byDoor = (
 /** Whether a token is a company API key's, by its shape alone (the pipeline's memory keeps only those). */
 export const isApiKey = (token: string): boolean => ApiKey.strategy.recognises(token)
 
+/** Whether the token has the form of an AI app's access token (read nothing). */
+export const isAccessToken = (token: string): boolean => OAuthAccessToken.strategy.recognises(token)
+
+/** Whether a strategy of `kind`'s door recognises the token by its form (read nothing). */
+export const recognises = (kind: Exclude<Operation.Credential, "none">, token: string): boolean =>
+  doors[kind].strategies.some((strategy) => strategy.recognises(token))
+
 /**
  * Who is asking, as the first step of the pipeline finds it (Admission.identify): from the
  * engine's memory of API keys when it may

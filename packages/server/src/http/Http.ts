@@ -6,6 +6,7 @@ import { SqlClient } from "effect/sql"
 import * as Docs from "./Docs.ts"
 import * as Files from "./Files.ts"
 import * as Mcp from "../mcp/Mcp.ts"
+import * as McpDoor from "../mcp/Door.ts"
 import * as Observability from "./Observability.ts"
 import * as OpenApi from "./OpenApi.ts"
 import * as WebConnector from "./WebConnector.ts"
@@ -188,7 +189,7 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
       : render(answered)
   }).pipe(guard)
 
-const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
+const mcpRoute = (dispatcher: Dispatcher["Service"], trustProxy: boolean) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = (yield* readJsonBody(request, Limits.requestBodyBytesMax)).value
@@ -204,7 +205,7 @@ const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
       headers,
       body: JSON.stringify(body ?? null)
     })
-    const response = yield* Mcp.handle({
+    const input: Mcp.McpRequest = {
       request: webRequest,
       parsedBody: body,
       dispatcher,
@@ -213,11 +214,18 @@ const mcpRoute = (dispatcher: Dispatcher["Service"]) =>
         agentModel: header(request, "x-agent-model"),
         agentRunId: header(request, "x-agent-run-id"),
         company: header(request, "x-ledger-company"),
+        clientAddress: clientAddressOf(request, trustProxy),
         toolsets: new URL(request.url, "http://localhost").searchParams.get("toolsets") ?? header(request, "x-ledger-toolsets"),
         outputSchemas: new URL(request.url, "http://localhost").searchParams.get("output_schemas") ?? header(request, "x-ledger-output-schemas")
       }
-    })
-    return HttpServerResponse.fromWeb(response)
+    }
+    const door = McpDoor.refusal(input, body)
+    const refused = door === null ? null : yield* door
+    if (refused !== null) {
+      const message = (refused.body as { error?: { message?: unknown } } | null)?.error?.message
+      return refused.status === 401 ? OAuth.invalidToken(request, typeof message === "string" ? message : "The credential is not valid.") : render(refused)
+    }
+    return HttpServerResponse.fromWeb(yield* Mcp.handle(input))
   }).pipe(guard)
 
 const mcpMethodNotAllowed = json(
@@ -258,7 +266,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
-    yield* router.add("POST", "/mcp", OAuth.protectMcp(sql, yield* OAuth.AppClock, mcpRoute(dispatcher)))
+    yield* router.add("POST", "/mcp", OAuth.protectMcp(mcpRoute(dispatcher, trustProxy)))
     yield* router.add("GET", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     yield* router.add("DELETE", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {

@@ -1,7 +1,7 @@
-import { ByteSize, Clock, Context, Effect } from "effect"
+import { ByteSize, Clock, Effect } from "effect"
 import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { AiApps, Authenticate, Ports } from "@ledger/engine"
+import { AiApps, Ports } from "@ledger/engine"
 import { ClientDocuments } from "../adapters/HttpClientDocuments.ts"
 
 /**
@@ -116,44 +116,21 @@ const challenge = (request: HttpServerRequest.HttpServerRequest, error: string |
   )
 
 /**
- * The clock the engine's requests read (Server's `clock` option): `/mcp`'s credential check must
- * judge a key's expiry by the same time the dispatcher does, or a test's or the testkit's moved
- * clock would see a key expired here and valid there.
+ * `/mcp` behind the challenge: no Authorization header answers 401 with where to authorize. A
+ * credential presented is judged at the MCP door (mcp/Door.ts, through the dispatcher): one that
+ * is not good answers `invalid` here, so an app refreshes.
  */
-export class AppClock extends Context.Reference<Clock.Clock>("@ledger/server/AppClock", { defaultValue: () => Clock.Clock.defaultValue() }) {}
-
-/** Why the company's credentials, then a firm's (its tools are listed too), refuse `token` as unknown (401); null when one takes it. */
-const refusalOf = (sql: SqlClient.SqlClient, clock: Clock.Clock, token: string, company: string | null) =>
-  Effect.gen(function*() {
-    const asking = { now: new Date(clock.currentTimeMillisUnsafe()).toISOString(), idempotencyKey: null, secretHash: null }
-    let message = "The credential is not valid."
-    for (const kind of ["company", "firm"] as const) {
-      const found = yield* Effect.result(Authenticate.forOperation(kind, token, asking, company).pipe(Effect.provideService(SqlClient.SqlClient, sql)))
-      if (found._tag === "Success") return null
-      const refused = found.failure
-      if ("error" in refused && refused.error.status !== 401) return null
-      if (kind === "company" && "error" in refused) message = refused.error.message
-    }
-    return message
-  })
-
-/**
- * `/mcp` behind the challenge: no Bearer token answers 401 with where to authorize; an app's
- * credential that is unknown, expired, revoked or disconnected answers 401 `invalid_token`, so an
- * app refreshes. A good credential goes on to the MCP endpoint.
- */
-export const protectMcp = <E, R>(sql: SqlClient.SqlClient, clock: Clock.Clock, route: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+export const protectMcp = <E, R>(route: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const authorization = header(request, "authorization")
-    // No Authorization header at all: the challenge.
     if (authorization === null) return challenge(request, null, "A Bearer token is required: connect this app through OAuth.")
-    // A credential that is presented but not good (malformed, unknown, revoked, signed out) is
-    // refused whatever the method: else tools/list would answer it as an anonymous caller.
-    const token = /^Bearer\s+(\S+)\s*$/iu.exec(authorization)?.[1] ?? ""
-    // A bare "Bearer" presents no credential: it goes on as before, and the endpoint refuses its calls.
-    if (/^Bearer\s*$/iu.test(authorization)) return yield* route
-    const refusal = yield* refusalOf(sql, clock, token, header(request, "x-ledger-company"))
-    if (refusal !== null) return challenge(request, "invalid_token", refusal)
+    // Another scheme (Basic, ...) presents a credential this endpoint never takes. A bare "Bearer"
+    // presents none: it goes on, and the endpoint refuses its calls.
+    if (!/^Bearer(\s+\S+)?\s*$/iu.test(authorization)) return challenge(request, "invalid_token", "The credential is not valid: send a Bearer token.")
     return yield* route
   })
+
+/** A credential refused at the MCP door: 401 with `error="invalid_token"`, so an app refreshes it. */
+export const invalidToken = (request: HttpServerRequest.HttpServerRequest, description: string) =>
+  challenge(request, "invalid_token", description)

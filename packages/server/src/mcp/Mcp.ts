@@ -14,6 +14,7 @@ import type { Dispatcher, Invocation } from "@ledger/engine"
 import { Engine } from "../EngineVersion.ts"
 import * as JsonSchema from "../JsonSchema.ts"
 import * as Describe from "./Describe.ts"
+import * as Door from "./Door.ts"
 import * as JsonRpcChecks from "./JsonRpcChecks.ts"
 import * as OutputSchema from "./OutputSchema.ts"
 import * as Toolsets from "./Toolsets.ts"
@@ -128,6 +129,8 @@ export interface McpRequest {
     readonly agentModel: string | null
     readonly agentRunId: string | null
     readonly company: string | null
+    /** The caller's address (the socket's, or X-Forwarded-For behind a trusted proxy): failed authentications count against it. */
+    readonly clientAddress?: string | null | undefined
     /** `?toolsets=` on the MCP address or `X-Ledger-Toolsets`: the areas whose tools to list. */
     readonly toolsets?: string | null | undefined
     /** `?output_schemas=none` on the MCP address or `X-Ledger-Output-Schemas: none`: list tools without output schemas. */
@@ -176,6 +179,7 @@ const invocationOf = (entry: ToolEntry, call: CallToolRequest, headers: McpReque
     agentModel: metaString(meta, "dev.ledger/model") ?? headers.agentModel,
     agentRunId: metaString(meta, "dev.ledger/run_id") ?? headers.agentRunId,
     company: metaString(meta, "dev.ledger/company") ?? headers.company,
+    clientAddress: headers.clientAddress ?? null,
     via: "mcp",
     coerce: false
   }
@@ -196,26 +200,11 @@ const inMcpWords = <A extends { readonly body: unknown }>(outcome: A): A => {
 
 /** Who is asking, through the pipeline's own `GET /v1/me`; null when that is not a company principal. */
 const callerOf = (input: McpRequest): Effect.Effect<Toolsets.Caller | null> =>
-  Effect.map(
-    input.dispatcher.execute({
-      operationId: "getMe",
-      path: {},
-      query: {},
-      body: undefined,
-      credential: input.headers.credential,
-      idempotencyKey: null,
-      agentModel: input.headers.agentModel,
-      agentRunId: input.headers.agentRunId,
-      company: input.headers.company,
-      via: "mcp",
-      coerce: false
-    }),
-    (outcome) => {
-      if (outcome.status !== 200) return null
-      const body = outcome.body as { readonly principal_type: string; readonly scopes: ReadonlyArray<Scope.Scope> }
-      return { principalType: body.principal_type, scopes: body.scopes }
-    }
-  )
+  Effect.map(Door.whoIsAsking(input), (outcome) => {
+    if (outcome.status !== 200) return null
+    const body = outcome.body as { readonly principal_type: string; readonly scopes: ReadonlyArray<Scope.Scope> }
+    return { principalType: body.principal_type, scopes: body.scopes }
+  })
 
 const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
   const refused = JsonRpcChecks.refusal(input.parsedBody, input.request.headers.get("mcp-protocol-version"))
