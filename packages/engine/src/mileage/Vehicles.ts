@@ -20,11 +20,8 @@ const listHandler = Handler.make(Api.listVehicles, ({ query }) =>
       ${query.include_retired === true ? sql`` : sql`AND retired_on IS NULL`}
       ${after === null ? sql`` : sql`AND id < ${after}`}
       ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
-    const load = (shown: ReadonlyArray<Record<string, unknown>>) =>
-      Effect.map(Store.withDetails(company, shown), (vehicles) => {
-        const byId = new Map(vehicles.map((vehicle) => [vehicle.id, vehicle]))
-        return shown.map((row) => byId.get(Row.int(row.id))!)
-      })
+    // withDetails answers the vehicles in the rows' order, as listPageLoaded wants.
+    const load = (shown: ReadonlyArray<Record<string, unknown>>) => Store.withDetails(company, shown)
     return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
   }))
 

@@ -59,11 +59,8 @@ export const handlers = [
         ${query.status === undefined ? sql`` : sql`AND status = ${query.status}`}
         ${after === null ? sql`` : sql`AND id < ${after}`}
         ORDER BY id DESC LIMIT ${limitPlusOne}`.pipe(Effect.orDie)
-      const load = (shown: ReadonlyArray<Record<string, unknown>>) =>
-        Effect.map(ChargeStore.assemble(company, shown), (charges) => {
-          const byId = new Map(charges.map((charge) => [charge.id, charge]))
-          return shown.map((row) => byId.get(Row.int(row.id))!)
-        })
+      // assemble answers the charges in the rows' order, as listPageLoaded wants.
+      const load = (shown: ReadonlyArray<Record<string, unknown>>) => ChargeStore.assemble(company, shown)
       return { body: yield* Pagination.listPageLoaded(query, select, (row) => Row.int(row.id), load) }
     })),
 

@@ -1,6 +1,17 @@
 import { Effect } from "effect"
-import { Authenticate, type Invocation, type Outcome } from "@ledger/engine"
-import type { McpRequest } from "./Mcp.ts"
+import { Authenticate, type Dispatcher, type Invocation, type Outcome } from "@ledger/engine"
+
+/** What the door reads of an MCP request (Mcp.ts `McpRequest` is one). */
+export interface McpRequest {
+  readonly dispatcher: Dispatcher["Service"]
+  readonly headers: {
+    readonly credential: string | null
+    readonly agentModel: string | null
+    readonly agentRunId: string | null
+    readonly company: string | null
+    readonly clientAddress?: string | null | undefined
+  }
+}
 
 /**
  * A read that only says who is asking: `getMe` for a company's credential (or a firm's acting in a
