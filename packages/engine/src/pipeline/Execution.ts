@@ -202,6 +202,10 @@ const rolledBack = Effect.fnUntraced(function*(
   return yield* settle(pipeline, run, cause)
 })
 
+/** What a caller is told of a write the database kept refusing as contended: retry it shortly, same key. */
+export const contendedError = () =>
+  ApiError.fail("service_unavailable", "The database is too busy for this write now; retry it shortly with the same Idempotency-Key.")
+
 /**
  * A failure as the caller sees it: a refusal is the spec's error body (audited); a transaction
  * the database kept refusing as contended is a 503 to retry shortly (the SDK does, with the same
@@ -213,10 +217,7 @@ export const settle = (pipeline: Pipeline, run: Run, cause: Cause.Cause<unknown>
   if (error._tag === "Some" && error.value instanceof Contended) {
     return Effect.as(
       Effect.logWarning(`A write's transaction was contended ${transactionAttemptsMax} times in a row`, error.value.cause),
-      errorOutcome(
-        ApiError.fail("service_unavailable", "The database is too busy for this write now; retry it shortly with the same Idempotency-Key."),
-        { ...run.headers, "Retry-After": "1" }
-      )
+      errorOutcome(contendedError(), { ...run.headers, "Retry-After": "1" })
     )
   }
   return Effect.as(Effect.logError("Unexpected failure", cause), errorOutcome(internalError(), run.headers))

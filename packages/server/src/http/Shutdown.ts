@@ -1,4 +1,5 @@
 import type { Server } from "node:http"
+import { milliseconds } from "./SlowClients.ts"
 
 /**
  * How long `ledger serve` waits, once asked to stop (SIGTERM or SIGINT), for open connections to
@@ -9,15 +10,8 @@ import type { Server } from "node:http"
 export const defaultTimeoutMs = 5_000
 
 /** LEDGER_SHUTDOWN_TIMEOUT_MS: whole milliseconds, 0 (close at once) to 600000. */
-export const fromEnvironment = (environment: Record<string, string | undefined>): number => {
-  const text = environment.LEDGER_SHUTDOWN_TIMEOUT_MS
-  if (text === undefined || text === "") return defaultTimeoutMs
-  const value = Number(text)
-  if (!Number.isInteger(value) || value < 0 || value > 600_000) {
-    throw new Error(`LEDGER_SHUTDOWN_TIMEOUT_MS must be whole milliseconds between 0 and 600000, got ${text}`)
-  }
-  return value
-}
+export const fromEnvironment = (environment: Record<string, string | undefined>): number =>
+  milliseconds(environment, "LEDGER_SHUTDOWN_TIMEOUT_MS", defaultTimeoutMs, { min: 0, max: 600_000 })
 
 /**
  * Makes `server.close()` end every remaining connection once `timeoutMs` has passed: requests in

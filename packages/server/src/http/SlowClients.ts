@@ -25,12 +25,18 @@ export const defaults: Limits = {
   checkIntervalMs: 1_000
 }
 
-const milliseconds = (environment: Record<string, string | undefined>, name: string, fallback: number): number => {
+/** A setting in whole milliseconds within `[min, max]`; `fallback` when unset. Refused in one line before start. */
+export const milliseconds = (
+  environment: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  range: { readonly min: number; readonly max: number } = { min: 100, max: 3_600_000 }
+): number => {
   const text = environment[name]
   if (text === undefined || text === "") return fallback
   const value = Number(text)
-  if (!Number.isInteger(value) || value < 100 || value > 3_600_000) {
-    throw new Error(`${name} must be whole milliseconds between 100 and 3600000, got ${text}`)
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new Error(`${name} must be whole milliseconds between ${range.min} and ${range.max}, got ${text}`)
   }
   return value
 }

@@ -152,10 +152,6 @@ export const write = Effect.fn("ImportWrites.write")(function*(
   return rows[0]
 })
 
-/** The answer the pipeline gives a write the database kept refusing as contended (pipeline/Execution.ts `settle`). */
-const contended = () =>
-  ApiError.fail("service_unavailable", "The database is too busy for this write now; retry it shortly with the same Idempotency-Key.")
-
 /**
  * `write` of a batch that is not the last, in a short transaction of its own. A deadlock or
  * serialization failure rolled the whole batch back, and the batch starts from the position the
@@ -167,6 +163,6 @@ export const commit = Effect.fn("ImportWrites.commit")(function*(importId: numbe
   yield* Execution.retryingTransient(sql.withTransaction(write(importId, bankAccountId, batch, null))).pipe(
     Effect.catchTag("SqlError", (error) => Effect.die(error)),
     Effect.catchTag("Contended", (error) =>
-      Effect.andThen(Effect.logWarning("An import's batch was contended on every attempt", error.cause), Effect.fail(contended())))
+      Effect.andThen(Effect.logWarning("An import's batch was contended on every attempt", error.cause), Effect.fail(Execution.contendedError())))
   )
 })
