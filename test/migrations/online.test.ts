@@ -13,12 +13,12 @@ beforeAll(async () => {
 })
 afterAll(() => app.close())
 
-const authorized = async (name: string, asOf = "2025-12-31") => {
-  const company = await app.createCompany({ name, starter_chart: "empty" })
-  const owner = writer(app, company.ownerKey)
+const authorized = async (name: string, asOf = "2025-12-31", on: { app: TestApp; online: FakeOnlineBooks.FakeOnlineBooks } = { app, online }) => {
+  const company = await on.app.createCompany({ name, starter_chart: "empty" })
+  const owner = writer(on.app, company.ownerKey)
   const created = await owner.post("/v1/migrations/online/connections", { as_of: asOf })
   expect(created.status).toBe(201)
-  const consent = online.consent(created.body.consent_url)
+  const consent = on.online.consent(created.body.consent_url)
   const id = created.body.connection.id
   const done = await owner.post(`/v1/migrations/online/connections/${id}/authorize`, { code: consent.code, state: consent.state, realm_id: consent.realmId })
   expect(done.status).toBe(200)
@@ -90,6 +90,22 @@ describe("online edition migration", () => {
       expect(started.body.error.type).toBe("integration_provider_not_configured")
     } finally {
       await bare.close()
+    }
+  })
+
+  it("marks the extraction failed, not a 500, when the provider sends an amount it cannot state in cents", async () => {
+    const provider = await makeProviderApp({ readBudget: 120 })
+    try {
+      provider.online.generateYear({ start: "2025-01", months: 1, perMonth: 2, customers: 3 })
+      provider.online.company.Customer![0]!.Balance = "10.005"
+      const { owner, id } = await authorized("Odd Amount Co", "2025-12-31", provider)
+      expect((await owner.post(`/v1/migrations/online/connections/${id}/estimate`)).status).toBe(200)
+      const extracted = await owner.post(`/v1/migrations/online/connections/${id}/extract`)
+      // Like any answer of the provider's that cannot be used: the connection shows the failure.
+      expect(extracted.status, JSON.stringify(extracted.body)).toBe(200)
+      expect(extracted.body).toMatchObject({ status: "failed", extracted: null })
+    } finally {
+      await provider.app.close()
     }
   })
 })

@@ -120,6 +120,17 @@ const estimate = Handler.make(api.estimateOnline, ({ path }) =>
     return { body: yield* wire(company, updated), audit: { targetType: "migration_connection", targetId: path.id, details: { calls, fits: result.fits } } }
   }))
 
+/**
+ * One record of the provider's answer staged, or `bad_gateway` naming it when it cannot be read (an
+ * amount past two decimals or the safe range, refused rather than rounded): the provider's data,
+ * not a fault of ours, so the extraction is marked failed with it like any unusable answer, never a 500.
+ */
+const stageOne = (...[entity, record, controls]: Parameters<typeof OnlineRules.fromOnline>) =>
+  Effect.try({
+    try: () => OnlineRules.fromOnline(entity, record, controls),
+    catch: (error) => ApiError.fail("bad_gateway", `The online edition answered a ${entity} that cannot be read: ${(error as Error).message}`)
+  })
+
 const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<string, unknown>, accessToken: string) {
   const online = yield* OnlineBooks
   const realmId = String(row.realm_id)
@@ -131,7 +142,7 @@ const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<str
       const page = yield* online.query({ accessToken, realmId, entity, startPosition: start, maxResults: OnlineRules.pageSize })
       calls++
       for (const record of page) {
-        const staged = OnlineRules.fromOnline(entity, record, controls)
+        const staged = yield* stageOne(entity, record, controls)
         if (staged !== null) all.push(staged)
       }
       if (page.length < OnlineRules.pageSize) break
