@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Events } from "@ledger/api"
 import { expectErrorBody, makeTestApp, newKey, type TestApp } from "../support/index.ts"
 
 /**
@@ -26,6 +27,6 @@ describe("webhooks on a deployment without the ports they need", () => {
     const listed = await app.call("GET", "/v1/webhooks", { token: company.ownerKey })
     expect(listed.status).toBe(200)
     expect(listed.body.data).toEqual([])
-    expect(listed.body.event_types).toHaveLength(15)
+    expect(listed.body.event_types).toHaveLength(Events.eventTypes.length)
   })
 })

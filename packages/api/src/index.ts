@@ -1,6 +1,8 @@
 export * as ApiError from "./ApiError.ts"
 export * as Catalog from "./Catalog.ts"
 export * as Common from "./Common.ts"
+export * as Event from "./Event.ts"
+export * as Events from "./Events.ts"
 export * as File from "./File.ts"
 export * as Limits from "./Limits.ts"
 export * as Operation from "./Operation.ts"

@@ -16,3 +16,6 @@ export const operations = [
   ...BankFeeds.operations,
   ...Reconciliations.operations
 ] as const
+
+/** The events the area emits (ADR 2010), gathered by `Events.ts`. */
+export { events } from "./Events.ts"

@@ -20,3 +20,6 @@ export const operations = [
   ...Receipts.operations,
   ...Valuations.operations
 ] as const
+
+/** The events the area emits (ADR 2010), gathered by `Events.ts`. */
+export { events } from "./Events.ts"

@@ -6,3 +6,6 @@ export * as Mappings from "./Mappings.ts"
 
 /** Integrations (spec 3-endpoints-b 4.2): sales flowing in from the tools a business already uses. */
 export const operations = [...Connections.operations, ...Mappings.operations] as const
+
+/** The events the area emits (ADR 2010), gathered by `Events.ts`. */
+export { events } from "./Events.ts"

@@ -33,3 +33,6 @@ export const operations = [
   Proposals.approveProposal,
   Proposals.rejectProposal
 ] as const
+
+/** The events the area emits (ADR 2010), gathered by `Events.ts`. */
+export { events } from "./Events.ts"

@@ -19,3 +19,6 @@ export const operations = [
   ...Deduction.operations,
   ...Reimbursements.operations
 ] as const
+
+/** The events the area emits (ADR 2010), gathered by `Events.ts`. */
+export { events } from "./Events.ts"

@@ -31,3 +31,6 @@ export const operations = [
   ...SalesTax.operations,
   ...Aging.operations
 ] as const
+
+/** The events the area emits (ADR 2010), gathered by `Events.ts`. */
+export { events } from "./Events.ts"

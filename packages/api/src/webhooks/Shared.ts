@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Id, Timestamp } from "../Common.ts"
+import { eventTypes } from "../Events.ts"
 
 /** The contract pieces the webhooks area's resources share: limits, event types, a delivery. */
 
@@ -19,34 +20,28 @@ export const latestDeliveriesShown = 10
 export const deliveriesPageMax = 100
 export const deliveriesPageDefault = 25
 
-/** Spec 6.1: the event types an endpoint may subscribe to (`*`: all of them). */
-export const eventTypes = [
-  "entry.posted",
-  "entry.reversed",
-  "invoice.created",
-  "invoice.paid",
-  "invoice.voided",
-  "bill.created",
-  "bill.paid",
-  "bill.voided",
-  "payment.received",
-  "payment.made",
-  "proposal.created",
-  "proposal.decided",
-  "reconciliation.finished",
-  "period.status_changed",
-  "integration.error"
-] as const
-export type EventType = typeof eventTypes[number]
+/**
+ * The event types an endpoint may subscribe to (`*`: all of them): spec 6.1's and the other
+ * areas' (ADR 2010), each declared once by its area and gathered in `Events.ts`.
+ */
+export { type EventType, eventTypes } from "../Events.ts"
 
 /** What a test delivery's event is called (spec 6.1); never subscribed to. */
 export const testEventType = "webhook.test"
 
+/**
+ * Entries in an endpoint's `event_types` (the database's bound too, migration 0038): every
+ * declared type and `*`, with room for areas to declare more (a test keeps the catalog under it).
+ */
+export const subscriptionsMax = 64
+
 export const Subscription = Schema.Literals([...eventTypes, "*"])
 export const Subscriptions = Schema.Array(Subscription).check(
   Schema.isMinLength(1),
-  Schema.isMaxLength(eventTypes.length + 1)
-).annotate({ description: "Event types of spec 6.1, or `*` for all of them." })
+  Schema.isMaxLength(subscriptionsMax)
+).annotate({
+  description: "Event types (spec 6.1 and ADR 2010; `GET /v1/webhooks` lists them with what emits each), or `*` for all of them."
+})
 
 export const IdPath = Schema.Struct({ id: Id })
 

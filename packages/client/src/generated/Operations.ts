@@ -1870,7 +1870,7 @@ export type WebhookEndpoint = {
   readonly id: number
   readonly url: string
   readonly description: string | null
-  readonly event_types: ReadonlyArray<"entry.posted" | "entry.reversed" | "invoice.created" | "invoice.paid" | "invoice.voided" | "bill.created" | "bill.paid" | "bill.voided" | "payment.received" | "payment.made" | "proposal.created" | "proposal.decided" | "reconciliation.finished" | "period.status_changed" | "integration.error" | "*">
+  readonly event_types: ReadonlyArray<"entry.posted" | "entry.reversed" | "proposal.created" | "proposal.decided" | "period.status_changed" | "invoice.created" | "invoice.paid" | "invoice.voided" | "bill.created" | "bill.paid" | "bill.voided" | "payment.received" | "payment.made" | "reconciliation.finished" | "integration.error" | "payroll.imported" | "payroll.voided" | "mileage.reimbursement_posted" | "mileage.reimbursement_voided" | "estimated_tax.payment_recorded" | "estimated_tax.payment_voided" | "crypto.receipt_seen" | "crypto.receipt_confirmed" | "crypto.receipt_assigned" | "crypto.disposal_recorded" | "crypto.remeasured" | "*">
   readonly enabled: boolean
   /** `failing`: turned off after persistent failure; turning the endpoint on clears it. */
   readonly disabled_reason: "failing" | null
@@ -6844,8 +6844,8 @@ export interface Operations {
       readonly url: string
       /** A note for people: what the endpoint is for. */
       readonly description?: string
-      /** Event types of spec 6.1, or `*` for all of them. */
-      readonly event_types: ReadonlyArray<"entry.posted" | "entry.reversed" | "invoice.created" | "invoice.paid" | "invoice.voided" | "bill.created" | "bill.paid" | "bill.voided" | "payment.received" | "payment.made" | "proposal.created" | "proposal.decided" | "reconciliation.finished" | "period.status_changed" | "integration.error" | "*">
+      /** Event types (spec 6.1 and ADR 2010; `GET /v1/webhooks` lists them with what emits each), or `*` for all of them. */
+      readonly event_types: ReadonlyArray<"entry.posted" | "entry.reversed" | "proposal.created" | "proposal.decided" | "period.status_changed" | "invoice.created" | "invoice.paid" | "invoice.voided" | "bill.created" | "bill.paid" | "bill.voided" | "payment.received" | "payment.made" | "reconciliation.finished" | "integration.error" | "payroll.imported" | "payroll.voided" | "mileage.reimbursement_posted" | "mileage.reimbursement_voided" | "estimated_tax.payment_recorded" | "estimated_tax.payment_voided" | "crypto.receipt_seen" | "crypto.receipt_confirmed" | "crypto.receipt_assigned" | "crypto.disposal_recorded" | "crypto.remeasured" | "*">
     }
     readonly optional: false
     readonly dryRun: false
@@ -6870,7 +6870,7 @@ export interface Operations {
       readonly id: number
       readonly url: string
       readonly description: string | null
-      readonly event_types: ReadonlyArray<"entry.posted" | "entry.reversed" | "invoice.created" | "invoice.paid" | "invoice.voided" | "bill.created" | "bill.paid" | "bill.voided" | "payment.received" | "payment.made" | "proposal.created" | "proposal.decided" | "reconciliation.finished" | "period.status_changed" | "integration.error" | "*">
+      readonly event_types: ReadonlyArray<"entry.posted" | "entry.reversed" | "proposal.created" | "proposal.decided" | "period.status_changed" | "invoice.created" | "invoice.paid" | "invoice.voided" | "bill.created" | "bill.paid" | "bill.voided" | "payment.received" | "payment.made" | "reconciliation.finished" | "integration.error" | "payroll.imported" | "payroll.voided" | "mileage.reimbursement_posted" | "mileage.reimbursement_voided" | "estimated_tax.payment_recorded" | "estimated_tax.payment_voided" | "crypto.receipt_seen" | "crypto.receipt_confirmed" | "crypto.receipt_assigned" | "crypto.disposal_recorded" | "crypto.remeasured" | "*">
       readonly enabled: boolean
       /** `failing`: turned off after persistent failure; turning the endpoint on clears it. */
       readonly disabled_reason: "failing" | null
@@ -6895,8 +6895,8 @@ export interface Operations {
       /** https at a public address (http and private addresses only where LEDGER_WEBHOOK_ALLOW_PRIVATE=true). */
       readonly url?: string
       readonly description?: string | null
-      /** Event types of spec 6.1, or `*` for all of them. */
-      readonly event_types?: ReadonlyArray<"entry.posted" | "entry.reversed" | "invoice.created" | "invoice.paid" | "invoice.voided" | "bill.created" | "bill.paid" | "bill.voided" | "payment.received" | "payment.made" | "proposal.created" | "proposal.decided" | "reconciliation.finished" | "period.status_changed" | "integration.error" | "*">
+      /** Event types (spec 6.1 and ADR 2010; `GET /v1/webhooks` lists them with what emits each), or `*` for all of them. */
+      readonly event_types?: ReadonlyArray<"entry.posted" | "entry.reversed" | "proposal.created" | "proposal.decided" | "period.status_changed" | "invoice.created" | "invoice.paid" | "invoice.voided" | "bill.created" | "bill.paid" | "bill.voided" | "payment.received" | "payment.made" | "reconciliation.finished" | "integration.error" | "payroll.imported" | "payroll.voided" | "mileage.reimbursement_posted" | "mileage.reimbursement_voided" | "estimated_tax.payment_recorded" | "estimated_tax.payment_voided" | "crypto.receipt_seen" | "crypto.receipt_confirmed" | "crypto.receipt_assigned" | "crypto.disposal_recorded" | "crypto.remeasured" | "*">
       /** False pauses deliveries to the endpoint; true resumes them. */
       readonly enabled?: boolean
     }

@@ -32,7 +32,7 @@ export const area = Area.make({
   protections: [BankAccounts.ledgerAccountProtection],
   // A reversed entry (a void, a reversal) releases the bank lines matched to it (issue 19 item 2).
   reversalHooks: [({ entryId }) => Effect.asVoid(BankLineLinks.releaseEntry(entryId))],
-  events: ["reconciliation.finished"]
+  events: Banking.events
 })
 
 /** Bank lines as the bank side of a payment, for the sales area. */

@@ -27,7 +27,7 @@ export const area = Area.make({
     ...Remeasurements.handlers
   ],
   jobKinds: { [Watch.jobKind]: { run: () => Watch.run(), periodic: true } },
-  events: ["crypto.receipt_seen", "crypto.receipt_confirmed", "crypto.receipt_assigned", "crypto.disposal_recorded", "crypto.remeasured"]
+  events: Crypto.events
 })
 
 /** The chain watcher's run, for a server's workers, an embedder or a test (`Watch.scanCompany`). */

@@ -16,7 +16,7 @@ export const area = Area.make({
     estimated_tax_payment_void: EstimatedTaxes.voidProposalKind
   },
   jobKinds: { [Reminders.jobKind]: Reminders.job },
-  events: ["estimated_tax.payment_recorded", "estimated_tax.payment_voided"]
+  events: Api.events
 })
 
 /** The reminders' scan, for the server's workers and tests on a test clock. */

@@ -15,7 +15,7 @@ export const area = Area.make({
   handlers: [...Connections.handlers, ...Mappings.handlers, ...Sync.handlers],
   proposalKinds: { integration_sale: Sync.proposal },
   jobKinds: Sync.jobKinds,
-  events: ["integration.error"]
+  events: Integrations.events
 })
 
 export * as MappingRules from "./MappingRules.ts"

@@ -34,7 +34,7 @@ export const area = Area.make({
   protections: AccountProtections.checks,
   setupSteps: [Setup.step],
   batchWriters: { proposeJournalEntry: JournalBatch.writer },
-  events: ["entry.posted", "entry.reversed", "proposal.created", "proposal.decided", "period.status_changed"]
+  events: Ledger.events
 })
 
 export * as AccountStore from "./accounts/AccountStore.ts"

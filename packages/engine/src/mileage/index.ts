@@ -15,5 +15,5 @@ export const area = Area.make({
     mileage_reimbursement: Reimbursements.reimbursementProposalKind,
     mileage_reimbursement_void: Reimbursements.reimbursementVoidProposalKind
   },
-  events: ["mileage.reimbursement_posted", "mileage.reimbursement_voided"]
+  events: Mileage.events
 })

@@ -8,5 +8,5 @@ export const area = Area.make({
   operations: Payroll.operations,
   handlers: PayrollYtd.handlers,
   proposalKinds: { payroll_summary_void: PayrollYtd.voidProposalKind },
-  events: ["payroll.imported", "payroll.voided"]
+  events: Payroll.events
 })

@@ -1,6 +1,6 @@
 import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import type { Operation } from "@ledger/api"
+import type { Event, Operation } from "@ledger/api"
 import type { Handler } from "../kernel/Handler.ts"
 import type { Contributions, PostingLimit, ProposalKind, ProtectionCheck, ReversalHook, SetupStep, WriteGuard } from "../kernel/Registry.ts"
 import type { Job } from "../store/Jobs.ts"
@@ -90,9 +90,15 @@ export interface Area<Id extends string = string> {
    * a maker: a writer may remember things between its batches, for one engine only.
    */
   readonly batchWriters: { readonly [K in Id]?: () => BatchWriter }
-  /** The event types its changes emit (pipeline/Outbox.ts). */
+  /**
+   * The event types its changes emit: the names of its contract's declarations
+   * (`packages/api/src/<area>/Events.ts`, ADR 2010), which the outbox and webhooks read.
+   */
   readonly events: ReadonlyArray<EventType>
 }
+
+/** An area's event declarations (its api folder's `events`): only types the contract's catalog gathers. */
+export type EventDeclarations = { readonly [K in EventType]?: Event.Declaration }
 
 type IdOf<Operations extends ReadonlyArray<Operation.Any>> = Operations[number]["id"]
 
@@ -123,7 +129,8 @@ export const make = <
   readonly writeGuards?: ReadonlyArray<WriteGuard>
   readonly jobKinds?: Readonly<Record<string, JobKind>>
   readonly batchWriters?: { readonly [K in IdOf<Operations>]?: () => BatchWriter }
-  readonly events?: ReadonlyArray<EventType>
+  /** The area's contract `events` (`Api.<Area>.events`), never a list of its own. */
+  readonly events?: EventDeclarations
 }): Area<Exclude<IdOf<Operations>, Elsewhere[number]>> => {
   const handlers = Object.fromEntries(area.handlers) as { readonly [K in Exclude<IdOf<Operations>, Elsewhere[number]>]: Handler }
   // The type check above sees the ids; this sees a pair given twice, which a spread can hide.
@@ -141,7 +148,7 @@ export const make = <
     writeGuards: area.writeGuards ?? [],
     jobKinds: area.jobKinds ?? {},
     batchWriters: (area.batchWriters ?? {}) as Area<Exclude<IdOf<Operations>, Elsewhere[number]>>["batchWriters"],
-    events: area.events ?? []
+    events: Object.keys(area.events ?? {}) as Array<EventType>
   }
 }
 
@@ -150,6 +157,8 @@ export interface Folded extends Contributions {
   readonly handlers: ReadonlyMap<string, Handler>
   readonly jobKinds: ReadonlyMap<string, JobKind>
   readonly batchWriters: ReadonlyMap<string, () => BatchWriter>
+  /** Each event type by the area that emits it. */
+  readonly events: ReadonlyMap<EventType, string>
 }
 
 /** Adds each area's contributions in order; a name given by two areas is a programmer error. */
@@ -179,6 +188,7 @@ export const fold = (areas: ReadonlyArray<Area>): Folded => {
     writeGuards: areas.flatMap((area) => area.writeGuards),
     jobKinds: byName("Job kind", (area) => Object.entries(area.jobKinds)),
     batchWriters: byName("Batch writer", (area) =>
-      Object.entries(area.batchWriters).flatMap(([id, make]) => make === undefined ? [] : [[id, make] as const]))
+      Object.entries(area.batchWriters).flatMap(([id, make]) => make === undefined ? [] : [[id, make] as const])),
+    events: byName("Event", (area) => area.events.map((type) => [type, area.name] as const)) as ReadonlyMap<EventType, string>
   }
 }

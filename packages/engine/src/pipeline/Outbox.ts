@@ -1,58 +1,19 @@
 import { Context, Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import type { Events } from "@ledger/api"
 import { RequestContext } from "../kernel/RequestContext.ts"
 
 /**
- * Event types of spec 6.1. An event is written to the outbox in the transaction of the change it
- * describes; delivery (webhooks) reads the outbox later, so a crash never loses or invents one.
- * Events exist only while an endpoint wants them (spec 6.2 rule 4, ADR 0709): the insert keeps an
- * event only when an enabled endpoint of its company subscribes to its type or to `*`.
+ * The outbox: an event is written in the transaction of the change it describes; delivery
+ * (webhooks) reads the outbox later, so a crash never loses or invents one. Events exist only
+ * while an endpoint wants them (spec 6.2 rule 4, ADR 0709): the insert keeps an event only when an
+ * enabled endpoint of its company subscribes to its type or to `*`.
+ *
+ * `EventType` is the contract's one list (`@ledger/api` `Events`, ADR 2010): each area declares its
+ * events in `packages/api/src/<area>/Events.ts`, so emitting a type no area declares is a type
+ * error, and every type emitted is one an endpoint may subscribe to.
  */
-export type EventType =
-  | "entry.posted"
-  | "entry.reversed"
-  | "invoice.created"
-  | "invoice.paid"
-  | "invoice.voided"
-  | "bill.created"
-  | "bill.paid"
-  | "bill.voided"
-  | "payment.received"
-  | "payment.made"
-  | "proposal.created"
-  | "proposal.decided"
-  | "reconciliation.finished"
-  | "period.status_changed"
-  | "integration.error"
-  // firms area
-  // auth area
-  // webhooks area
-  // receipts area
-  // profile area
-  // tax area
-  // taxforms area
-  // payroll area
-  | "payroll.imported"
-  | "payroll.voided"
-  // mileage area
-  | "mileage.reimbursement_posted"
-  | "mileage.reimbursement_voided"
-  // estimated-taxes area
-  | "estimated_tax.payment_recorded"
-  | "estimated_tax.payment_voided"
-  // crypto area
-  | "crypto.receipt_seen"
-  | "crypto.receipt_confirmed"
-  | "crypto.receipt_assigned"
-  | "crypto.disposal_recorded"
-  | "crypto.remeasured"
-  // integrations area
-  // migrations area
-  // ai-apps area
-  // ai-consent area
-  // online-payments area
-  // billing area
-
+export type EventType = Events.EventType
 
 /** An event as it is stored; waiting in a request's `Pending` list until the request's last statement. */
 export type PendingEvent = {

@@ -63,16 +63,7 @@ export const area = Area.make({
     },
     [Reminders.jobKind]: { run: () => Effect.as(Reminders.scan(), { _tag: "Done" } as const), periodic: true }
   },
-  events: [
-    "invoice.created",
-    "invoice.paid",
-    "invoice.voided",
-    "bill.created",
-    "bill.paid",
-    "bill.voided",
-    "payment.received",
-    "payment.made"
-  ]
+  events: Sales.events
 })
 
 /**

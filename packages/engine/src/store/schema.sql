@@ -2618,7 +2618,7 @@ CREATE TABLE webhook_endpoints (
   CONSTRAINT webhook_endpoints_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
   CONSTRAINT webhook_endpoints_description_check CHECK ((length(description) <= 500)),
   CONSTRAINT webhook_endpoints_disabled_reason_check CHECK ((disabled_reason = 'failing'::text)),
-  CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) >= 1) AND (cardinality(event_types) <= 16))),
+  CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) >= 1) AND (cardinality(event_types) <= 64))),
   CONSTRAINT webhook_endpoints_url_check CHECK ((length(url) <= 2048))
 );
 

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { ApiError, Webhooks } from "@ledger/api"
+import { ApiError, Events, Webhooks } from "@ledger/api"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
@@ -69,7 +69,7 @@ export const handlers = [
       return {
         body: {
           ...Pagination.page(rows, Pagination.limitOf(query), (row) => Row.int(row.id), EndpointStore.endpoint),
-          event_types: Shared.eventTypes.map((type) => ({ type, emitted_by: WebhookRules.emittedBy[type] })),
+          event_types: Events.eventTypes.map((type) => ({ type, emitted_by: Events.declared[type].emittedBy })),
           delivery: policy
         }
       }

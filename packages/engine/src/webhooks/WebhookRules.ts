@@ -1,12 +1,12 @@
 import { hmac } from "@noble/hashes/hmac.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
-import type { Webhooks } from "@ledger/api"
 
 /**
  * The webhooks area's pure rules: the retry schedule and its jitter, the automatic turn-off, the
- * signature header (spec 6.2, ADR 0604), the body of a delivery, and which operation emits which
- * event (ADR 1100). Tested with properties in test/webhooks/rules.test.ts.
+ * signature header (spec 6.2, ADR 0604) and the body of a delivery. Which operation emits which
+ * event is declared with the event by its area (`@ledger/api` `Events`, ADR 2010). Tested with
+ * properties in test/webhooks/rules.test.ts.
  */
 
 /** Delay before retry n (n = 1 after the first failed attempt): 1 min, 4 min, 16 min, 64 min, 256 min, then 12 h. */
@@ -69,23 +69,3 @@ export const eventBody = (event: {
 /** The stored subscription: duplicates dropped, `*` alone when it is given. */
 export const normalizeSubscriptions = (types: ReadonlyArray<string>): Array<string> =>
   types.includes("*") ? ["*"] : Array.from(new Set(types))
-
-/** Which operations emit each event type of spec 6.1 (ADR 1100), as `GET /v1/webhooks` lists them. */
-export const emittedBy: Readonly<Record<Webhooks.Shared.EventType, string>> = {
-  "entry.posted":
-    "Every journal entry posted: postJournalEntry, an approved proposal, and the entry behind a posted invoice, bill, credit, receipt, refund or payment.",
-  "entry.reversed": "reverseJournalEntry, and voids that reverse a document's or payment's entry (with entry.posted of the reversing entry).",
-  "invoice.created": "createInvoice (and invoices made from estimates, recurring templates or approved proposals).",
-  "invoice.paid": "An invoice whose balance reaches zero when a payment or credit is applied to it.",
-  "invoice.voided": "voidDocument of an invoice.",
-  "bill.created": "createBill (and bills made from recurring templates or approved proposals).",
-  "bill.paid": "A bill whose balance reaches zero when a payment or vendor credit is applied to it.",
-  "bill.voided": "voidDocument of a bill.",
-  "payment.received": "A customer payment recorded (createPayment with direction received).",
-  "payment.made": "A vendor payment recorded (createPayment with direction made).",
-  "proposal.created": "A write that becomes a proposal: an agent's suggest-level write, or one over its thresholds.",
-  "proposal.decided": "approveProposal and rejectProposal.",
-  "reconciliation.finished": "finishReconciliation.",
-  "period.status_changed": "Closing, soft-locking, hard-locking or reopening a period.",
-  "integration.error": "An integration's connection failing (the integrations area)."
-}

@@ -1,6 +1,7 @@
 import { ApiError, Catalog, File, Operation } from "@ledger/api"
 import { Engine } from "../EngineVersion.ts"
 import * as JsonSchema from "../JsonSchema.ts"
+import * as OpenApiWebhooks from "./OpenApiWebhooks.ts"
 
 type Json = Record<string, unknown>
 
@@ -139,8 +140,10 @@ export const document = (): Json => {
     },
     servers: [{ url: "/" }],
     paths,
+    // What Ledger sends to an endpoint, one entry per declared event type (ADR 2010).
+    webhooks: OpenApiWebhooks.webhooks(),
     components: {
-      schemas: { Error: JsonSchema.of(ApiError.ErrorBody, { closed: false }) },
+      schemas: { Error: JsonSchema.of(ApiError.ErrorBody, { closed: false }), WebhookEvent: OpenApiWebhooks.eventSchema() },
       securitySchemes: {
         bearer: {
           type: "http",
