@@ -160,7 +160,9 @@ export const record = Handler.make(Crypto.Lots.recordCryptoDisposal, ({ path, bo
       dryRun: body.dry_run === true,
       softLockOverrideReason: body.soft_lock_override_reason,
       document: disposalOf({ ...row, id: null, entry_id: null, created_at: null }, reliefRows, disposedAt),
-      onPosted: (entryId) => write(company, { ...row, entry_id: entryId }, relief, destination, request.now)
+      // The disposal takes the id its entry names as `source.id`.
+      reserveSourceId: true,
+      onPosted: (entryId, id) => write(company, { ...row, ...(id === null ? {} : { id }), entry_id: entryId }, relief, destination, request.now)
     })
   }))
 

@@ -27,11 +27,14 @@ export interface NewLot {
   readonly costCents: number
   readonly entryId: number | null
   readonly now: string
+  /** The id its entry names as `source.id` (reserved before posting); none: the table's default. */
+  readonly id?: number | null | undefined
 }
 
 export const insertLot = Effect.fn("LotStore.insertLot")(function*(company: string, lot: NewLot) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<Record<string, unknown>>`INSERT INTO crypto_lots ${sql.insert({
+    ...(lot.id == null ? {} : { id: lot.id }),
     company_id: company,
     wallet_id: lot.walletId,
     asset: lot.asset,

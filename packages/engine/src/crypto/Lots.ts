@@ -49,7 +49,9 @@ const acquire = Handler.make(Crypto.Lots.recordCryptoAcquisition, ({ path, body 
         id: 1, wallet_id: path.id, asset, source: "acquisition", acquired_at: acquiredAt, units: units!.toString(), remaining_units: units!.toString(),
         cost_cents: body.cost_cents, remaining_cost_cents: body.cost_cents, entry_id: null, created_at: request.now
       }),
-      onPosted: (entryId) => Effect.map(LotStore.insertLot(company, { ...lot, entryId }), Rows.lot)
+      // The lot takes the id its entry names as `source.id`.
+      reserveSourceId: true,
+      onPosted: (entryId, id) => Effect.map(LotStore.insertLot(company, { ...lot, entryId, id }), Rows.lot)
     })
   }))
 

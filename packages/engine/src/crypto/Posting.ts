@@ -21,7 +21,15 @@ export interface Post<A> {
   /** The reason a posting may go into a soft-locked period (the ledger refuses it without one). */
   readonly softLockOverrideReason?: string | undefined
   readonly document: Record<string, unknown>
-  readonly onPosted: (entryId: number | null) => Effect.Effect<A, ApiError.LedgerError, Handler.Services>
+  /** The record the entry is for, when it exists before posting (a receipt): `source.id`. */
+  readonly sourceId?: number | undefined
+  /**
+   * `onPosted` writes the record (a lot, a disposal, a remeasurement): an id is reserved before
+   * posting, named by the entry as `source.id`, and handed to `onPosted` to insert the row with.
+   */
+  readonly reserveSourceId?: boolean | undefined
+  /** `sourceId`: the entry's `source.id` (null when nothing posted), the id to give the record. */
+  readonly onPosted: (entryId: number | null, sourceId: number | null) => Effect.Effect<A, ApiError.LedgerError, Handler.Services>
 }
 
 export const post = <A>(input: Post<A>): Effect.Effect<Handler.Result, ApiError.LedgerError, Handler.Services> =>
@@ -41,7 +49,7 @@ export const post = <A>(input: Post<A>): Effect.Effect<Handler.Result, ApiError.
           }
         }
       }
-      return { status: 201, body: yield* input.onPosted(null) }
+      return { status: 201, body: yield* input.onPosted(null, null) }
     }
     const written = yield* Governed.write({
       kind: input.kind,
@@ -51,7 +59,9 @@ export const post = <A>(input: Post<A>): Effect.Effect<Handler.Result, ApiError.
       dryRun: input.dryRun,
       softLockOverrideReason: input.softLockOverrideReason ?? null,
       preview: { document: input.document },
-      onPosted: (entry) => input.onPosted(entry.id)
+      sourceId: input.sourceId,
+      reserveSourceId: input.reserveSourceId,
+      onPosted: (entry) => input.onPosted(entry.id, entry.source.id)
     })
     const { outcome: _outcome, ...result } = written
     return result

@@ -91,6 +91,8 @@ const assign = Handler.make(Crypto.Receipts.assignCryptoReceipt, ({ path, body }
       dryRun: body.dry_run === true,
       softLockOverrideReason: body.soft_lock_override_reason,
       document: Rows.receipt({ ...receipt, ...assigned(null, null) }),
+      // The entry leads to the receipt it assigns.
+      sourceId: path.id,
       onPosted: (entryId) =>
         Effect.gen(function*() {
           const lot = yield* LotStore.insertLot(company, { walletId: Row.int(wallet.id), asset, source: "receipt", acquiredAt: at, units, costCents: value, entryId, now: request.now })

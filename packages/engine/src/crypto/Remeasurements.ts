@@ -91,14 +91,17 @@ const create = Handler.make(Crypto.Valuations.createCryptoRemeasurement, ({ body
       dryRun: body.dry_run === true,
       softLockOverrideReason: body.soft_lock_override_reason,
       document: { id: null, period_end: body.period_end, adjustment_cents: total, entry_id: null, reversal_entry_id: null, reversal_date: nextDay(body.period_end), lines, created_at: null },
-      onPosted: (entryId) =>
+      // The remeasurement takes the id its entry names as `source.id`; its reversal names it too.
+      reserveSourceId: true,
+      onPosted: (entryId, id) =>
         Effect.gen(function*() {
           const reversal = entryId === null ? null : yield* Governed.write({
             kind: "crypto_remeasurement", summary: `Reversal: ${memo}`, entry: { date: nextDay(body.period_end), memo: `Reversal: ${memo}`, lines: [] },
-            request: body, dryRun: false, reverses: entryId, softLockOverrideReason: body.soft_lock_override_reason ?? null, onPosted: (entry) => Effect.succeed(entry.id)
+            request: body, dryRun: false, reverses: entryId, sourceId: id, softLockOverrideReason: body.soft_lock_override_reason ?? null,
+            onPosted: (entry) => Effect.succeed(entry.id)
           })
           const reversalId = reversal !== null && reversal.outcome._tag === "Posted" ? reversal.outcome.entry.id : null
-          const rows = yield* sql<Record<string, unknown>>`INSERT INTO crypto_remeasurements ${sql.insert({ ...row, entry_id: entryId, reversal_entry_id: reversalId })} RETURNING *`
+          const rows = yield* sql<Record<string, unknown>>`INSERT INTO crypto_remeasurements ${sql.insert({ ...row, ...(id === null ? {} : { id }), entry_id: entryId, reversal_entry_id: reversalId })} RETURNING *`
             .pipe(Effect.orDie)
           yield* Outbox.emit("crypto.remeasured", { period_end: body.period_end, adjustment_cents: total, entry_id: entryId, reversal_entry_id: reversalId }).pipe(Effect.orDie)
           return show(rows[0]!)

@@ -228,6 +228,8 @@ export const handlers = [
 /** A synced object's proposal: approval posts it (the object becomes `posted`), rejection marks it `rejected`. */
 export const proposal = proposalKind({
   request: Schema.Struct({ connection_id: Schema.Number, object_id: Schema.Number }),
+  // The entry leads to the synced object, as one posted directly does.
+  sourceId: ({ request }) => Effect.succeed(request.object_id),
   approved: ({ request, entry }) =>
     Effect.gen(function*() {
       const company = yield* requireCompanyId

@@ -39,9 +39,11 @@ const refund = Handler.make(OnlinePayments.Charges.refundOnlineCharge, ({ path, 
       metadata: { company_id: company, charge_id: String(charge.id) },
       idempotencyKey: `ledger-refund-${company}-${charge.id}-${request.idempotencyKey ?? request.now}`
     }))
-    const entryId = asked.status === "succeeded" ? yield* Posting.refund(settingsRow!, amount, `invoice ${charge.document_number}`) : null
+    // The refund's id, reserved so that its entry names it (`source.id`).
+    const refundId = yield* Posting.reserveId()
+    const entryId = asked.status === "succeeded" ? yield* Posting.refund(settingsRow!, amount, `invoice ${charge.document_number}`, refundId) : null
     const rows = yield* sql<Record<string, unknown>>`INSERT INTO online_refunds ${sql.insert({
-      company_id: company, charge_id: charge.id, processor_refund_id: asked.id, amount_cents: amount, reason: body.reason,
+      id: refundId, company_id: company, charge_id: charge.id, processor_refund_id: asked.id, amount_cents: amount, reason: body.reason,
       status: asked.status, entry_id: entryId, created_at: request.now
     })} ON CONFLICT (processor_refund_id) DO UPDATE SET reason = EXCLUDED.reason RETURNING *`.pipe(Effect.orDie)
     const created = (yield* ChargeStore.assemble(company, [row]))[0]!.refunds.find((item) => item.id === Row.int(rows[0]!.id))!

@@ -27,7 +27,7 @@ const refundEvent = Effect.fn("Events.refund")(function*(company: string, settin
     WHERE r.company_id = ${company} AND r.processor_refund_id = ${String(object.id)} FOR UPDATE OF r`.pipe(Effect.orDie)
   const refund = rows[0]
   if (refund === undefined || refund.status !== "pending" || object.status === "pending") return
-  const entryId = object.status === "succeeded" ? yield* Posting.refund(settings, Row.int(refund.amount_cents), `payment ${String(object.payment_intent)}`) : null
+  const entryId = object.status === "succeeded" ? yield* Posting.refund(settings, Row.int(refund.amount_cents), `payment ${String(object.payment_intent)}`, Row.int(refund.id)) : null
   yield* sql`UPDATE online_refunds SET status = ${String(object.status)}, entry_id = ${entryId} WHERE company_id = ${company} AND id = ${Row.int(refund.id)}`.pipe(Effect.orDie)
 })
 
@@ -42,9 +42,11 @@ const disputeRow = Effect.fn("Events.disputeRow")(function*(company: string, set
   const settled = yield* Sync.settleCharge(company, settings, charge)
   const amount = Number(object.amount)
   const fee = Number(object.fee ?? 0)
-  const entryId = yield* Posting.disputeOpened(settings, amount, fee, `payment ${String(object.payment_intent)}`)
+  // The dispute's id, reserved so that its entry names it (`source.id`).
+  const disputeId = yield* Posting.reserveId()
+  const entryId = yield* Posting.disputeOpened(settings, amount, fee, `payment ${String(object.payment_intent)}`, disputeId)
   const rows = yield* sql<Record<string, unknown>>`INSERT INTO online_disputes ${sql.insert({
-    company_id: company, charge_id: Row.int(settled.id), processor_dispute_id: String(object.id), amount_cents: amount, fee_cents: fee, status: "open", entry_id: entryId
+    id: disputeId, company_id: company, charge_id: Row.int(settled.id), processor_dispute_id: String(object.id), amount_cents: amount, fee_cents: fee, status: "open", entry_id: entryId
   })} RETURNING *`.pipe(Effect.orDie)
   return rows[0]
 })
@@ -53,7 +55,7 @@ const disputeEvent = Effect.fn("Events.dispute")(function*(company: string, sett
   const sql = yield* SqlClient.SqlClient
   const dispute = yield* disputeRow(company, settings, object)
   if (dispute === undefined || dispute.status !== "open" || (object.status !== "won" && object.status !== "lost")) return
-  const entryId = object.status === "won" ? yield* Posting.disputeWon(settings, Row.int(dispute.amount_cents), `payment ${String(object.payment_intent)}`) : null
+  const entryId = object.status === "won" ? yield* Posting.disputeWon(settings, Row.int(dispute.amount_cents), `payment ${String(object.payment_intent)}`, Row.int(dispute.id)) : null
   yield* sql`UPDATE online_disputes SET status = ${String(object.status)}, close_entry_id = ${entryId} WHERE company_id = ${company} AND id = ${Row.int(dispute.id)}`
     .pipe(Effect.orDie)
 })

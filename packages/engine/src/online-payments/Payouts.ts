@@ -57,9 +57,11 @@ export const record = Effect.fn("Payouts.record")(function*(company: string, set
   const lines = (yield* processor((port) => port.payoutLines({ accountId, payoutId: payout.id }))).map((line): PaymentRules.PayoutLine => ({
     type: line.type, source: line.source, amount_cents: line.amountCents, fee_cents: line.feeCents, net_cents: line.netCents
   }))
-  const entryId = yield* Posting.payout(company, settingsRow, payout.amountCents, payout.id)
+  // The payout's id, reserved so that its entry names it (`source.id`).
+  const payoutId = yield* Posting.reserveId()
+  const entryId = yield* Posting.payout(company, settingsRow, payout.amountCents, payout.id, payoutId)
   const rows = yield* sql<Record<string, unknown>>`INSERT INTO online_payouts ${sql.insert({
-    company_id: company, processor_payout_id: payout.id, amount_cents: payout.amountCents, arrival_date: payout.arrivalDate,
+    id: payoutId, company_id: company, processor_payout_id: payout.id, amount_cents: payout.amountCents, arrival_date: payout.arrivalDate,
     status: "paid", entry_id: entryId, lines: JSON.stringify(lines), created_at: request.now
   })} RETURNING *`.pipe(Effect.orDie)
   yield* reconcile(company, rows[0]!, settingsOf(settingsRow).payout_bank_account_id)

@@ -12,9 +12,16 @@ import { settingsOf } from "./Common.ts"
  * a charge is the invoice's payment (through the sales area: Dr clearing, Cr AR, applied) and its
  * fee (Dr fees, Cr clearing); a refund Dr refunds, Cr clearing; a dispute Dr chargebacks and fees,
  * Cr clearing, and back when won; a payout Dr the bank, Cr clearing.
+ *
+ * Each entry names its record as `source.id`: the fee its charge, the others their refund,
+ * dispute or payout (an id reserved before posting, `Governed.reserveId`, when the row is written
+ * after it).
  */
 
-const post = (kind: string, memo: string, lines: ReadonlyArray<{ account: string; debit_cents?: number; credit_cents?: number }>) =>
+/** An id for a refund, dispute or payout row written after its entry, which names it first. */
+export const reserveId = () => Governed.reserveId()
+
+const post = (kind: string, memo: string, lines: ReadonlyArray<{ account: string; debit_cents?: number; credit_cents?: number }>, sourceId: number) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
     const written = yield* Governed.write({
@@ -23,6 +30,7 @@ const post = (kind: string, memo: string, lines: ReadonlyArray<{ account: string
       entry: { date: request.today, memo: memo.slice(0, 200), lines },
       request: { memo },
       dryRun: false,
+      sourceId,
       onPosted: (entry) => Effect.succeed(entry.id)
     })
     return written.outcome._tag === "Posted" ? written.outcome.value : null
@@ -55,33 +63,34 @@ export const charge = Effect.fn("Posting.charge")(function*(settingsRow: Record<
   const feeEntry = feeCents <= 0 ? null : yield* post("online_payment_fee", `Processor fee, invoice ${invoice.number}`, [
     { account: settings.fees_account, debit_cents: feeCents },
     { account: settings.clearing_account, credit_cents: feeCents }
-  ])
+  ], Row.int(row.id))
   return { paymentId, feeEntry }
 })
 
-export const refund = (settingsRow: Record<string, unknown>, amountCents: number, what: string) => {
+/** `refundId`: the online refund's row (reserved when it is written after posting). */
+export const refund = (settingsRow: Record<string, unknown>, amountCents: number, what: string, refundId: number) => {
   const settings = settingsOf(settingsRow)
   return post("online_payment_refund", `Refund of ${what}`, [
     { account: settings.refunds_account, debit_cents: amountCents },
     { account: settings.clearing_account, credit_cents: amountCents }
-  ])
+  ], refundId)
 }
 
-export const disputeOpened = (settingsRow: Record<string, unknown>, amountCents: number, feeCents: number, what: string) => {
+export const disputeOpened = (settingsRow: Record<string, unknown>, amountCents: number, feeCents: number, what: string, disputeId: number) => {
   const settings = settingsOf(settingsRow)
   return post("online_payment_dispute", `Chargeback of ${what}`, [
     { account: settings.chargebacks_account, debit_cents: amountCents },
     ...(feeCents > 0 ? [{ account: settings.fees_account, debit_cents: feeCents }] : []),
     { account: settings.clearing_account, credit_cents: amountCents + feeCents }
-  ])
+  ], disputeId)
 }
 
-export const disputeWon = (settingsRow: Record<string, unknown>, amountCents: number, what: string) => {
+export const disputeWon = (settingsRow: Record<string, unknown>, amountCents: number, what: string, disputeId: number) => {
   const settings = settingsOf(settingsRow)
   return post("online_payment_dispute", `Chargeback won: ${what}`, [
     { account: settings.clearing_account, debit_cents: amountCents },
     { account: settings.chargebacks_account, credit_cents: amountCents }
-  ])
+  ], disputeId)
 }
 
 /** The payout bank account's ledger account code, or null when none is set. */
@@ -93,12 +102,18 @@ export const bankLedgerAccount = Effect.fn("Posting.bankLedgerAccount")(function
   return rows[0]?.code ?? null
 })
 
-export const payout = Effect.fn("Posting.payout")(function*(company: string, settingsRow: Record<string, unknown>, amountCents: number, what: string) {
+export const payout = Effect.fn("Posting.payout")(function*(
+  company: string,
+  settingsRow: Record<string, unknown>,
+  amountCents: number,
+  what: string,
+  payoutId: number
+) {
   const settings = settingsOf(settingsRow)
   const bank = yield* bankLedgerAccount(company, settings.payout_bank_account_id)
   if (bank === null || amountCents <= 0) return null
   return yield* post("online_payout", `Payout ${what}`, [
     { account: bank, debit_cents: amountCents },
     { account: settings.clearing_account, credit_cents: amountCents }
-  ])
+  ], payoutId)
 })

@@ -42,6 +42,8 @@ const linkBoth = (request: TransferRequest, entryId: number) =>
 /** A person's decision on a queued transfer reaches both lines (kind `bank_transfer`). */
 export const transferProposalKind = proposalKind({
   request: TransferRequest,
+  // The entry leads to the transfer's outgoing line, as a transfer that posts directly does.
+  sourceId: ({ request: input }) => Effect.succeed(input.out_line_id),
   approved: ({ proposal, request: input, entry }) =>
     Effect.gen(function*() {
       for (const id of [input.out_line_id, input.in_line_id]) {
