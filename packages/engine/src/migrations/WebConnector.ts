@@ -15,10 +15,11 @@ import * as TieoutRules from "./TieoutRules.ts"
  * closeConnection. The server's endpoint (packages/server/src/http/WebConnector.ts) hands the SOAP
  * envelope here with the time, a fresh ticket and the client's network address; this answers the
  * envelope. The connector authenticates with the connection's user name (random, in its .qwc) and
- * password (5 wrong ones lock it; 10 wrong sign-ins from one address stop that address, ADR 2110), then pulls
- * one qbXML request after another and sends back each response: records are staged as they come
- * (a page sent again replaces its copy), progress is kept per step, and a new session resumes at
- * the start of the step it was in. The last step's response builds the bundle and its tie-out.
+ * password (5 wrong ones lock it; 10 wrong sign-ins from one address stop that address for 15
+ * minutes, ADR 2110), then pulls one qbXML request after another and sends back each response:
+ * records are staged as they come (a page sent again replaces its copy), progress is kept per
+ * step, and a new session resumes at the start of the step it was in. The last step's response
+ * builds the bundle and its tie-out.
  */
 
 const namespace = "http://developer.intuit.com/"
