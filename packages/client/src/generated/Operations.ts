@@ -9398,6 +9398,8 @@ export interface Operations {
     readonly dryRun: false
     readonly output: {
       readonly connection: DesktopMigrationConnection
+      /** The Web Connector's user name for this connection (`ledger-` and 20 random characters), shown here and in the connector file only. */
+      readonly user_name: string
       readonly password: string
       readonly download_token: string
       readonly soap_url: string

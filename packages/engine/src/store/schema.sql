@@ -1542,12 +1542,16 @@ CREATE TABLE migration_connections (
   created_at timestamp with time zone NOT NULL,
   revoked_at timestamp with time zone,
   revoke_reason text,
+  user_name text,
   CONSTRAINT migration_connections_pkey PRIMARY KEY (company_id, id),
   CONSTRAINT migration_connections_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
-  CONSTRAINT migration_connections_source_check CHECK ((source = ANY (ARRAY['desktop'::text, 'online'::text])))
+  CONSTRAINT migration_connections_source_check CHECK ((source = ANY (ARRAY['desktop'::text, 'online'::text]))),
+  CONSTRAINT migration_connections_user_name_desktop CHECK (((source = 'desktop'::text) = (user_name IS NOT NULL))),
+  CONSTRAINT migration_connections_user_name_length CHECK ((length(user_name) <= 100))
 );
 CREATE UNIQUE INDEX migration_connections_state ON migration_connections USING btree (state_hash) WHERE (state_hash IS NOT NULL);
 CREATE UNIQUE INDEX migration_connections_ticket ON migration_connections USING btree (ticket_hash) WHERE (ticket_hash IS NOT NULL);
+CREATE UNIQUE INDEX migration_connections_user_name ON migration_connections USING btree (user_name) WHERE (user_name IS NOT NULL);
 
 CREATE TABLE migration_imports (
   company_id uuid NOT NULL,
