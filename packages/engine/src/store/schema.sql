@@ -1992,6 +1992,7 @@ CREATE TABLE receipt_inbox_messages (
   CONSTRAINT receipt_inbox_messages_status_check CHECK ((status = ANY (ARRAY['processed'::text, 'review'::text, 'quarantined'::text, 'rejected'::text, 'duplicate'::text, 'released'::text, 'discarded'::text, 'expired'::text])))
 );
 CREATE UNIQUE INDEX receipt_inbox_messages_message_id ON receipt_inbox_messages USING btree (company_id, message_id) WHERE ((message_id IS NOT NULL) AND (status <> 'duplicate'::text));
+CREATE INDEX receipt_inbox_messages_received ON receipt_inbox_messages USING btree (company_id, received_at);
 
 CREATE TABLE receipt_inbox_refusals (
   company_id uuid NOT NULL,
