@@ -3867,7 +3867,9 @@ export interface Operations {
     readonly input: {
       /** Only events older than this event id. */
       readonly before?: number
+      /** How many records one page holds: 1 to 1000, 100 when absent. */
       readonly limit?: number
+      /** Where the next page starts: the previous page's next_cursor, as it was (opaque). */
       readonly cursor?: string
     }
     readonly optional: true
@@ -6966,7 +6968,9 @@ export interface Operations {
     readonly input: {
       /** A record id: a positive integer, unique across the deployment. */
       readonly id: number
+      /** How many records one page holds: 1 to 1000, 100 when absent. */
       readonly limit?: number
+      /** Where the next page starts: the previous page's next_cursor, as it was (opaque). */
       readonly cursor?: string
     }
     readonly optional: false
@@ -6998,6 +7002,7 @@ export interface Operations {
       readonly type?: string
       /** An event id (the page's `next_cursor`) or an ISO 8601 timestamp: only older events. */
       readonly before?: string
+      /** How many records one page holds: 1 to 1000, 100 when absent. */
       readonly limit?: number
       /** The previous page's `next_cursor` (the same as `before`, which every list names `cursor`). */
       readonly cursor?: string
