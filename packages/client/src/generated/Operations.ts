@@ -2792,6 +2792,9 @@ export type EstimatedTaxEstimate = {
   }>
   readonly safe_harbors: {
     readonly current_year_cents: number
+    /** current_year_cents comes from another year's tables (tables_year), the tax year's not being in Ledger yet. ADR 2007. */
+    readonly current_year_estimated: boolean
+    /** From the prior year's tax: needs no year's tables. */
     readonly prior_year_cents: number | null
     readonly required_annual_cents: number
     readonly chosen: "current_year" | "prior_year"
@@ -2803,6 +2806,10 @@ export type EstimatedTaxEstimate = {
   readonly paid_cents: number
   readonly remaining_cents: number
   readonly payments: ReadonlyArray<EstimatedTaxPayment>
+  /** The year whose tables (brackets, standard deduction, wage base) the worksheet used; null for 1120, whose 21% needs none. */
+  readonly tables_year: number | null
+  /** The tax year's own tables are not in Ledger yet: the worksheet, total_tax_cents and the current-year safe harbor are estimated with tables_year's. Due dates, payments and the prior-year safe harbor never depend on it. ADR 2007. */
+  readonly tables_estimated: boolean
   readonly tables_source: string
 }
 
