@@ -2295,7 +2295,7 @@ CREATE TABLE tax_filings (
   CONSTRAINT tax_filings_file_format_check CHECK ((file_format = ANY (ARRAY['fire'::text, 'csv'::text]))),
   CONSTRAINT tax_filings_kind_check CHECK ((kind = ANY (ARRAY['original'::text, 'correction'::text]))),
   CONSTRAINT tax_filings_provider_check CHECK ((provider = ANY (ARRAY['gov_csv'::text, 'gov_a2a'::text, 'partner_mock'::text, 'partner_live'::text]))),
-  CONSTRAINT tax_filings_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'rejected'::text, 'failed'::text, 'submitted'::text, 'accepted'::text, 'partially_accepted'::text, 'rejected_by_irs'::text])))
+  CONSTRAINT tax_filings_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'rejected'::text, 'approved'::text, 'failed'::text, 'submitted'::text, 'accepted'::text, 'partially_accepted'::text, 'rejected_by_irs'::text])))
 );
 CREATE INDEX tax_filings_by_year ON tax_filings USING btree (company_id, year, id);
 
