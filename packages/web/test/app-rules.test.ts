@@ -1,5 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { declineUrl } from "../src/consentDecline.ts"
 import { formatCents, parseCents } from "../src/money.ts"
 import { routeOf, w9TokenOf } from "../src/router.ts"
 import { bodyOf } from "../src/screens/w9Body.ts"
@@ -74,5 +75,18 @@ describe("the W-9 page's route and body", () => {
     }
     expect(bodyOf(values)).toEqual({ certify: true, legal_name: "Jane", tax_class: "individual", address1: "1 Main", city: "Town", state: "WI", zip: "53703", tin_type: "SSN", tin: "123-45-6789" })
     expect(bodyOf({ ...values, tax_class: "other" })).toMatchObject({ tax_class: "other", tax_class_other: "left over" })
+  })
+})
+
+describe("the consent screen's Decline", () => {
+  it("goes to the server's /oauth/decline with the request's client, redirect URI and state only", () => {
+    const consent = new URLSearchParams({
+      response_type: "code", client_id: "ldgc_abc", redirect_uri: "http://127.0.0.1:9/cb?x=1", state: "s t&ate",
+      code_challenge: "c".repeat(43), code_challenge_method: "S256", client_name: "Desk"
+    })
+    const url = new URL(declineUrl(consent), "https://ledger.example")
+    expect(url.pathname).toBe("/oauth/decline")
+    expect([...url.searchParams.entries()]).toEqual([["client_id", "ldgc_abc"], ["redirect_uri", "http://127.0.0.1:9/cb?x=1"], ["state", "s t&ate"]])
+    expect(new URL(declineUrl(new URLSearchParams({ client_id: "ldgc_abc", redirect_uri: "http://127.0.0.1:9/cb" })), "https://l.example").searchParams.has("state")).toBe(false)
   })
 })
