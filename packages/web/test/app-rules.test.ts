@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { ApiFailure, messageOf } from "../src/api.ts"
+import { declineUrl } from "../src/consentDecline.ts"
 import { formatCents, parseCents } from "../src/money.ts"
 import { routeOf, w9TokenOf } from "../src/router.ts"
 import { bodyOf } from "../src/screens/w9Body.ts"
@@ -113,5 +114,18 @@ describe("words shown instead of the API's raw words (issue 38 item 16)", () => 
   it("reaches the screens: messageOf words an ApiFailure the same way", () => {
     const failure = new ApiFailure(422, { type: "wrong_code", message: "That code is not right.", details: { attempts_left: 2 } })
     expect(messageOf(failure)).toBe("That code is not right. 2 tries left.")
+  })
+})
+
+describe("the consent screen's Decline", () => {
+  it("goes to the server's /oauth/decline with the request's client, redirect URI and state only", () => {
+    const consent = new URLSearchParams({
+      response_type: "code", client_id: "ldgc_abc", redirect_uri: "http://127.0.0.1:9/cb?x=1", state: "s t&ate",
+      code_challenge: "c".repeat(43), code_challenge_method: "S256", client_name: "Desk"
+    })
+    const url = new URL(declineUrl(consent), "https://ledger.example")
+    expect(url.pathname).toBe("/oauth/decline")
+    expect([...url.searchParams.entries()]).toEqual([["client_id", "ldgc_abc"], ["redirect_uri", "http://127.0.0.1:9/cb?x=1"], ["state", "s t&ate"]])
+    expect(new URL(declineUrl(new URLSearchParams({ client_id: "ldgc_abc", redirect_uri: "http://127.0.0.1:9/cb" })), "https://l.example").searchParams.has("state")).toBe(false)
   })
 })

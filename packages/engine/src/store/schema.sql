@@ -2979,9 +2979,17 @@ BEGIN
   IF NEW.start_date <> OLD.start_date OR NEW.end_date <> OLD.end_date OR NEW.company_id <> OLD.company_id THEN
     RAISE EXCEPTION 'a hard-locked period keeps its dates' USING ERRCODE = 'LD011';
   END IF;
-  IF NEW.status <> 'hard_locked' AND (NEW.status <> 'open' OR coalesce(btrim(NEW.status_reason), '') = ''
-      OR NEW.status_changed_by IS NULL OR NEW.status_changed_by LIKE 'agent:%') THEN
-    RAISE EXCEPTION 'a hard-locked period is reopened only to open, with a reason, stamped by a principal that is not an agent' USING ERRCODE = 'LD011';
+  IF NEW.status = 'hard_locked' THEN
+    RETURN NEW;
+  END IF;
+  IF NEW.status <> 'open' THEN
+    RAISE EXCEPTION 'a hard-locked period is reopened only to open' USING ERRCODE = 'LD011';
+  END IF;
+  IF coalesce(btrim(NEW.status_reason), '') = '' OR NEW.status_reason IS NOT DISTINCT FROM OLD.status_reason THEN
+    RAISE EXCEPTION 'a hard-locked period is reopened with a reason of its own, not the lock''s' USING ERRCODE = 'LD011';
+  END IF;
+  IF NEW.status_changed_by IS NULL OR NEW.status_changed_by !~ '^((user|firm_member):[0-9]+|operator:?)$' THEN
+    RAISE EXCEPTION 'a hard-locked period is reopened by a person, stamped user:<id> or firm_member:<id>' USING ERRCODE = 'LD011';
   END IF;
   RETURN NEW;
 END $function$;
