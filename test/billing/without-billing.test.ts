@@ -100,14 +100,16 @@ describe("a deployment without billing (ledger serve, no payment processor)", ()
 
     // Billing's writes have no processor to ask: 503 billing_not_configured, not "no subscription".
     for (const [path, body] of [["/v1/billing/crypto-addon", { on: true }], ["/v1/billing/feed-accounts", { quantity: 2 }], ["/v1/billing/plan", { plan: "advanced", interval: "month" }], ["/v1/billing/overage-cap", { cap_cents: 100 }]] as const) {
-      const refused = await call("POST", path, owner.key, body)
+      const refused = await call("POST", path, owner.session, body)
       expect(refused.status, `${path}: ${JSON.stringify(refused.body)}`).toBe(503)
       expect(refused.body.error.type, path).toBe("billing_not_configured")
     }
 
     // The owner's API key is no signed-in session (DECISIONS "People-only and signed-in operations").
-    const byKey = await call("POST", "/v1/crypto/settings", owner.key, { quote_minutes: 45 })
-    expect(byKey.status).toBe(403)
-    expect(byKey.body.error.type).toBe("session_required")
+    for (const [path, body] of [["/v1/crypto/settings", { quote_minutes: 45 }], ["/v1/billing/crypto-addon", { on: true }]] as const) {
+      const byKey = await call("POST", path, owner.key, body)
+      expect(byKey.status, path).toBe(403)
+      expect(byKey.body.error.type, path).toBe("session_required")
+    }
   }, 180_000)
 })

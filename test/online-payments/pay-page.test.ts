@@ -94,7 +94,7 @@ describe("without a processor", () => {
       const onboarding = await app.call("POST", "/v1/online-payments/onboarding", { token: secret, body: {} })
       expect(onboarding.status).toBe(503)
       expectErrorBody(onboarding.body, "online_payments_not_configured")
-      const checkout = await app.call("POST", "/v1/billing/checkout", { token: company.ownerKey, body: { plan: "solo", interval: "month" } })
+      const checkout = await app.call("POST", "/v1/billing/checkout", { token: secret, body: { plan: "solo", interval: "month" } })
       expect(checkout.status).toBe(503)
       expectErrorBody(checkout.body, "billing_not_configured")
       expect((await app.call("GET", "/v1/online-payments/settings", { token: company.ownerKey })).body.account_status).toBe("not_connected")

@@ -44,14 +44,15 @@ const write = <const Id extends string, B extends Schema.Top, S extends Schema.T
     path,
     area,
     summary,
-    description: "For the company's own owner or CPA (agents, AI apps and firm members refused); not an MCP tool. On a deployment without a billing processor, 503 `billing_not_configured`.",
+    description: "For the company's own owner or CPA signed in, with a step-up within 10 minutes (agents, AI apps and firm members refused; any API key refused `session_required`); not an MCP tool. On a deployment without a billing processor, 503 `billing_not_configured`.",
     scope: "admin",
     mode: "-",
     peopleOnly: true,
+    signedIn: true,
     mcpTool: false,
     body,
     success,
-    errors: [...groupErrors, ...(errors as ReadonlyArray<never>)]
+    errors: [...groupErrors, "step_up_required", ...(errors as ReadonlyArray<never>)]
   })
 
 export const getBilling = Operation.make({
