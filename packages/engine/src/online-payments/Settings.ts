@@ -4,6 +4,7 @@ import { ApiError, OnlinePayments } from "@ledger/api"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import { requireStepUp } from "../kernel/StepUp.ts"
 import { AccountStore } from "../ledger/index.ts"
 import { loadSettingsRow, processor, settingsOf } from "./Common.ts"
 import * as Sync from "./Sync.ts"
@@ -50,6 +51,8 @@ export const handlers = [
 
   Handler.make(OnlinePayments.Settings.updateOnlinePaymentSettings, ({ body }) =>
     Effect.gen(function*() {
+      // Payment settings are a sensitive change (concepts 5.5): the signed-in session steps up.
+      yield* requireStepUp
       const company = yield* requireCompanyId
       const saved = yield* save(company, body)
       return { body: saved, audit: { targetType: "online_payment_settings", targetId: company, details: { ...body } } }
@@ -57,6 +60,8 @@ export const handlers = [
 
   Handler.make(OnlinePayments.Settings.startOnlinePaymentOnboarding, () =>
     Effect.gen(function*() {
+      // Onboarding connects where the company's money is paid out (concepts 5.5): a step-up.
+      yield* requireStepUp
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
       const row = yield* loadSettingsRow(company, true)
