@@ -30,6 +30,7 @@ import * as IntegrationSyncJobs from "./migrations/0030_integration_sync_jobs.ts
 import * as DatabaseRules from "./migrations/0032_database_rules.ts"
 import * as ImportsInBatches from "./migrations/0033_imports_in_batches.ts"
 import * as WebhookSubscriptions from "./migrations/0038_webhook_subscriptions.ts"
+import * as TurnoverBound from "./migrations/0045_turnover_bound.ts"
 
 /**
  * Numbered migrations, applied in order at start: one baseline per area (issue 18 squashed the
@@ -70,7 +71,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 30, name: "integration_sync_jobs", sql: IntegrationSyncJobs.sql },
   { id: 32, name: "database_rules", sql: DatabaseRules.sql },
   { id: 33, name: "imports_in_batches", sql: ImportsInBatches.sql },
-  { id: 38, name: "webhook_subscriptions", sql: WebhookSubscriptions.sql }
+  { id: 38, name: "webhook_subscriptions", sql: WebhookSubscriptions.sql },
+  { id: 45, name: "turnover_bound", sql: TurnoverBound.sql }
 ]
 
 /**
