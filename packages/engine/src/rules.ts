@@ -54,7 +54,7 @@ export * as ReportChart from "./reports/ReportChart.ts"
 export * as ReportDates from "./reports/ReportDates.ts"
 export * as YearEndClose from "./reports/YearEndClose.ts"
 /** Totals across accounts, exact or refused past the safe integer range (ADR 0717). */
-export * as SafeTotals from "./kernel/SafeTotals.ts"
+export * as SafeTotals from "./reports/SafeTotals.ts"
 
 // Receipts.
 export * as InboxRules from "./receipts/InboxRules.ts"

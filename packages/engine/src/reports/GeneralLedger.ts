@@ -4,7 +4,7 @@ import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext
 import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
-import * as SafeTotals from "../kernel/SafeTotals.ts"
+import * as SafeTotals from "./SafeTotals.ts"
 import * as Csv from "../kernel/formats/Csv.ts"
 import * as GeneralLedgerRules from "./GeneralLedgerRules.ts"
 import * as GeneralLedgerStore from "./GeneralLedgerStore.ts"

@@ -3,7 +3,7 @@ import { ApiError, type Reports } from "@ledger/api"
 import { Base64Url } from "effect/encoding"
 import { FiscalYear, JournalEntryRules } from "../ledger/index.ts"
 import * as Csv from "../kernel/formats/Csv.ts"
-import type * as SafeTotals from "../kernel/SafeTotals.ts"
+import type * as SafeTotals from "./SafeTotals.ts"
 import type * as ReportChart from "./ReportChart.ts"
 import * as ReportDates from "./ReportDates.ts"
 

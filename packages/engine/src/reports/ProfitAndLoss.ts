@@ -4,7 +4,7 @@ import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext
 import * as Handler from "../kernel/Handler.ts"
 import { JournalEntryRules } from "../ledger/index.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
-import * as SafeTotals from "../kernel/SafeTotals.ts"
+import * as SafeTotals from "./SafeTotals.ts"
 import * as Columns from "./Columns.ts"
 import * as Csv from "../kernel/formats/Csv.ts"
 import * as ReportChart from "./ReportChart.ts"

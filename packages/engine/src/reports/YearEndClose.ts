@@ -1,4 +1,4 @@
-import type * as SafeTotals from "../kernel/SafeTotals.ts"
+import type * as SafeTotals from "./SafeTotals.ts"
 import type * as ReportChart from "./ReportChart.ts"
 import * as TotalsStore from "./TotalsStore.ts"
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { ApiError } from "@ledger/api"
-import * as Row from "./Row.ts"
+import * as Row from "../kernel/Row.ts"
 
 /**
  * Totals across accounts (ADR 0717's addendum). Each account's figures are within ±(2^53 − 1)

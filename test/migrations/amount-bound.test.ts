@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { FakeOnlineBooks } from "@ledger/testkit"
-import type { TestApp } from "../../support/index.ts"
-import { makeProviderApp, writer } from "../../migrations/support.ts"
+import type { TestApp } from "../support/index.ts"
+import { makeProviderApp, writer } from "./support.ts"
 
 /**
  * A migration import posts each source transaction through the journal without reading the
