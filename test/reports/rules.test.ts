@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { Effect, Result } from "effect"
-import { GeneralLedgerRules as GeneralLedger, ReportChart, ReportCsv as Csv, ReportDates, YearEndClose } from "@ledger/engine/rules"
+import { GeneralLedgerRules as GeneralLedger, ReportChart, ReportCsv as Csv, ReportDates, SafeTotals, YearEndClose } from "@ledger/engine/rules"
 
 /** The reports' pure rules: date splits, fiscal years, CSV, the year-end close, sections, cursors. */
 
@@ -104,7 +104,7 @@ describe("YearEndClose.close", () => {
     fc.assert(fc.property(fc.array(totals, { minLength: 8, maxLength: 8 }), fc.boolean(), (drawn, hasRetained) => {
       const toDate = new Map(accounts.map((item, index) => [item.id, drawn[index]!]))
       const beforeYear = new Map(accounts.map((item, index) => [item.id, drawn[index + 4]!]))
-      const closed = YearEndClose.close(accounts, hasRetained ? 2 : null, { toDate, beforeYear })
+      const closed = YearEndClose.close(accounts, hasRetained ? 2 : null, { toDate, beforeYear }, (values) => SafeTotals.sum(values)!)
       const net = (totals: { debitCents: number; creditCents: number }) => totals.debitCents - totals.creditCents
       const before = accounts.reduce((sum, item) => sum + net(toDate.get(item.id)!), 0)
       const after = Array.from(closed.nets.values()).reduce((sum, value) => sum + value, 0)

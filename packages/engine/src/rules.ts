@@ -53,6 +53,8 @@ export * as GeneralLedgerRules from "./reports/GeneralLedgerRules.ts"
 export * as ReportChart from "./reports/ReportChart.ts"
 export * as ReportDates from "./reports/ReportDates.ts"
 export * as YearEndClose from "./reports/YearEndClose.ts"
+/** Totals across accounts, exact or refused past the safe integer range (ADR 0717). */
+export * as SafeTotals from "./reports/SafeTotals.ts"
 
 // Receipts.
 export * as InboxRules from "./receipts/InboxRules.ts"

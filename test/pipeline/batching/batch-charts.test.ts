@@ -152,6 +152,34 @@ describe("charts remembered between batches", () => {
     expect(await entryCount(company)).toBe(before + 4)
   })
 
+  it("checks the amount bound against the turnover as it is now, not as it was when the accounts were remembered", async () => {
+    const company = await app.createCompany({ name: "Turnover Co", starter_chart: "general" })
+    const writer = journalWriter()
+    // Remembered while 6070 has posted almost nothing (ids for the next batch drawn ahead too).
+    for (const answer of answersOf(await batch(writer, [itemOf(company, 100), itemOf(company, 101), itemOf(company, 102), itemOf(company, 103)]))) {
+      entryOf(answer)
+    }
+    // Meanwhile, on the governed path: 6070's debits at 9e15 (ADR 0717's bound is about 9.007e15).
+    for (let index = 0; index < 9; index++) {
+      const posted = await app.call("POST", "/v1/journal-entries/propose", {
+        token: company.ownerKey,
+        key: newKey(),
+        body: { entry_date: date, lines: simpleLines("6070", "1010", 1e15) }
+      })
+      expect(posted.status).toBe(201)
+    }
+    const before = await entryCount(company)
+    // Each fits the turnover read when 6070 was remembered; neither fits what it holds now.
+    expect(await batch(writer, [itemOf(company, 1e15), itemOf(company, 1e15)])).toEqual({ refused: "LD013" })
+    expect(await entryCount(company)).toBe(before)
+    // Forgotten: the next batch reads 6070 afresh and answers each posting past the bound with the
+    // governed path's refusal (null: its request runs alone), posting the one that fits.
+    const answers = answersOf(await batch(writer, [itemOf(company, 1e15), itemOf(company, 7_000_000)]))
+    expect(answers[0]).toBeNull()
+    entryOf(answers[1]!)
+    expect(await entryCount(company)).toBe(before + 1)
+  })
+
   it("draws ids ahead only for batches of two or more, and a batch of one drops them", async () => {
     const company = await app.createCompany({ name: "Ids Co", starter_chart: "general" })
     const writer = journalWriter()

@@ -52,7 +52,8 @@ export const listBankAccounts = Operation.make({
   scope: "read",
   mode: "R",
   query: Schema.Struct({ ...PageQuery }),
-  success: Page(BankAccount)
+  success: Page(BankAccount),
+  errors: ["amount_out_of_range"]
 })
 
 export const updateBankAccount = Operation.make({
@@ -83,7 +84,8 @@ export const getBankAccount = Operation.make({
   scope: "read",
   mode: "R",
   pathParams: IdPath,
-  success: BankAccountDetail
+  success: BankAccountDetail,
+  errors: ["amount_out_of_range"]
 })
 
 export const importStatement = Operation.make({
@@ -134,7 +136,7 @@ export const autoMatchBankLines = Operation.make({
     dry_run: DryRun
   }),
   success: MatchResult,
-  errors: ["period_hard_locked", "soft_lock_reason_required"]
+  errors: ["period_hard_locked", "amount_out_of_range", "soft_lock_reason_required"]
 })
 
 export const operations = [

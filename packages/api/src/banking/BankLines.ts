@@ -68,7 +68,7 @@ export const categorizeBankLine = Operation.make({
     "inactive_account",
     "unknown_class",
     "control_account_line",
-    "period_hard_locked",
+    "period_hard_locked", "amount_out_of_range",
     "soft_lock_reason_required"
   ]
 })
@@ -101,7 +101,7 @@ export const unmatchBankLine = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({ reason: Reason }),
   success: BankLine,
-  errors: ["bank_line_state", "bank_line_reconciled", "entry_already_reversed", "period_hard_locked", "soft_lock_reason_required"]
+  errors: ["bank_line_state", "bank_line_reconciled", "entry_already_reversed", "period_hard_locked", "amount_out_of_range", "soft_lock_reason_required"]
 })
 
 export const excludeBankLine = Operation.make({

@@ -84,7 +84,7 @@ export const recordCryptoAcquisition = Operation.make({
   }),
   success: Lot,
   otherResponses: { 200: Governed.preview(Lot) },
-  errors: [...errors, "crypto_wallet_archived", "unknown_account", "inactive_account", "period_hard_locked", "soft_lock_reason_required"]
+  errors: [...errors, "crypto_wallet_archived", "unknown_account", "inactive_account", "period_hard_locked", "amount_out_of_range", "soft_lock_reason_required"]
 })
 
 export const Pick = Schema.Struct({ lot_id: Id, quantity: Quantity }).annotate({ identifier: "CryptoLotPick" })
@@ -116,7 +116,7 @@ export const recordCryptoDisposal = Operation.make({
   success: Disposal,
   otherResponses: { 200: Governed.preview(Disposal) },
   errors: [...errors, "crypto_wallet_archived", "crypto_insufficient_lots", "crypto_price_unavailable", "unknown_account", "inactive_account",
-    "period_hard_locked", "soft_lock_reason_required"]
+    "period_hard_locked", "amount_out_of_range", "soft_lock_reason_required"]
 })
 
 export const listCryptoLots = Operation.make({

@@ -143,7 +143,7 @@ export const assignCryptoReceipt = Operation.make({
   status: 201,
   otherResponses: { 200: Governed.preview(Receipt) },
   errors: [...errors, "crypto_receipt_state", "crypto_price_unavailable", "unknown_account", "inactive_account",
-    "period_hard_locked", "soft_lock_reason_required", "over_application"]
+    "period_hard_locked", "amount_out_of_range", "soft_lock_reason_required", "over_application"]
 })
 
 

@@ -119,7 +119,7 @@ export const createCryptoRemeasurement = Operation.make({
   body: Schema.Struct({ period_end: DateString, dry_run: DryRun, soft_lock_override_reason: SoftLockOverrideReason }),
   success: Remeasurement,
   otherResponses: { 200: Governed.preview(Remeasurement) },
-  errors: [...errors, "crypto_remeasure_off", "crypto_remeasurement_exists", "crypto_price_unavailable", "period_hard_locked",
+  errors: [...errors, "crypto_remeasure_off", "crypto_remeasurement_exists", "crypto_price_unavailable", "period_hard_locked", "amount_out_of_range",
     "soft_lock_reason_required"]
 })
 

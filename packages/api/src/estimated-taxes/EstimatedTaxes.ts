@@ -130,7 +130,7 @@ export const getEstimatedTaxes = Operation.make({
   mode: "R",
   query: Schema.Struct({ year: Schema.optionalKey(TaxYear) }),
   success: Estimate,
-  errors: ["tax_year_unsupported"]
+  errors: ["tax_year_unsupported", "amount_out_of_range"]
 })
 
 export const saveEstimatedTaxPlan = Operation.make({
@@ -183,7 +183,7 @@ export const saveEstimatedTaxPlan = Operation.make({
     dry_run: Schema.optionalKey(Schema.Boolean)
   }),
   success: Estimate,
-  errors: ["tax_year_unsupported", "unknown_account"]
+  errors: ["tax_year_unsupported", "unknown_account", "amount_out_of_range"]
 })
 
 export const PaymentPreview = Schema.Struct({ dry_run: Schema.Literal(true), payment: Payment }).annotate({ identifier: "EstimatedTaxPaymentPreview" })
@@ -214,7 +214,7 @@ export const recordEstimatedTaxPayment = Operation.make({
   }),
   success: Payment,
   otherResponses: { 200: Schema.Union([Governed.Preview, PaymentPreview]), 202: Governed.Queued },
-  errors: ["payment_account_required", "unknown_account", "inactive_account", "period_hard_locked", "soft_lock_reason_required", "tax_year_unsupported"]
+  errors: ["payment_account_required", "unknown_account", "inactive_account", "period_hard_locked", "amount_out_of_range", "soft_lock_reason_required", "tax_year_unsupported"]
 })
 
 export const voidEstimatedTaxPayment = Operation.make({
@@ -230,7 +230,7 @@ export const voidEstimatedTaxPayment = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({ reason: Reason }),
   success: Payment,
-  errors: ["already_void", "entry_already_reversed", "period_hard_locked"]
+  errors: ["already_void", "entry_already_reversed", "period_hard_locked", "amount_out_of_range"]
 })
 
 export const operations = [getEstimatedTaxes, saveEstimatedTaxPlan, recordEstimatedTaxPayment, voidEstimatedTaxPayment] as const

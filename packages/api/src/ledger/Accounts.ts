@@ -58,7 +58,8 @@ export const listAccounts = Operation.make({
     as_of: Schema.optionalKey(DateString).annotate({ description: "Balances as of the end of this date; default today." }),
     ...PageQuery
   }),
-  success: AccountList
+  success: AccountList,
+  errors: ["amount_out_of_range"]
 })
 
 export const AccountUpdatePreview = Schema.Struct({

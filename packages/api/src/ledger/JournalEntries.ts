@@ -16,7 +16,7 @@ const entryErrors = [
   "inactive_account",
   "unknown_class",
   "unknown_contact",
-  "period_hard_locked",
+  "period_hard_locked", "amount_out_of_range",
   "soft_lock_reason_required"
 ] as const
 
@@ -72,5 +72,5 @@ export const reverseJournalEntry = Operation.make({
     soft_lock_override_reason: Schema.optionalKey(Reason)
   }),
   success: JournalEntry,
-  errors: ["entry_already_reversed", "entry_not_reversible", "period_hard_locked", "soft_lock_reason_required"]
+  errors: ["entry_already_reversed", "entry_not_reversible", "period_hard_locked", "amount_out_of_range", "soft_lock_reason_required"]
 })

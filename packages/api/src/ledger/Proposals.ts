@@ -61,7 +61,7 @@ export const approveProposal = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({ reason: Schema.optionalKey(Reason) }),
   success: ApprovedProposal,
-  errors: ["proposal_not_pending", "self_approval_refused", "period_hard_locked", "soft_lock_reason_required"]
+  errors: ["proposal_not_pending", "self_approval_refused", "period_hard_locked", "amount_out_of_range", "soft_lock_reason_required"]
 })
 
 export const rejectProposal = Operation.make({

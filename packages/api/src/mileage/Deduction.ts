@@ -51,7 +51,7 @@ export const getMileageDeduction = Operation.make({
   mode: "R",
   query: Schema.Struct({ year: Schema.optionalKey(TaxYear) }),
   success: MileageDeduction,
-  errors: ["mileage_rate_unknown"]
+  errors: ["mileage_rate_unknown", "amount_out_of_range"]
 })
 
 export const MileageLog = Schema.Struct({

@@ -63,7 +63,7 @@ export const createReimbursement = Operation.make({
   }),
   success: Reimbursement,
   otherResponses: { 200: Governed.Preview, 202: Governed.Queued },
-  errors: ["no_business_miles", "reimbursement_overlaps", "mileage_rate_unknown", "unknown_account", "inactive_account", "period_hard_locked", "soft_lock_reason_required"]
+  errors: ["no_business_miles", "reimbursement_overlaps", "mileage_rate_unknown", "unknown_account", "inactive_account", "period_hard_locked", "amount_out_of_range", "soft_lock_reason_required"]
 })
 
 export const voidReimbursement = Operation.make({
@@ -79,7 +79,7 @@ export const voidReimbursement = Operation.make({
   body: Schema.Struct({ reason: Reason }),
   success: Reimbursement,
   otherResponses: { 202: Governed.Queued },
-  errors: ["already_void", "entry_already_reversed", "period_hard_locked"]
+  errors: ["already_void", "entry_already_reversed", "period_hard_locked", "amount_out_of_range"]
 })
 
 export const operations = [listReimbursements, createReimbursement, voidReimbursement] as const

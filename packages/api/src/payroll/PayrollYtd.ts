@@ -147,7 +147,7 @@ export const voidPayrollYtd = Operation.make({
   pathParams: IdPath,
   body: Schema.Struct({ reason: Reason }),
   success: PayrollImport,
-  errors: ["already_void", "entry_already_reversed", "period_hard_locked"]
+  errors: ["already_void", "entry_already_reversed", "period_hard_locked", "amount_out_of_range"]
 })
 
 export const SummaryEntryResult = Schema.Struct({
@@ -176,7 +176,7 @@ export const postPayrollSummaryEntry = Operation.make({
     net_pay_account: AccountCode
   }),
   success: SummaryEntryResult,
-  errors: ["already_void", "payroll_summary_exists", "wages_already_recorded", "unknown_account", "inactive_account", "period_hard_locked"]
+  errors: ["already_void", "payroll_summary_exists", "wages_already_recorded", "unknown_account", "inactive_account", "period_hard_locked", "amount_out_of_range"]
 })
 
 export const operations = [getPayrollYtd, importPayrollYtd, voidPayrollYtd, postPayrollSummaryEntry] as const

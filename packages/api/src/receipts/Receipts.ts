@@ -192,7 +192,7 @@ export const createReceiptExpense = Operation.make({
     "unknown_class",
     "unknown_contact",
     "control_account_line",
-    "period_hard_locked",
+    "period_hard_locked", "amount_out_of_range",
     "soft_lock_reason_required"
   ]
 })

@@ -57,5 +57,5 @@ export const getBalanceSheet = Operation.make({
   query: Schema.Struct({ as_of: AsOf, class: ClassFilter, by_class: ByClass, format: Format }),
   success: Schema.Union([BalanceSheet, CsvReport]),
   files,
-  errors: ["unknown_class"]
+  errors: ["unknown_class", "amount_out_of_range"]
 })

@@ -77,5 +77,5 @@ export const getGeneralLedger = Operation.make({
   }),
   success: Schema.Union([GeneralLedger, GeneralLedgerCsv]),
   files,
-  errors: ["unknown_class", "unknown_account"]
+  errors: ["unknown_class", "unknown_account", "amount_out_of_range"]
 })

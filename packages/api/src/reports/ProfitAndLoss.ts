@@ -47,5 +47,5 @@ export const getProfitAndLoss = Operation.make({
   query: Schema.Struct({ from: From, to: To, class: ClassFilter, by_class: ByClass, format: Format }),
   success: Schema.Union([ProfitAndLoss, CsvReport]),
   files,
-  errors: ["unknown_class"]
+  errors: ["unknown_class", "amount_out_of_range"]
 })

@@ -48,5 +48,5 @@ export const getTrialBalance = Operation.make({
   query: Schema.Struct({ as_of: AsOf, class: ClassFilter, by_class: ByClass, format: Format }),
   success: Schema.Union([TrialBalance, CsvReport]),
   files,
-  errors: ["unknown_class"]
+  errors: ["unknown_class", "amount_out_of_range"]
 })

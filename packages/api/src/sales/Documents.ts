@@ -70,7 +70,7 @@ const postingErrors = [
   "unknown_account",
   "control_account_line",
   "inactive_account",
-  "period_hard_locked",
+  "period_hard_locked", "amount_out_of_range",
   "period_locked",
   "soft_lock_reason_required",
   "number_in_use",
@@ -189,7 +189,7 @@ export const voidDocument = Operation.make({
   body: VoidBody,
   success: Document,
   otherResponses: { 202: governedResponses[202] },
-  errors: ["document_has_applications", "already_void", "period_hard_locked", "period_locked", "soft_lock_reason_required"]
+  errors: ["document_has_applications", "already_void", "period_hard_locked", "amount_out_of_range", "period_locked", "soft_lock_reason_required"]
 })
 
 export const applyCredit = Operation.make({

@@ -148,7 +148,7 @@ export const convertEstimate = Operation.make({
   }),
   success: Document,
   otherResponses: governedResponses,
-  errors: ["invalid_transition", "number_in_use", "inactive_tax_rate", "period_hard_locked", "period_locked", "soft_lock_reason_required"]
+  errors: ["invalid_transition", "number_in_use", "inactive_tax_rate", "period_hard_locked", "amount_out_of_range", "period_locked", "soft_lock_reason_required"]
 })
 
 export const getEstimatePdf = Operation.make({

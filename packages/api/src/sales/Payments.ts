@@ -58,7 +58,7 @@ export const PaymentBody = Schema.Struct({
 })
 export type PaymentBody = typeof PaymentBody.Type
 
-const paymentErrors = ["unknown_account", "inactive_account", "period_hard_locked", "period_locked", "soft_lock_reason_required", "over_application"] as const
+const paymentErrors = ["unknown_account", "inactive_account", "period_hard_locked", "amount_out_of_range", "period_locked", "soft_lock_reason_required", "over_application"] as const
 
 export const receivePayment = Operation.make({
   id: "receivePayment",
@@ -152,7 +152,7 @@ export const voidPayment = Operation.make({
   body: VoidBody,
   success: Payment,
   otherResponses: { 202: governedResponses[202] },
-  errors: ["already_void", "period_hard_locked", "period_locked", "soft_lock_reason_required"]
+  errors: ["already_void", "period_hard_locked", "amount_out_of_range", "period_locked", "soft_lock_reason_required"]
 })
 
 export const operations = [receivePayment, makePayment, listPayments, getPayment, applyPayment, voidPayment] as const

@@ -4,6 +4,7 @@ import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext
 import * as Handler from "../kernel/Handler.ts"
 import { JournalEntryRules } from "../ledger/index.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import * as SafeTotals from "./SafeTotals.ts"
 import * as Columns from "./Columns.ts"
 import * as Csv from "../kernel/formats/Csv.ts"
 import * as ReportChart from "./ReportChart.ts"
@@ -30,10 +31,15 @@ interface Line {
   readonly balanceOf: (key: TotalsStore.ColumnKey) => number
 }
 
-const section = (columns: Columns.Columns, lines: ReadonlyArray<Line>, keepZero: (line: Line) => boolean = () => false): Section => {
+const section = (
+  columns: Columns.Columns,
+  lines: ReadonlyArray<Line>,
+  total: SafeTotals.Total,
+  keepZero: (line: Line) => boolean = () => false
+): Section => {
   const keys = Columns.keys(columns)
   const shown = lines.filter((line) => keepZero(line) || keys.some((key) => line.balanceOf(key) !== 0))
-  const totalOf = (key: TotalsStore.ColumnKey) => lines.reduce((sum, line) => sum + line.balanceOf(key), 0)
+  const totalOf = (key: TotalsStore.ColumnKey) => total(lines.map((line) => line.balanceOf(key)))
   return {
     rows: shown.map((line) => ({
       code: line.code,
@@ -54,7 +60,8 @@ export const build = (
   fiscalYearStart: string,
   columns: Columns.Columns,
   closed: ReadonlyMap<TotalsStore.ColumnKey, YearEndClose.Closed>,
-  header: Record<string, unknown>
+  header: Record<string, unknown>,
+  total: SafeTotals.Total
 ): BalanceSheet => {
   const retained = ReportChart.retainedEarnings(chart)
   const accountLine = (account: ReportChart.ReportAccount): Line => ({
@@ -74,11 +81,11 @@ export const build = (
     ...(retained === null ? [{ code: null, name: "Retained Earnings", subtype: null, parentCode: null, balanceOf: earlier }] : []),
     netIncome
   ]
-  const assets = section(columns, ofType("asset"))
-  const liabilities = section(columns, ofType("liability"))
-  const equity = section(columns, equityLines, (line) => line === netIncome)
+  const assets = section(columns, ofType("asset"), total)
+  const liabilities = section(columns, ofType("liability"), total)
+  const equity = section(columns, equityLines, total, (line) => line === netIncome)
   const liabilitiesAndEquity = (key: TotalsStore.ColumnKey) =>
-    [...ofType("liability"), ...equityLines].reduce((sum, line) => sum + line.balanceOf(key), 0)
+    total([...ofType("liability"), ...equityLines].map((line) => line.balanceOf(key)))
   return {
     as_of: asOf,
     fiscal_year_start: fiscalYearStart,
@@ -124,8 +131,10 @@ export const report = Effect.fn("BalanceSheet.report")(function*(query: typeof R
     const read = yield* TotalsStore.rangeSums(companyId, "every", ranges, selection)
     const { columns, sums } = Columns.of(chart, selection, read, ranges.length)
     const retainedId = ReportChart.retainedEarnings(chart)?.id ?? null
-    const closed = new Map(Columns.keys(columns).map((key) => [key, YearEndClose.closeColumn(chart.accounts, retainedId, sums.get(key))]))
-    const body = build(chart, asOf, fiscalYearStart, columns, closed, Columns.header(columns, selection, chart))
+    const body = yield* SafeTotals.withTotals((total) => {
+      const closed = new Map(Columns.keys(columns).map((key) => [key, YearEndClose.closeColumn(chart.accounts, retainedId, sums.get(key), total)]))
+      return build(chart, asOf, fiscalYearStart, columns, closed, Columns.header(columns, selection, chart), total)
+    })
     return query.format === "csv" ? Csv.file(`balance-sheet-${asOf}.csv`, csv(body)) : body
   }))
 })

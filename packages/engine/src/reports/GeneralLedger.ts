@@ -4,6 +4,7 @@ import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext
 import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import * as SafeTotals from "./SafeTotals.ts"
 import * as Csv from "../kernel/formats/Csv.ts"
 import * as GeneralLedgerRules from "./GeneralLedgerRules.ts"
 import * as GeneralLedgerStore from "./GeneralLedgerStore.ts"
@@ -67,7 +68,7 @@ const books = Effect.fn("GeneralLedger.books")(function*(companyId: string, quer
     { from: span.from, to: span.to }
   ], selection)
   const column = sums.get(TotalsStore.allColumn)
-  const opening = YearEndClose.closeColumn(chart.accounts, retainedId, column)
+  const opening = yield* SafeTotals.withTotals((total) => YearEndClose.closeColumn(chart.accounts, retainedId, column, total))
   const starts = ReportDates.fiscalYearStartsWithin(span, startMonth)
   const profitAndLossIds = chart.accounts.filter(ReportChart.isProfitAndLoss).map((account) => account.id)
   const yearTotals = starts.length === 0
@@ -83,7 +84,7 @@ const books = Effect.fn("GeneralLedger.books")(function*(companyId: string, quer
 })
 
 /** An account's activity in the span and its year-end close lines; null when it has no balance and nothing to show. */
-const activityOf = (books: Books, account: ReportChart.ReportAccount) => {
+const activityOf = (books: Books, account: ReportChart.ReportAccount, total: SafeTotals.Total) => {
   const activity = books.column?.get(account.id)?.[2] ?? TotalsStore.zero
   const closeLines = GeneralLedgerRules.yearEndCloseLines({
     account,
@@ -92,7 +93,8 @@ const activityOf = (books: Books, account: ReportChart.ReportAccount) => {
     yearNets: books.yearNets,
     span: books.span,
     startMonth: books.startMonth,
-    className: books.className
+    className: books.className,
+    total
   })
   const openingNet = books.openingNets.get(account.id) ?? 0
   const hasLines = activity.debitCents + activity.creditCents > 0
@@ -101,8 +103,8 @@ const activityOf = (books: Books, account: ReportChart.ReportAccount) => {
 
 type Activity = NonNullable<ReturnType<typeof activityOf>>
 
-const sumOf = (lines: ReadonlyArray<GeneralLedgerRules.Line>, amount: (cents: number) => number): number =>
-  lines.reduce((sum, line) => sum + amount(line.amountCents), 0)
+const sumOf = (lines: ReadonlyArray<GeneralLedgerRules.Line>, amount: (cents: number) => number, total: SafeTotals.Total): number =>
+  total(lines.map((line) => amount(line.amountCents)))
 
 /**
  * An account's part of a page: at most `remaining` of its lines after `after` (its own lines and
@@ -122,21 +124,23 @@ const accountPage = Effect.fn("GeneralLedger.accountPage")(function*(
     .sort((left, right) => GeneralLedgerRules.comparePositions(left.position, right.position))
   const shown = lines.slice(0, remaining)
   if (after !== null && shown.length === 0) return null
-  const forwardNet = after === null
-    ? openingNet
-    : openingNet +
-      (hasLines ? yield* GeneralLedgerStore.netThrough(companyId, account.id, span.from, after, selection, ReportDates.dayBefore) : 0) +
-      sumOf(closeLines.filter((line) => GeneralLedgerRules.comparePositions(line.position, after) <= 0), (cents) => cents)
+  const through = after !== null && hasLines
+    ? yield* GeneralLedgerStore.netThrough(companyId, account.id, span.from, after, selection, ReportDates.dayBefore)
+    : 0
   const complete = lines.length === shown.length
-  const segment = GeneralLedgerRules.segment({
+  // The retained earnings account's close lines add every income and expense account's year.
+  const segment = yield* SafeTotals.withTotals((total) => GeneralLedgerRules.segment({
     account,
     openingNet,
-    forwardNet,
+    forwardNet: after === null
+      ? openingNet
+      : total([openingNet, through, sumOf(closeLines.filter((line) => GeneralLedgerRules.comparePositions(line.position, after) <= 0), (cents) => cents, total)]),
     lines: shown,
-    totalDebitCents: activity.debitCents + sumOf(closeLines, (cents) => Math.max(cents, 0)),
-    totalCreditCents: activity.creditCents + sumOf(closeLines, (cents) => Math.max(-cents, 0)),
-    closingNet: openingNet + TotalsStore.net(activity) + sumOf(closeLines, (cents) => cents)
-  })
+    totalDebitCents: total([activity.debitCents, sumOf(closeLines, (cents) => Math.max(cents, 0), total)]),
+    totalCreditCents: total([activity.creditCents, sumOf(closeLines, (cents) => Math.max(-cents, 0), total)]),
+    closingNet: total([openingNet, TotalsStore.net(activity), sumOf(closeLines, (cents) => cents, total)]),
+    total
+  }))
   return { entry: { account: segment, continued: after !== null, complete } satisfies GeneralLedgerRules.PageAccount, shown }
 })
 
@@ -148,7 +152,7 @@ const page = Effect.fn("GeneralLedger.page")(function*(books: Books, cursor: Gen
   let lastShown: GeneralLedgerRules.Cursor | null = null
   const startIndex = cursor === null ? 0 : books.scope.findIndex((account) => account.code >= cursor.code)
   for (const account of startIndex === -1 ? [] : books.scope.slice(startIndex)) {
-    const activity = activityOf(books, account)
+    const activity = yield* SafeTotals.withTotals((total) => activityOf(books, account, total))
     if (activity === null) continue
     if (remaining === 0) {
       hasMore = true

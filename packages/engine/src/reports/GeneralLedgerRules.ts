@@ -3,6 +3,7 @@ import { ApiError, type Reports } from "@ledger/api"
 import { Base64Url } from "effect/encoding"
 import { FiscalYear, JournalEntryRules } from "../ledger/index.ts"
 import * as Csv from "../kernel/formats/Csv.ts"
+import type * as SafeTotals from "./SafeTotals.ts"
 import type * as ReportChart from "./ReportChart.ts"
 import * as ReportDates from "./ReportDates.ts"
 
@@ -83,6 +84,8 @@ export const yearEndCloseLines = (options: {
   readonly span: ReportDates.Span
   readonly startMonth: number
   readonly className: string | null
+  /** Adds the income and expense accounts' nets for retained earnings (SafeTotals.withTotals). */
+  readonly total: SafeTotals.Total
 }): ReadonlyArray<Line> => {
   const { account } = options
   const isProfitAndLoss = account.type === "income" || account.type === "expense"
@@ -93,7 +96,7 @@ export const yearEndCloseLines = (options: {
     const yearNet = (accountId: number) => options.yearNets.get(accountId)?.get(fiscalYear) ?? 0
     const amount = isProfitAndLoss
       ? -yearNet(account.id)
-      : options.profitAndLossIds.reduce((sum, accountId) => sum + yearNet(accountId), 0)
+      : options.total(options.profitAndLossIds.map(yearNet))
     if (amount === 0) continue
     lines.push({
       position: { date: start, entryId: 0, lineNo: 0 },
@@ -119,11 +122,13 @@ export const segment = (options: {
   readonly totalDebitCents: number
   readonly totalCreditCents: number
   readonly closingNet: number
+  /** Carries the running balance (SafeTotals.withTotals): retained earnings' close lines add many accounts. */
+  readonly total: SafeTotals.Total
 }): GeneralLedgerAccount => {
   const sign = JournalEntryRules.naturalSign(options.account.type)
   let running = options.forwardNet
   const lines = options.lines.map((line): GeneralLedgerLine => {
-    running += line.amountCents
+    running = options.total([running, line.amountCents])
     return {
       date: line.position.date,
       entry_id: line.yearEndClose ? null : line.position.entryId,

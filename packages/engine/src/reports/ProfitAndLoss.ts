@@ -4,6 +4,7 @@ import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext
 import * as Handler from "../kernel/Handler.ts"
 import { JournalEntryRules } from "../ledger/index.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import * as SafeTotals from "./SafeTotals.ts"
 import * as Columns from "./Columns.ts"
 import * as Csv from "../kernel/formats/Csv.ts"
 import * as ReportChart from "./ReportChart.ts"
@@ -27,7 +28,8 @@ export const build = (
   span: ReportDates.Span,
   columns: Columns.Columns,
   sums: TotalsStore.Sums,
-  header: Record<string, unknown>
+  header: Record<string, unknown>,
+  total: SafeTotals.Total
 ): ProfitAndLoss => {
   const byCode = new Map(chart.accounts.map((account) => [account.code, account]))
   const keys = Columns.keys(columns)
@@ -42,7 +44,7 @@ export const build = (
     sections.get(ReportChart.profitAndLossSection(account, byCode))!.push(account)
   }
   const totalOf = (name: ReportChart.ProfitAndLossSection, key: TotalsStore.ColumnKey) =>
-    sections.get(name)!.reduce((sum, account) => sum + amountOf(key, account), 0)
+    total(sections.get(name)!.map((account) => amountOf(key, account)))
   const section = (name: ReportChart.ProfitAndLossSection): Section => ({
     rows: sections.get(name)!.map((account) => ({
       code: account.code,
@@ -55,8 +57,8 @@ export const build = (
     total_cents: totalOf(name, TotalsStore.allColumn),
     ...(columns.byClass ? { total_by_class: Columns.classAmounts(columns, (key) => totalOf(name, key)) } : {})
   })
-  const grossProfit = (key: TotalsStore.ColumnKey) => totalOf("income", key) - totalOf("cost_of_goods_sold", key)
-  const netIncome = (key: TotalsStore.ColumnKey) => grossProfit(key) - totalOf("expenses", key)
+  const grossProfit = (key: TotalsStore.ColumnKey) => total([totalOf("income", key), -totalOf("cost_of_goods_sold", key)])
+  const netIncome = (key: TotalsStore.ColumnKey) => total([grossProfit(key), -totalOf("expenses", key)])
   return {
     from: span.from,
     to: span.to,
@@ -114,7 +116,7 @@ export const report = Effect.fn("ProfitAndLoss.report")(function*(query: typeof 
     const accounts = selection._tag === "All" ? "every" : chart.accounts.filter(ReportChart.isProfitAndLoss).map((account) => account.id)
     const read = yield* TotalsStore.rangeSums(companyId, accounts, [{ from: range.from, to: range.to }], selection)
     const { columns, sums } = Columns.of(chart, selection, read, 1)
-    const body = build(chart, range, columns, sums, Columns.header(columns, selection, chart))
+    const body = yield* SafeTotals.withTotals((total) => build(chart, range, columns, sums, Columns.header(columns, selection, chart), total))
     return query.format === "csv" ? Csv.file(`profit-and-loss-${range.from}-to-${range.to}.csv`, csv(body)) : body
   }))
 })

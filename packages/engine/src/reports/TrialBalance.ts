@@ -3,6 +3,7 @@ import { Reports } from "@ledger/api"
 import { fiscalYearStartMonth, requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import * as SafeTotals from "./SafeTotals.ts"
 import * as Columns from "./Columns.ts"
 import * as Csv from "../kernel/formats/Csv.ts"
 import * as ReportChart from "./ReportChart.ts"
@@ -22,13 +23,18 @@ type Row = TrialBalance["rows"][number]
 
 const sides = (net: number) => ({ debit_cents: net > 0 ? net : 0, credit_cents: net < 0 ? -net : 0 })
 
-/** Builds the report from the closed nets of each column (the total column always, class columns with by_class). */
+/**
+ * Builds the report from the closed nets of each column (the total column always, class columns
+ * with by_class). `total` adds the accounts' sides (SafeTotals.withTotals: a total past the safe
+ * range is amount_out_of_range).
+ */
 export const build = (
   chart: ReportChart.Chart,
   asOf: string,
   columns: Columns.Columns,
   closed: ReadonlyMap<TotalsStore.ColumnKey, YearEndClose.Closed>,
-  header: Record<string, unknown>
+  header: Record<string, unknown>,
+  total: SafeTotals.Total
 ): TrialBalance => {
   const keys = Columns.keys(columns)
   const netOf = (key: TotalsStore.ColumnKey, accountId: number | null): number => {
@@ -56,22 +62,22 @@ export const build = (
     })
   }
   const totalsOf = (key: TotalsStore.ColumnKey) => {
-    let debit = 0
-    let credit = 0
+    const debits: Array<number> = []
+    const credits: Array<number> = []
     for (const account of candidates) {
       const side = sides(netOf(key, account.id))
-      debit += side.debit_cents
-      credit += side.credit_cents
+      debits.push(side.debit_cents)
+      credits.push(side.credit_cents)
     }
-    return { debit_cents: debit, credit_cents: credit }
+    return { debit_cents: total(debits), credit_cents: total(credits) }
   }
-  const total = totalsOf(TotalsStore.allColumn)
+  const totals = totalsOf(TotalsStore.allColumn)
   return {
     as_of: asOf,
     ...header,
     rows,
-    total_debit_cents: total.debit_cents,
-    total_credit_cents: total.credit_cents,
+    total_debit_cents: totals.debit_cents,
+    total_credit_cents: totals.credit_cents,
     ...(columns.byClass ? { totals_by_class: columns.classKeys.map((key) => ({ class: columns.nameOf(key), ...totalsOf(key) })) } : {})
   }
 }
@@ -115,8 +121,10 @@ export const report = Effect.fn("TrialBalance.report")(function*(query: typeof R
     const read = yield* TotalsStore.rangeSums(companyId, "every", ranges, selection)
     const { columns, sums } = Columns.of(chart, selection, read, ranges.length)
     const retainedId = ReportChart.retainedEarnings(chart)?.id ?? null
-    const closed = new Map(Columns.keys(columns).map((key) => [key, YearEndClose.closeColumn(chart.accounts, retainedId, sums.get(key))]))
-    const body = build(chart, asOf, columns, closed, Columns.header(columns, selection, chart))
+    const body = yield* SafeTotals.withTotals((total) => {
+      const closed = new Map(Columns.keys(columns).map((key) => [key, YearEndClose.closeColumn(chart.accounts, retainedId, sums.get(key), total)]))
+      return build(chart, asOf, columns, closed, Columns.header(columns, selection, chart), total)
+    })
     return query.format === "csv" ? Csv.file(`trial-balance-${asOf}.csv`, csv(body)) : body
   }))
 })

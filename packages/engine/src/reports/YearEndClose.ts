@@ -1,3 +1,4 @@
+import type * as SafeTotals from "./SafeTotals.ts"
 import type * as ReportChart from "./ReportChart.ts"
 import * as TotalsStore from "./TotalsStore.ts"
 
@@ -25,27 +26,34 @@ export interface Closed {
   readonly currentYearEarnings: number
 }
 
+/**
+ * `total` adds the earnings of many accounts (SafeTotals.withTotals): each account's figures are
+ * within the safe range, their sum need not be.
+ */
 export const close = (
   accounts: ReadonlyArray<ReportChart.ReportAccount>,
   retainedEarningsId: number | null,
-  input: ClosingInput
+  input: ClosingInput,
+  total: SafeTotals.Total
 ): Closed => {
   const nets = new Map<number, number>()
-  let earlierYearsEarnings = 0
-  let currentYearEarnings = 0
+  const earlier: Array<number> = []
+  const current: Array<number> = []
   for (const account of accounts) {
     const toDate = TotalsStore.net(input.toDate.get(account.id) ?? TotalsStore.zero)
     if (account.type === "income" || account.type === "expense") {
       const beforeYear = TotalsStore.net(input.beforeYear.get(account.id) ?? TotalsStore.zero)
       // Earnings are credits minus debits: income is credited, expenses debited.
-      earlierYearsEarnings -= beforeYear
-      currentYearEarnings -= toDate - beforeYear
+      earlier.push(-beforeYear)
+      current.push(beforeYear - toDate)
       nets.set(account.id, toDate - beforeYear)
     } else {
       nets.set(account.id, toDate)
     }
   }
-  if (retainedEarningsId !== null) nets.set(retainedEarningsId, (nets.get(retainedEarningsId) ?? 0) - earlierYearsEarnings)
+  const earlierYearsEarnings = total(earlier)
+  const currentYearEarnings = total(current)
+  if (retainedEarningsId !== null) nets.set(retainedEarningsId, total([nets.get(retainedEarningsId) ?? 0, -earlierYearsEarnings]))
   return { nets, earlierYearsEarnings, currentYearEarnings }
 }
 
@@ -60,6 +68,7 @@ export const closeColumn = (
   accounts: ReadonlyArray<ReportChart.ReportAccount>,
   retainedEarningsId: number | null,
   column: ReadonlyMap<number, ReadonlyArray<TotalsStore.Totals>> | undefined,
+  total: SafeTotals.Total,
   offset = 0
 ): Closed => {
   const toDate = new Map<number, TotalsStore.Totals>()
@@ -68,5 +77,5 @@ export const closeColumn = (
     toDate.set(accountId, totals[offset]!)
     beforeYear.set(accountId, totals[offset + 1]!)
   }
-  return close(accounts, retainedEarningsId, { toDate, beforeYear })
+  return close(accounts, retainedEarningsId, { toDate, beforeYear }, total)
 }

@@ -24,3 +24,16 @@ export const isUniqueViolation = (error: unknown, constraint?: string): boolean 
  */
 export const isTransient = (error: unknown): boolean =>
   SqlError.isSqlError(error) && (error.reason._tag === "SerializationError" || error.reason._tag === "DeadlockError")
+
+/** The SQLSTATE of a failed statement, as both drivers keep it on the error's cause. */
+export const sqlState = (error: unknown): string | undefined => {
+  if (!SqlError.isSqlError(error)) return undefined
+  const cause = error.reason.cause
+  return typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined
+}
+
+/**
+ * The lines' statement would take an account's all-time debit or credit turnover past
+ * Number.MAX_SAFE_INTEGER cents (LD013, migration 0045, ADR 0717): the posting is refused.
+ */
+export const isTurnoverPastBound = (error: unknown): boolean => sqlState(error) === "LD013"

@@ -2931,7 +2931,11 @@ CREATE OR REPLACE FUNCTION ledger_lines_totals()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
+DECLARE
+  past record;
 BEGIN
+  PERFORM pg_advisory_xact_lock(717, touched.key)
+    FROM (SELECT DISTINCT (l.account_id % 2147483647)::int AS key FROM new_lines l ORDER BY 1) touched;
 
   INSERT INTO account_daily_totals (company_id, account_id, day, debit_cents, credit_cents)
     SELECT sums.company_id, sums.account_id, sums.day, sums.debit_cents, sums.credit_cents
@@ -2962,6 +2966,17 @@ BEGIN
   ON CONFLICT (company_id, account_id, month) DO UPDATE SET
     debit_cents = account_monthly_totals.debit_cents + excluded.debit_cents,
     credit_cents = account_monthly_totals.credit_cents + excluded.credit_cents;
+
+  SELECT touched.company_id, touched.account_id, turnover.debit_cents, turnover.credit_cents INTO past
+    FROM (SELECT DISTINCT l.company_id, l.account_id FROM new_lines l) touched
+    CROSS JOIN LATERAL (SELECT coalesce(sum(t.debit_cents), 0) AS debit_cents, coalesce(sum(t.credit_cents), 0) AS credit_cents
+      FROM account_monthly_totals t WHERE t.company_id = touched.company_id AND t.account_id = touched.account_id) turnover
+    WHERE turnover.debit_cents > 9007199254740991 OR turnover.credit_cents > 9007199254740991
+    LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'account % of company % would have total debits of % and credits of % cents, past 9007199254740991',
+      past.account_id, past.company_id, past.debit_cents, past.credit_cents USING ERRCODE = 'LD013';
+  END IF;
   RETURN NULL;
 END $function$;
 

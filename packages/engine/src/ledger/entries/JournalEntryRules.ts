@@ -185,12 +185,20 @@ const turnoverRefusal = (
       ? [{ path: [...linesPath, index, "account"], message: `Account ${line.account}'s total debits or credits would pass 9,007,199,254,740,991 cents` }]
       : []
   })
-  return issues.length === 0 ? null : ApiError.fail(
+  return issues.length === 0 ? null : turnoverPastBound(issues)
+}
+
+/**
+ * The refusal of an entry that would take an account's turnover past the safe range: with the
+ * lines' issues when the engine found it, without when the database did (migration 0045: a
+ * concurrent posting, or a path that read no turnover).
+ */
+export const turnoverPastBound = (issues?: ReadonlyArray<{ readonly path: Path; readonly message: string }>) =>
+  ApiError.fail(
     "amount_out_of_range",
     "The entry would take an account's total debits or credits past what the API can state exactly in integer cents (±9,007,199,254,740,991).",
-    { issues, limit_cents: Number.MAX_SAFE_INTEGER }
+    { ...(issues === undefined ? {} : { issues }), limit_cents: Number.MAX_SAFE_INTEGER }
   )
-}
 
 /** The sum of the debits, which a balanced entry's credits equal. */
 export const total = (lines: ReadonlyArray<{ readonly amountCents: number }>): number =>

@@ -6,6 +6,7 @@ import { requireCompanyId } from "../../kernel/CompanyContext.ts"
 import { RequestContext } from "../../kernel/RequestContext.ts"
 import { Registry } from "../../kernel/Registry.ts"
 import * as Row from "../../kernel/Row.ts"
+import * as DatabaseError from "../../store/DatabaseError.ts"
 import * as AccountStore from "../accounts/AccountStore.ts"
 import { type PeriodOnDate, periodOf, periodOn } from "../periods/PeriodStore.ts"
 import { entryRow, lineRows, type PostOptions, type Prepared, postedEvent, recordOf } from "./JournalEntryRows.ts"
@@ -123,7 +124,10 @@ export const post = Effect.fn("JournalEntryStore.post")(function*(prepared: Prep
       line.class_id, line.contact_id
     FROM entry, jsonb_to_recordset(${JSON.stringify(lineRows(prepared))}::jsonb)
       AS line(line_no int, account_id bigint, amount_cents bigint, memo text, class_id bigint, contact_id bigint)
-  ) SELECT * FROM entry`.pipe(Effect.orDie)
+  ) SELECT * FROM entry`.pipe(Effect.catchTag("SqlError", (error) =>
+    // The database holds the amount bound for every path (migration 0045): one that read no
+    // turnover (an approval, an import, a reversal) or read it before a concurrent posting committed.
+    DatabaseError.isTurnoverPastBound(error) ? Effect.fail(JournalEntryRules.turnoverPastBound()) : Effect.die(error)))
   // The daily and monthly totals are added by the lines' statement trigger (store/migrations/0002_ledger.ts).
   const entry = recordOf(rows[0]!, prepared.lines, null)
   yield* Outbox.emit("entry.posted", postedEvent(entry)).pipe(Effect.orDie)

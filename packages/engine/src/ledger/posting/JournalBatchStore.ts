@@ -128,11 +128,14 @@ const writes = (sql: SqlClient.SqlClient, rows: Rows) =>
  * The batch's statement was refused as a whole for a reason its requests' own paths answer: a key
  * a concurrent duplicate recorded first (LD020, or the wait on it timed out), a period locked since
  * it was read (LD011), an account changed since it was read (LD021), an API key changed since its
- * request was authenticated (LD022). Nothing of it was written; its writes run alone.
+ * request was authenticated (LD022), an account whose turnover the batch would take past the safe
+ * range (LD013, migration 0045: with a concurrent posting, or several of the batch's own, or the
+ * turnover a remembered account was read with). Nothing of it was written; its writes run alone,
+ * and the governed path answers each as it always does.
  */
 export class BatchAbandoned extends Data.TaggedError("BatchAbandoned")<{ readonly state: string | undefined }> {}
 
-const expectedStates = new Set<string | undefined>(["LD020", "LD011", "LD021", "LD022"])
+const expectedStates = new Set<string | undefined>(["LD020", "LD011", "LD013", "LD021", "LD022"])
 
 /** The SQLSTATE of a failed statement, as both drivers keep it on the error's cause. */
 const sqlState = (error: { readonly reason: { readonly cause?: unknown } }): string | undefined => {
