@@ -77,13 +77,6 @@ describe("integrations", () => {
 
     expect((await owner.post(`/v1/integrations/connections/${id}/mappings/approve`, {})).body.error.type).toBe("integration_mapping_incomplete")
     const liability = (await app.query<{ code: string }>(`SELECT code FROM accounts WHERE company_id = $1 AND type = 'liability' AND control IS NULL ORDER BY code LIMIT 1`, [company.companyId]))[0]!.code
-    // A class that does not exist is refused when the mapping is set, not at every order's posting (issue 39 item 8).
-    const noClass = await owner.post(`/v1/integrations/connections/${id}/mappings`, { kind: "tip", source_key: "*", account_code: liability, class_name: "Retail" })
-    expect(noClass.status).toBe(422)
-    expect(noClass.body.error).toMatchObject({ type: "unknown_class", details: { issues: [{ path: ["body", "class_name"] }] } })
-    expect((await owner.post("/v1/classes", { name: "Retail" })).status).toBe(201)
-    const classed = await owner.post(`/v1/integrations/connections/${id}/mappings`, { kind: "tip", source_key: "*", account_code: liability, class_name: "Retail" })
-    expect(classed.status).toBe(200)
     const mapped = await owner.post(`/v1/integrations/connections/${id}/mappings`, { kind: "tip", source_key: "*", account_code: liability })
     expect(mapped.status).toBe(200)
     expect(mapped.body.gaps).toEqual([])
@@ -131,6 +124,20 @@ describe("integrations", () => {
     expect(runs.body.data).toHaveLength(3)
     const listed = await owner.get("/v1/integrations/connections?include_disconnected=true")
     expect(listed.body.data.map((item: any) => item.status)).toEqual(["connected", "disconnected"])
+  })
+
+  it("refuses a mapping's class that does not exist when it is set, not at every order's posting (issue 39 item 8)", async () => {
+    const company = await app.createCompany({ name: "Class Shop Books" })
+    const owner = writer(app, company.ownerKey)
+    const { id } = await connect(owner, "shop-classes")
+    const liability = (await app.query<{ code: string }>(`SELECT code FROM accounts WHERE company_id = $1 AND type = 'liability' AND control IS NULL ORDER BY code LIMIT 1`, [company.companyId]))[0]!.code
+    const noClass = await owner.post(`/v1/integrations/connections/${id}/mappings`, { kind: "tip", source_key: "*", account_code: liability, class_name: "Retail" })
+    expect(noClass.status).toBe(422)
+    expect(noClass.body.error).toMatchObject({ type: "unknown_class", details: { issues: [{ path: ["body", "class_name"] }] } })
+    expect((await owner.post("/v1/classes", { name: "Retail" })).status).toBe(201)
+    const classed = await owner.post(`/v1/integrations/connections/${id}/mappings`, { kind: "tip", source_key: "*", account_code: liability, class_name: "Retail" })
+    expect(classed.status).toBe(200)
+    expect(classed.body.gaps).toEqual([])
   })
 
   it("posts a processor's charges with fees and payouts through the clearing account, and pauses", async () => {

@@ -34,7 +34,7 @@ describe.skipIf(!hasChromium)("integrations and migrations in the web app", () =
     const page = await signedInPage(harness, email, "sources")
     await page.getByRole("heading", { name: "Integrations and migrations" }).waitFor()
     const table = page.getByRole("table", { name: new RegExp(`^Migration ${created.connection.id} `, "u") })
-    await table.getByRole("row", { name: /^accounts done 9/u }).waitFor()
+    await table.getByRole("row", { name: /^accounts done 10/u }).waitFor()
     expect(await page.getByText("No provider is connected.").count()).toBe(1)
     await checkScreen(page, "30-sources-extracting")
 

@@ -90,7 +90,9 @@ export const monthEnds = (first: string | null, asOf: string): ReadonlyArray<str
 /** Natural balances by source account id at each month end. */
 export const balancesAt = (accounts: ReadonlyArray<SourceAccount>, txns: ReadonlyArray<ResolvedTxn>, ends: ReadonlyArray<string>) => {
   const types = new Map(accounts.map((account) => [account.id, account.type]))
-  const running = new Map<string, number>()
+  // Running sums in bigint: a source may move amounts whose running total passes the safe range
+  // between month ends (ten moves of 1e15 cents in and out), where number sums lose cents.
+  const running = new Map<string, bigint>()
   const result = new Map<string, Map<string, number>>()
   let index = 0
   for (const end of ends) {
@@ -98,10 +100,10 @@ export const balancesAt = (accounts: ReadonlyArray<SourceAccount>, txns: Readonl
       for (const line of txns[index]!.lines) {
         const type = types.get(line.account)
         if (type === null || type === undefined) continue
-        running.set(line.account, (running.get(line.account) ?? 0) + naturalSign(type) * line.cents)
+        running.set(line.account, (running.get(line.account) ?? 0n) + BigInt(naturalSign(type) * line.cents))
       }
     }
-    result.set(end, new Map(running))
+    result.set(end, new Map([...running].map(([account, cents]) => [account, Number(cents)])))
   }
   return result
 }

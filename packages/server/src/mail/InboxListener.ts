@@ -127,33 +127,22 @@ export interface Running {
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code })
 
-/** Starts the listener; resolves once it is bound. */
-export const start = async (settings: Settings, run: Runner): Promise<Running> => {
-  const bounds: Limits = { ...defaultLimits, ...settings.limits }
+/** Bytes of messages being received or parsed now, across every session of one listener. */
+interface Budget {
+  bytes: number
+}
+
+/** MAIL FROM and RCPT TO: the rates, the declared size against the budget, and the engine's verdict on each recipient. */
+const admission = (bounds: Limits, budget: Budget, run: Runner): Pick<SMTPServerOptions, "onMailFrom" | "onRcptTo"> => {
   const perClient = rateWindow(bounds.messagesPerClientPerMinute)
   const perInbox = rateWindow(bounds.messagesPerInboxPerMinute)
-  /** Bytes of messages being received or parsed now, across every session. */
-  let processingBytes = 0
-  const options: SMTPServerOptions = {
-    name: settings.domain,
-    banner: "Ledger receipt inbox",
-    size: limits.messageBytesMax,
-    authOptional: true,
-    // A receiving MX: nobody logs in, and nothing is relayed.
-    disabledCommands: settings.tls === null ? ["AUTH", "STARTTLS"] : ["AUTH"],
-    ...(settings.tls === null ? {} : { key: readFileSync(settings.tls.keyFile), cert: readFileSync(settings.tls.certFile) }),
-    // No DNS from the listener: who the sender is comes from the front server's authentication results.
-    disableReverseLookup: true,
-    maxClients: clientsMax,
-    // Bounded so that a stop is never held by a client that keeps its session open.
-    ...(settings.closeTimeoutMs === undefined ? {} : { closeTimeout: Math.max(1, settings.closeTimeoutMs) }),
-    logger: false,
+  return {
     onMailFrom(address, session, callback) {
       if (!perClient.take(session.remoteAddress)) return callback(smtpError(450, "4.7.1 Too much mail from your address: try again later"))
       // A declared size that does not fit beside the messages being processed waits for later.
       const size = address.args === false ? undefined : address.args.SIZE
       const declared = typeof size === "string" ? Number(size) : 0
-      if (Number.isFinite(declared) && declared > 0 && declared <= limits.messageBytesMax && processingBytes + declared > bounds.processingBytesMax) {
+      if (Number.isFinite(declared) && declared > 0 && declared <= limits.messageBytesMax && budget.bytes + declared > bounds.processingBytesMax) {
         return callback(smtpError(452, "4.3.1 Insufficient system storage: try again later"))
       }
       callback()
@@ -173,55 +162,81 @@ export const start = async (settings: Settings, run: Runner): Promise<Running> =
         },
         () => callback(smtpError(451, "4.3.0 Temporary failure, try again later"))
       )
-    },
-    onData(stream, session, callback) {
-      const chunks: Array<Buffer> = []
-      let size = 0
-      // Bytes this message holds in `processingBytes`, given back once it is answered.
-      let held = 0
-      let deferred = false
-      const release = () => {
-        processingBytes -= held
-        held = 0
-      }
-      stream.on("data", (chunk: Buffer) => {
-        size += chunk.byteLength
-        if (deferred || size > limits.messageBytesMax) return
-        if (processingBytes + chunk.byteLength > bounds.processingBytesMax) {
-          // No room beside the messages being processed: drop what was kept, read the rest away, defer.
-          deferred = true
-          chunks.length = 0
-          release()
-          return
-        }
-        processingBytes += chunk.byteLength
-        held += chunk.byteLength
-        // Past the limit the rest is read and dropped (the client is answered 552 at the end).
-        chunks.push(chunk)
-      })
-      stream.on("end", () => {
-        if (stream.sizeExceeded || size > limits.messageBytesMax) {
-          release()
-          return callback(smtpError(552, "5.3.4 Message too big"))
-        }
-        if (deferred) return callback(smtpError(451, "4.3.1 Insufficient system storage: try again later"))
-        const envelope = {
-          mailFrom: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address,
-          recipients: session.envelope.rcptTo.map((to) => to.address)
-        }
-        InboundMail.parse(Buffer.concat(chunks), envelope, { trustedAuthservId: settings.trustedAuthservId })
-          .then((message) => run(Receipts.Intake.receive(message)))
-          .then((deliveries) => {
-            release()
-            const reply = InboundMail.smtpReply(deliveries)
-            if (reply.code === 250) callback(null, reply.message)
-            else callback(smtpError(reply.code, reply.message))
-          }, () => {
-            release()
-            callback(smtpError(451, "4.3.0 Temporary failure, try again later"))
-          })
-      })
     }
+  }
+}
+
+/** DATA: the message read within its size and the budget, parsed, and handed to the engine. */
+const receiver = (settings: Settings, bounds: Limits, budget: Budget, run: Runner): SMTPServerOptions["onData"] =>
+  (stream, session, callback) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    // Bytes this message holds in the budget, given back once it is answered.
+    let held = 0
+    let deferred = false
+    const release = () => {
+      budget.bytes -= held
+      held = 0
+    }
+    stream.on("data", (chunk: Buffer) => {
+      size += chunk.byteLength
+      // Past the size limit the rest is read and dropped (the client is answered 552 at the end).
+      if (deferred || size > limits.messageBytesMax) return
+      if (budget.bytes + chunk.byteLength > bounds.processingBytesMax) {
+        // No room beside the messages being processed: drop what was kept, read the rest away, defer.
+        deferred = true
+        chunks.length = 0
+        release()
+        return
+      }
+      budget.bytes += chunk.byteLength
+      held += chunk.byteLength
+      chunks.push(chunk)
+    })
+    stream.on("end", () => {
+      if (stream.sizeExceeded || size > limits.messageBytesMax) {
+        release()
+        return callback(smtpError(552, "5.3.4 Message too big"))
+      }
+      if (deferred) return callback(smtpError(451, "4.3.1 Insufficient system storage: try again later"))
+      const envelope = {
+        mailFrom: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address,
+        recipients: session.envelope.rcptTo.map((to) => to.address)
+      }
+      InboundMail.parse(Buffer.concat(chunks), envelope, { trustedAuthservId: settings.trustedAuthservId })
+        .then((message) => run(Receipts.Intake.receive(message)))
+        .then((deliveries) => {
+          release()
+          const reply = InboundMail.smtpReply(deliveries)
+          if (reply.code === 250) callback(null, reply.message)
+          else callback(smtpError(reply.code, reply.message))
+        }, () => {
+          release()
+          callback(smtpError(451, "4.3.0 Temporary failure, try again later"))
+        })
+    })
+  }
+
+/** Starts the listener; resolves once it is bound. */
+export const start = async (settings: Settings, run: Runner): Promise<Running> => {
+  const bounds: Limits = { ...defaultLimits, ...settings.limits }
+  const budget: Budget = { bytes: 0 }
+  const options: SMTPServerOptions = {
+    name: settings.domain,
+    banner: "Ledger receipt inbox",
+    size: limits.messageBytesMax,
+    authOptional: true,
+    // A receiving MX: nobody logs in, and nothing is relayed.
+    disabledCommands: settings.tls === null ? ["AUTH", "STARTTLS"] : ["AUTH"],
+    ...(settings.tls === null ? {} : { key: readFileSync(settings.tls.keyFile), cert: readFileSync(settings.tls.certFile) }),
+    // No DNS from the listener: who the sender is comes from the front server's authentication results.
+    disableReverseLookup: true,
+    maxClients: clientsMax,
+    // Bounded so that a stop is never held by a client that keeps its session open.
+    ...(settings.closeTimeoutMs === undefined ? {} : { closeTimeout: Math.max(1, settings.closeTimeoutMs) }),
+    logger: false,
+    ...admission(bounds, budget, run),
+    onData: receiver(settings, bounds, budget, run)
   }
   const server = new SMTPServer(options)
   await new Promise<void>((resolve, reject) => {

@@ -61,6 +61,9 @@ const handler = (state: { company: Record<string, Array<Json>>; codes: Set<strin
 
 
 /** A year of balanced business: the accounts' balances and the parties' open balances are what the transactions make. */
+/** The transaction entities a generated year holds, each an empty list before the year is filled. */
+const transactionEntities = ["Invoice", "Payment", "Bill", "BillPayment", "SalesReceipt", "RefundReceipt", "CreditMemo", "Deposit", "Transfer", "Purchase", "VendorCredit"] as const
+
 interface Everyday {
   readonly id: string
   readonly txnDate: string
@@ -131,17 +134,7 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
   ...Array.from({ length: Math.max(0, (settings.customers ?? 1) - 1) }, (_, index) => ({ Id: String(1000 + index), DisplayName: `Customer ${index}`, Balance: 0 }))]
   company.Vendor = [{ Id: "41", DisplayName: "Books by Bessie", Balance: 0 }]
   company.Item = [{ Id: "1", Name: "Services", IncomeAccountRef: { value: "4000", name: "Services" } }]
-  company.Invoice = []
-  company.Payment = []
-  company.Bill = []
-  company.BillPayment = []
-  company.SalesReceipt = []
-  company.RefundReceipt = []
-  company.CreditMemo = []
-  company.Deposit = []
-  company.Transfer = []
-  company.Purchase = []
-  company.VendorCredit = []
+  for (const entity of transactionEntities) company[entity] = []
   company.JournalEntry = [{ Id: "1", TxnDate: `${year}-${String(firstMonth).padStart(2, "0")}-01`, Line: [
     { Amount: 10_000, DetailType: "JournalEntryLineDetail", JournalEntryLineDetail: { PostingType: "Debit", AccountRef: { value: "1000" } } },
     { Amount: 10_000, DetailType: "JournalEntryLineDetail", JournalEntryLineDetail: { PostingType: "Credit", AccountRef: { value: "3000" } } }
