@@ -33,7 +33,11 @@ describe("PaymentProcessorHttp against the loopback fake", () => {
     expect(request.headers["content-type"]).toBe("application/x-www-form-urlencoded")
     expect(request.headers["idempotency-key"]).toBe("acct-key-1")
     expect(request.body).toBe("type=express&metadata%5Breference%5D=company-1")
-    const link = await run(use((port) => port.accountLink({ accountId: account.id, returnUrl: "/r", refreshUrl: "/f" })))
+    // As the real processor, the fake refuses an address it cannot send a person to.
+    const relative = await run(Effect.flip(use((port) => port.accountLink({ accountId: account.id, returnUrl: "/r", refreshUrl: "/f" }))))
+    expect(relative).toMatchObject({ code: "invalid_request", message: "Not a valid URL" })
+    expect(fake.state.requests.at(-1)).toMatchObject({ status: 400, answer: { error: { type: "invalid_request_error", message: "Not a valid URL", param: "refresh_url" } } })
+    const link = await run(use((port) => port.accountLink({ accountId: account.id, returnUrl: "https://app.example/r", refreshUrl: "https://app.example/f" })))
     expect(link.url).toMatch(/^https:\/\/connect\.processor\.test\//)
     expect(link.expiresAt).toBeGreaterThan(Date.now() / 1000)
   })

@@ -31,6 +31,24 @@ const refundEvent = Effect.fn("Events.refund")(function*(company: string, settin
   yield* sql`UPDATE online_refunds SET status = ${String(object.status)}, entry_id = ${entryId} WHERE company_id = ${company} AND id = ${Row.int(refund.id)}`.pipe(Effect.orDie)
 })
 
+/**
+ * The processor's fee for a dispute: the dispute object has none of its own; it is in the
+ * dispute's balance transactions (`balance_transactions[].fee`, itemised in `fee_details`), the
+ * one that withdrew the amount. Integer cents, never negative here.
+ */
+export const disputeFee = (object: Json): number => {
+  const transactions = Array.isArray(object.balance_transactions) ? object.balance_transactions as Array<Json> : []
+  const fee = transactions.filter((transaction) => Number(transaction?.amount) < 0).reduce((sum, transaction) => sum + (Number.isInteger(Number(transaction.fee)) ? Number(transaction.fee) : 0), 0)
+  return Math.max(0, fee)
+}
+
+/** A dispute fee the processor gave back when the dispute was won (a negative fee on the reinstating transaction), in cents. */
+export const feeReturned = (object: Json): number => {
+  const transactions = Array.isArray(object.balance_transactions) ? object.balance_transactions as Array<Json> : []
+  const fee = transactions.filter((transaction) => Number(transaction?.amount) > 0).reduce((sum, transaction) => sum + (Number.isInteger(Number(transaction.fee)) ? Number(transaction.fee) : 0), 0)
+  return Math.max(0, -fee)
+}
+
 const disputeRow = Effect.fn("Events.disputeRow")(function*(company: string, settings: Record<string, unknown>, object: Json) {
   const sql = yield* SqlClient.SqlClient
   const found = yield* sql<Record<string, unknown>>`SELECT * FROM online_disputes WHERE company_id = ${company} AND processor_dispute_id = ${String(object.id)} FOR UPDATE`
@@ -41,7 +59,7 @@ const disputeRow = Effect.fn("Events.disputeRow")(function*(company: string, set
   // A dispute may arrive before its payment's own event: the payment books first.
   const settled = yield* Sync.settleCharge(company, settings, charge)
   const amount = Number(object.amount)
-  const fee = Number(object.fee ?? 0)
+  const fee = disputeFee(object)
   // The dispute's id, reserved so that its entry names it (`source.id`).
   const disputeId = yield* Posting.reserveId()
   const entryId = yield* Posting.disputeOpened(settings, amount, fee, `payment ${String(object.payment_intent)}`, disputeId)
@@ -55,7 +73,9 @@ const disputeEvent = Effect.fn("Events.dispute")(function*(company: string, sett
   const sql = yield* SqlClient.SqlClient
   const dispute = yield* disputeRow(company, settings, object)
   if (dispute === undefined || dispute.status !== "open" || (object.status !== "won" && object.status !== "lost")) return
-  const entryId = object.status === "won" ? yield* Posting.disputeWon(settings, Row.int(dispute.amount_cents), `payment ${String(object.payment_intent)}`, Row.int(dispute.id)) : null
+  const entryId = object.status === "won"
+    ? yield* Posting.disputeWon(settings, Row.int(dispute.amount_cents), feeReturned(object), `payment ${String(object.payment_intent)}`, Row.int(dispute.id))
+    : null
   yield* sql`UPDATE online_disputes SET status = ${String(object.status)}, close_entry_id = ${entryId} WHERE company_id = ${company} AND id = ${Row.int(dispute.id)}`
     .pipe(Effect.orDie)
 })
