@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { requestProblems, responseProblems } from "../providers/stripe/contract.ts"
 import { agentWithKey, type TestCompany } from "../support/index.ts"
 import { type BillingApp, deliver, deliverAll, get, makeBillingAppAt, moveTo, post } from "./support.ts"
 
@@ -141,5 +142,12 @@ describe("billing", () => {
     expect(wrongKey.status).toBe(400)
     expect(wrongKey.body.error?.type).toBe("invalid_signature")
     expect((await get(app, company.ownerKey, "/v1/billing")).body.plan).toBe("solo")
+  })
+
+  it("sent the processor only requests Stripe's description has, and had answers it describes", () => {
+    const requests = world.processor.state.requests
+    expect(requests.length).toBeGreaterThan(20)
+    expect(requests.flatMap(requestProblems)).toEqual([])
+    expect(requests.flatMap(responseProblems)).toEqual([])
   })
 })

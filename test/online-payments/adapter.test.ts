@@ -80,6 +80,20 @@ describe("PaymentProcessorHttp against the loopback fake", () => {
     expect(unauthorized.code).toBe("unauthorized")
   })
 
+  it("reads a payout of more than a page (the list is newest first) oldest first, and keeps the base URL's path", async () => {
+    const account = await run(use((port) => port.createAccount({ reference: "company-many", idempotencyKey: "acct-key-many" })))
+    const balance = fake.state.balance.get(account.id) ?? []
+    fake.state.balance.set(account.id, balance)
+    for (let index = 0; index < 150; index++) {
+      balance.push({ id: `txn_many_${index}`, object: "balance_transaction", type: "charge", amount: 1_000, fee: 30, net: 970, source: `ch_${index}`, created: 1_770_000_000 + index, currency: "usd", status: "available" })
+    }
+    const payout = fake.payout(account.id, "2026-03-11")
+    const lines = await run(use((port) => port.payoutLines({ accountId: account.id, payoutId: payout.id })))
+    expect(lines.map((line) => line.id)).toEqual(Array.from({ length: 150 }, (_, index) => `txn_many_${index}`))
+    expect(fake.state.requests.filter((request) => request.path.startsWith("/v1/balance_transactions")).at(-1)!.path).toContain("starting_after=txn_many_50")
+    expect(PaymentProcessorHttp.endpoint("https://gateway.test/stripe/", "/v1/payouts").toString()).toBe("https://gateway.test/stripe/v1/payouts")
+  })
+
   it("answers not_configured from the unconfigured layer", async () => {
     const failure = await run(Effect.flip(use((port) => port.listPayouts({ accountId: "a", limit: 1 }))), PaymentProcessor.layerUnconfigured)
     expect(failure.code).toBe("not_configured")

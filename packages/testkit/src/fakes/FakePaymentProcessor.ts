@@ -105,7 +105,7 @@ const connect: Route = (state, { path, body }) => {
     const refused = urlRefusal(body, ["refresh_url", "return_url"])
     if (refused !== null) return refused
     if (!state.accounts.has(String(body.account))) return notFound
-    const link = { object: "account_link", url: `https://connect.processor.test/setup/${S.newId("s")}`, expires_at: S.now(state) + 300, account: body.account }
+    const link = { object: "account_link", url: `https://connect.processor.test/setup/${S.newId("s")}`, created: S.now(state), expires_at: S.now(state) + 300 }
     return json(200, link)
   }
   return null
@@ -145,9 +145,9 @@ const billing: Route = (state, { path, body }) => {
     const id = S.newId("cs")
     const session = { id, object: "checkout.session", url: `https://checkout.processor.test/c/${id}`, status: "open", ...body, customer: body.customer ?? null, subscription: null }
     state.sessions.set(id, session)
-    return json(200, session)
+    return json(200, S.view(session))
   }
-  if (path[0] === "checkout") return state.sessions.has(path[2]!) ? json(200, state.sessions.get(path[2]!)) : notFound
+  if (path[0] === "checkout") return state.sessions.has(path[2]!) ? json(200, S.view(state.sessions.get(path[2]!)!)) : notFound
   if (path[0] === "billing_portal") {
     const refused = urlRefusal(body, ["return_url"])
     if (refused !== null) return refused

@@ -73,7 +73,8 @@ export const newId = (prefix: string): string => `${prefix}_${randomBytes(12).to
 /** Records the event the processor sends for this change, signed as it would be. */
 export const emit = (state: State, type: string, object: Json, account: string | null): SignedEvent => {
   const id = newId("evt")
-  const payload = JSON.stringify({ id, object: "event", type, created: now(state), account, data: { object } }, null, 2)
+  // A platform event (billing) has no `account` at all; a connected account's names it.
+  const payload = JSON.stringify({ id, object: "event", type, created: now(state), ...(account === null ? {} : { account }), data: { object } }, null, 2)
   const event = { id, type, payload, signature: PaymentProcessorPort.signatureHeader(state.webhookSecret, now(state), payload) }
   state.events.push(event)
   return event
@@ -234,9 +235,13 @@ export const advanceTo = (state: State, seconds: number): void => {
   }
 }
 
-/** What the API answers for an object: without the fake's own bookkeeping fields. */
+/**
+ * What the API answers for an object: without the fake's own bookkeeping fields (the connected
+ * account it lives on; a checkout's line items and subscription settings as they were asked for,
+ * which the processor answers only when expanded).
+ */
 export const view = (object: Json): Json => {
-  const { account: _account, ...rest } = object
+  const { account: _account, line_items: _items, subscription_data: _subscription, ...rest } = object
   return rest
 }
 
