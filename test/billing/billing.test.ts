@@ -147,7 +147,7 @@ describe("billing", () => {
   it("sent the processor only requests Stripe's description has, and had answers it describes", () => {
     const requests = world.processor.state.requests
     expect(requests.length).toBeGreaterThan(20)
-    expect(requests.flatMap(requestProblems)).toEqual([])
+    expect(requests.flatMap((request) => requestProblems(request))).toEqual([])
     expect(requests.flatMap(responseProblems)).toEqual([])
   })
 })

@@ -74,7 +74,7 @@ describe("processor source paging", () => {
     expect(caughtUp.ids).toEqual(many)
     // Each list request is one Stripe's description has (`ending_before`, `starting_after`, `limit`).
     expect(listed.some((request) => request.path.includes("ending_before="))).toBe(true)
-    expect(listed.flatMap(requestProblems)).toEqual([])
+    expect(listed.flatMap((request) => requestProblems(request, { connectedBy: "token" }))).toEqual([])
   })
 
   it("reads a cursor of the earlier form (the last id seen) as the newest seen", async () => {

@@ -117,7 +117,7 @@ describe("online payments", () => {
 
   it("sent the processor only requests Stripe's description has; its answers and events are as described", () => {
     const requests = world.processor.state.requests
-    expect(requests.flatMap(requestProblems)).toEqual([])
+    expect(requests.flatMap((request) => requestProblems(request))).toEqual([])
     expect(requests.flatMap(responseProblems)).toEqual([])
     expect(world.processor.state.events.flatMap((event) => eventProblems(event.payload))).toEqual([])
   })

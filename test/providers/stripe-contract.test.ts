@@ -60,7 +60,7 @@ describe(`the card processor against Stripe's description (API ${description.inf
     const requests = fake.state.requests
     expect(requests.length).toBe(15)
     expect(requests.filter((request) => request.status !== 200).map((request) => [request.path, request.answer])).toEqual([])
-    expect(requests.flatMap(requestProblems)).toEqual([])
+    expect(requests.flatMap((request) => requestProblems(request))).toEqual([])
     expect(requests.flatMap(responseProblems)).toEqual([])
     expect(fake.take().flatMap((event) => eventProblems(event.payload))).toEqual([])
   })
@@ -76,7 +76,7 @@ describe(`the card processor against Stripe's description (API ${description.inf
       { error: { type: "invalid_request_error", message: "Not a valid URL", param: "return_url" } },
       { error: { type: "invalid_request_error", message: "Not a valid URL", param: "return_url" } }
     ])
-    expect(sent.flatMap(requestProblems)).toEqual([
+    expect(sent.flatMap((request) => requestProblems(request))).toEqual([
       "POST /v1/billing_portal/sessions: return_url: \"/settings/billing\" is not a valid URL (absolute http or https)",
       "POST /v1/account_links: return_url: \"/done\" is not a valid URL (absolute http or https)"
     ])
@@ -107,9 +107,14 @@ describe(`the card processor against Stripe's description (API ${description.inf
       "POST /v1/subscriptions/sub_1: items[0][plan_id]: not a parameter",
       "POST /v1/subscriptions/sub_1: proration_behavior: \"later\" is not one of always_invoice, create_prorations, none"
     ])
-    expect(requestProblems({ method: "GET", path: "/v1/balance_transactions?after=txn_1", headers: { authorization: "Bearer sk" }, body: "" })).toEqual([
+    expect(requestProblems({ method: "GET", path: "/v1/balance_transactions?after=txn_1", headers: { authorization: "Bearer sk", "stripe-account": "acct_1" }, body: "" })).toEqual([
       "GET /v1/balance_transactions: query after is not a parameter"
     ])
     expect(requestProblems({ method: "GET", path: "/v1/charges_list", headers: {}, body: "" })).toEqual(["GET /v1/charges_list: no such operation"])
+    // The connected account in the header Stripe reads, and a retry-safe create.
+    expect(requestProblems({ method: "POST", path: "/v1/refunds", headers: { ...headers, "processor-account": "acct_1" }, body: "payment_intent=pi_1" })).toEqual([
+      "POST /v1/refunds: no Idempotency-Key",
+      "POST /v1/refunds: no Stripe-Account header naming the connected account"
+    ])
   })
 })

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url"
  * Requests: the operation exists (method and path template); the Bearer key; a POST's body is
  * `application/x-www-form-urlencoded` and, decoded as Stripe reads it (`a[b][0][c]=v`), every key
  * is a declared parameter of the right type, enum and length, with every required one there; a
- * GET's query names only declared parameters. Beyond the schema, what the real service enforces
+ * GET's query names only declared parameters; creates carry an `Idempotency-Key`, and what happens
+ * on a connected account names it in `Stripe-Account`. Beyond the schema, what the real service enforces
  * at run time: any `*_url` it will send a person to is an absolute http(s) URL ("Not a valid URL").
  *
  * Answers and events: every field given is declared in the object's schema with a matching type
@@ -117,14 +118,22 @@ const urlProblems = (value: Json, at: string): Array<string> => {
   })
 }
 
+/** Creates that move money or make objects: a retry must not make a second one (Stripe's `Idempotency-Key`). */
+const idempotent = ["/v1/accounts", "/v1/payment_intents", "/v1/refunds", "/v1/checkout/sessions"]
+/** What happens on a connected account, named in the `Stripe-Account` header (else it happens on the platform's own). */
+const connected = /^\/v1\/(payment_intents|refunds|payouts|balance_transactions)(\/|$)/u
+
 /** What is wrong with one request by the description; empty when nothing is. */
-export const requestProblems = (request: Recorded): Array<string> => {
+export const requestProblems = (request: Recorded, options: { readonly connectedBy?: "header" | "token" } = {}): Array<string> => {
   const url = new URL(request.path, "http://processor.invalid")
   const found = operationOf(request.method, url.pathname)
   const name = `${request.method} ${url.pathname}`
   if (found === null) return [`${name}: no such operation`]
   const problems: Array<string> = []
   if (!/^Bearer \S+$/u.test(request.headers.authorization ?? "")) problems.push(`${name}: no Bearer key`)
+  if (request.method === "POST" && idempotent.includes(url.pathname) && (request.headers["idempotency-key"] ?? "") === "") problems.push(`${name}: no Idempotency-Key`)
+  // With an OAuth access token (a connection to the merchant's own account) the token names the account.
+  if (options.connectedBy !== "token" && connected.test(url.pathname) && !/^acct_/u.test(request.headers["stripe-account"] ?? "")) problems.push(`${name}: no Stripe-Account header naming the connected account`)
   const parameters = (found.operation.parameters ?? []) as Array<Json>
   const query = formDecode(url.search.slice(1))
   for (const [key, value] of Object.entries(query)) {

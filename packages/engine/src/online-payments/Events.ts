@@ -128,8 +128,13 @@ const connected = Effect.fn("Events.connected")(function*(event: Event) {
   return company
 })
 
-/** The processor's signature header (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`), by its lower-case name. */
-export const signatureHeader = "processor-signature"
+/**
+ * The processor's signature header (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`), by its
+ * lower-case name: Stripe's `Stripe-Signature`; `Processor-Signature`, the name this project's
+ * fake used before, is still read.
+ */
+export const signatureHeader = "stripe-signature"
+export const signatureHeaderBefore = "processor-signature"
 
 /**
  * The event receiver (ADR 1803): the processor POSTs its event as the body, signed over those exact
@@ -143,10 +148,10 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       if (request.raw === undefined) {
-        return yield* Effect.fail(ApiError.fail("invalid_signature", "The processor's events are verified over their exact bytes: POST them over HTTP with the Processor-Signature header."))
+        return yield* Effect.fail(ApiError.fail("invalid_signature", "The processor's events are verified over their exact bytes: POST them over HTTP with the Stripe-Signature header."))
       }
       const nowSeconds = Math.floor(Date.parse(request.now) / 1000)
-      const signature = request.raw.headers[signatureHeader] ?? ""
+      const signature = request.raw.headers[signatureHeader] ?? request.raw.headers[signatureHeaderBefore] ?? ""
       const event = yield* processor((port) => port.verifyEvent({ payload: request.raw!.body, signature, nowSeconds }))
       // A request without a credential runs outside the pipeline's write transaction: the event's
       // id and everything it books commit together here, or none of it does (a failure leaves the

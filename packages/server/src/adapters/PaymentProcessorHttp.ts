@@ -5,8 +5,10 @@ import { Ports } from "@ledger/engine"
  * The real adapter of the payment-processor port, speaking the HTTP API of the most used card
  * processor: form-encoded request bodies (nested keys as `metadata[k]`, `items[0][price]`), an
  * `Idempotency-Key` header on every create, `Authorization: Bearer <secret key>`, the connected
- * account in `Stripe-Account`-style `Processor-Account`, JSON answers with integer minor units, and
- * events signed `t=...,v1=...` (HMAC-SHA256, 300 s tolerance, constant-time comparison).
+ * account in `Stripe-Account`, JSON answers with integer minor units, and events signed
+ * `t=...,v1=...` in `Stripe-Signature` (HMAC-SHA256, 300 s tolerance, constant-time comparison).
+ * Modelled on Stripe's API version 2023-08-16 (test/fixtures/providers/stripe, checked by
+ * test/providers/stripe-contract.test.ts); point LEDGER_PAYMENTS_URL at https://api.stripe.com.
  *
  * Configured by LEDGER_PAYMENTS_URL, LEDGER_PAYMENTS_SECRET_KEY and LEDGER_PAYMENTS_WEBHOOK_SECRET.
  * The testkit's `FakePaymentProcessor` serves the same API on loopback and runs this adapter.
@@ -88,7 +90,7 @@ const caller = (options: Options) => {
     const url = endpoint(options.baseUrl, path)
     if (input.query !== undefined) url.search = formEncode(input.query)
     const headers: Record<string, string> = { authorization: `Bearer ${options.secretKey}` }
-    if (input.accountId !== undefined) headers["processor-account"] = input.accountId
+    if (input.accountId !== undefined) headers["stripe-account"] = input.accountId
     if (input.idempotencyKey !== undefined) headers["idempotency-key"] = input.idempotencyKey
     if (method === "POST") headers["content-type"] = "application/x-www-form-urlencoded"
     const request = new Request(url, { method, headers, ...(method === "POST" ? { body: formEncode(input.body ?? {}) } : {}) })

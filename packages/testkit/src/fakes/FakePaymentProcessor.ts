@@ -11,7 +11,7 @@ import * as S from "./FakePaymentProcessorState.ts"
  * built, so tests run the real adapter over real HTTP. It checks the Bearer secret key, replays
  * answers by Idempotency-Key, reads form-encoded bodies, and records the events it would send.
  * Like the real processor it POSTs them to an endpoint (`endpoint`, then `send`): the event's JSON
- * as the body, signed in `Processor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`
+ * as the body, signed in `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`
  * over those exact bytes with the endpoint secret. `post` sends any body and header, for tests of
  * tampered, stale or wrongly signed deliveries.
  */
@@ -58,7 +58,7 @@ export interface Delivery {
 }
 
 /** The header the processor signs its events in. */
-export const signatureHeaderName = "Processor-Signature"
+export const signatureHeaderName = "Stripe-Signature"
 
 /** `a[b][0][c]=v` pairs -> nested objects and arrays. */
 export const formDecode = (text: string): S.Json => {
@@ -187,7 +187,7 @@ const route = (state: S.State, method: string, url: URL, headers: Record<string,
   const key = headers["idempotency-key"]
   if (method === "POST" && key !== undefined && state.idempotent.has(key)) return state.idempotent.get(key)!
   const path = url.pathname.replace(/^\/v1\//, "").split("/").map(decodeURIComponent)
-  const input = { path, body: method === "POST" ? formDecode(text) : {}, account: headers["processor-account"] ?? null, query: url.searchParams }
+  const input = { path, body: method === "POST" ? formDecode(text) : {}, account: headers["stripe-account"] ?? null, query: url.searchParams }
   const answer = connect(state, input) ?? payments(state, input) ?? billing(state, input) ?? balanceTransactions(state, input) ?? notFound
   if (method === "POST" && key !== undefined && answer.status < 500) state.idempotent.set(key, answer)
   return answer
