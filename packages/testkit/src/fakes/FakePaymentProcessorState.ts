@@ -195,7 +195,7 @@ const subscriptionItem = (price: string, quantity: number): Json => ({ id: newId
  * the new items, or why the update is refused: an unknown item, or two items of one price.
  */
 export const updateItems = (_state: State, subscription: Json, changes: Array<Json>): Array<Json> | string => {
-  let items = (subscription.items.data as Array<Json>).map((item) => ({ ...item, price: { ...item.price } }))
+  let items: Array<Json> = (subscription.items.data as Array<Json>).map((item) => ({ ...item, price: { ...item.price } }))
   for (const change of changes ?? []) {
     if (change === undefined) continue
     if (change.id === undefined) {
