@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { requestProblems, responseProblems } from "../providers/stripe/contract.ts"
+import { requestProblems, responseProblems } from "../support/providers/stripe.ts"
 import { agentWithKey, type TestCompany } from "../support/index.ts"
 import { type BillingApp, deliver, deliverAll, get, makeBillingAppAt, moveTo, post } from "./support.ts"
 

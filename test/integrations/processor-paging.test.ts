@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { CommerceHttp } from "@ledger/server"
 import { FakeCommerce } from "@ledger/testkit"
-import { requestProblems } from "../providers/stripe/contract.ts"
+import { requestProblems } from "../support/providers/stripe.ts"
 
 /**
  * The processor source's paging (issue 39, item 7). The processor lists balance transactions

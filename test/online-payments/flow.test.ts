@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { eventProblems, requestProblems, responseProblems } from "../providers/stripe/contract.ts"
+import { eventProblems, requestProblems, responseProblems } from "../support/providers/stripe.ts"
 import { getFile } from "../support/files.ts"
 import { balance, deliver, deliverAll, get, invoiceWithLink, makePaymentsApp, onboardedShop, payOnPage, type PaymentsApp, post } from "./support.ts"
 

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PaymentProcessor } from "@ledger/engine/ports"
 import { FakePaymentProcessor } from "@ledger/testkit"
-import { description, eventProblems, requestProblems, responseProblems } from "./stripe/contract.ts"
+import { description, eventProblems, requestProblems, responseProblems } from "../support/providers/stripe.ts"
 
 /**
  * The card processor's contract (issue 39): every request the real adapter (PaymentProcessorHttp)

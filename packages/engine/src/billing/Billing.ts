@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { ApiError, Billing as BillingApi } from "@ledger/api"
-import * as AppUrl from "../kernel/AppUrl.ts"
+import * as Deployment from "../kernel/EngineInfo.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
@@ -28,12 +28,12 @@ const live = Effect.fn("Billing.live")(function*(company: string) {
  * relative ones); 503 `billing_not_configured` when the deployment names no address.
  */
 const appLink = Effect.fn("Billing.appLink")(function*(path: string) {
-  const app = yield* AppUrl.appUrl
+  const app = yield* Deployment.appUrl
   if (app === null) {
     return yield* Effect.fail(ApiError.fail("billing_not_configured",
       "Billing needs the web app's address for the processor to send people back to (LEDGER_APP_URL or LEDGER_BASE_URL)."))
   }
-  return AppUrl.under(app, path)
+  return Deployment.under(app, path)
 })
 
 const answer = (company: string, details: Record<string, unknown>) =>

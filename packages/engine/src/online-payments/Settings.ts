@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, OnlinePayments } from "@ledger/api"
-import * as AppUrl from "../kernel/AppUrl.ts"
+import * as Deployment from "../kernel/EngineInfo.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
@@ -62,7 +62,7 @@ export const handlers = [
       const company = yield* requireCompanyId
       // The processor sends the person back to the app and refuses a relative address: without
       // one, nothing is created at the processor.
-      const app = yield* AppUrl.appUrl
+      const app = yield* Deployment.appUrl
       if (app === null) {
         return yield* Effect.fail(ApiError.fail("online_payments_not_configured",
           "Onboarding needs the web app's address for the processor to send people back to (LEDGER_APP_URL or LEDGER_BASE_URL)."))
@@ -78,7 +78,7 @@ export const handlers = [
       }
       const id = accountId
       const link = yield* processor((port) => port.accountLink({
-        accountId: id, returnUrl: AppUrl.under(app, "/settings/online-payments?onboarding=done"), refreshUrl: AppUrl.under(app, "/settings/online-payments?onboarding=again")
+        accountId: id, returnUrl: Deployment.under(app, "/settings/online-payments?onboarding=done"), refreshUrl: Deployment.under(app, "/settings/online-payments?onboarding=again")
       }))
       return {
         body: { url: link.url, expires_at: new Date(link.expiresAt * 1000).toISOString(), provider: "provider_a" as const },

@@ -116,6 +116,19 @@ export const processorPage = (cursor: string | null) => {
   return { query, next }
 }
 
+/** One page of the processor's balance transactions after `cursor` (see `processorPage`). */
+const processorObjects = <E>(call: (request: Request) => Effect.Effect<Json, E>, baseUrl: string, accessToken: string, cursor: string | null) => {
+  const page = processorPage(cursor)
+  const url = endpoint(baseUrl, "/v1/balance_transactions")
+  url.search = new URLSearchParams(page.query).toString()
+  return call(new Request(url, { headers: { authorization: `Bearer ${accessToken}` } })).pipe(Effect.map((json): Ports.ObjectPage => {
+    const items = (json.data ?? []) as Array<Json>
+    const hasMore = json.has_more === true
+    // The page is newest first; the port's objects are oldest first.
+    return { objects: [...items].reverse().map(processorObject), nextCursor: page.next(items, hasMore), hasMore }
+  }))
+}
+
 export const make = (options: Options): Ports.CommerceProviders["Service"] => {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request))
   // Under the app's address, its path kept (an app served under a prefix).
@@ -156,17 +169,7 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
         })).pipe(Effect.map((json) => ({ accessToken: String(json.access_token), accountId: String(json.account_id), accountName: String(json.account_name ?? json.account_id) })))),
     objects: ({ provider, accessToken, cursor }) =>
       Effect.flatMap(config(provider), (found) => {
-        if (provider === "provider_a") {
-          const page = processorPage(cursor)
-          const url = endpoint(found.baseUrl, "/v1/balance_transactions")
-          url.search = new URLSearchParams(page.query).toString()
-          return call(new Request(url, { headers: { authorization: `Bearer ${accessToken}` } })).pipe(Effect.map((json) => {
-            const items = (json.data ?? []) as Array<Json>
-            const hasMore = json.has_more === true
-            // The page is newest first; the port's objects are oldest first.
-            return { objects: [...items].reverse().map(processorObject), nextCursor: page.next(items, hasMore), hasMore }
-          }))
-        }
+        if (provider === "provider_a") return processorObjects(call, found.baseUrl, accessToken, cursor)
         const url = endpoint(found.baseUrl, "/admin/api/orders.json")
         url.searchParams.set("limit", "100")
         if (cursor !== null && cursor !== "") url.searchParams.set("since_cursor", cursor)

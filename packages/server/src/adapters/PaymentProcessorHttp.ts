@@ -111,6 +111,23 @@ const caller = (options: Options) => {
   return call
 }
 
+/** A payout's balance transactions, oldest first: the list is newest first, so `starting_after` the last one seen walks it to its oldest. */
+const payoutLines = (call: ReturnType<typeof caller>, accountId: string, payoutId: string) =>
+  Effect.gen(function*() {
+    const lines: Array<Json> = []
+    let after: string | undefined
+    for (let page = 0; page < pagesMax; page++) {
+      const json = yield* call("GET", "/v1/balance_transactions", { accountId, query: { payout: payoutId, limit: 100, starting_after: after } })
+      const data = json.data as Array<Json>
+      lines.push(...data)
+      if (json.has_more !== true || data.length === 0) break
+      after = String(data[data.length - 1]!.id)
+    }
+    return lines.reverse().map((line): Ports.PaymentProcessorPort.BalanceLine => ({
+      id: String(line.id), type: String(line.type), amountCents: Number(line.amount), feeCents: Number(line.fee), netCents: Number(line.net), source: String(line.source ?? "")
+    }))
+  })
+
 export const make = (options: Options): Ports.PaymentProcessor["Service"] => {
   const call = caller(options)
   return Ports.PaymentProcessor.of({
@@ -141,22 +158,7 @@ export const make = (options: Options): Ports.PaymentProcessor["Service"] => {
           arrivalDate: new Date(Number(payout.arrival_date) * 1000).toISOString().slice(0, 10),
           status: payout.status
         })))),
-    payoutLines: ({ accountId, payoutId }) =>
-      Effect.gen(function*() {
-        // The list is newest first: `starting_after` the last one seen walks it to its oldest.
-        const lines: Array<Json> = []
-        let after: string | undefined
-        for (let page = 0; page < pagesMax; page++) {
-          const json = yield* call("GET", "/v1/balance_transactions", { accountId, query: { payout: payoutId, limit: 100, starting_after: after } })
-          const data = json.data as Array<Json>
-          lines.push(...data)
-          if (json.has_more !== true || data.length === 0) break
-          after = String(data[data.length - 1]!.id)
-        }
-        return lines.reverse().map((line) => ({
-          id: String(line.id), type: String(line.type), amountCents: Number(line.amount), feeCents: Number(line.fee), netCents: Number(line.net), source: String(line.source ?? "")
-        }))
-      }),
+    payoutLines: ({ accountId, payoutId }) => payoutLines(call, accountId, payoutId),
     createCheckoutSession: ({ mode, items, customerId, reference, successUrl, cancelUrl, trialDays, idempotencyKey }) =>
       call("POST", "/v1/checkout/sessions", {
         idempotencyKey,
