@@ -108,3 +108,48 @@ describe("/mcp with a credential that is not good", () => {
     }
   })
 })
+
+describe("the consent screen's Decline (issue 38 item 15)", () => {
+  const get = (path: string) => app.fetch(new Request(`${base}${path}`, { redirect: "manual" }))
+
+  it("sends the browser back to the app with error=access_denied and the state, creating nothing", async () => {
+    const client = await registerClient(app)
+    const { challenge } = pkce()
+    const state = "s t&ate=1/é"
+    // The consent screen's address, as authorize sends the browser there.
+    const authorized = await get(`/oauth/authorize?${new URLSearchParams({
+      response_type: "code", client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state
+    })}`)
+    const consent = new URL(authorized.headers.get("location")!)
+    expect(consent.pathname).toBe("/connect")
+    const codes = async () => Number((await app.query<{ count: string }>(`SELECT count(*) AS count FROM oauth_codes`))[0]!.count)
+    const before = await codes()
+    const params = new URLSearchParams({ client_id: consent.searchParams.get("client_id")!, redirect_uri: consent.searchParams.get("redirect_uri")!, state: consent.searchParams.get("state")! })
+    const declined = await get(`/oauth/decline?${params}`)
+    expect(declined.status).toBe(302)
+    const back = new URL(declined.headers.get("location")!)
+    expect(`${back.origin}${back.pathname}`).toBe(redirectUri)
+    expect(back.searchParams.get("error")).toBe("access_denied")
+    expect(back.searchParams.get("state")).toBe(state)
+    expect(back.searchParams.get("code")).toBeNull()
+    expect(await codes()).toBe(before)
+    // Without a state, none is invented.
+    const stateless = await get(`/oauth/decline?${new URLSearchParams({ client_id: client.client_id, redirect_uri: redirectUri })}`)
+    expect(new URL(stateless.headers.get("location")!).searchParams.has("state")).toBe(false)
+  })
+
+  it("shows an error, never a redirect, for a redirect URI the client did not register or an unknown client", async () => {
+    const client = await registerClient(app)
+    for (const [query, error] of [
+      [{ client_id: client.client_id, redirect_uri: "https://evil.example/callback", state: "x" }, "invalid_request"],
+      [{ client_id: client.client_id, redirect_uri: `${redirectUri}/`, state: "x" }, "invalid_request"],
+      [{ client_id: "ldgc_unknown", redirect_uri: redirectUri, state: "x" }, "invalid_client"],
+      [{ redirect_uri: redirectUri }, "invalid_client"]
+    ] as const) {
+      const refused = await get(`/oauth/decline?${new URLSearchParams(query)}`)
+      expect(refused.status, JSON.stringify(query)).toBe(400)
+      expect(refused.headers.get("location")).toBeNull()
+      expect(((await refused.json()) as { error: string }).error).toBe(error)
+    }
+  })
+})

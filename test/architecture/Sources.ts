@@ -73,7 +73,7 @@ export interface Import {
 const resolveRelative = (from: string, specifier: string): string | null => {
   const base = resolve(repoRoot, dirname(from), specifier)
   for (const candidate of [base, `${base}.ts`, join(base, "index.ts"), base.replace(/\.js$/, ".ts")]) {
-    if (candidate.endsWith(".ts") && existsSync(candidate) && statSync(candidate).isFile()) return toRepo(candidate)
+    if ((candidate.endsWith(".ts") || candidate.endsWith(".mjs")) && existsSync(candidate) && statSync(candidate).isFile()) return toRepo(candidate)
   }
   return null
 }

@@ -9,7 +9,8 @@ import { type BankingApp, type Company, makeBankingApp } from "./support.ts"
 
 let app: BankingApp
 beforeAll(async () => {
-  app = await makeBankingApp()
+  // A hosted deployment (a payment processor): the plans' feed-account limits hold.
+  app = await makeBankingApp({ billing: true })
 }, 120_000)
 afterAll(async () => {
   await app?.close()
@@ -236,5 +237,33 @@ describe("bank feeds", () => {
     expect(sync.status).toBe(200)
     const badToken = await app.write("/v1/bank-feeds", company.ownerKey, { public_token: "not-a-token" })
     expect(badToken.status).toBe(502)
+  })
+})
+
+describe("bank feeds without billing (no payment processor, as `pnpm start`)", () => {
+  let bare: BankingApp
+  beforeAll(async () => {
+    bare = await makeBankingApp()
+  }, 120_000)
+  afterAll(async () => {
+    await bare?.close()
+  })
+
+  it("links any number of feed accounts on any plan: no plan limit applies (ADR 2000)", async () => {
+    const company = await bare.createCompany({ plan: "solo" })
+    const accounts = [1, 2, 3, 4].map((index) => ({ accountId: `s${index}`, name: `Account ${index}`, mask: `000${index}`, kind: "checking" }))
+    const login = bare.aggregator.connect({ institution: "Fake Bank", accounts })
+    expect((await bare.write("/v1/bank-feeds/link-token", company.ownerKey, {})).status).toBe(201)
+    const feed = await bare.write("/v1/bank-feeds", company.ownerKey, { public_token: login.publicToken })
+    expect(feed.status).toBe(201)
+    for (const [index, code] of ["1000", "1010", "1020", "1150"].entries()) {
+      const linked = await bare.write(`/v1/bank-feeds/${feed.body.id}/accounts/link`, company.ownerKey, {
+        account: `s${index + 1}`,
+        new_bank_account: { name: `Bank ${index}`, kind: "checking", ledger_account: code }
+      })
+      expect(linked.status, JSON.stringify(linked.body)).toBe(200)
+    }
+    const list = await bare.call("GET", "/v1/bank-feeds", { token: company.ownerKey })
+    expect(list.body).toMatchObject({ plan: "solo", linked_accounts: 4, linked_accounts_limit: null })
   })
 })

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Server } from "@ledger/server"
-import { FakeAggregator } from "@ledger/testkit"
+import { Layer } from "effect"
+import { FakeAggregator, FakePaymentProcessor } from "@ledger/testkit"
 import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { makeTestApp, newKey } from "../support/index.ts"
 
@@ -20,10 +21,16 @@ export interface Company {
 
 let agentCounter = 0
 
-export const makeBankingApp = async (options: { readonly clock?: Server.ManualClock } = {}) => {
+/**
+ * `billing: true` adds the testkit's fake payment processor, so billing applies and the plans'
+ * feed-account limits hold; without it (as `pnpm start`) no plan limits anything (ADR 2000).
+ */
+export const makeBankingApp = async (options: { readonly clock?: Server.ManualClock; readonly billing?: boolean } = {}) => {
   const aggregator = FakeAggregator.make()
+  const processor = options.billing === true ? FakePaymentProcessor.make() : null
   const ports = ServerPorts.wire({ dataDir: "memory", aggregator: aggregator.layer })
-  const app = await makeTestApp({ providers: ports.layer, ...(options.clock === undefined ? {} : { clock: options.clock }) })
+  const providers = processor === null ? ports.layer : Layer.merge(ports.layer, processor.layer)
+  const app = await makeTestApp({ providers, ...(options.clock === undefined ? {} : { clock: options.clock }) })
 
   /** A write with a fresh Idempotency-Key. */
   const write = (path: string, token: string, body: unknown, headers?: Record<string, string>) =>
@@ -52,7 +59,10 @@ export const makeBankingApp = async (options: { readonly clock?: Server.ManualCl
     createCompany,
     createAgent,
     aggregator,
-    close: app.close
+    close: async () => {
+      await app.close()
+      await processor?.close()
+    }
   }
 }
 

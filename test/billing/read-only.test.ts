@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectErrorBody, newKey, type TestCompany } from "../support/index.ts"
-import { type BillingApp, deliverAll, get, makeBillingAppAt, moveTo, post } from "./support.ts"
+import { type BillingApp, deliverAll, get, makeBillingAppAt, moveTo, ownerPost, post } from "./support.ts"
 
 /**
  * A cancelled company's books are read-only (issue 29, ADR 1805), enforced by the pipeline for
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 const subscribe = async (company: TestCompany) => {
   const { app, processor } = world
-  const checkout = await post(app, company.ownerKey, "/v1/billing/checkout", { plan: "solo", interval: "month" })
+  const checkout = await ownerPost(app, company, "/v1/billing/checkout", { plan: "solo", interval: "month" })
   expect(checkout.status, JSON.stringify(checkout.body)).toBe(200)
   processor.completeCheckout(checkout.body.session_id)
   await deliverAll(processor)
@@ -38,7 +38,7 @@ describe("read-only books", () => {
     const bystander = await app.createCompany({ name: "Staying Co" })
     await subscribe(company)
     expect((await contact(company, "Before cancel")).status).toBe(201)
-    expect((await post(app, company.ownerKey, "/v1/billing/cancel", { cancel: true })).status).toBe(200)
+    expect((await ownerPost(app, company, "/v1/billing/cancel", { cancel: true })).status).toBe(200)
     await deliverAll(processor)
     const billing = (await get(app, company.ownerKey, "/v1/billing")).body
     expect(billing).toMatchObject({ cancel_at_period_end: true, read_only: false })
@@ -76,7 +76,7 @@ describe("read-only books", () => {
     expect((await contact(bystander, "Unaffected")).status).toBe(201)
 
     // Billing's own operations still work: subscribing again makes the books writable at once.
-    const again = await post(app, company.ownerKey, "/v1/billing/checkout", { plan: "solo", interval: "month" })
+    const again = await ownerPost(app, company, "/v1/billing/checkout", { plan: "solo", interval: "month" })
     expect(again.status, JSON.stringify(again.body)).toBe(200)
     processor.completeCheckout(again.body.session_id)
     await deliverAll(processor)

@@ -2,8 +2,8 @@ import { Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { FakePaymentProcessor } from "@ledger/testkit"
 import { Ports as ServerPorts } from "@ledger/server/adapters"
-import { makeTestApp, type TestApp } from "../support/index.ts"
-import { appUrl, type BillingApp, deliverAll, makeBillingApp, post } from "./support.ts"
+import { makeTestApp, signInAs, type TestApp } from "../support/index.ts"
+import { appUrl, type BillingApp, deliverAll, makeBillingApp, ownerPost, post } from "./support.ts"
 
 /**
  * Every address Ledger hands the card processor is one the processor can send a person to: absolute,
@@ -29,25 +29,25 @@ describe("addresses handed to the processor", () => {
   it("are absolute under the web app's address: onboarding, checkout, the portal and the license", async () => {
     const { app, processor } = world
     const company = await app.createCompany({ name: "Return Co" })
-    const onboarding = await post(app, company.ownerKey, "/v1/online-payments/onboarding", {})
+    const onboarding = await ownerPost(app, company, "/v1/online-payments/onboarding", {})
     expect(onboarding.status, JSON.stringify(onboarding.body)).toBe(200)
     const link = sent(processor, "/v1/account_links")
     expect([link.get("return_url"), link.get("refresh_url")]).toEqual([
       `${appUrl}/settings/online-payments?onboarding=done`, `${appUrl}/settings/online-payments?onboarding=again`
     ])
 
-    const checkout = await post(app, company.ownerKey, "/v1/billing/checkout", { plan: "solo", interval: "month" })
+    const checkout = await ownerPost(app, company, "/v1/billing/checkout", { plan: "solo", interval: "month" })
     expect(checkout.status, JSON.stringify(checkout.body)).toBe(200)
     const session = sent(processor, "/v1/checkout/sessions")
     expect([session.get("success_url"), session.get("cancel_url")]).toEqual([`${appUrl}/settings/billing?session_id={CHECKOUT_SESSION_ID}`, `${appUrl}/settings/billing`])
     processor.completeCheckout(checkout.body.session_id)
     await deliverAll(processor)
 
-    const portal = await post(app, company.ownerKey, "/v1/billing/portal", {})
+    const portal = await ownerPost(app, company, "/v1/billing/portal", {})
     expect(portal.status, JSON.stringify(portal.body)).toBe(200)
     expect(sent(processor, "/v1/billing_portal/sessions").get("return_url")).toBe(`${appUrl}/settings/billing`)
 
-    const license = await post(app, company.ownerKey, "/v1/billing/license/checkout", {})
+    const license = await ownerPost(app, company, "/v1/billing/license/checkout", {})
     expect(license.status, JSON.stringify(license.body)).toBe(200)
     expect(sent(processor, "/v1/checkout/sessions").get("success_url")).toBe(`${appUrl}/settings/billing?license=done`)
   })
@@ -66,11 +66,12 @@ describe("a deployment that names no web app address", () => {
 
   it("refuses onboarding and checkout with 503, and creates nothing at the processor", async () => {
     const company = await bare.createCompany({ name: "Nowhere Co" })
-    const onboarding = await post(bare, company.ownerKey, "/v1/online-payments/onboarding", {})
+    const { secret: session } = await signInAs(bare, company)
+    const onboarding = await post(bare, session, "/v1/online-payments/onboarding", {})
     expect(onboarding.status).toBe(503)
     expect(onboarding.body.error).toMatchObject({ type: "online_payments_not_configured" })
     expect(onboarding.body.error.message).toContain("LEDGER_APP_URL")
-    const checkout = await post(bare, company.ownerKey, "/v1/billing/checkout", { plan: "solo", interval: "month" })
+    const checkout = await post(bare, (await signInAs(bare, company)).secret, "/v1/billing/checkout", { plan: "solo", interval: "month" })
     expect(checkout.status).toBe(503)
     expect(checkout.body.error).toMatchObject({ type: "billing_not_configured" })
     expect(processor.state.requests).toEqual([])

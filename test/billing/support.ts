@@ -3,7 +3,7 @@ import { expect } from "vitest"
 import { FakePaymentProcessor } from "@ledger/testkit"
 import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { listen } from "../support/loopback.ts"
-import { makeTestApp, newKey, type TestApp, type TestAppOptions } from "../support/index.ts"
+import { makeTestApp, newKey, signInAs, type TestApp, type TestAppOptions } from "../support/index.ts"
 
 /** The web app's address the tests' deployments name (LEDGER_APP_URL), under a path. */
 export const appUrl = "https://app.ledger.test/books"
@@ -36,6 +36,13 @@ export const post = async (app: TestApp, token: string, path: string, body: unkn
   const result = await app.call("POST", path, { token, key: newKey(), body })
   return { status: result.status, body: result.body as any }
 }
+
+/**
+ * A billing write by the company's owner signed in: billing's writes take no API key and ask a
+ * step-up (ADR 2001), so each signs in afresh at the app's clock (signing in counts as one).
+ */
+export const ownerPost = async (app: TestApp, company: { readonly companyId: string; readonly ownerId: number }, path: string, body: unknown) =>
+  post(app, (await signInAs(app, company)).secret, path, body)
 
 export const get = async (app: TestApp, token: string, path: string) => {
   const result = await app.call("GET", path, { token })

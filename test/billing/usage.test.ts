@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { agentModel, agentWithKey, newKey } from "../support/index.ts"
-import { type BillingApp, deliverAll, get, makeBillingApp, post } from "./support.ts"
+import { type BillingApp, deliverAll, get, makeBillingApp, ownerPost, post } from "./support.ts"
 
 /**
  * AI-transaction metering (issue 29, spec 8.2's overage): `GET /v1/billing`'s
@@ -24,7 +24,7 @@ describe("AI-transaction usage", () => {
     const { app, processor } = world
     const company = await app.createCompany({ name: "Metered Co" })
     const other = await app.createCompany({ name: "Other Co" })
-    const checkout = await post(app, company.ownerKey, "/v1/billing/checkout", { plan: "business", interval: "month" })
+    const checkout = await ownerPost(app, company, "/v1/billing/checkout", { plan: "business", interval: "month" })
     processor.completeCheckout(checkout.body.session_id)
     await deliverAll(processor)
     const usage = async () => (await get(app, company.ownerKey, "/v1/billing")).body.usage.ai_transactions_this_period

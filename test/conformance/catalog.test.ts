@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Catalog, type Operation, Scope } from "@ledger/api"
-import { agentWithKey, createKey, expectErrorBody, makeTestApp, type TestApp, type TestCompany } from "../support/index.ts"
+import { agentWithKey, createKey, expectErrorBody, makeTestApp, signInAs, type TestApp, type TestCompany } from "../support/index.ts"
 
 /**
  * The catalog's promises, checked for every operation it declares, including the ones other areas
  * add later (DESIGN.md, "One catalog, every surface"): every operation checks its credential and
  * scope, scope before the Idempotency-Key, every `K` write refuses a missing key before looking at
- * its body, a dry run needs no key, and people-only operations refuse agents.
+ * its body, a dry run needs no key, people-only operations refuse agents, and operations for a
+ * person signed in refuse every API key.
  */
 
 let app: TestApp
@@ -14,6 +15,8 @@ let company: TestCompany
 /** A key of the owner holding exactly one scope, by scope. */
 const keys = new Map<Scope.Scope, string>()
 let agentKey: string
+/** The owner's signed-in session (operations for a person signed in take no key). */
+let session: string
 
 const operations = Catalog.operations as ReadonlyArray<Operation.Any>
 const companyOperations = operations.filter((operation) => operation.credential === "company" && operation.id !== "postMcp")
@@ -29,6 +32,7 @@ beforeAll(async () => {
     keys.set(scope, key.secret)
   }
   agentKey = (await agentWithKey(app, company.ownerKey, [...Scope.scopes])).key.secret
+  session = (await signInAs(app, company)).secret
 })
 afterAll(() => app.close())
 
@@ -84,10 +88,12 @@ describe("every operation of the catalog", () => {
   it("refuses every K write without an Idempotency-Key, before its body", async () => {
     let checked = 0
     for (const operation of companyOperations.filter((candidate) => candidate.mode === "K")) {
-      const result = await send(operation, { token: keys.get(operation.scope)!, body: wrongBody })
+      // An operation for a person signed in takes the owner's session, no key (the next check).
+      const token = operation.signedIn ? session : keys.get(operation.scope)!
+      const result = await send(operation, { token, body: wrongBody })
       expect(result.status, `${operation.id}: ${JSON.stringify(result.body)}`).toBe(400)
       expectErrorBody(result.body, "idempotency_key_required")
-      const noBody = await send(operation, { token: keys.get(operation.scope)! })
+      const noBody = await send(operation, { token })
       expectErrorBody(noBody.body, "idempotency_key_required")
       checked++
     }
@@ -97,6 +103,19 @@ describe("every operation of the catalog", () => {
       checked++
     }
     expect(checked).toBeGreaterThan(8)
+  })
+
+  it("refuses any API key, the owner's included, at operations for a person signed in, before the Idempotency-Key and the body", async () => {
+    const signedIn = companyOperations.filter((operation) => operation.signedIn)
+    expect(signedIn.length).toBeGreaterThan(8)
+    for (const operation of signedIn) {
+      expect(operation.errors, operation.id).toContain("session_required")
+      for (const token of [company.ownerKey, keys.get(operation.scope)!]) {
+        const result = await send(operation, { token, body: wrongBody })
+        expect(result.status, `${operation.id}: ${JSON.stringify(result.body)}`).toBe(403)
+        expectErrorBody(result.body, "session_required")
+      }
+    }
   })
 
   it("lets a dry run through without a key, and no read or setter ever asks for one", async () => {

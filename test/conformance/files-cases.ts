@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { deflateSync } from "node:zlib"
 import { extractText, getDocumentProxy } from "unpdf"
 import { expect } from "vitest"
-import { isPdf, type TestApp } from "../support/index.ts"
+import { isPdf, signInAs, type TestApp } from "../support/index.ts"
 
 /**
  * The file operations of files.test.ts: how each is asked for, how its JSON envelope is asked
@@ -248,9 +248,13 @@ export const seed = async (app: TestApp, companyId: string, post: (path: string,
   await post("/v1/tax/profile", { return_type: "SCHC" })
   await post("/v1/tax/mapping/defaults", {})
 
-  // Crypto: the add-on on, so the gains report answers (no disposals: the header row).
+  // Crypto: the add-on on, so the gains report answers (no disposals: the header row). Its
+  // settings are for the owner signed in (a session, never a key).
   await app.query("UPDATE companies SET crypto_addon = true WHERE company_id = $1", [companyId])
-  await post("/v1/crypto/settings", { enabled: true })
+  const ownerId = (await app.query<{ id: unknown }>("SELECT id FROM users WHERE company_id = $1 AND role = 'owner' ORDER BY id LIMIT 1", [companyId]))[0]!.id
+  const { secret } = await signInAs(app, { companyId, ownerId: Number(ownerId) })
+  const crypto = await app.call("POST", "/v1/crypto/settings", { token: secret, body: { enabled: true } })
+  if (crypto.status !== 200) throw new Error(`crypto settings: ${crypto.status} ${JSON.stringify(crypto.body)}`)
 
   // The logo, a receipt, a consent with a paper-signed upload, and a trip.
   await post("/v1/company/profile/logo", { content_base64: Buffer.from(logo).toString("base64"), file_name: "logo.png" })

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Catalog, type Operation } from "@ledger/api"
+import { Catalog, Common, Limits, type Operation } from "@ledger/api"
 import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
+import { newFirm } from "../support/sign-in.ts"
 
 /**
  * Every list pages the same way (DECISIONS.md, issue 19 item 12): `limit` and `cursor` in, and
@@ -25,6 +26,15 @@ describe("lists", () => {
       return missing.length === 0 ? [] : [`${operation.id} (${operation.path}): no ${missing.join(", ")}`]
     })
     expect(wrong).toEqual([])
+  })
+
+  it("every list's limit is the one shared definition: 1 to 1000, 100 when absent (DECISIONS \"Lists\")", () => {
+    expect(Limits.pageSizeMax).toBe(1_000)
+    expect(Limits.pageSizeDefault).toBe(100)
+    const own = lists.filter((operation) =>
+      (operation.query as unknown as { fields: Record<string, unknown> }).fields.limit !== Common.PageQuery.limit
+    ).map((operation) => operation.id)
+    expect(own).toEqual([])
   })
 })
 
@@ -73,5 +83,31 @@ describe("lists that did not page", () => {
     }
     const paged = (await pages("/v1/bank-rules", company.ownerKey)) as Array<{ name: string }>
     expect(paged.map((rule) => rule.name)).toEqual(["First", "Also first", "Second", "Third"])
+  })
+})
+
+/** The issues a 400 names at `query.limit`, if any. */
+const limitIssues = (body: any): Array<unknown> =>
+  ((body?.error?.details?.issues ?? []) as Array<{ path: ReadonlyArray<unknown> }>).filter((issue) =>
+    issue.path.join(".") === "query.limit")
+
+describe("every list over HTTP", () => {
+  it("takes limit=1000 and refuses limit=1001 naming query.limit (issue 38 item 9)", async () => {
+    const company = await app.createCompany({ name: "Long Lists Co" })
+    const firm = await newFirm(app)
+    const refusedThousand: Array<string> = []
+    const acceptedMore: Array<string> = []
+    for (const operation of lists) {
+      const token = operation.credential === "firm" ? firm.adminKey : company.ownerKey
+      // The records named in paths need not exist: the query is validated before any is read.
+      const path = operation.path.replace(/\{[a-z_]+\}/g, "1") + (operation.id === "listPriorAmounts" ? "?year=2026&" : "?")
+      const thousand = await app.call("GET", `${path}limit=1000`, { token })
+      if (thousand.status === 400 && limitIssues(thousand.body).length > 0) refusedThousand.push(operation.id)
+      else expect(thousand.status, `${operation.id}: ${JSON.stringify(thousand.body)}`).not.toBe(400)
+      const more = await app.call("GET", `${path}limit=1001`, { token })
+      if (!(more.status === 400 && limitIssues(more.body).length > 0)) acceptedMore.push(`${operation.id} ${more.status}`)
+    }
+    expect(refusedThousand).toEqual([])
+    expect(acceptedMore).toEqual([])
   })
 })

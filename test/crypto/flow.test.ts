@@ -23,7 +23,7 @@ describe("an invoice paid on chain", () => {
     const seen = (await t.get(`/v1/crypto/receipts?document_id=${invoice.id}`, owner.ownerKey)).body.data
     expect(seen).toHaveLength(1)
     expect(seen[0]).toMatchObject({ txid, status: "pending", payment: "exact", quantity: "0.005", confirmations: 1 })
-    const early = await t.post(`/v1/crypto/receipts/${seen[0].id}/assign`, owner.ownerKey, {})
+    const early = await t.post(`/v1/crypto/receipts/${seen[0].id}/assign`, owner.session, {})
     expect(early.status).toBe(409)
     expect(early.body.error.type).toBe("crypto_receipt_state")
 
@@ -33,7 +33,7 @@ describe("an invoice paid on chain", () => {
     expect(confirmed.status).toBe("confirmed")
     expect((await t.get(`/v1/crypto/quotes/${quote.id}`, owner.ownerKey)).body.status).toBe("paid")
 
-    const assigned = await t.ok(`/v1/crypto/receipts/${seen[0].id}/assign`, owner.ownerKey, {})
+    const assigned = await t.ok(`/v1/crypto/receipts/${seen[0].id}/assign`, owner.session, {})
     expect(assigned).toMatchObject({ status: "assigned", document_id: invoice.id, value_cents: 250_00, price: "50000" })
     expect(assigned.entry_id).toBeGreaterThan(0)
     const paid = (await t.get(`/v1/documents/${invoice.id}`, owner.ownerKey)).body

@@ -42,22 +42,22 @@ describe("soft-locked periods", () => {
     expect(locked.status, JSON.stringify(locked.body)).toBe(200)
 
     const acquisition = { quantity: "0.1", cost_cents: 4_000_00, acquired_at: "2026-01-15", offset_account: "1010" }
-    const refused = await t.post(`/v1/crypto/wallets/${wallet.id}/acquisitions`, owner.ownerKey, acquisition)
+    const refused = await t.post(`/v1/crypto/wallets/${wallet.id}/acquisitions`, owner.session, acquisition)
     expect(refused.status).toBe(422)
     expect(refused.body.error.type).toBe("soft_lock_reason_required")
-    const lot = await t.ok(`/v1/crypto/wallets/${wallet.id}/acquisitions`, owner.ownerKey, { ...acquisition, soft_lock_override_reason: "Late broker statement" })
+    const lot = await t.ok(`/v1/crypto/wallets/${wallet.id}/acquisitions`, owner.session, { ...acquisition, soft_lock_override_reason: "Late broker statement" })
     const entry = (await t.get(`/v1/journal-entries/${lot.entry_id}`, owner.ownerKey)).body
     expect(entry.soft_lock_override_reason).toBe("Late broker statement")
 
     const disposal = { kind: "sell", quantity: "0.01", disposed_at: "2026-01-20", proceeds_cents: 500_00, counter_account: "1010" }
-    expect((await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, disposal)).body.error.type).toBe("soft_lock_reason_required")
-    expect((await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, { ...disposal, soft_lock_override_reason: "Missed sale" })).status).toBe(201)
+    expect((await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, disposal)).body.error.type).toBe("soft_lock_reason_required")
+    expect((await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, { ...disposal, soft_lock_override_reason: "Missed sale" })).status).toBe(201)
 
     // The receipt is dated when it confirmed (2026-03-10, the clock): lock March too.
     const march = await periodOf(owner.ownerKey, "2026-03-10")
     expect((await t.post(`/v1/periods/${march.id}/status`, owner.ownerKey, { status: "soft_locked", reason: "March reviewed" })).status).toBe(200)
-    expect((await t.post(`/v1/crypto/receipts/${receipt.id}/assign`, owner.ownerKey, {})).body.error.type).toBe("soft_lock_reason_required")
-    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.ownerKey, { soft_lock_override_reason: "Customer paid late" })
+    expect((await t.post(`/v1/crypto/receipts/${receipt.id}/assign`, owner.session, {})).body.error.type).toBe("soft_lock_reason_required")
+    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.session, { soft_lock_override_reason: "Customer paid late" })
     expect(assigned.status).toBe("assigned")
     expect((await t.get(`/v1/journal-entries/${assigned.entry_id}`, owner.ownerKey)).body.soft_lock_override_reason).toBe("Customer paid late")
   })
@@ -65,13 +65,13 @@ describe("soft-locked periods", () => {
   it("needs the reason for a remeasurement and its reversal in a soft-locked month", async () => {
     const owner = await t.company({ remeasure: true })
     const wallet = await t.wallet(owner, { key: freshKey() })
-    await t.ok(`/v1/crypto/wallets/${wallet.id}/acquisitions`, owner.ownerKey, { quantity: "1", cost_cents: 40_000_00, acquired_at: "2026-01-05", offset_account: "1010" })
+    await t.ok(`/v1/crypto/wallets/${wallet.id}/acquisitions`, owner.session, { quantity: "1", cost_cents: 40_000_00, acquired_at: "2026-01-05", offset_account: "1010" })
     t.prices.set("BTC", "45000", "2026-01-31T00:00:00Z")
     const period = await periodOf(owner.ownerKey, "2026-01-31")
     expect((await t.post(`/v1/periods/${period.id}/status`, owner.ownerKey, { status: "soft_locked", reason: "Closed" })).status).toBe(200)
-    const refused = await t.post("/v1/crypto/remeasurements", owner.ownerKey, { period_end: "2026-01-31" })
+    const refused = await t.post("/v1/crypto/remeasurements", owner.session, { period_end: "2026-01-31" })
     expect(refused.body.error.type).toBe("soft_lock_reason_required")
-    const done = await t.ok("/v1/crypto/remeasurements", owner.ownerKey, { period_end: "2026-01-31", soft_lock_override_reason: "Year-end fair value" })
+    const done = await t.ok("/v1/crypto/remeasurements", owner.session, { period_end: "2026-01-31", soft_lock_override_reason: "Year-end fair value" })
     expect(done.entry_id).toBeGreaterThan(0)
     expect((await t.get(`/v1/journal-entries/${done.entry_id}`, owner.ownerKey)).body.soft_lock_override_reason).toBe("Year-end fair value")
   })
@@ -88,7 +88,7 @@ describe("an invoice paid on chain, through sales' payment code", () => {
     t.chain.pay({ address: quote.address, units: quote.amount_units, confirmations: 1 })
     await t.watch(owner)
     const [receipt] = (await t.get(`/v1/crypto/receipts?document_id=${invoice.id}`, owner.ownerKey)).body.data
-    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.ownerKey, {})
+    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.session, {})
     const events = await t.app.query<{ event_type: string; payload: any }>(
       `SELECT event_type, payload FROM outbox_events WHERE company_id = $1 AND event_type IN ('payment.received', 'invoice.paid') ORDER BY id`, [owner.companyId])
     expect(events.map((event) => event.event_type)).toEqual(["invoice.paid", "payment.received"])
@@ -105,10 +105,10 @@ describe("descriptor checksums over HTTP", () => {
     const owner = await t.company()
     const [descriptor] = fixture("bip380_descriptor_checksum_vectors.json").derived.descriptors as Array<string>
     const wrong = `${descriptor!.slice(0, -1)}${descriptor!.endsWith("q") ? "p" : "q"}`
-    const refused = await t.post("/v1/crypto/wallets", owner.ownerKey, { rail: "btc", name: "Typo", key: wrong })
+    const refused = await t.post("/v1/crypto/wallets", owner.session, { rail: "btc", name: "Typo", key: wrong })
     expect(refused.status).toBe(422)
     expect(refused.body.error.type).toBe("crypto_key_invalid")
-    expect((await t.post("/v1/crypto/wallets", owner.ownerKey, { rail: "btc", name: "Right", key: descriptor })).status).toBe(201)
+    expect((await t.post("/v1/crypto/wallets", owner.session, { rail: "btc", name: "Right", key: descriptor })).status).toBe(201)
   })
 })
 
@@ -122,9 +122,9 @@ describe("step-up on wallets", () => {
   it("lets a fresh session add, set and archive wallets, and asks a stale one to step up first", async () => {
     const company = await app.createCompany({ name: "Step-up Crypto Co", plan: "owned" })
     const post = (token: string, path: string, body: unknown) => app.call("POST", path, { token, key: newKey(), body })
-    expect((await post(company.ownerKey, "/v1/crypto/settings", { enabled: true })).status).toBe(200)
     const person = await personWithEmail(app, company)
     const { secret } = await signInByEmail(app, person.email)
+    expect((await post(secret, "/v1/crypto/settings", { enabled: true })).status).toBe(200)
     const fresh = await post(secret, "/v1/crypto/wallets", { rail: "btc", name: "Fresh", key: freshKey() })
     expect(fresh.status, JSON.stringify(fresh.body)).toBe(201)
 
@@ -134,8 +134,14 @@ describe("step-up on wallets", () => {
     expect(stale.body.error.type).toBe("step_up_required")
     expect((await post(secret, `/v1/crypto/wallets/${fresh.body.id}/lot-method`, { lot_method: "specific" })).body.error.type).toBe("step_up_required")
     expect((await post(secret, `/v1/crypto/wallets/${fresh.body.id}/archive`, { reason: "test" })).body.error.type).toBe("step_up_required")
-    // Reads need none; the owner's API key is no browser session.
+    // Reads need none. The owner's API key is no browser session and cannot step up: refused, not
+    // a way around the step-up (DECISIONS "People-only and signed-in operations").
     expect((await app.call("GET", `/v1/crypto/wallets/${fresh.body.id}`, { token: secret })).status).toBe(200)
-    expect((await post(company.ownerKey, `/v1/crypto/wallets/${fresh.body.id}/archive`, { reason: "test" })).status).toBe(200)
+    const byKey = await post(company.ownerKey, `/v1/crypto/wallets/${fresh.body.id}/archive`, { reason: "test" })
+    expect(byKey.status, JSON.stringify(byKey.body)).toBe(403)
+    expect(byKey.body.error.type).toBe("session_required")
+    // Stepping up (signing in again counts) lets the session archive.
+    const { secret: again } = await signInByEmail(app, person.email)
+    expect((await post(again, `/v1/crypto/wallets/${fresh.body.id}/archive`, { reason: "test" })).status).toBe(200)
   })
 })

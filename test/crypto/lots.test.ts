@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const buy = (owner: Company, walletId: number, quantity: string, costCents: number, at: string) =>
-  t.ok(`/v1/crypto/wallets/${walletId}/acquisitions`, owner.ownerKey, { quantity, cost_cents: costCents, acquired_at: at, offset_account: "3010" })
+  t.ok(`/v1/crypto/wallets/${walletId}/acquisitions`, owner.session, { quantity, cost_cents: costCents, acquired_at: at, offset_account: "3010" })
 
 const yearOfLots = async (lotMethod: "fifo" | "specific") => {
   const owner = await t.company()
@@ -33,12 +33,12 @@ describe("disposals across a year", () => {
   it("FIFO gives the hand-computed gains, posts them, and leaves the rest of lot B open", async () => {
     const { owner, wallet, a, b } = await yearOfLots("fifo")
     expect(a).toMatchObject({ units: "100000000", cost_cents: 30_000_00, acquired_at: "2025-01-10T23:59:59.999Z" })
-    const preview = await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, {
+    const preview = await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, {
       kind: "sell", quantity: "1.2", disposed_at: "2026-01-15", proceeds_cents: 72_000_00, counter_account: "1010", dry_run: true
     })
     expect(preview.status).toBe(200)
     expect(preview.body.document).toMatchObject({ long_term_gain_cents: 30_000_00, short_term_gain_cents: 2_000_00 })
-    const sold = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, {
+    const sold = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, {
       kind: "sell", quantity: "1.2", disposed_at: "2026-01-15", proceeds_cents: 72_000_00, counter_account: "1010"
     })
     expect(sold).toMatchObject({ cost_cents: 40_000_00, long_term_gain_cents: 30_000_00, short_term_gain_cents: 2_000_00, gain_cents: 32_000_00 })
@@ -67,11 +67,11 @@ describe("disposals across a year", () => {
 
   it("specific identification relieves the lots picked and gives their gains", async () => {
     const { owner, wallet, a, b } = await yearOfLots("specific")
-    const unpicked = await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, {
+    const unpicked = await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, {
       kind: "sell", quantity: "1.2", disposed_at: "2026-01-15", proceeds_cents: 72_000_00, counter_account: "1010"
     })
     expect(unpicked.status).toBe(422)
-    const sold = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, {
+    const sold = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, {
       kind: "sell", quantity: "1.2", disposed_at: "2026-01-15", proceeds_cents: 72_000_00, counter_account: "1010",
       picks: [{ lot_id: b.id, quantity: "0.5" }, { lot_id: a.id, quantity: "0.7" }]
     })
@@ -83,7 +83,7 @@ describe("disposals across a year", () => {
 
   it("refuses to dispose of more than the wallet held at that moment", async () => {
     const { owner, wallet } = await yearOfLots("fifo")
-    const early = await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, {
+    const early = await t.post(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, {
       kind: "spend", quantity: "1.2", disposed_at: "2025-03-01", price: "60000", counter_account: "6000"
     })
     expect(early.status).toBe(422)
@@ -94,7 +94,7 @@ describe("disposals across a year", () => {
     const { owner, wallet, a } = await yearOfLots("fifo")
     const ypub = fixture("slip0132_xpub_ypub_zpub_test_vectors.json").entries[1].ext_pub
     const cold = await t.wallet(owner, { name: "Cold storage", key: ypub })
-    const moved = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, {
+    const moved = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, {
       kind: "transfer", quantity: "0.25", disposed_at: "2025-07-01", to_wallet_id: cold.id
     })
     expect(moved).toMatchObject({ gain_cents: 0, proceeds_cents: 7_500_00, cost_cents: 7_500_00, entry_id: null })
@@ -106,7 +106,7 @@ describe("disposals across a year", () => {
   it("prices a disposal from the price port when no proceeds or price are given, and records the price used", async () => {
     const { owner, wallet } = await yearOfLots("fifo")
     t.prices.set("BTC", "40000", "2025-09-01T00:00:00Z")
-    const spent = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, {
+    const spent = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, {
       kind: "spend", quantity: "0.1", disposed_at: "2025-09-02", counter_account: "6000"
     })
     expect(spent).toMatchObject({ proceeds_cents: 4_000_00, cost_cents: 3_000_00, short_term_gain_cents: 1_000_00 })
@@ -115,7 +115,7 @@ describe("disposals across a year", () => {
   })
   it("a network fee is a disposal to the fee account; lists page by cursor", async () => {
     const { owner, wallet, a, b } = await yearOfLots("fifo")
-    const fee = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.ownerKey, {
+    const fee = await t.ok(`/v1/crypto/wallets/${wallet.id}/disposals`, owner.session, {
       kind: "fee", quantity: "0.0001", disposed_at: "2025-08-01", price: "50000", txid: "ab".repeat(32)
     })
     expect(fee).toMatchObject({ counter_account: "6880", proceeds_cents: 5_00, cost_cents: 3_00, short_term_gain_cents: 2_00 })

@@ -25,7 +25,7 @@ describe("quotes", () => {
     expect((await t.get(`/v1/crypto/quotes/${quote.id}`, owner.ownerKey)).body).toMatchObject({ status: "underpaid", received_units: "150000" })
     const [receipt] = (await t.get(`/v1/crypto/receipts?wallet_id=${wallet.id}&status=confirmed`, owner.ownerKey)).body.data
     expect(receipt).toMatchObject({ payment: "under", document_id: invoice.id })
-    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.ownerKey, {})
+    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.session, {})
     expect(assigned.value_cents).toBe(75_00)
     expect((await t.get(`/v1/documents/${invoice.id}`, owner.ownerKey)).body).toMatchObject({ open_balance_cents: 25_00 })
     // A second quote for what is left takes the next address.
@@ -47,7 +47,7 @@ describe("quotes", () => {
     expect(rows.map((row) => row.status)).toEqual(["expired", "paid"])
     const [receipt] = (await t.get(`/v1/crypto/receipts?document_id=${late.invoice.id}`, owner.ownerKey)).body.data
     expect(receipt.payment).toBe("late")
-    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.ownerKey, {})
+    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.session, {})
     expect(assigned).toMatchObject({ price: "40000", value_cents: 80_00 })
     expect((await t.get(`/v1/documents/${late.invoice.id}`, owner.ownerKey)).body.open_balance_cents).toBe(20_00)
     t.app.clock!.set("2026-03-02T10:00:00Z")
@@ -68,7 +68,7 @@ describe("quotes", () => {
     const owner = await t.company()
     const wallet = await t.wallet(owner)
     const { invoice, quote } = await quoteFor(owner, wallet.id, 10_00)
-    const archived = await t.ok(`/v1/crypto/wallets/${wallet.id}/archive`, owner.ownerKey, { reason: "Moved to a new device" }, 200)
+    const archived = await t.ok(`/v1/crypto/wallets/${wallet.id}/archive`, owner.session, { reason: "Moved to a new device" }, 200)
     expect(archived).toMatchObject({ archived: true, archive_reason: "Moved to a new device" })
     expect((await t.get(`/v1/crypto/quotes/${quote.id}`, owner.ownerKey)).body.status).toBe("cancelled")
     const refused = await t.post("/v1/crypto/quotes", owner.ownerKey, { document_id: invoice.id, wallet_id: wallet.id })
@@ -79,7 +79,7 @@ describe("quotes", () => {
 
   it("a single-address wallet holds one open quote at a time; a receipt may be assigned to an account or ignored", async () => {
     const owner = await t.company()
-    const wallet = await t.ok("/v1/crypto/wallets", owner.ownerKey, { rail: "usdt_tron", name: "Tron", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" })
+    const wallet = await t.ok("/v1/crypto/wallets", owner.session, { rail: "usdt_tron", name: "Tron", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" })
     expect(wallet).toMatchObject({ asset: "USDT", key_kind: "address" })
     const first = await quoteFor(owner, wallet.id, 12_34)
     expect(first.quote).toMatchObject({ amount_units: "12340000", amount: "12.34", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" })
@@ -91,14 +91,14 @@ describe("quotes", () => {
     const receipts = (await t.get(`/v1/crypto/receipts?wallet_id=${wallet.id}`, owner.ownerKey)).body.data
     expect(receipts.map((receipt: any) => receipt.status)).toEqual(["confirmed", "confirmed"])
     const [dust, five] = receipts
-    const toAccount = await t.ok(`/v1/crypto/receipts/${five.id}/assign`, owner.ownerKey, { account: "4000", price: "1" })
+    const toAccount = await t.ok(`/v1/crypto/receipts/${five.id}/assign`, owner.session, { account: "4000", price: "1" })
     expect(toAccount).toMatchObject({ value_cents: 5_00, account: "4000", status: "assigned" })
-    expect((await t.post(`/v1/crypto/receipts/${dust.id}/assign`, owner.ownerKey, { ignore: true })).status).toBe(422)
-    expect(await t.ok(`/v1/crypto/receipts/${dust.id}/assign`, owner.ownerKey, { ignore: true, reason: "Dust" })).toMatchObject({ status: "ignored", reason: "Dust" })
+    expect((await t.post(`/v1/crypto/receipts/${dust.id}/assign`, owner.session, { ignore: true })).status).toBe(422)
+    expect(await t.ok(`/v1/crypto/receipts/${dust.id}/assign`, owner.session, { ignore: true, reason: "Dust" })).toMatchObject({ status: "ignored", reason: "Dust" })
   })
   it("a USDC wallet on Solana sees its payment through the Solana JSON-RPC and waits for 12 confirmations", async () => {
     const owner = await t.company()
-    const wallet = await t.ok("/v1/crypto/wallets", owner.ownerKey, { rail: "usdc_solana", name: "Solana", address: "4paJKMiSHnKjde4TVzXNBXbanhjA7ddA9vRuJnVayBiH" })
+    const wallet = await t.ok("/v1/crypto/wallets", owner.session, { rail: "usdc_solana", name: "Solana", address: "4paJKMiSHnKjde4TVzXNBXbanhjA7ddA9vRuJnVayBiH" })
     const { invoice, quote } = await quoteFor(owner, wallet.id, 42_00)
     expect(quote).toMatchObject({ amount_units: "42000000", address: wallet.address })
     const txid = t.chain.pay({ address: quote.address, units: quote.amount_units, confirmations: 5 })
@@ -113,7 +113,7 @@ describe("quotes", () => {
     const owner = await t.company({ xmr_confirmations: 10 })
     const vector = fixture("monero/monero_viewkey_vectors.json").subaddress_vectors[2]
     const grid: Array<Array<string>> = fixture(`monero/${vector.expected_subaddresses_file}`)
-    const wallet = await t.ok("/v1/crypto/wallets", owner.ownerKey, { rail: "xmr", name: "Monero", address: vector.address, view_key: vector.secret_view_key })
+    const wallet = await t.ok("/v1/crypto/wallets", owner.session, { rail: "xmr", name: "Monero", address: vector.address, view_key: vector.secret_view_key })
     t.prices.set("XMR", "150")
     const { quote } = await quoteFor(owner, wallet.id, 300_00)
     expect(quote).toMatchObject({ address: grid[0]![1], amount: "2", amount_units: "2000000000000" })
@@ -138,7 +138,7 @@ describe("quotes", () => {
     expect((await t.get(`/v1/crypto/quotes/${quote.id}`, owner.ownerKey)).body.status).toBe("overpaid")
     const [receipt] = (await t.get(`/v1/crypto/receipts?document_id=${invoice.id}`, owner.ownerKey)).body.data
     expect(receipt.payment).toBe("over")
-    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.ownerKey, {})
+    const assigned = await t.ok(`/v1/crypto/receipts/${receipt.id}/assign`, owner.session, {})
     expect(assigned.value_cents).toBe(150_00)
     expect((await t.get(`/v1/documents/${invoice.id}`, owner.ownerKey)).body).toMatchObject({ open_balance_cents: 0, status: "paid" })
     const payments = await t.app.query<{ amount_cents: string; applied: string }>(

@@ -49,7 +49,7 @@ describe("POST /v1/crypto/wallets refuses anything that can spend", () => {
 
   for (const [what, body] of secrets) {
     it(`refuses ${what} with crypto_secret_refused and stores nothing`, async () => {
-      const result = await t.post("/v1/crypto/wallets", owner.ownerKey, { name: "Refused", ...body })
+      const result = await t.post("/v1/crypto/wallets", owner.session, { name: "Refused", ...body })
       expect(result.status, JSON.stringify(result.body)).toBe(422)
       expect(result.body.error.type).toBe("crypto_secret_refused")
       expect(JSON.stringify(result.body)).not.toContain(String(body.key ?? body.view_key ?? body.address).slice(0, 40))
@@ -65,22 +65,22 @@ describe("POST /v1/crypto/wallets refuses anything that can spend", () => {
     expect(rows[0]!.sealed_key).not.toContain(zpub.slice(4, 30))
     expect(JSON.stringify(wallet)).not.toContain(zpub)
     // The same key twice is one wallet.
-    const again = await t.post("/v1/crypto/wallets", owner.ownerKey, { rail: "btc", name: "Again", key: zpub })
+    const again = await t.post("/v1/crypto/wallets", owner.session, { rail: "btc", name: "Again", key: zpub })
     expect(again.status).toBe(409)
   })
 
   it("accepts a Monero address with its private view key, and refuses a view key of another wallet", async () => {
-    const wallet = await t.ok("/v1/crypto/wallets", owner.ownerKey, { rail: "xmr", name: "Monero", address: monero.address, view_key: monero.secret_view_key })
+    const wallet = await t.ok("/v1/crypto/wallets", owner.session, { rail: "xmr", name: "Monero", address: monero.address, view_key: monero.secret_view_key })
     expect(wallet).toMatchObject({ asset: "XMR", key_kind: "view_key", network: "mainnet" })
     const other = fixture("monero/monero_viewkey_vectors.json").subaddress_vectors[1]
-    const wrong = await t.post("/v1/crypto/wallets", owner.ownerKey, { rail: "xmr", name: "Wrong", address: monero.address, view_key: other.secret_view_key })
+    const wrong = await t.post("/v1/crypto/wallets", owner.session, { rail: "xmr", name: "Wrong", address: monero.address, view_key: other.secret_view_key })
     expect(wrong.body.error.type).toBe("crypto_key_invalid")
   })
 
   it("checks token addresses by form", async () => {
-    const evm = await t.post("/v1/crypto/wallets", owner.ownerKey, { rail: "usdc_base", name: "Base", address: "0x52908400098527886E0F7030069857D2E4169EE7" })
+    const evm = await t.post("/v1/crypto/wallets", owner.session, { rail: "usdc_base", name: "Base", address: "0x52908400098527886E0F7030069857D2E4169EE7" })
     expect(evm.status, JSON.stringify(evm.body)).toBe(201)
-    const badChecksum = await t.post("/v1/crypto/wallets", owner.ownerKey, { rail: "usdc_base", name: "Bad", address: "0x52908400098527886E0F7030069857D2E4169Ee7" })
+    const badChecksum = await t.post("/v1/crypto/wallets", owner.session, { rail: "usdc_base", name: "Bad", address: "0x52908400098527886E0F7030069857D2E4169Ee7" })
     expect(badChecksum.body.error.type).toBe("crypto_key_invalid")
   })
 })

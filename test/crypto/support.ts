@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { fileURLToPath } from "node:url"
 import type { Server } from "@ledger/server"
-import { FakeChain } from "@ledger/testkit"
+import { FakeChain, FakePaymentProcessor } from "@ledger/testkit"
 import { Crypto } from "@ledger/engine"
 import { Ports as ServerPorts } from "@ledger/server/adapters"
-import { makeTestApp, newKey } from "../support/index.ts"
+import { makeTestApp, newKey, signInAs } from "../support/index.ts"
 
 /**
  * The crypto tests' app: test/support's app with the fake chain and price source (loopback HTTP
@@ -18,6 +18,11 @@ export interface Company {
   readonly companyId: string
   readonly ownerKey: string
   readonly ownerId: number
+  /**
+   * The owner's signed-in browser session: settings, wallets, acquisitions, disposals, assignments
+   * and remeasurements take no API key (spec 4.11 "signed in", `session_required`).
+   */
+  readonly session: string
 }
 
 /** Vectors from test/fixtures/bitcoin (BIP 84, SLIP-0132, Monero). */
@@ -34,11 +39,17 @@ export const freshKey = (): string => {
   return `wpkh(${chains[keys++ % chains.length]}/0/*)`
 }
 
-export const makeCryptoApp = async (options: { readonly clock?: Server.ManualClock | string } = {}) => {
+/**
+ * `billing: true` adds the testkit's fake payment processor, so billing applies and switching
+ * crypto on needs the add-on; without it (the default, as `pnpm start`) every add-on is on (ADR 2000).
+ */
+export const makeCryptoApp = async (options: { readonly clock?: Server.ManualClock | string; readonly billing?: boolean } = {}) => {
   const chain = FakeChain.make()
   const prices = FakeChain.makePrices()
   const ports = ServerPorts.wire({ dataDir: "memory", crypto: { chain: chain.layer, prices: prices.layer } })
-  const app = await makeTestApp({ providers: ports.layer, ...(options.clock === undefined ? {} : { clock: options.clock }) })
+  const processor = options.billing === true ? FakePaymentProcessor.make() : null
+  const providers = processor === null ? ports.layer : Layer.merge(ports.layer, processor.layer)
+  const app = await makeTestApp({ providers, ...(options.clock === undefined ? {} : { clock: options.clock }) })
 
   const post = (path: string, token: string, body: unknown, headers?: Record<string, string>) =>
     app.call("POST", path, { token, body, key: newKey(), ...(headers === undefined ? {} : { headers }) })
@@ -53,9 +64,10 @@ export const makeCryptoApp = async (options: { readonly clock?: Server.ManualClo
   /** A company with crypto switched on (owned plan: the add-on is included). */
   const company = async (settings: Record<string, unknown> = {}): Promise<Company> => {
     const made = await app.createCompany({ name: "Crypto Co", plan: "owned" })
-    const turned = await post("/v1/crypto/settings", made.ownerKey, { enabled: true, ...settings })
+    const { secret: session } = await signInAs(app, made)
+    const turned = await post("/v1/crypto/settings", session, { enabled: true, ...settings })
     if (turned.status !== 200) throw new Error(`settings: ${turned.status} ${JSON.stringify(turned.body)}`)
-    return { companyId: made.companyId, ownerKey: made.ownerKey, ownerId: made.ownerId }
+    return { companyId: made.companyId, ownerKey: made.ownerKey, ownerId: made.ownerId, session }
   }
 
   const invoice = async (owner: Company, amountCents: number, date = "2026-01-05") => {
@@ -64,7 +76,7 @@ export const makeCryptoApp = async (options: { readonly clock?: Server.ManualClo
   }
 
   const wallet = (owner: Company, body: Record<string, unknown> = {}) =>
-    ok("/v1/crypto/wallets", owner.ownerKey, { rail: "btc", name: "Treasury", key: zpub, ...body })
+    ok("/v1/crypto/wallets", owner.session, { rail: "btc", name: "Treasury", key: zpub, ...body })
 
   /** One run of the chain watcher for the company, at the app's clock. */
   const watch = (owner: Company) => {
@@ -74,7 +86,7 @@ export const makeCryptoApp = async (options: { readonly clock?: Server.ManualClo
 
   const close = async () => {
     await app.close()
-    await Promise.all([chain.close(), prices.close()])
+    await Promise.all([chain.close(), prices.close(), processor?.close()])
   }
 
   return { app, chain, prices, post, get, ok, company, invoice, wallet, watch, close }

@@ -9,6 +9,30 @@ beforeAll(async () => {
 afterAll(() => app.close())
 
 describe("grants and acting in a client", () => {
+  it("a firm credential without X-Ledger-Company is told company_required; a key that is not valid stays 401", async () => {
+    const firm = await createFirm(app)
+    const cpa = await memberWithKey(app, firm, "cpa")
+    expectStatus(await firmCall(app, cpa.key, "GET", "/v1/firm"), 200)
+    for (const [method, path] of [["GET", "/v1/company"], ["GET", "/v1/accounts"], ["POST", "/v1/contacts"]] as const) {
+      const refused = await firmCall(app, cpa.key, method, path, method === "POST" ? { body: { kind: "customer", name: "Nobody" } } : {})
+      expect(refused.status, `${path}: ${JSON.stringify(refused.body)}`).toBe(400)
+      expect(refused.body.error).toMatchObject({ type: "company_required", details: { header: "X-Ledger-Company" } })
+    }
+    // A firm session (the console's) the same.
+    const session = expectStatus(await firmCall(app, cpa.key, "POST", "/v1/firm/sessions", { body: {} }), 201)
+    const fromSession = await firmCall(app, session.secret, "GET", "/v1/company")
+    expect(fromSession.status, JSON.stringify(fromSession.body)).toBe(400)
+    expect(fromSession.body.error.type).toBe("company_required")
+    // A token that is no credential, and a firm key that was revoked: 401 as before.
+    const unknown = await firmCall(app, `ldg_${"x".repeat(43)}`, "GET", "/v1/company")
+    expect(unknown.status).toBe(401)
+    const revoked = await memberWithKey(app, firm, "cpa")
+    expectStatus(await firmCall(app, firm.adminKey, "POST", `/v1/firm/keys/${revoked.keyId}/revoke`, { body: { reason: "Leaving" } }), 200)
+    const afterRevoke = await firmCall(app, revoked.key, "GET", "/v1/company")
+    expect(afterRevoke.status, JSON.stringify(afterRevoke.body)).toBe(401)
+    expect(afterRevoke.body.error.type).toBe("unauthorized")
+  })
+
   it("a firm reaches a client only through a live grant, named by X-Ledger-Company", async () => {
     const firm = await createFirm(app)
     const client = await app.createCompany({ name: "Granting Co" })
@@ -27,8 +51,11 @@ describe("grants and acting in a client", () => {
     const me = expectStatus(await firmCall(app, cpa.key, "GET", "/v1/me", { company: client.companyId }), 200)
     expect(me).toMatchObject({ principal_type: "firm_member", scopes: ["read", "propose"] })
     expect((await firmCall(app, cpa.key, "GET", "/v1/company", { company: stranger.companyId })).status).toBe(404)
-    // No header: a firm key is no company key.
-    expect((await firmCall(app, cpa.key, "GET", "/v1/company")).status).toBe(401)
+    // No header: the key is valid, the request names no client (400, never the 401 of a bad key).
+    const headerless = await firmCall(app, cpa.key, "GET", "/v1/company")
+    expect(headerless.status, JSON.stringify(headerless.body)).toBe(400)
+    expect(headerless.body.error).toMatchObject({ type: "company_required", details: { header: "X-Ledger-Company" } })
+    expect(headerless.body.error.message).toContain("X-Ledger-Company")
     // The grant is the ceiling: the cpa holds admin in the firm, only read and propose here.
     const admin = await firmCall(app, cpa.key, "POST", "/v1/users", { company: client.companyId, body: { name: "Nope", role: "staff" } })
     expect(admin.status).toBe(403)

@@ -20,10 +20,12 @@ describe("a firm, its members and keys", () => {
     const keys = expectStatus(await firmCall(app, firm.adminKey, "GET", "/v1/firm/keys"), 200)
     expect(JSON.stringify(keys)).not.toContain(firm.adminKey)
     expect(keys.data[0].prefix).toBe(firm.adminKey.slice(0, 8))
-    // A company key is no firm credential, and a firm key is no company key.
+    // A company key is no firm credential; a firm key acts in a company only when it names one.
     const company = await app.createCompany({ name: "Stranger Co" })
     expect((await firmCall(app, company.ownerKey, "GET", "/v1/firm")).status).toBe(401)
-    expect((await app.call("GET", "/v1/company", { token: firm.adminKey })).status).toBe(401)
+    const unnamed = await app.call("GET", "/v1/company", { token: firm.adminKey })
+    expect(unnamed.status).toBe(400)
+    expect(unnamed.body.error.type).toBe("company_required")
   })
 
   it("adds and removes members; a removed member's keys and sessions end on the next request", async () => {

@@ -77,6 +77,13 @@ describe("integrations", () => {
 
     expect((await owner.post(`/v1/integrations/connections/${id}/mappings/approve`, {})).body.error.type).toBe("integration_mapping_incomplete")
     const liability = (await app.query<{ code: string }>(`SELECT code FROM accounts WHERE company_id = $1 AND type = 'liability' AND control IS NULL ORDER BY code LIMIT 1`, [company.companyId]))[0]!.code
+    // A class that does not exist is refused when the mapping is set, not at every order's posting (issue 39 item 8).
+    const noClass = await owner.post(`/v1/integrations/connections/${id}/mappings`, { kind: "tip", source_key: "*", account_code: liability, class_name: "Retail" })
+    expect(noClass.status).toBe(422)
+    expect(noClass.body.error).toMatchObject({ type: "unknown_class", details: { issues: [{ path: ["body", "class_name"] }] } })
+    expect((await owner.post("/v1/classes", { name: "Retail" })).status).toBe(201)
+    const classed = await owner.post(`/v1/integrations/connections/${id}/mappings`, { kind: "tip", source_key: "*", account_code: liability, class_name: "Retail" })
+    expect(classed.status).toBe(200)
     const mapped = await owner.post(`/v1/integrations/connections/${id}/mappings`, { kind: "tip", source_key: "*", account_code: liability })
     expect(mapped.status).toBe(200)
     expect(mapped.body.gaps).toEqual([])

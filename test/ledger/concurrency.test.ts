@@ -77,9 +77,9 @@ describe.skipIf(!onPostgres)("posting against a concurrent hard lock (PostgreSQL
     const result = await posting
     expect(result.status).toBe(422)
     expect(result.body.error.type).toBe("period_hard_locked")
-    // Reopened as the spec allows (migration 0032 refuses a bare status change of a hard lock).
+    // Reopened as the spec allows: a reason and a person's stamp in the statement (migrations 0032, 0039).
     await app.query(`UPDATE periods SET status = 'open', status_reason = 'test reopens', status_changed_at = now(),
-      status_changed_by = 'user:test' WHERE company_id = $1 AND id = $2`, [company.companyId, period.id])
+      status_changed_by = 'user:1' WHERE company_id = $1 AND id = $2`, [company.companyId, period.id])
   })
 
   it("a lock that arrives while a posting is in flight waits for the posting to commit", async () => {

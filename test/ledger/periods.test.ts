@@ -100,6 +100,20 @@ describe("periods", () => {
     const soft = await post(company, "/v1/fiscal-years/status", { fiscal_year: 2024, status: "soft_locked", reason: "No" })
     expect(soft.status).toBe(422)
     expect((await app.call("GET", "/v1/periods?status=hard_locked&limit=100", { token: company.ownerKey })).body.data).toHaveLength(10)
+    // Issue 38 item 8: a lock made here carries its reason and the owner's stamp; neither is a reopening's.
+    const fromSql = await app.query(`UPDATE periods SET status = 'open' WHERE company_id = $1 AND status = 'hard_locked'`, [company.companyId])
+      .then(() => "accepted", (error: unknown) => {
+        // The SQLSTATE, wherever the client's error wraps it.
+        for (let cause: any = error; cause !== null && typeof cause === "object"; cause = cause.cause) {
+          if (typeof cause.code === "string") return cause.code as string
+        }
+        return String(error)
+      })
+    expect(fromSql).toBe("LD011")
+    const sameReason = await post(company, "/v1/fiscal-years/status", { fiscal_year: 2024, status: "open", reason: "Year end" })
+    expect(sameReason.status).toBe(422)
+    expect(sameReason.body.error.details.issues[0].path).toEqual(["body", "reason"])
+    expect((await app.call("GET", "/v1/periods?status=hard_locked&limit=100", { token: company.ownerKey })).body.data).toHaveLength(10)
     const reopened = await post(company, "/v1/fiscal-years/status", { fiscal_year: 2024, status: "open", reason: "Restatement" })
     expect(reopened.status).toBe(200)
     expect(reopened.body.changed).toHaveLength(10)

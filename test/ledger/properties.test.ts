@@ -71,7 +71,8 @@ interface World {
   readonly company: TestCompany
   readonly agent: Agent
   readonly approver: { readonly key: string }
-  readonly periods: Array<{ id: number; start: string; status: Status }>
+  /** Each period's status and the reason its last change stored (a reopening must state another, ADR 2016). */
+  readonly periods: Array<{ id: number; start: string; status: Status; reason: string | null }>
   readonly balances: Record<Code, number>
   readonly posted: Array<Posted>
   pending: Array<Pending>
@@ -204,10 +205,12 @@ const lockStep = async (world: World, next: ActionOf<"lock">) => {
   })
   if (period.status === "hard_locked" && next.status === "soft_locked") {
     expect(result.body.error.type).toBe("invalid_period_transition")
-  } else if (period.status === "hard_locked" && next.status === "open" && reason === null) {
+  } else if (period.status === "hard_locked" && next.status === "open" && (reason === null || reason === period.reason)) {
     expect(result.body.error.type).toBe("validation_failed")
   } else {
     expect(result.status).toBe(200)
+    // An unchanged status stores nothing; a change stores its reason (or none).
+    if (next.status !== period.status) period.reason = reason
     period.status = next.status
   }
   return
@@ -270,7 +273,7 @@ describe("ledger properties", () => {
         const agent = await agentWithThreshold(app, company, { thresholdCents })
         const approver = await createPerson(app, company, "accountant", ["read", "propose", "approve"])
         const periods = (await app.call("GET", "/v1/periods?limit=100", { token: company.ownerKey })).body.data
-          .map((period: { id: number; start_date: string }) => ({ id: period.id, start: period.start_date, status: "open" as Status }))
+          .map((period: { id: number; start_date: string }) => ({ id: period.id, start: period.start_date, status: "open" as Status, reason: null }))
         expect(periods).toHaveLength(24)
         const world: World = {
           company,

@@ -170,6 +170,13 @@ describe("PeriodStatus", () => {
       }
     }
   })
+
+  it("asks a reopening for a reason of its own, not the lock's", () => {
+    expect(PeriodStatus.check({ from: "hard_locked", to: "open", actorIsPerson: true, reason: "Year end", lockReason: "Year end" }))
+      .toMatchObject({ _tag: "Refused", type: "validation_failed", field: "reason" })
+    expect(PeriodStatus.check({ from: "hard_locked", to: "open", actorIsPerson: true, reason: "Restatement", lockReason: "Year end" })._tag).toBe("Allowed")
+    expect(PeriodStatus.check({ from: "hard_locked", to: "open", actorIsPerson: true, reason: "Restatement", lockReason: null })._tag).toBe("Allowed")
+  })
 })
 
 describe("FiscalYear", () => {

@@ -23,7 +23,10 @@ const start = async (name: string) => {
   const owner = writer(app, company.ownerKey)
   const created = await owner.post("/v1/migrations/desktop/connections", { as_of: "2026-03-31" })
   expect(created.status).toBe(201)
-  return { company, owner, connection: created.body.connection, password: created.body.password as string, downloadToken: created.body.download_token as string }
+  return {
+    company, owner, connection: created.body.connection, userName: created.body.user_name as string, password: created.body.password as string,
+    downloadToken: created.body.download_token as string
+  }
 }
 
 /** Plays the connector until it has nothing more to ask, answering with `respond`. */
@@ -55,11 +58,11 @@ describe("desktop edition migration over the Web Connector", () => {
   })
 
   it("hands out the connector file once, locks after wrong passwords and unlocks", async () => {
-    const { owner, connection, password, downloadToken } = await start("Lock Co")
+    const { owner, connection, userName, password, downloadToken } = await start("Lock Co")
     expect((await owner.post(`/v1/migrations/desktop/connections/${connection.id}/qwc`, { download_token: "wrong" })).status).toBe(403)
     const file = await owner.post(`/v1/migrations/desktop/connections/${connection.id}/qwc`, { download_token: downloadToken })
     expect(file.status).toBe(200)
-    expect(file.body.qwc).toContain(`<UserName>ledger-${connection.id}</UserName>`)
+    expect(file.body.qwc).toContain(`<UserName>${userName}</UserName>`)
     expect(file.body.qwc).toContain("<IsReadOnly>true</IsReadOnly>")
     // The Web Connector is sent to the deployment's public address, never to localhost.
     expect(file.body.qwc).toContain("<AppURL>https://ledger.example.com/qbwc</AppURL>")
@@ -68,23 +71,23 @@ describe("desktop edition migration over the Web Connector", () => {
     const qb = connector(server.url)
     expect(await qb.serverVersion()).toContain("Ledger")
     expect(await qb.clientVersion()).toBe("")
-    for (let attempt = 0; attempt < 5; attempt++) expect((await qb.authenticate(`ledger-${connection.id}`, "nope")).status).toBe("nvu")
-    expect((await qb.authenticate(`ledger-${connection.id}`, password)).status).toBe("nvu")
+    for (let attempt = 0; attempt < 5; attempt++) expect((await qb.authenticate(userName, "nope")).status).toBe("nvu")
+    expect((await qb.authenticate(userName, password)).status).toBe("nvu")
     expect((await owner.get(`/v1/migrations/desktop/connections/${connection.id}`)).body.status).toBe("locked")
     expect((await owner.post(`/v1/migrations/desktop/connections/${connection.id}/unlock`)).body.status).toBe("created")
-    const session = await qb.authenticate(`ledger-${connection.id}`, password)
+    const session = await qb.authenticate(userName, password)
     expect(session.status).toBe("")
     expect(session.ticket.length).toBeGreaterThan(20)
     const revoked = await owner.post(`/v1/migrations/desktop/connections/${connection.id}/revoke`, { reason: "Not now" })
     expect(revoked.body.status).toBe("revoked")
     expect(await qb.sendRequestXML(session.ticket)).toBe("")
-    expect((await qb.authenticate(`ledger-${connection.id}`, password)).status).toBe("nvu")
+    expect((await qb.authenticate(userName, password)).status).toBe("nvu")
   })
 
   it("reads the real qbXML responses, and refuses to import when they do not tie out", async () => {
-    const { owner, connection, password, company } = await start("Fixture Co")
+    const { owner, connection, userName, password, company } = await start("Fixture Co")
     const qb = connector(server.url)
-    const { ticket } = await qb.authenticate(`ledger-${connection.id}`, password)
+    const { ticket } = await qb.authenticate(userName, password)
     let customerPages = 0
     await play(ticket, (request) => {
       if (request.includes("<AccountQueryRq")) return fixture("qbwc-qbxml_account_query_rs.xml")
@@ -111,25 +114,25 @@ describe("desktop edition migration over the Web Connector", () => {
   })
 
   it("extracts a generated company through iterators with an interruption, ties out, imports, cuts over", async () => {
-    const { owner, connection, password, company } = await start("Generated Co")
+    const { owner, connection, userName, password, company } = await start("Generated Co")
     const books = makeCompany()
     const qb = connector(server.url)
-    const first = await qb.authenticate(`ledger-${connection.id}`, password)
+    const first = await qb.authenticate(userName, password)
     const interrupted = await play(first.ticket, (request) => books.respond(request), 2)
     expect(interrupted.done).toBe(false)
     const midway = (await owner.get(`/v1/migrations/desktop/connections/${connection.id}`)).body
     expect(midway.status).toBe("extracting")
-    expect(midway.steps[0]).toMatchObject({ step: "accounts", status: "done", fetched: 9 })
+    expect(midway.steps[0]).toMatchObject({ step: "accounts", status: "done", fetched: 10 })
     expect(midway.steps[1]).toMatchObject({ step: "customers", status: "running", fetched: 100, remaining: 50 })
     // The connector stops without closing; next time it resumes the step it was in.
-    const second = await qb.authenticate(`ledger-${connection.id}`, password)
+    const second = await qb.authenticate(userName, password)
     const rest = await play(second.ticket, (request) => books.respond(request))
     expect(rest.done).toBe(true)
     expect(rest.percent).toBe(100)
     expect(await qb.closeConnection(second.ticket)).toBe("OK")
     const done = (await owner.get(`/v1/migrations/desktop/connections/${connection.id}`)).body
     expect(done.steps[1]).toMatchObject({ step: "customers", status: "done", fetched: 150, remaining: 0 })
-    expect(done.bundle).toEqual({ accounts: 9, transactions: books.transactions, tieout_passed: true })
+    expect(done.bundle).toEqual({ accounts: 10, transactions: books.transactions, tieout_passed: true })
     // Every kind of transaction the generated company has was read (none of the newer iterators is empty).
     const fetched = Object.fromEntries(done.steps.map((step: any) => [step.step, step.fetched]))
     for (const step of ["credit_memos", "bill_payments_card", "vendor_credits", "item_receipts", "card_charges", "card_credits", "transfers"]) {
@@ -160,14 +163,14 @@ describe("desktop edition migration over the Web Connector", () => {
     const cut = await owner.post(`/v1/migrations/${imported.body.id}/cutover`)
     expect(cut.body).toMatchObject({ status: "cut_over" })
     expect((await owner.get(`/v1/migrations/desktop/connections/${connection.id}`)).body.status).toBe("cut_over")
-    expect((await qb.authenticate(`ledger-${connection.id}`, password)).status).toBe("nvu")
+    expect((await qb.authenticate(userName, password)).status).toBe("nvu")
   })
 
   it("keeps nothing when the ledger's own tie-out differs, and records the failed attempt", async () => {
-    const { owner, connection, password, company } = await start("Altered Co")
+    const { owner, connection, userName, password, company } = await start("Altered Co")
     const books = makeCompany({ customers: 5, perMonth: 3 })
     const qb = connector(server.url)
-    const { ticket } = await qb.authenticate(`ledger-${connection.id}`, password)
+    const { ticket } = await qb.authenticate(userName, password)
     await play(ticket, (request) => books.respond(request))
     expect((await owner.get(`/v1/migrations/desktop/connections/${connection.id}/tieout`)).body.passed).toBe(true)
     // The staged copy of one payment is altered after the tie-out (still balanced): the books would differ.

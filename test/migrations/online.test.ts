@@ -31,27 +31,33 @@ describe("online edition migration", () => {
     const { owner, id, company } = await authorized("Online Year Co")
     const estimate = await owner.post(`/v1/migrations/online/connections/${id}/estimate`)
     const sizes = Object.fromEntries(Object.entries(online.company).map(([entity, rows]) => [entity, rows.length]))
-    expect(estimate.body.estimate).toMatchObject({ fits: true, by_entity: { ...sizes, Invoice: 240, Customer: 1_100, Account: 6 } })
-    // One read a page of 1,000: the 1,100 customers take two.
-    expect(estimate.body.estimate.calls).toBe(10)
+    // Every everyday posting type is read (issue 39 item 11): sales receipts, refunds, credit memos,
+    // deposits, transfers, purchases and vendor credits, once a month each here (purchases three).
+    expect(estimate.body.estimate).toMatchObject({ fits: true, by_entity: { ...sizes, Invoice: 240, Customer: 1_100, Account: 9,
+      SalesReceipt: 12, RefundReceipt: 12, CreditMemo: 12, Deposit: 12, Transfer: 12, Purchase: 36, VendorCredit: 12 } })
+    // One read a page of 1,000 for each of the 16 entities: the 1,100 customers take two.
+    expect(estimate.body.estimate.calls).toBe(17)
     const before = online.calls()
     const extracted = await owner.post(`/v1/migrations/online/connections/${id}/extract`)
     expect(extracted.status).toBe(200)
     expect(extracted.body.status).toBe("extracted")
     expect(extracted.body.extracted.tieout_passed).toBe(true)
-    expect(online.calls() - before).toBe(10)
+    expect(online.calls() - before).toBe(17)
     const tieout = (await owner.get(`/v1/migrations/online/connections/${id}/tieout`)).body
     expect(tieout.months).toHaveLength(12)
     expect(tieout.ar_aging.passed && tieout.ap_aging.passed).toBe(true)
     const disclosure = (await owner.get(`/v1/migrations/online/connections/${id}/disclosure`)).body
     expect(disclosure.items.map((item: any) => item.what)).toContain("Attachments and receipts")
+    // The disclosure names the transaction types it does not read, not a generic line.
+    expect(disclosure.items.map((item: any) => item.what).join("\n")).toMatch(/CreditCardPayment.*InventoryAdjustment/u)
     const usage = (await owner.get("/v1/migrations/online/usage")).body
-    expect(usage).toMatchObject({ budget: 120, reads: 9 + 10 })
+    expect(usage).toMatchObject({ budget: 120, reads: 16 + 17 })
     const imported = await owner.post(`/v1/migrations/online/connections/${id}/import`)
     expect(imported.status).toBe(201)
     expect(imported.body.result).toBe("PASS")
     const entries = await app.query<{ count: unknown }>(`SELECT count(*) AS count FROM journal_entries WHERE company_id = $1`, [company.companyId])
-    expect(Number(entries[0]!.count)).toBe(sizes.JournalEntry! + sizes.Invoice! + sizes.Payment! + sizes.Bill! + sizes.BillPayment!)
+    const transactionTypes = ["JournalEntry", "Invoice", "Payment", "Bill", "BillPayment", "SalesReceipt", "RefundReceipt", "CreditMemo", "Deposit", "Transfer", "Purchase", "VendorCredit"]
+    expect(Number(entries[0]!.count)).toBe(transactionTypes.reduce((sum, type) => sum + sizes[type]!, 0))
     const cut = await owner.post(`/v1/migrations/${imported.body.id}/cutover`)
     expect(cut.body.status).toBe("cut_over")
     expect(online.revoked).toHaveLength(1)

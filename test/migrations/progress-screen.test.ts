@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium)("integrations and migrations in the web app", () =
     const created = expectOk(await harness.api("POST", "/v1/migrations/desktop/connections", company.owner, { as_of: "2026-03-31" }), 201)
     const books = makeCompany()
     const qb = connector(harness.url)
-    const { ticket } = await qb.authenticate(`ledger-${created.connection.id}`, created.password)
+    const { ticket } = await qb.authenticate(created.user_name, created.password)
     const step = async () => qb.receiveResponseXML(ticket, books.respond(await qb.sendRequestXML(ticket)))
     expect(await step()).toBeGreaterThanOrEqual(0)
 

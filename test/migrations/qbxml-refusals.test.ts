@@ -45,7 +45,7 @@ describe("receiveResponseXML refuses what is not a sound qbXML page", () => {
       const owner = writer(app, company.ownerKey)
       const created = await owner.post("/v1/migrations/desktop/connections", { as_of: "2026-03-31" })
       const qb = connector(server.url)
-      const { ticket } = await qb.authenticate(`ledger-${created.body.connection.id}`, created.body.password)
+      const { ticket } = await qb.authenticate(created.body.user_name, created.body.password)
       expect(await qb.sendRequestXML(ticket)).toContain("<AccountQueryRq")
       expect(await qb.receiveResponseXML(ticket, response)).toBeLessThan(0)
       expect(await qb.getLastError(ticket)).toMatch(error)

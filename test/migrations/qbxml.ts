@@ -10,7 +10,7 @@
 const amount = (cents: number) => `${cents < 0 ? "-" : ""}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, "0")}`
 const ref = (tag: string, id: string, name: string) => `<${tag}><ListID>${id}</ListID><FullName>${name}</FullName></${tag}>`
 
-interface Account { id: string; name: string; number: string; type: string; special?: string; balance: number; natural: 1 | -1 }
+interface Account { id: string; name: string; number: string; type: string; special?: string; balance: number; natural: 1 | -1; inactive?: boolean }
 
 /** Three months of invoices with sales tax, payments, bills and bill payments; `post` keeps the balances. */
 const business = (
@@ -144,7 +144,9 @@ export const makeCompany = (options: { readonly customers?: number; readonly per
     sales: { id: "80000006-1", name: "Consulting Income", number: "4000", type: "Income", balance: 0, natural: -1 },
     supplies: { id: "80000007-1", name: "Supplies", number: "6000", type: "Expense", balance: 0, natural: 1 },
     card: { id: "80000008-1", name: "Business Card", number: "2100", type: "CreditCard", balance: 0, natural: -1 },
-    savings: { id: "80000009-1", name: "Savings", number: "1020", type: "Bank", balance: 0, natural: 1 }
+    savings: { id: "80000009-1", name: "Savings", number: "1020", type: "Bank", balance: 0, natural: 1 },
+    // Made inactive after its January purchase: qbXML lists it only when asked for ActiveStatus All.
+    equipment: { id: "8000000A-1", name: "Old Equipment", number: "1500", type: "FixedAsset", balance: 0, natural: 1, inactive: true }
   }
   const post = (key: string, debit: number) => { accounts[key]!.balance += accounts[key]!.natural * debit }
   const customers = Array.from({ length: options.customers ?? 150 }, (_, index) => ({ id: `C${index + 1}-1`, name: `Customer ${index + 1}`, balance: 0 }))
@@ -156,10 +158,15 @@ export const makeCompany = (options: { readonly customers?: number; readonly per
     <JournalCreditLine><TxnLineID>2</TxnLineID>${ref("AccountRef", accounts.equity!.id, "Owner Equity")}<Amount>5000.00</Amount></JournalCreditLine></JournalEntryRet>`)
   post("bank", 500_000)
   post("equity", -500_000)
+  txns.JournalEntry!.push(`<JournalEntryRet><TxnID>J-2</TxnID><TxnDate>2026-01-02</TxnDate><RefNumber>EQ</RefNumber>
+    <JournalDebitLine><TxnLineID>1</TxnLineID>${ref("AccountRef", accounts.equipment!.id, "Old Equipment")}<Amount>250.00</Amount></JournalDebitLine>
+    <JournalCreditLine><TxnLineID>2</TxnLineID>${ref("AccountRef", accounts.bank!.id, "Checking")}<Amount>250.00</Amount></JournalCreditLine></JournalEntryRet>`)
+  post("equipment", 25_000)
+  post("bank", -25_000)
   business(accounts, post, customers, vendors, txns, options.perMonth ?? 8)
   const lists = (): Record<string, Array<string>> => ({
     Account: Object.values(accounts).map((account) => `<AccountRet><ListID>${account.id}</ListID><Name>${account.name}</Name><FullName>${account.name}</FullName>
-      <IsActive>true</IsActive><AccountType>${account.type}</AccountType>${account.special === undefined ? "" : `<SpecialAccountType>${account.special}</SpecialAccountType>`}
+      <IsActive>${account.inactive === true ? "false" : "true"}</IsActive><AccountType>${account.type}</AccountType>${account.special === undefined ? "" : `<SpecialAccountType>${account.special}</SpecialAccountType>`}
       <AccountNumber>${account.number}</AccountNumber><Balance>${amount(account.balance)}</Balance><TotalBalance>${amount(account.balance)}</TotalBalance></AccountRet>`),
     Customer: customers.map((customer) => `<CustomerRet><ListID>${customer.id}</ListID><Name>${customer.name}</Name><FullName>${customer.name}</FullName><IsActive>true</IsActive><Balance>${amount(customer.balance)}</Balance><TotalBalance>${amount(customer.balance)}</TotalBalance></CustomerRet>`),
     Vendor: vendors.map((vendor) => `<VendorRet><ListID>${vendor.id}</ListID><Name>${vendor.name}</Name><IsActive>true</IsActive><Balance>${amount(vendor.balance)}</Balance></VendorRet>`),
@@ -174,7 +181,13 @@ export const makeCompany = (options: { readonly customers?: number; readonly per
     const match = /<(\w+)QueryRq requestID="([^"]*)"(?: iterator="(\w+)")?(?: iteratorID="([^"]*)")?>/.exec(request)
     if (match === null) throw new Error(`unexpected request ${request}`)
     const [, entity, requestId, iterator, iteratorId] = match as unknown as [string, string, string, string | undefined, string | undefined]
-    const all = alter(entity, lists()[entity] ?? [])
+    // As QuickBooks does: a list query without <ActiveStatus> answers active records only.
+    const activeStatus = /<ActiveStatus>(\w+)<\/ActiveStatus>/.exec(request)?.[1] ?? "ActiveOnly"
+    const listed = (lists()[entity] ?? []).filter((record) => {
+      const inactive = record.includes("<IsActive>false</IsActive>")
+      return activeStatus === "All" || (activeStatus === "InactiveOnly" ? inactive : !inactive)
+    })
+    const all = alter(entity, listed)
     const max = Number(/<MaxReturned>(\d+)<\/MaxReturned>/.exec(request)?.[1] ?? all.length)
     let offset = 0
     let id = iteratorId ?? ""

@@ -24,6 +24,18 @@ describe("qbXML and tie-out rules", () => {
     expect(Qbxml.request(step, { requestId: "8", iteratorId: "{abc}", asOf: "2026-03-31" })).toContain(`iterator="Continue" iteratorID="{abc}"`)
   })
 
+  it("asks every list for inactive records too (qbXML's default is ActiveOnly; issue 39 item 10)", () => {
+    for (const step of Qbxml.steps.filter((candidate) => !candidate.transactions)) {
+      const request = Qbxml.request(step, { requestId: "1", iteratorId: null, asOf: "2026-03-31" })
+      expect(request, step.step).toContain("<ActiveStatus>All</ActiveStatus>")
+      // qbXML 13.0's element order: MaxReturned comes before ActiveStatus.
+      if (step.iterator) expect(request.indexOf("<MaxReturned>")).toBeLessThan(request.indexOf("<ActiveStatus>"))
+    }
+    for (const step of Qbxml.steps.filter((candidate) => candidate.transactions)) {
+      expect(Qbxml.request(step, { requestId: "1", iteratorId: null, asOf: "2026-03-31" })).not.toContain("ActiveStatus")
+    }
+  })
+
   it("month ends run from the first transaction's month to the as-of date", () => {
     expect(TieoutRules.monthEnds("2025-11-15", "2026-02-10")).toEqual(["2025-11-30", "2025-12-31", "2026-01-31", "2026-02-10"])
     expect(TieoutRules.monthEnds(null, "2026-02-10")).toEqual(["2026-02-10"])

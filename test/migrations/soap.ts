@@ -37,11 +37,12 @@ export const listen = async (fetch: (request: Request) => Promise<Response>): Pr
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 
-export const connector = (url: string) => {
+/** The connector at `url`; `headers` go with every call (a test's `X-Forwarded-For`, to call from another address). */
+export const connector = (url: string, headers: Readonly<Record<string, string>> = {}) => {
   const call = async (method: string, params: Record<string, string | number> = {}) => {
     const response = await globalThis.fetch(`${url}/qbwc`, {
       method: "POST",
-      headers: { "content-type": "text/xml; charset=utf-8", soapaction: `"http://developer.intuit.com/${method}"` },
+      headers: { ...headers, "content-type": "text/xml; charset=utf-8", soapaction: `"http://developer.intuit.com/${method}"` },
       body: envelope(method, params)
     })
     const text = await response.text()

@@ -8,14 +8,21 @@ import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
  * sealer over an in-memory master key) and the testkit's fakes of the commerce providers and the
  * online edition, each run through the server's real HTTP adapter.
  */
-export const makeProviderApp = async (options: { readonly readBudget?: number; readonly publicBaseUrl?: string; readonly clock?: string } = {}) => {
+export const makeProviderApp = async (options: {
+  readonly readBudget?: number
+  readonly publicBaseUrl?: string
+  readonly clock?: string
+  /** Take the client's address from `X-Forwarded-For`, to call the Web Connector endpoint from several addresses. */
+  readonly trustProxy?: boolean
+} = {}) => {
   const commerce = FakeCommerce.make()
   const online = FakeOnlineBooks.make(options.readBudget === undefined ? {} : { monthlyReadBudget: options.readBudget })
   const ports = ServerPorts.wire({ dataDir: "memory" })
   const app = await makeTestApp({
     providers: Layer.mergeAll(ports.layer, commerce.layer, online.layer) as never,
     publicBaseUrl: options.publicBaseUrl ?? "https://ledger.example.com",
-    ...(options.clock === undefined ? {} : { clock: options.clock })
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy })
   })
   return { app, commerce, online }
 }

@@ -71,7 +71,7 @@ describe("the processor's system principal", () => {
     await payOnPage(world, token, 2_00)
     await deliverAll(processor)
     const charge = (await app.call("GET", "/v1/online-payments", { token: shop.ownerKey })).body.data[0]
-    const asked = await app.call("POST", `/v1/online-payments/charges/${charge.id}/refund`, { token: shop.ownerKey, key: `refund-${charge.id}`, body: { reason: "Returned", amount_cents: 5_00 } })
+    const asked = await app.call("POST", `/v1/online-payments/charges/${charge.id}/refund`, { token: shop.session, key: `refund-${charge.id}`, body: { reason: "Returned", amount_cents: 5_00 } })
     expect(asked.status, JSON.stringify(asked.body)).toBe(201)
     processor.settleRefund([...processor.state.refunds.keys()].at(-1)!)
     processor.payout(shop.accountId, new Date(world.app.clock!.now()).toISOString().slice(0, 10))

@@ -31,7 +31,7 @@ describe("the source of an online payment's entries", () => {
     await expectSource(app, shop.ownerKey, payment.entry_id, "payment_received", charge.payment_id)
     await expectSource(app, shop.ownerKey, charge.fee_entry_id, "online_payment_fee", charge.id)
 
-    const asked = await post(app, shop.ownerKey, `/v1/online-payments/charges/${charge.id}/refund`, { reason: "Returned", amount_cents: 5_00 })
+    const asked = await post(app, shop.session, `/v1/online-payments/charges/${charge.id}/refund`, { reason: "Returned", amount_cents: 5_00 })
     expect(asked.status, JSON.stringify(asked.body)).toBe(201)
     processor.settleRefund([...processor.state.refunds.keys()].at(-1)!)
     await deliverAll(processor)

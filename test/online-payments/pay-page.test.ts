@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { agentWithKey, expectErrorBody, makeTestApp } from "../support/index.ts"
-import { deliver, invoiceWithLink, makePaymentsApp, onboardedShop, type PaymentsApp, post } from "./support.ts"
+import { agentWithKey, expectErrorBody, makeTestApp, signInAs } from "../support/index.ts"
+import { deliver, get, invoiceWithLink, makePaymentsApp, onboardedShop, type PaymentsApp, post } from "./support.ts"
 
 /** The public pay page reveals nothing beyond the invoice's payable facts; refusals of the area. */
 let world: PaymentsApp
@@ -59,7 +59,17 @@ describe("the pay page", () => {
     if (bill.status === 201) expectErrorBody((await post(app, shop.ownerKey, "/v1/online-payments/pay-links", { document_id: bill.body.id })).body, "document_not_payable")
     const { key } = await agentWithKey(app, shop.ownerKey, ["read", "propose", "approve", "admin"])
     expectErrorBody((await post(app, key.secret, "/v1/online-payments/settings", { enabled: false })).body, "insufficient_scope")
-    expectErrorBody((await post(app, shop.ownerKey, "/v1/online-payments/settings", { fees_account: "9999" })).body, "unknown_account")
+    expectErrorBody((await post(app, shop.session, "/v1/online-payments/settings", { fees_account: "9999" })).body, "unknown_account")
+    // Settings, onboarding, sync and refunds are for the owner or CPA signed in: the owner's own
+    // API key is refused (it cannot step up, concepts 5.5), before anything is asked of the processor.
+    const charges = processor.state.intents.size
+    for (const [path, body] of [["/v1/online-payments/settings", { enabled: false }], ["/v1/online-payments/onboarding", {}], ["/v1/online-payments/sync", {}], ["/v1/online-payments/charges/1/refund", { reason: "By key" }]] as const) {
+      const byKey = await post(app, shop.ownerKey, path, body)
+      expect(byKey.status, `${path}: ${JSON.stringify(byKey.body)}`).toBe(403)
+      expectErrorBody(byKey.body, "session_required")
+    }
+    expect(processor.state.intents.size).toBe(charges)
+    expect((await get(app, shop.ownerKey, "/v1/online-payments/settings")).body.enabled).toBe(true)
     const payload = JSON.stringify({ id: "evt_forged", type: "payout.paid", created: 1, account: shop.accountId, data: { object: { id: "po_x", amount: 100, arrival_date: 1 } } })
     const now = Math.floor(app.clock!.now() / 1000)
     expectErrorBody((await deliver(processor, { payload, signature: processor.sign(payload, now, "whsec_guess") })).body, "invalid_signature")
@@ -80,10 +90,11 @@ describe("without a processor", () => {
     const app = await makeTestApp()
     try {
       const company = await app.createCompany()
-      const onboarding = await app.call("POST", "/v1/online-payments/onboarding", { token: company.ownerKey, body: {} })
+      const { secret } = await signInAs(app, company)
+      const onboarding = await app.call("POST", "/v1/online-payments/onboarding", { token: secret, body: {} })
       expect(onboarding.status).toBe(503)
       expectErrorBody(onboarding.body, "online_payments_not_configured")
-      const checkout = await app.call("POST", "/v1/billing/checkout", { token: company.ownerKey, body: { plan: "solo", interval: "month" } })
+      const checkout = await app.call("POST", "/v1/billing/checkout", { token: secret, body: { plan: "solo", interval: "month" } })
       expect(checkout.status).toBe(503)
       expectErrorBody(checkout.body, "billing_not_configured")
       expect((await app.call("GET", "/v1/online-payments/settings", { token: company.ownerKey })).body.account_status).toBe("not_connected")

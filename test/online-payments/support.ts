@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import { expect } from "vitest"
 import { FakePaymentProcessor } from "@ledger/testkit"
 import { Ports as ServerPorts } from "@ledger/server/adapters"
-import { makeTestApp, newKey, type TestApp, type TestAppOptions, type TestCompany } from "../support/index.ts"
+import { makeTestApp, newKey, signInAs, type TestApp, type TestAppOptions, type TestCompany } from "../support/index.ts"
 import { listen } from "../support/loopback.ts"
 
 /** The web app's address the tests' deployments name (LEDGER_APP_URL), under a path. */
@@ -51,6 +51,11 @@ export const get = async (app: TestApp, token: string, path: string) => {
 }
 
 export interface Shop extends TestCompany {
+  /**
+   * The owner's signed-in browser session: settings, onboarding, sync and refunds take no API key
+   * (spec 4.12 "signed in", `session_required`).
+   */
+  readonly session: string
   readonly customerId: number
   readonly bankAccountId: number
   readonly accountId: string
@@ -62,15 +67,16 @@ export const onboardedShop = async ({ app, processor }: PaymentsApp, settings: R
   const customer = await post(app, company.ownerKey, "/v1/contacts", { kind: "customer", name: "Acme Ltd", email: "ap@acme.test", terms_days: 30 })
   const bank = await post(app, company.ownerKey, "/v1/bank-accounts", { name: "Checking", kind: "checking", ledger_account: "1010" })
   expect(bank.status, JSON.stringify(bank.body)).toBe(201)
-  const onboarding = await post(app, company.ownerKey, "/v1/online-payments/onboarding", {})
+  const { secret: session } = await signInAs(app, company)
+  const onboarding = await post(app, session, "/v1/online-payments/onboarding", {})
   expect(onboarding.status, JSON.stringify(onboarding.body)).toBe(200)
   const accountId = [...processor.state.accounts.keys()].at(-1)!
   processor.completeOnboarding(accountId)
   await deliverAll(processor)
-  const saved = await post(app, company.ownerKey, "/v1/online-payments/settings", { enabled: true, payout_bank_account_id: bank.body.id, ...settings })
+  const saved = await post(app, session, "/v1/online-payments/settings", { enabled: true, payout_bank_account_id: bank.body.id, ...settings })
   expect(saved.status, JSON.stringify(saved.body)).toBe(200)
   expect(saved.body.account_status).toBe("active")
-  return { ...company, customerId: customer.body.id, bankAccountId: bank.body.id, accountId }
+  return { ...company, session, customerId: customer.body.id, bankAccountId: bank.body.id, accountId }
 }
 
 /** An invoice of `cents` to the shop's customer and a pay link for it. */

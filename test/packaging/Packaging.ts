@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -129,8 +129,8 @@ export const eachLimited = async <A, B>(items: ReadonlyArray<A>, concurrency: nu
 }
 
 /** A fresh npm project with the tarballs installed; registry dependencies come from npm (its cache first). */
-export const installConsumer = async (workspace: Workspace, tarballs: ReadonlyArray<string>): Promise<string> => {
-  const consumer = join(workspace.directory, "consumer")
+export const installConsumer = async (workspace: Workspace, tarballs: ReadonlyArray<string>, folder = "consumer"): Promise<string> => {
+  const consumer = join(workspace.directory, folder)
   mkdirSync(consumer)
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "ledger-consumer", private: true, type: "module" }))
   await expectSuccess(
@@ -229,3 +229,21 @@ export const serveInstalled = async (consumer: string): Promise<{ readonly healt
     child.kill("SIGTERM")
   }
 }
+
+/** The first TypeScript example of a package's README, as a reader would copy it (null if none). */
+export const readmeExample = (name: PackageName): string | null => {
+  const readme = readFileSync(join(root, "packages", name, "README.md"), "utf8")
+  const match = /```ts\n([\s\S]*?)```/.exec(readme)
+  return match === null ? null : match[1]!
+}
+
+/** Writes each package's README example into the consumer as `readme-<name>.ts`; answers the files. */
+export const writeReadmeExamples = (consumer: string, names: ReadonlyArray<PackageName>): ReadonlyArray<string> =>
+  names.flatMap((name) => {
+    const example = readmeExample(name)
+    if (example === null) return []
+    const file = `readme-${name}.ts`
+    // A module, so its top-level await is allowed as a reader's own `.ts` file would be.
+    writeFileSync(join(consumer, file), example.includes("import ") ? example : `export {}\n${example}`)
+    return [file]
+  })

@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs"
+import { existsSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import * as Packaging from "./Packaging.ts"
@@ -90,6 +90,33 @@ const expectPacked = async (workspace: Packaging.Workspace, name: Packaging.Pack
   }
 }
 
+/**
+ * One copy of effect however many @ledger packages are installed (issue 38 item 17): effect is a
+ * peer of each, so npm resolves one for all. Two copies break Schema's own identity checks.
+ */
+const expectOneEffect = async (consumer: string) => {
+  const effectCopies = (await Packaging.run("find", ["node_modules", "-type", "d", "-path", "*node_modules/effect"], consumer)).output
+    .split("\n").filter((line) => line.trim() !== "")
+  expect(effectCopies).toEqual(["node_modules/effect"])
+}
+
+/**
+ * The README examples that need no running server run as written: the contract's catalog, and the
+ * testkit's own (a company, then GET /v1/me with its owner key through ledger.fetch). Then the SDK
+ * alone, as `npm install @ledger/client` gets it: its size printed, not asserted, and its README
+ * example type-checked there without the engine, the server or PGlite.
+ */
+const expectReadmesAsWritten = async (workspace: Packaging.Workspace, consumer: string, tarballs: ReadonlyArray<string>) => {
+  expect(await Packaging.node(consumer, "readme-api.ts")).toContain("404")
+  expect(await Packaging.node(consumer, "readme-testkit.ts")).toContain("Test Co")
+  expect(Packaging.packageNames.slice(0, 2)).toEqual(["api", "client"])
+  const sdkOnly = await Packaging.installConsumer(workspace, [tarballs[0]!, tarballs[1]!], "sdk-only")
+  Packaging.writeReadmeExamples(sdkOnly, ["client"])
+  await Packaging.typecheck(sdkOnly, ["readme-client.ts"])
+  expect(existsSync(join(sdkOnly, "node_modules", "@electric-sql"))).toBe(false)
+  console.log(`packaging: the SDK alone installs ${Math.round(Packaging.folderBytes(join(sdkOnly, "node_modules")) / 1_048_576)} MB`)
+}
+
 describe.skipIf(skip)("packaging", () => {
   it("builds, packs, installs with npm and imports every package with types", async () => {
     const workspace = Packaging.stage()
@@ -106,8 +133,12 @@ describe.skipIf(skip)("packaging", () => {
     for (const [index, name] of Packaging.packageNames.entries()) await expectPacked(workspace, name, tarballs[index]!)
 
     const consumer = await Packaging.installConsumer(workspace, tarballs)
+    await expectOneEffect(consumer)
     writeFileSync(join(consumer, "check.ts"), consumerSource)
-    const thirdPartyErrors = await Packaging.typecheck(consumer, ["check.ts"])
+    // Each package's README example, as a reader copies it, type-checks against the tarballs.
+    const examples = Packaging.writeReadmeExamples(consumer, Packaging.packageNames)
+    expect(examples).toEqual(expect.arrayContaining(["readme-api.ts", "readme-client.ts", "readme-testkit.ts"]))
+    const thirdPartyErrors = await Packaging.typecheck(consumer, ["check.ts", ...examples])
     // Only PGlite's declarations may fail a full library check, and only for its Emscripten types.
     for (const line of thirdPartyErrors) expect(line).toMatch(/^node_modules\/@electric-sql\/pglite\//)
 
@@ -141,5 +172,7 @@ describe.skipIf(skip)("packaging", () => {
     })
     expect(result.operations).toBeGreaterThan(20)
     expect(result.migrations).toBeGreaterThanOrEqual(4)
-  }, 900_000)
+
+    await expectReadmesAsWritten(workspace, consumer, tarballs)
+  }, 1_200_000)
 })

@@ -70,13 +70,66 @@ describe("payroll year to date", () => {
     const badTotal = styleB.replace("Total,100000", "Total,100001")
     const total = await post(company, "/v1/payroll/ytd", { csv: badTotal, provider: "provider_b", tax_year: 2026, period_through: "2026-06-30", dry_run: true })
     expect(total.body.error.type).toBe("payroll_totals_mismatch")
-    const missing = await post(company, "/v1/payroll/ytd", { csv: "Employee,Hours\nAda,40", provider: "provider_a", tax_year: 2026, period_through: "2026-06-30" })
+    const missing = await post(company, "/v1/payroll/ytd", { csv: "Employee,Hours,Total Compensation\nAda,40,100", provider: "provider_a", tax_year: 2026, period_through: "2026-06-30" })
     expect(missing.status).toBe(422)
     expect(missing.body.error.type).toBe("payroll_csv_invalid")
+    expect(missing.body.error.message).toBe('Missing required columns: Gross Wages. Columns not read: "Hours", "Total Compensation".')
+    expect(missing.body.error.details.ignored_headers).toEqual(["Hours", "Total Compensation"])
     const text = await post(company, "/v1/payroll/ytd", { csv: "Employee,Gross Wages\nAda,lots", provider: "provider_a", tax_year: 2026, period_through: "2026-06-30" })
     expect(text.body.error.type).toBe("payroll_csv_invalid")
     const wrongYear = await post(company, "/v1/payroll/ytd", { csv: styleA, provider: "provider_a", tax_year: 2026, period_through: "2025-12-31" })
     expect(wrongYear.status).toBe(422)
+  })
+
+  /** Issue 38 item 6: the W-2's wording, with and without Net Pay, and what Ledger did not read. */
+  const w2 = [
+    "Employee Name,Gross Pay,Federal Income Tax Withheld,Social Security Wages,Social Security Tax Withheld,Medicare Tax Withheld,State Income Tax,Net Pay,Employer Social Security Tax,Employer Medicare Tax,FUTA,SUTA",
+    "Ada Lovelace,52000.00,6240.00,52000.00,3224.00,754.00,2080.00,39702.00,3224.00,754.00,42.00,270.00",
+    "Grace Hopper,48000.00,5280.00,48000.00,2976.00,696.00,1920.00,37128.00,2976.00,696.00,42.00,270.00"
+  ]
+  const withoutColumn = (lines: ReadonlyArray<string>, header: string) => {
+    const at = lines[0]!.split(",").indexOf(header)
+    return lines.map((line) => line.split(",").filter((_, index) => index !== at).join(",")).join("\n")
+  }
+  const withColumn = (lines: ReadonlyArray<string>, header: string, cells: ReadonlyArray<string>) =>
+    lines.map((line, index) => `${line},${index === 0 ? header : cells[index - 1]}`).join("\n")
+  const dryRun = (company: TestCompany, csv: string) =>
+    post(company, "/v1/payroll/ytd", { csv, provider: "w2_style", tax_year: 2026, period_through: "2026-06-30", dry_run: true })
+
+  it("reads the W-2's wording: Social Security and Medicare, the employee's and the employer's, are withholding and taxes", async () => {
+    const company = await app.createCompany({ name: "Payroll W-2 wording" })
+    const checked = await dryRun(company, w2.join("\n"))
+    expect(checked.status, JSON.stringify(checked.body)).toBe(200)
+    expect(checked.body.totals).toEqual(expect.objectContaining(expectedTotals))
+    expect(checked.body.ignored_headers).toEqual(["Social Security Wages"])
+    // Without Net Pay, net pay is gross less every withholding read: never Social Security and Medicare left in.
+    const noNet = await dryRun(company, withoutColumn(w2, "Net Pay"))
+    expect(noNet.status, JSON.stringify(noNet.body)).toBe(200)
+    expect(noNet.body.totals).toEqual(expect.objectContaining(expectedTotals))
+    const imported = await post(company, "/v1/payroll/ytd", { csv: withoutColumn(w2, "Net Pay"), provider: "w2_style", tax_year: 2026, period_through: "2026-06-30" })
+    expect(imported.status).toBe(201)
+    const summary = await post(company, `/v1/payroll/ytd/${imported.body.id}/summary-entry`, { entry_date: "2026-06-30", ...accounts })
+    expect(summary.status).toBe(201)
+    expect(summary.body.entry.lines.find((line: any) => line.account === "1010").credit_cents).toBe(7_683_000)
+    expect(summary.body.entry.lines.find((line: any) => line.account === "2300").credit_cents).toBe(2_317_000 + 827_400)
+  })
+
+  it("refuses a file without Net Pay whose unread columns hold amounts, and names ignored columns in any refusal", async () => {
+    const company = await app.createCompany({ name: "Payroll unread columns" })
+    const dues = withColumn(w2.map((line) => line.split(",").filter((_, index) => index !== 7).join(",")), "Union Dues Withheld", ["120.00", "0.00"])
+    const refused = await dryRun(company, dues)
+    expect(refused.status).toBe(422)
+    expect(refused.body.error.type).toBe("payroll_totals_mismatch")
+    expect(refused.body.error.message).toContain('"Union Dues Withheld"')
+    expect(refused.body.error.details.ignored_headers).toEqual(["Social Security Wages", "Union Dues Withheld"])
+    expect(refused.body.error.details.issues).toEqual([expect.objectContaining({ path: ["body", "csv", "header", "Union Dues Withheld"] })])
+    // With Net Pay, the same unread column makes the rows not add up: the refusal says which columns were not read.
+    const withNet = withColumn(w2.map((line, index) => index === 1 ? line.replace("39702.00", "39582.00") : line), "Union Dues Withheld", ["120.00", "0.00"])
+    const mismatch = await dryRun(company, withNet)
+    expect(mismatch.status).toBe(422)
+    expect(mismatch.body.error.message).toBe('The file\'s amounts do not add up. Columns not read: "Social Security Wages", "Union Dues Withheld".')
+    expect(mismatch.body.error.details.issues[0].path).toEqual(["body", "csv", 2])
+    expect(mismatch.body.error.details.ignored_headers).toEqual(["Social Security Wages", "Union Dues Withheld"])
   })
 
   it("posts a balanced summary entry once, refuses a second and a double count, and a void reverses it", async () => {

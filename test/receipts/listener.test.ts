@@ -5,6 +5,7 @@ import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Receipts as ReceiptsApi } from "@ledger/api"
 import { Config } from "@ledger/server"
 import { InboxListener } from "@ledger/server/adapters"
 import { newKey } from "../support/index.ts"
@@ -117,6 +118,61 @@ describe("the inbox listener in this process", () => {
     expect(replies.some((line) => /^250[- ]SIZE 31457280$/.test(line)), replies.join("\n")).toBe(true)
     expect(replies.some((line) => line.startsWith("552 "))).toBe(true)
     expect(replies.some((line) => /^250[- ]AUTH/.test(line) || /STARTTLS/.test(line))).toBe(false)
+  })
+
+  it("defers mail past its rates and its memory bound with a 4xx reply, and processes none of it (issue 41 item 2)", async () => {
+    const bounded = await InboxListener.start(
+      {
+        host: "127.0.0.1", port: 0, domain: "inbox.localhost", trustedAuthservId, tls: null,
+        limits: { messagesPerClientPerMinute: 5, messagesPerInboxPerMinute: 3, processingBytesMax: 4 * 1024 * 1024 }
+      },
+      (effect) => app.runtime.runPromise(effect)
+    )
+    try {
+      const to = await address()
+      const countMessages = async () => Number((await app.query<{ count: unknown }>(
+        "SELECT count(*) AS count FROM receipt_inbox_messages WHERE company_id = $1", [company.companyId]))[0]!.count)
+      const before = await countMessages()
+      // A message declared larger than the memory left is deferred at MAIL FROM, before any byte of it.
+      const declared = await converse(bounded.port, ["EHLO client.test", `MAIL FROM:<ap@vendor.example> SIZE=${5 * 1024 * 1024}`, "QUIT"])
+      expect(declared.some((line) => line.startsWith("452 4.3.1")), declared.join("\n")).toBe(true)
+      // An undeclared one found larger while it streams: read away, deferred with 451 after DATA.
+      const big = Buffer.alloc(5 * 1024 * 1024, 65)
+      const streamed = await mailer(bounded.port).sendMail(receipt(to, { attachments: [{ filename: "big.pdf", content: big }] }))
+        .catch((error: { responseCode?: number; response?: string }) => error)
+      expect(streamed).toMatchObject({ responseCode: 451 })
+      expect((streamed as { response?: string }).response).toMatch(/4\.3\.1/u)
+      // The inbox's rate: three a minute, the deferred one included (it was counted at RCPT); the
+      // fourth waits (450 at RCPT), and the sender retries later.
+      for (const name of ["r1.pdf", "r2.pdf"]) {
+        const sent = await mailer(bounded.port).sendMail(receipt(to, { attachments: [{ filename: name, content: Buffer.concat([pdf, Buffer.from(`\n% ${name}\n`)]) }] }))
+        expect(sent.accepted).toEqual([to])
+      }
+      const third = await mailer(bounded.port).sendMail(receipt(to)).catch((error: { responseCode?: number }) => error)
+      expect(third).toMatchObject({ responseCode: 450 })
+      // The client address's rate: with five starts already, a sixth MAIL FROM waits (450 4.7.1).
+      const sixth = await converse(bounded.port, ["EHLO client.test", "MAIL FROM:<ap@vendor.example>", "QUIT"])
+      expect(sixth.some((line) => line.startsWith("450 4.7.1")), sixth.join("\n")).toBe(true)
+      // Only the two accepted messages were processed.
+      expect(await countMessages()).toBe(before + 2)
+    } finally {
+      await bounded.close()
+    }
+  })
+
+  it("defers mail to a company whose inbox took its day's messages (452 at RCPT, shared through the database)", async () => {
+    const other = await app.createCompany("Busy Co")
+    await app.write("/v1/receipts/inbox", other.ownerKey, { allowed_senders: ["@vendor.example"] })
+    const to = (await app.call("GET", "/v1/receipts/inbox", { token: other.ownerKey })).body.address as string
+    // The day's quota, as earlier deliveries would have left it.
+    await app.query(`INSERT INTO receipt_inbox_messages (company_id, status, sender, recipient, spf, dkim, dmarc, received_at)
+      SELECT $1, 'rejected', 'x@spam.example', $2, 'none', 'none', 'none', now() FROM generate_series(1, $3::int)`,
+      [other.companyId, to, ReceiptsApi.Shared.limits.inboxMessagesPerDayMax])
+    const refused = await mailer(listener.port).sendMail(receipt(to)).catch((error: { responseCode?: number; response?: string }) => error)
+    expect(refused).toMatchObject({ responseCode: 452 })
+    // Another company's inbox is not held by it.
+    const sent = await mailer(listener.port).sendMail(receipt(await address(), { attachments: [{ filename: "q.pdf", content: Buffer.concat([pdf, Buffer.from("\n% quota\n")]) }] }))
+    expect(sent.accepted).toHaveLength(1)
   })
 
   it("offers STARTTLS when given a key and certificate, and takes mail over it", async () => {

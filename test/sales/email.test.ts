@@ -128,6 +128,34 @@ describe("email outbox", () => {
     expect(cancelled.body.status).toBe("cancelled")
   })
 
+  it("lets another approve-scoped agent decide a waiting email, never the requester (spec 3.8, 4.10)", async () => {
+    const company = await salesCompany(app, "Agent Approver Co")
+    const invoice = (await company.post("/v1/invoices", { contact_id: company.customerId, doc_date: "2026-07-02", lines: [{ amount_cents: 9_000 }] })).body
+    const requester = await agentOf(company, { threshold: 10_000_000, scopes: ["read", "propose", "approve"], name: "Requesting agent" })
+    const reviewer = await agentOf(company, { threshold: 10_000_000, scopes: ["read", "propose", "approve"], name: "Reviewing agent" })
+    const waiting = await company.post(`/v1/documents/${invoice.id}/email`, { to: "new-ap@elsewhere.test" }, requester.token, requester.headers)
+    expect(waiting.body).toMatchObject({ status: "pending_approval", policy: { reasons: ["non_default_recipient"] } })
+
+    const own = await company.post(`/v1/email/outbox/${waiting.body.id}/approve`, {}, requester.token, requester.headers)
+    expect(own.status).toBe(403)
+    expect(own.body.error.type).toBe("self_approval_refused")
+    const ownReject = await company.post(`/v1/email/outbox/${waiting.body.id}/reject`, { reason: "Mine" }, requester.token, requester.headers)
+    expect(ownReject.body.error.type).toBe("self_approval_refused")
+
+    const approved = await company.post(`/v1/email/outbox/${waiting.body.id}/approve`, { reason: "Checked the address" }, reviewer.token, reviewer.headers)
+    expect(approved.status).toBe(200)
+    expect(approved.body).toMatchObject({ status: "queued", decided_by: `agent:${reviewer.id}` })
+
+    // Without the approve scope an agent decides nothing.
+    const proposer = await agentOf(company, { threshold: 10_000_000, name: "Proposing agent" })
+    const another = await company.post(`/v1/documents/${invoice.id}/email`, { to: "x@elsewhere.test" }, requester.token, requester.headers)
+    const unscoped = await company.post(`/v1/email/outbox/${another.body.id}/reject`, { reason: "No" }, proposer.token, proposer.headers)
+    expect(unscoped.status).toBe(403)
+    expect(unscoped.body.error.type).toBe("insufficient_scope")
+    const rejected = await company.post(`/v1/email/outbox/${another.body.id}/reject`, { reason: "Unknown address" }, reviewer.token, reviewer.headers)
+    expect(rejected.body.status).toBe("rejected")
+  })
+
   it("fails on a bounce, suppresses the address, and retries a failure when an admin asks", async () => {
     const company = await salesCompany(app, "Bounce Co")
     const invoice = (await company.post("/v1/invoices", { contact_id: company.customerId, doc_date: "2026-07-03", lines: [{ amount_cents: 5_000 }] })).body

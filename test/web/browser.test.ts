@@ -147,13 +147,22 @@ describe.skipIf(!hasChromium)("the web app in Chromium", () => {
     await shot(page, "1-sign-in")
     await page.getByRole("button", { name: "Email me a code" }).click()
     await page.getByLabel("Sign-in code").waitFor()
-    await page.getByLabel("Sign-in code").fill(await codeFor(email))
+    const code = await codeFor(email)
+    // A wrong code says how many tries are left, as the API's answer does (issue 38 item 16).
+    const wrong = code.replace(/\d/gu, (digit) => String((Number(digit) + 1) % 10))
+    await page.getByLabel("Sign-in code").fill(wrong)
+    await page.getByRole("button", { name: "Sign in", exact: true }).click()
+    await expect.poll(async () => page.getByRole("alert").textContent().catch(() => null), { timeout: 10_000 }).toMatch(/\d tries left\./u)
+    await page.getByLabel("Sign-in code").fill(code)
     await page.getByRole("button", { name: "Sign in", exact: true }).click()
 
     await page.getByRole("heading", { name: "Approval inbox" }).waitFor()
     const card = page.getByRole("article").filter({ hasText: "Printer paper" })
     await card.waitFor()
     expect(await card.textContent()).toContain("123.45")
+    // The kind in words, not the API's `journal_entry`.
+    expect(await card.textContent()).toContain("Journal entry")
+    expect(await card.textContent()).not.toContain("journal_entry")
     expect(await card.getByRole("table").textContent()).toContain("6070")
     expect(await card.getByRole("list", { name: "Reasons" }).textContent()).toMatch(/threshold/i)
     await shot(page, "2-inbox")
@@ -166,6 +175,8 @@ describe.skipIf(!hasChromium)("the web app in Chromium", () => {
     // A refusal shows the API's own message: rejecting needs a reason.
     await card.getByRole("button", { name: "Reject" }).click()
     await expect.poll(async () => card.getByRole("alert").textContent().catch(() => null), { timeout: 10_000 }).toBeTruthy()
+    // ...with the field it is about, not only "The request is not valid." (issue 38 item 16).
+    expect(await card.getByRole("alert").textContent()).toMatch(/reason/iu)
 
     await card.getByRole("button", { name: "Approve" }).click()
     await page.getByRole("status").filter({ hasText: `Approved proposal ${proposalId}` }).waitFor()

@@ -62,6 +62,9 @@ describe.skipIf(!hasChromium)("the issue 31 screens in Chromium", () => {
     expect(await csv.text()).toContain("6070")
 
     await page.getByLabel("Report", { exact: true }).selectOption("profit-and-loss")
+    // Switching the kind clears the table shown for the old one (issue 38 item 16).
+    expect(await totals.count()).toBe(0)
+    expect(await page.getByRole("link", { name: "Download this report as CSV" }).count()).toBe(0)
     await page.getByRole("button", { name: "Show report" }).click()
     await page.getByTestId("net-income").waitFor()
     const pnl = expectOk(await harness.api("GET", `/v1/reports/profit-and-loss?to=${today()}`, company.owner), 200)

@@ -1,6 +1,11 @@
+import { execFile } from "node:child_process"
+import { readFileSync } from "node:fs"
+import path from "node:path"
+import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeTestApp, type TestApp } from "../support/index.ts"
 import { ensureBuilt } from "../support/browser/chromium.ts"
+import { repositoryRoot } from "../support/server-process.ts"
 
 /**
  * How `ledger serve` serves the built web app under /app: the page with its CSP and no inline
@@ -59,5 +64,24 @@ describe("the app under /app of the server", () => {
     const response = await app.fetch(new Request("http://ledger.test/v1/no-such-route"))
     expect(response.status).toBe(404)
     expect((await response.json()).error.type).toBe("not_found")
+  })
+
+  it("leads a person who opens the server's own address into the app (issue 38 item 14)", async () => {
+    const root = await app.fetch(new Request("http://ledger.test/", { redirect: "manual" }))
+    expect(root.status).toBe(302)
+    expect(root.headers.get("location")).toBe("/app/")
+  })
+})
+
+describe("the README's `pnpm start` on a fresh clone (issue 38 item 14)", () => {
+  it("builds the web app first when its build is missing or stale, then serves", async () => {
+    const manifest = JSON.parse(readFileSync(path.join(repositoryRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    const [build, serve] = manifest.scripts.start!.split(" && ")
+    expect(build).toBe("node packages/web/scripts/build-if-stale.mjs")
+    expect(serve).toBe("node packages/server/bin/ledger.mjs serve")
+    // The script as `pnpm start` runs it: afterwards the build is there and newer than the sources.
+    await promisify(execFile)(process.execPath, [path.join(repositoryRoot, "packages/web/scripts/build-if-stale.mjs")], { cwd: repositoryRoot })
+    const script = await import("../../packages/web/scripts/build-if-stale.mjs")
+    expect(script.isFresh()).toBe(true)
   })
 })

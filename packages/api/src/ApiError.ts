@@ -33,6 +33,10 @@ export const errorStatus = {
   unauthorized: 401,
   forbidden: 403,
   insufficient_scope: 403,
+  // A valid firm credential on a company operation without X-Ledger-Company (DECISIONS).
+  company_required: 400,
+  // An API key on an operation for a person signed in (Operation.signedIn; DECISIONS).
+  session_required: 403,
   agent_model_required: 400,
   kill_switch_active: 403,
   not_found: 404,

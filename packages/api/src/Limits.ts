@@ -53,9 +53,6 @@ export const postingThresholdCentsMax = amountCentsMax
 /** Scopes an agent or key may hold: the four names, each at most once. */
 export const scopesCountMax = 4
 
-/** Audit log pages. */
-export const auditPageSizeMax = 1_000
-
 /** Sales and purchases: documents, payments, estimates, recurring templates, sales tax, email. */
 export const documentLinesMax = 200
 export const documentNumberLengthMax = 40

@@ -39,6 +39,13 @@ export interface Operation<
   readonly peopleOnly: boolean
   /** Needs the person's own browser session. */
   readonly browserSessionOnly: boolean
+  /**
+   * For a person "signed in" (spec 3-endpoints-b 4.11, 4.12; DECISIONS "People-only and signed-in
+   * operations"): a browser session only, so its step-up (concepts 5.5) can be asked; any API key,
+   * the owner's included, is refused 403 `session_required` (agents and AI apps, being no people,
+   * `insufficient_scope` first).
+   */
+  readonly signedIn: boolean
   /** Not offered as an MCP tool. */
   readonly mcpTool: boolean
   /** Part of the governed write path: `dry_run` and 200/201/202 results. */
@@ -85,6 +92,7 @@ export interface Options<
   readonly mode: WriteMode
   readonly peopleOnly?: boolean
   readonly browserSessionOnly?: boolean
+  readonly signedIn?: boolean
   readonly mcpTool?: boolean
   readonly governed?: boolean
   /** Raise the body size limit for an operation that carries a file (a bank statement). */
@@ -128,7 +136,11 @@ export const make = <
   const status = options.status ?? (options.mode === "R" ? 200 : options.method === "POST" && options.mode === "K" ? 201 : 200)
   const standard = options.mode === "R" ? readErrors : writeErrors
   const withId = options.path.includes("{") ? ["not_found" as const] : []
-  const errors = Array.from(new Set<ErrorType>([...standard, ...withId, ...(options.errors ?? [])]))
+  // A firm credential acts in a company it names (X-Ledger-Company): without it, company_required.
+  const credential = options.credential ?? "company"
+  const company: ReadonlyArray<ErrorType> = credential === "company" ? ["company_required"] : []
+  const session: ReadonlyArray<ErrorType> = options.signedIn === true ? ["session_required"] : []
+  const errors = Array.from(new Set<ErrorType>([...standard, ...company, ...session, ...withId, ...(options.errors ?? [])]))
   return {
     id: options.id,
     method: options.method,
@@ -136,11 +148,12 @@ export const make = <
     area: options.area,
     summary: options.summary,
     ...(options.description === undefined ? {} : { description: options.description }),
-    credential: options.credential ?? "company",
+    credential,
     scope: options.scope,
     mode: options.mode,
     peopleOnly: options.peopleOnly ?? false,
     browserSessionOnly: options.browserSessionOnly ?? false,
+    signedIn: options.signedIn ?? false,
     mcpTool: options.mcpTool ?? true,
     governed: options.governed ?? false,
     ...(options.bodyBytesMax === undefined ? {} : { bodyBytesMax: options.bodyBytesMax }),

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react"
 import { call, cookieCaller } from "./api.ts"
+import { declineUrl } from "./consentDecline.ts"
 import { parseCents } from "./money.ts"
 import { ErrorMessage, useAction } from "./useAction.tsx"
 
@@ -7,8 +8,10 @@ import { ErrorMessage, useAction } from "./useAction.tsx"
  * The AI app consent screen: `/oauth/authorize` checks the app's request and sends the browser
  * here (`/connect`, redirected into `/app/connect`) with it. The person chooses the level, the caps
  * and the accounts; approving is `POST /v1/ai-connections` (AI apps area), whose answer names the
- * redirect back to the app with its code. Declining sends nothing anywhere: the redirect URI in
- * this page's address is not trusted until the server has checked it.
+ * redirect back to the app with its code. Declining goes to the server's `/oauth/decline`, which
+ * checks the client and its redirect URI again and sends the browser back to the app with
+ * `error=access_denied` and the request's `state` (RFC 6749 4.1.2.1): the redirect URI in this
+ * page's address is not trusted until the server has checked it.
  */
 
 type Level = "read" | "suggest" | "post"
@@ -47,7 +50,6 @@ export const Consent = (props: { readonly search: string }) => {
   const [perEntry, setPerEntry] = useState("")
   const [daily, setDaily] = useState("")
   const [accounts, setAccounts] = useState("")
-  const [declined, setDeclined] = useState(false)
   const { busy, error, run } = useAction()
 
   const approve = (event: FormEvent) => {
@@ -59,7 +61,6 @@ export const Consent = (props: { readonly search: string }) => {
   }
 
   if (app === null) return <section className="card narrow"><h1>Connect an AI app</h1><p>No authorization request was given. Start from the AI app you want to connect.</p></section>
-  if (declined) return <section className="card narrow"><h1>Not connected</h1><p role="status">{app} was not connected. You can close this tab.</p></section>
   return (
     <section aria-labelledby="consent-title" className="card narrow">
       <h1 id="consent-title">Connect {app}</h1>
@@ -84,7 +85,7 @@ export const Consent = (props: { readonly search: string }) => {
         <label htmlFor="accounts">Only these accounts (codes, comma separated; empty for all)</label>
         <input id="accounts" value={accounts} onChange={(event) => setAccounts(event.target.value)} />
         <button type="submit" disabled={busy}>Connect</button>
-        <button type="button" className="secondary" disabled={busy} onClick={() => setDeclined(true)}>Decline</button>
+        <button type="button" className="secondary" disabled={busy} onClick={() => window.location.assign(declineUrl(params))}>Decline</button>
       </form>
       <ErrorMessage error={error} />
     </section>

@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { type Caller, call, messageOf } from "./api.ts"
 import { formatCents } from "./money.ts"
+import { amountsInWords, kindInWords } from "./words.ts"
 import { ErrorMessage, useAction } from "./useAction.tsx"
 
 /** The approval inbox: pending proposals with their exact entry and the agent's reasons. */
@@ -94,9 +95,9 @@ export const Inbox = (props: { readonly caller: Caller; readonly title: string }
         {(proposals ?? []).map((proposal) => (
           <li key={proposal.id} className="card">
             <article aria-labelledby={`proposal-${proposal.id}`}>
-              <h2 id={`proposal-${proposal.id}`}>{proposal.summary}</h2>
+              <h2 id={`proposal-${proposal.id}`}>{amountsInWords(proposal.summary)}</h2>
               <p className="meta">
-                <strong>{formatCents(proposal.amount_cents)}</strong> · {proposal.kind} · proposed by {proposal.created_by.name ?? `${proposal.created_by.type} ${proposal.created_by.id}`}
+                <strong>{formatCents(proposal.amount_cents)}</strong> · {kindInWords(proposal.kind)} · proposed by {proposal.created_by.name ?? `${proposal.created_by.type} ${proposal.created_by.id}`}
                 {proposal.agent_model === null ? "" : ` (${proposal.agent_model})`} on <time dateTime={proposal.created_at}>{proposal.created_at.slice(0, 10)}</time>
               </p>
               <h3>Why it waits</h3>

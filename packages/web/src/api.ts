@@ -6,6 +6,8 @@
  * `Idempotency-Key` (docs/web-app.md, docs/decisions/1006-firm-members-sign-in.md).
  */
 
+import { refusalInWords } from "./words.ts"
+
 export interface ApiErrorBody {
   readonly type: string
   readonly message: string
@@ -78,6 +80,6 @@ export const call = async <A = unknown>(
   return { status: response.status, body: payload as A }
 }
 
-/** The message to show for any failure. */
+/** The message to show for any failure: a refusal with its field issues and tries left (words.ts). */
 export const messageOf = (error: unknown): string =>
-  error instanceof ApiFailure ? error.body.message : error instanceof Error ? error.message : String(error)
+  error instanceof ApiFailure ? refusalInWords(error.body) : error instanceof Error ? error.message : String(error)

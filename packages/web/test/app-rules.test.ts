@@ -1,8 +1,11 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { ApiFailure, messageOf } from "../src/api.ts"
+import { declineUrl } from "../src/consentDecline.ts"
 import { formatCents, parseCents } from "../src/money.ts"
 import { routeOf, w9TokenOf } from "../src/router.ts"
 import { bodyOf } from "../src/screens/w9Body.ts"
+import { amountsInWords, kindInWords, refusalInWords } from "../src/words.ts"
 
 /**
  * The web app's own rules, without a browser: amounts formatted from integer cents with integer
@@ -74,5 +77,55 @@ describe("the W-9 page's route and body", () => {
     }
     expect(bodyOf(values)).toEqual({ certify: true, legal_name: "Jane", tax_class: "individual", address1: "1 Main", city: "Town", state: "WI", zip: "53703", tin_type: "SSN", tin: "123-45-6789" })
     expect(bodyOf({ ...values, tax_class: "other" })).toMatchObject({ tax_class: "other", tax_class_other: "left over" })
+  })
+})
+
+describe("words shown instead of the API's raw words (issue 38 item 16)", () => {
+  it("names kinds in words", () => {
+    expect(kindInWords("journal_entry")).toBe("Journal entry")
+    expect(kindInWords("bank_transfer")).toBe("Bank transfer")
+    expect(kindInWords("integration_sale")).toBe("Integration sale")
+    expect(kindInWords("w9")).toBe("W-9")
+  })
+
+  it("formats amounts in a heading as the lines format them", () => {
+    expect(amountsInWords("Void payment 3 (123456 cents): duplicate")).toBe("Void payment 3 (1,234.56): duplicate")
+    expect(amountsInWords("No amount here")).toBe("No amount here")
+    fc.assert(fc.property(fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }), (cents) => {
+      expect(amountsInWords(`(${cents} cents)`)).toBe(`(${formatCents(cents)})`)
+    }))
+  })
+
+  it("shows a refusal's field issues and the tries left, not only its message", () => {
+    expect(refusalInWords({
+      type: "invalid_request",
+      message: "The request is not valid.",
+      details: { issues: [{ path: ["reason"], message: "is required" }, { path: ["lines", 0, "account"], message: "Expected a string" }] }
+    })).toBe("The request is not valid. reason: is required; lines.0.account: Expected a string.")
+    expect(refusalInWords({ type: "wrong_code", message: "That code is not right.", details: { attempts_left: 3 } }))
+      .toBe("That code is not right. 3 tries left.")
+    expect(refusalInWords({ type: "wrong_code", message: "That code is not right.", details: { attempts_left: 1 } }))
+      .toBe("That code is not right. 1 try left.")
+    expect(refusalInWords({ type: "not_found", message: "No such record." })).toBe("No such record.")
+    const many = Array.from({ length: 8 }, (_, index) => ({ path: [`field${index}`], message: "is required" }))
+    expect(refusalInWords({ type: "invalid_request", message: "Bad.", details: { issues: many } })).toMatch(/field4: is required; and 3 more\.$/)
+  })
+
+  it("reaches the screens: messageOf words an ApiFailure the same way", () => {
+    const failure = new ApiFailure(422, { type: "wrong_code", message: "That code is not right.", details: { attempts_left: 2 } })
+    expect(messageOf(failure)).toBe("That code is not right. 2 tries left.")
+  })
+})
+
+describe("the consent screen's Decline", () => {
+  it("goes to the server's /oauth/decline with the request's client, redirect URI and state only", () => {
+    const consent = new URLSearchParams({
+      response_type: "code", client_id: "ldgc_abc", redirect_uri: "http://127.0.0.1:9/cb?x=1", state: "s t&ate",
+      code_challenge: "c".repeat(43), code_challenge_method: "S256", client_name: "Desk"
+    })
+    const url = new URL(declineUrl(consent), "https://ledger.example")
+    expect(url.pathname).toBe("/oauth/decline")
+    expect([...url.searchParams.entries()]).toEqual([["client_id", "ldgc_abc"], ["redirect_uri", "http://127.0.0.1:9/cb?x=1"], ["state", "s t&ate"]])
+    expect(new URL(declineUrl(new URLSearchParams({ client_id: "ldgc_abc", redirect_uri: "http://127.0.0.1:9/cb" })), "https://l.example").searchParams.has("state")).toBe(false)
   })
 })

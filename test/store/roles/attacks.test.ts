@@ -37,6 +37,8 @@ let debitAccount = 0
 let creditAccount = 0
 let lockedPeriod = 0
 let reopenedPeriod = 0
+/** Hard-locked as the engine locks: with a reason and a person's stamp, which 0032's guard took for a reopening's. */
+let stampedPeriod = 0
 
 /** An entry and its two lines in one transaction (a DO block), as a session would write them. */
 const entrySql = (options: {
@@ -85,6 +87,26 @@ const attacks = (run: Run): Record<string, readonly [string, () => Promise<unkno
   "a hard-locked period reopened without a reason": ["LD011", () =>
     run(`UPDATE periods SET status = 'open', status_changed_at = now(), status_changed_by = 'user:1'
          WHERE company_id = $1 AND id = $2`, [companyId, lockedPeriod])],
+  // Issue 38 item 8: the lock's own reason and stamp are not a reopening's (migration 0039).
+  "a period locked with a reason and a stamp, updated straight to open": ["LD011", () =>
+    run(`UPDATE periods SET status = 'open' WHERE company_id = $1 AND id = $2`, [companyId, stampedPeriod])],
+  "a period locked with a reason and a stamp, reopened with a new stamp and the lock's reason": ["LD011", () =>
+    run(`UPDATE periods SET status = 'open', status_changed_at = now(), status_changed_by = 'user:2'
+         WHERE company_id = $1 AND id = $2`, [companyId, stampedPeriod])],
+  "a hard-locked period reopened with a blank reason": ["LD011", () =>
+    run(`UPDATE periods SET status = 'open', status_reason = '  ', status_changed_at = now(), status_changed_by = 'user:1'
+         WHERE company_id = $1 AND id = $2`, [companyId, stampedPeriod])],
+  "a hard-locked period reopened with a new reason and no stamp": ["LD011", () =>
+    run(`UPDATE periods SET status = 'open', status_reason = 'late invoice', status_changed_by = NULL
+         WHERE company_id = $1 AND id = $2`, [companyId, stampedPeriod])],
+  ...Object.fromEntries(["agent:7", "firm_agent:7", "ai_app:7", "system", "user:", "user:1 or anyone"].map((stamp) => [
+    `a hard-locked period reopened with a new reason, stamped ${stamp}`,
+    ["LD011", () => run(`UPDATE periods SET status = 'open', status_reason = 'late invoice', status_changed_at = now(), status_changed_by = $3
+         WHERE company_id = $1 AND id = $2`, [companyId, stampedPeriod, stamp])] as const
+  ])),
+  "a hard-locked period moved to soft_locked with a new reason and a person's stamp": ["LD011", () =>
+    run(`UPDATE periods SET status = 'soft_locked', status_reason = 'late invoice', status_changed_at = now(), status_changed_by = 'user:1'
+         WHERE company_id = $1 AND id = $2`, [companyId, stampedPeriod])],
   "a hard-locked period shortened": ["LD011", () =>
     run(`UPDATE periods SET end_date = '2001-01-10' WHERE company_id = $1 AND id = $2`, [companyId, lockedPeriod])],
   "a hard-locked period deleted": ["LD011", () =>
@@ -98,9 +120,9 @@ const expectBooksIntact = async () => {
   const january = await app.query<{ count: string }>(
     `SELECT count(*) AS count FROM journal_lines WHERE company_id = $1 AND entry_date < '2001-02-01'`, [companyId])
   expect(Number(january[0]!.count)).toBe(0)
-  const periods = await app.query<{ status: string }>(`SELECT status FROM periods WHERE company_id = $1 AND id = $2`,
-    [companyId, lockedPeriod])
-  expect(periods[0]?.status).toBe("hard_locked")
+  const periods = await app.query<{ status: string }>(`SELECT status FROM periods WHERE company_id = $1 AND id IN ($2, $3)`,
+    [companyId, lockedPeriod, stampedPeriod])
+  expect(periods.map((period) => period.status)).toEqual(["hard_locked", "hard_locked"])
 }
 
 beforeAll(async () => {
@@ -119,6 +141,10 @@ beforeAll(async () => {
      RETURNING id`, [companyId])
   lockedPeriod = Number(periods[0]!.id)
   reopenedPeriod = Number(periods[1]!.id)
+  const stamped = await app.query<{ id: string }>(
+    `INSERT INTO periods (company_id, start_date, end_date, status, status_reason, status_changed_at, status_changed_by, created_at)
+       VALUES ($1, '2003-03-01', '2003-03-31', 'hard_locked', 'Year end', now(), 'user:1', now()) RETURNING id`, [companyId])
+  stampedPeriod = Number(stamped[0]!.id)
   // A sound entry through the triggers: totals rows for the attacks on them to find.
   await app.query(entrySql({ entryDate: "2001-03-15", credit: 100 }))
 }, 180_000)
@@ -142,6 +168,17 @@ describe("a direct SQL session", () => {
       `UPDATE periods SET status = 'open', status_reason = 'late invoice', status_changed_at = now(),
          status_changed_by = 'user:1' WHERE company_id = $1 AND id = $2`, [companyId, reopenedPeriod])
     const rows = await app.query<{ status: string }>(`SELECT status FROM periods WHERE id = $1`, [reopenedPeriod])
+    expect(rows[0]!.status).toBe("open")
+  })
+
+  it("reopens a lock that had a reason and a stamp when the statement carries its own reason and a person's id", async () => {
+    const [period] = await app.query<{ id: string }>(
+      `INSERT INTO periods (company_id, start_date, end_date, status, status_reason, status_changed_at, status_changed_by, created_at)
+         VALUES ($1, '2004-04-01', '2004-04-30', 'hard_locked', 'Year end', now(), 'user:1', now()) RETURNING id`, [companyId])
+    await app.query(
+      `UPDATE periods SET status = 'open', status_reason = 'Audit adjustment', status_changed_at = now(),
+         status_changed_by = 'firm_member:3' WHERE company_id = $1 AND id = $2`, [companyId, period!.id])
+    const rows = await app.query<{ status: string }>(`SELECT status FROM periods WHERE id = $1`, [period!.id])
     expect(rows[0]!.status).toBe("open")
   })
 })

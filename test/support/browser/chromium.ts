@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import path from "node:path"
-import { promisify } from "node:util"
 import type { Page } from "playwright-core"
 import { repositoryRoot } from "../server-process.ts"
 
@@ -14,58 +12,14 @@ export const appOutput = path.join(repositoryRoot, "packages/server/app")
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 export const hasChromium = existsSync(chromiumPath)
 
-const newestSource = (): number => {
-  let newest = 0
-  for (const name of [...readdirSync(path.join(webRoot, "src"), { recursive: true, encoding: "utf8" }).map((entry) => path.join("src", entry)), "index.html", "vite.config.ts"]) {
-    const stats = statSync(path.join(webRoot, name))
-    if (stats.isFile()) newest = Math.max(newest, stats.mtimeMs)
-  }
-  return newest
-}
-
-const isFresh = () => {
-  const index = path.join(appOutput, "index.html")
-  return existsSync(index) && statSync(index).mtimeMs >= newestSource()
-}
-
-const lock = path.join(repositoryRoot, "packages/server/.app-build.lock")
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds))
-
-/** Runs `work` holding a lock folder, so test files building at once (in parallel workers) take turns. */
-const withLock = async <A>(work: () => Promise<A>): Promise<A> => {
-  for (;;) {
-    try {
-      mkdirSync(lock)
-      break
-    } catch {
-      // A lock left by a killed run is taken over after a minute.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 60_000) rmSync(lock, { recursive: true, force: true })
-      await sleep(100)
-    }
-  }
-  try {
-    return await work()
-  } finally {
-    rmSync(lock, { recursive: true, force: true })
-  }
-}
-
 /**
  * Builds the app with Vite when its output is missing or older than its sources (about two
- * seconds); nothing built is checked in. Returns the milliseconds the build took (0 when none ran).
+ * seconds), as `pnpm start` does (packages/web/scripts/build-if-stale.mjs); nothing built is
+ * checked in. Returns the milliseconds the build took (0 when none ran).
  */
 export const ensureBuilt = async (): Promise<number> => {
-  if (isFresh()) return 0
-  return withLock(async () => {
-    if (isFresh()) return 0
-    const started = Date.now()
-    await promisify(execFile)(process.execPath, [path.join(webRoot, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
-      cwd: webRoot,
-      // Vitest runs with NODE_ENV=test: the build must be the production one.
-      env: { ...process.env, NODE_ENV: "production" }
-    })
-    return Date.now() - started
-  })
+  const script = await import("../../../packages/web/scripts/build-if-stale.mjs")
+  return script.buildIfStale()
 }
 
 /** Where screenshots of each screen are kept (a CI artifact). */

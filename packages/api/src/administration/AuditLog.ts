@@ -1,6 +1,5 @@
 import { Schema } from "effect"
-import { Id, Page, Timestamp } from "../Common.ts"
-import * as Limits from "../Limits.ts"
+import { Id, Page, PageQuery, Timestamp } from "../Common.ts"
 import * as Operation from "../Operation.ts"
 
 export const AuditEvent = Schema.Struct({
@@ -34,8 +33,7 @@ export const listAuditEvents = Operation.make({
   mode: "R",
   query: Schema.Struct({
     before: Schema.optionalKey(Id).annotate({ description: "Only events older than this event id." }),
-    limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: Limits.auditPageSizeMax }))),
-    cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200)))
+    ...PageQuery
   }),
   success: Page(AuditEvent)
 })

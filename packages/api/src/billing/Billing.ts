@@ -15,6 +15,9 @@ const groupErrors = ["billing_not_configured", "billing_state", "processor_unava
 export const Price = Schema.Struct({ item: Schema.String, interval: Schema.NullOr(Interval), unit_amount_cents: Schema.Int })
 
 export const Billing = Schema.Struct({
+  billing: Schema.Literals(["configured", "not_configured"]).annotate({
+    description: "`not_configured`: no billing processor on this deployment (self-hosted, embedded): every plan feature and add-on is on, the books are never read-only, and billing's writes answer 503 `billing_not_configured`."
+  }),
   plan: Schema.NullOr(Plan),
   interval: Schema.NullOr(Interval),
   status: Schema.Literals(["none", "trialing", "active", "past_due", "canceled"]),
@@ -41,14 +44,15 @@ const write = <const Id extends string, B extends Schema.Top, S extends Schema.T
     path,
     area,
     summary,
-    description: "For the company's own owner or CPA (agents, AI apps and firm members refused); not an MCP tool.",
+    description: "For the company's own owner or CPA signed in, with a step-up within 10 minutes (agents, AI apps and firm members refused; any API key refused `session_required`); not an MCP tool. On a deployment without a billing processor, 503 `billing_not_configured`.",
     scope: "admin",
     mode: "-",
     peopleOnly: true,
+    signedIn: true,
     mcpTool: false,
     body,
     success,
-    errors: [...groupErrors, ...(errors as ReadonlyArray<never>)]
+    errors: [...groupErrors, "step_up_required", ...(errors as ReadonlyArray<never>)]
   })
 
 export const getBilling = Operation.make({
@@ -86,7 +90,7 @@ export const cancelBilling = write("cancelBilling", "/v1/billing/cancel", "Cance
 export const setBillingFeedAccounts = write("setBillingFeedAccounts", "/v1/billing/feed-accounts", "Bank-feed accounts paid for beyond the plan's ($2 a month each).",
   Schema.Struct({ quantity: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 500 })) }), Billing, ["billing_no_subscription"])
 
-export const setBillingCryptoAddon = write("setBillingCryptoAddon", "/v1/billing/crypto-addon", "The crypto add-on ($12 a month) on or off.",
+export const setBillingCryptoAddon = write("setBillingCryptoAddon", "/v1/billing/crypto-addon", "The crypto add-on ($12 a month) on or off. Without billing (`billing: \"not_configured\"`) it is always on and this answers 503 `billing_not_configured`.",
   Schema.Struct({ on: Schema.Boolean }), Billing, ["billing_no_subscription"])
 
 export const setBillingOverageCap = write("setBillingOverageCap", "/v1/billing/overage-cap", "The most AI-transaction overage a period may bill ($0.01 each); 0: none beyond the quota.",

@@ -62,7 +62,8 @@ export const Disposal = Schema.Struct({
 }).annotate({ identifier: "CryptoDisposal" })
 export type Disposal = typeof Disposal.Type
 
-const adminWrite = { scope: "admin", mode: "K", peopleOnly: true, mcpTool: false, governed: true } as const
+// For the owner or CPA signed in (spec 4.11): a session, never a key (Operation.signedIn).
+const adminWrite = { scope: "admin", mode: "K", peopleOnly: true, signedIn: true, mcpTool: false, governed: true } as const
 
 export const recordCryptoAcquisition = Operation.make({
   id: "recordCryptoAcquisition",

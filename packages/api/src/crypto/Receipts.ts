@@ -125,6 +125,7 @@ export const assignCryptoReceipt = Operation.make({
   scope: "admin",
   mode: "K",
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   governed: true,
   pathParams: IdPath,

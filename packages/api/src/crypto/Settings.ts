@@ -45,6 +45,7 @@ export const updateCryptoSettings = Operation.make({
   scope: "admin",
   mode: "-",
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   body: Schema.Struct({
     enabled: Schema.optionalKey(Schema.Boolean),

@@ -113,6 +113,7 @@ export const createCryptoRemeasurement = Operation.make({
   scope: "admin",
   mode: "K",
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   governed: true,
   body: Schema.Struct({ period_end: DateString, dry_run: DryRun, soft_lock_override_reason: SoftLockOverrideReason }),

@@ -47,6 +47,7 @@ export const createCryptoWallet = Operation.make({
   scope: "admin",
   mode: "K",
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   body: Schema.Struct({
     rail: Rail,
@@ -99,6 +100,7 @@ export const archiveCryptoWallet = Operation.make({
   mode: "K",
   status: 200,
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   pathParams: IdPath,
   body: Schema.Struct({ reason: Reason }),
@@ -115,6 +117,7 @@ export const setCryptoLotMethod = Operation.make({
   scope: "admin",
   mode: "-",
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   pathParams: IdPath,
   body: Schema.Struct({ lot_method: LotMethod }),

@@ -13,6 +13,7 @@ export const errors = {
   filing_preview_mismatch: 409,
   filing_not_retryable: 409,
   filing_not_submitted: 409,
+  filing_not_refreshable: 409,
   nothing_to_file: 422,
   tax_filing_not_configured: 503,
   tax_filing_failed: 502,

@@ -94,7 +94,10 @@ export const Estimate = Schema.Struct({
   worksheet: Schema.Array(Schema.Struct({ line: Schema.String, label: Schema.String, cents: Schema.Int })),
   safe_harbors: Schema.Struct({
     current_year_cents: Schema.Int,
-    prior_year_cents: Schema.NullOr(Schema.Int),
+    current_year_estimated: Schema.Boolean.annotate({
+      description: "current_year_cents comes from another year's tables (tables_year), the tax year's not being in Ledger yet. ADR 2007."
+    }),
+    prior_year_cents: Schema.NullOr(Schema.Int).annotate({ description: "From the prior year's tax: needs no year's tables." }),
     required_annual_cents: Schema.Int,
     chosen: Schema.Literals(["current_year", "prior_year"]),
     payments_required: Schema.Boolean
@@ -105,6 +108,13 @@ export const Estimate = Schema.Struct({
   paid_cents: Schema.Int,
   remaining_cents: Schema.Int,
   payments: Schema.Array(Payment),
+  tables_year: Schema.NullOr(Schema.Int).annotate({
+    description: "The year whose tables (brackets, standard deduction, wage base) the worksheet used; null for 1120, whose 21% needs none."
+  }),
+  tables_estimated: Schema.Boolean.annotate({
+    description: "The tax year's own tables are not in Ledger yet: the worksheet, total_tax_cents and the current-year safe harbor " +
+      "are estimated with tables_year's. Due dates, payments and the prior-year safe harbor never depend on it. ADR 2007."
+  }),
   tables_source: Schema.String
 }).annotate({ identifier: "EstimatedTaxEstimate" })
 
@@ -114,6 +124,8 @@ export const getEstimatedTaxes = Operation.make({
   path: "/v1/estimated-taxes",
   area,
   summary: "The year's planning estimate: worksheet lines, safe harbors, the four due dates, per-quarter amounts, paid and remaining.",
+  description: "Any year from the first Ledger has tables for to next year (422 tax_year_unsupported outside them). A year whose " +
+    "tables are not published yet is answered in full, its worksheet estimated with the latest tables (tables_estimated). ADR 2007.",
   scope: "read",
   mode: "R",
   query: Schema.Struct({ year: Schema.optionalKey(TaxYear) }),
@@ -202,7 +214,7 @@ export const recordEstimatedTaxPayment = Operation.make({
   }),
   success: Payment,
   otherResponses: { 200: Schema.Union([Governed.Preview, PaymentPreview]), 202: Governed.Queued },
-  errors: ["payment_account_required", "unknown_account", "inactive_account", "period_hard_locked", "soft_lock_reason_required"]
+  errors: ["payment_account_required", "unknown_account", "inactive_account", "period_hard_locked", "soft_lock_reason_required", "tax_year_unsupported"]
 })
 
 export const voidEstimatedTaxPayment = Operation.make({

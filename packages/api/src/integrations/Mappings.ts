@@ -61,7 +61,7 @@ export const setMapping = Operation.make({
     project_name: Schema.optionalKey(Schema.NullOr(Text).annotate({ description: "A project name for the posted lines." }))
   }),
   success: Mappings,
-  errors: ["unknown_account", "inactive_account", "integration_disconnected"]
+  errors: ["unknown_account", "inactive_account", "unknown_class", "integration_disconnected"]
 })
 
 export const approveMappings = Operation.make({

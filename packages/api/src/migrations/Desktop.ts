@@ -52,7 +52,15 @@ export const createDesktop = Operation.make({
   mode: "K",
   peopleOnly: true,
   body: Schema.Struct({ as_of: DateString, include_tax_ids: Schema.optionalKey(Schema.Boolean) }),
-  success: Schema.Struct({ connection: DesktopConnection, password: Schema.String, download_token: Schema.String, soap_url: Schema.String }),
+  success: Schema.Struct({
+    connection: DesktopConnection,
+    user_name: Schema.String.annotate({
+      description: "The Web Connector's user name for this connection (`ledger-` and 20 random characters), shown here and in the connector file only."
+    }),
+    password: Schema.String,
+    download_token: Schema.String,
+    soap_url: Schema.String
+  }),
   errors: [...migrationErrors]
 })
 

@@ -90,6 +90,7 @@ export const refundOnlineCharge = Operation.make({
   scope: "approve",
   mode: "K",
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   pathParams: IdPath,
   body: Schema.Struct({

@@ -54,6 +54,7 @@ export const updateOnlinePaymentSettings = Operation.make({
   scope: "admin",
   mode: "-",
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   body: Schema.Struct({
     enabled: Schema.optionalKey(Schema.Boolean),
@@ -68,7 +69,7 @@ export const updateOnlinePaymentSettings = Operation.make({
     payout_bank_account_id: Schema.optionalKey(Schema.NullOr(Id))
   }),
   success: Settings,
-  errors: [...groupErrors, "unknown_account", "inactive_account", "not_found"]
+  errors: [...groupErrors, "unknown_account", "inactive_account", "not_found", "step_up_required"]
 })
 
 export const startOnlinePaymentOnboarding = Operation.make({
@@ -81,10 +82,11 @@ export const startOnlinePaymentOnboarding = Operation.make({
   scope: "admin",
   mode: "-",
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   body: NoFields,
   success: Schema.Struct({ url: Schema.String, expires_at: Timestamp, provider: Schema.Literal("provider_a") }),
-  errors: [...groupErrors]
+  errors: [...groupErrors, "step_up_required"]
 })
 
 export const syncOnlinePayments = Operation.make({
@@ -97,6 +99,7 @@ export const syncOnlinePayments = Operation.make({
   scope: "admin",
   mode: "-",
   peopleOnly: true,
+  signedIn: true,
   mcpTool: false,
   body: NoFields,
   success: Schema.Struct({ account_status: ProcessorAccountStatus, charges_updated: Schema.Int, payouts_recorded: Schema.Int, payouts_reconciled: Schema.Int }),

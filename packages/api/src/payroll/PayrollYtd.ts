@@ -112,7 +112,9 @@ export const importPayrollYtd = Operation.make({
   summary: "Import a payroll provider's year-to-date CSV (one row per employee). dry_run answers the checked totals.",
   description: "Required columns Employee and Gross Wages; withholding and employer-tax columns by header aliases " +
     "(docs/payroll.md). Each row's net pay must equal gross wages less its withholding and deductions; a Total row, when " +
-    "present, must equal the column sums. A second import of a year names the one it follows in switch_id (a provider switch).",
+    "present, must equal the column sums. Without a Net Pay column, net pay is gross less every withholding read, and a column " +
+    "not read that holds amounts is refused (it may be withholding). A refusal lists the headers not read in details.ignored_headers. " +
+    "A second import of a year names the one it follows in switch_id (a provider switch).",
   scope: "admin",
   mode: "K",
   peopleOnly: true,

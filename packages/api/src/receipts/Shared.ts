@@ -29,7 +29,13 @@ export const limits = {
   candidatesMax: 10,
   slugForwardDays: 30,
   /** A message waits in review this long; then it is `expired` and its held files are deleted. */
-  reviewDays: 30
+  reviewDays: 30,
+  /**
+   * Messages one company's inbox takes in 24 hours (issue 41 item 2); past it mail is deferred
+   * with SMTP 452 (the sender retries later), never read. Shared by every server through the
+   * database.
+   */
+  inboxMessagesPerDayMax: 1_000
 } as const
 
 export const IdPath = Schema.Struct({ id: Id })

@@ -6,8 +6,12 @@ import { area, Year } from "./Shared.ts"
 
 export const Provider = Schema.Literals(["gov_csv", "gov_a2a", "partner_mock", "partner_live"]).annotate({ description: "Where the filing goes: gov_csv a CSV for the IRS's upload portal; the others a Publication 1220 file." })
 export const IrsStatus = Schema.Literals(["submitted", "accepted", "partially_accepted", "rejected_by_irs"]).annotate({ description: "The IRS's answer." })
-export const FilingStatus = Schema.Literals(["proposed", "rejected", "failed", "submitted", "accepted", "partially_accepted", "rejected_by_irs"])
-  .annotate({ description: "proposed (nothing sent), rejected (by a person; nothing sent), failed (the provider did not take it; retry), then the IRS answer. ADR 1305." })
+export const FilingStatus = Schema.Literals(["proposed", "rejected", "approved", "failed", "submitted", "accepted", "partially_accepted", "rejected_by_irs"])
+  .annotate({
+    description: "proposed (nothing sent), rejected (by a person; nothing sent), approved (gov_csv only: the filed copy is " +
+      "the CSV a person uploads to the IRS portal; ack records the portal's receipt, ADR 2006), failed (the provider did " +
+      "not take it; retry), then the IRS answer. ADR 1305."
+  })
 
 export const CorrectionInput = Schema.Struct({
   contact_id: Id,
@@ -116,6 +120,10 @@ export const approveFiling = Operation.make({
   path: "/v1/tax-forms/filings/{id}/approve",
   area,
   summary: "Send the filing, quoting the SHA-256 of the preview the person saw. People only, never agents or AI apps.",
+  description: "A gov_csv filing is sent by no provider: approving it makes it `approved`, its filed copy " +
+    "(`GET .../filed`) is the CSV to upload to the IRS portal, and `ack` records the portal's receipt. The other " +
+    "providers file electronically through the filing provider, which must be configured (503 " +
+    "`tax_filing_not_configured`). ADR 2006.",
   scope: "approve",
   mode: "K",
   peopleOnly: true,
@@ -166,7 +174,7 @@ export const ackFiling = Operation.make({
   method: "POST",
   path: "/v1/tax-forms/filings/{id}/ack",
   area,
-  summary: "Record the IRS acknowledgement of a sent filing.",
+  summary: "Record the IRS acknowledgement of a sent filing, or the portal's receipt of an approved gov_csv filing uploaded by a person.",
   scope: "approve",
   mode: "K",
   status: 200,
@@ -186,14 +194,14 @@ export const refreshFiling = Operation.make({
   method: "POST",
   path: "/v1/tax-forms/filings/{id}/refresh",
   area,
-  summary: "Ask the provider for the IRS answer now.",
+  summary: "Ask the provider for the IRS answer now (not for gov_csv, which no provider sent: record its answer with ack).",
   scope: "approve",
   mode: "-",
   status: 200,
   pathParams: IdPath,
   body: Schema.Struct({}),
   success: Filing,
-  errors: ["filing_not_submitted", "tax_filing_not_configured", "tax_filing_failed"]
+  errors: ["filing_not_submitted", "filing_not_refreshable", "tax_filing_not_configured", "tax_filing_failed"]
 })
 
 export const getFiledCopy = Operation.make({
@@ -201,7 +209,8 @@ export const getFiledCopy = Operation.make({
   method: "GET",
   path: "/v1/tax-forms/filings/{id}/filed",
   area,
-  summary: "The filed copy with full TINs, for a person with the filing right; each download is audit-logged. ADR 1310.",
+  summary: "The filed copy with full TINs, for a person with the filing right; each download is audit-logged. " +
+    "For an approved gov_csv filing, the CSV to upload to the IRS portal. ADR 1310, 2006.",
   scope: "approve",
   mode: "R",
   peopleOnly: true,

@@ -1,11 +1,9 @@
 import { Schema } from "effect"
-import { CompanyId, Id, Page, Timestamp } from "../Common.ts"
+import { CompanyId, Id, Page, PageQuery, Timestamp } from "../Common.ts"
 import * as Operation from "../Operation.ts"
-import { area, Delivery, deliveriesPageMax, IdPath } from "./Shared.ts"
+import { area, Delivery, IdPath } from "./Shared.ts"
 
 /** The delivery log of an endpoint, redelivery, and the event feed (spec 4.15, 6.2). */
-
-const Limit = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: deliveriesPageMax }))
 
 export const listWebhookDeliveries = Operation.make({
   id: "listWebhookDeliveries",
@@ -17,7 +15,7 @@ export const listWebhookDeliveries = Operation.make({
   scope: "read",
   mode: "R",
   pathParams: IdPath,
-  query: Schema.Struct({ limit: Schema.optionalKey(Limit), cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))) }),
+  query: Schema.Struct(PageQuery),
   success: Page(Delivery)
 })
 
@@ -59,7 +57,7 @@ export const listWebhookEvents = Operation.make({
     before: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({
       description: "An event id (the page's `next_cursor`) or an ISO 8601 timestamp: only older events."
     })),
-    limit: Schema.optionalKey(Limit),
+    limit: PageQuery.limit,
     cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100)).annotate({
       description: "The previous page's `next_cursor` (the same as `before`, which every list names `cursor`)."
     }))

@@ -17,8 +17,6 @@ export const previousValidHoursDefault = 24
 export const eventRetentionDays = 30
 /** Deliveries shown by `GET /v1/webhooks/{id}` ("latest deliveries"). */
 export const latestDeliveriesShown = 10
-export const deliveriesPageMax = 100
-export const deliveriesPageDefault = 25
 
 /**
  * The event types an endpoint may subscribe to (`*`: all of them): spec 6.1's and the other

@@ -2360,8 +2360,8 @@ export type InformationReturnFiling = {
   /** Where the filing goes: gov_csv a CSV for the IRS's upload portal; the others a Publication 1220 file. */
   readonly provider: "gov_csv" | "gov_a2a" | "partner_mock" | "partner_live"
   readonly kind: "original" | "correction"
-  /** proposed (nothing sent), rejected (by a person; nothing sent), failed (the provider did not take it; retry), then the IRS answer. ADR 1305. */
-  readonly status: "proposed" | "rejected" | "failed" | "submitted" | "accepted" | "partially_accepted" | "rejected_by_irs"
+  /** proposed (nothing sent), rejected (by a person; nothing sent), approved (gov_csv only: the filed copy is the CSV a person uploads to the IRS portal; ack records the portal's receipt, ADR 2006), failed (the provider did not take it; retry), then the IRS answer. ADR 1305. */
+  readonly status: "proposed" | "rejected" | "approved" | "failed" | "submitted" | "accepted" | "partially_accepted" | "rejected_by_irs"
   readonly file_format: "fire" | "csv"
   readonly threshold_cents: number
   readonly contact_ids: ReadonlyArray<number>
@@ -2792,6 +2792,9 @@ export type EstimatedTaxEstimate = {
   }>
   readonly safe_harbors: {
     readonly current_year_cents: number
+    /** current_year_cents comes from another year's tables (tables_year), the tax year's not being in Ledger yet. ADR 2007. */
+    readonly current_year_estimated: boolean
+    /** From the prior year's tax: needs no year's tables. */
     readonly prior_year_cents: number | null
     readonly required_annual_cents: number
     readonly chosen: "current_year" | "prior_year"
@@ -2803,6 +2806,10 @@ export type EstimatedTaxEstimate = {
   readonly paid_cents: number
   readonly remaining_cents: number
   readonly payments: ReadonlyArray<EstimatedTaxPayment>
+  /** The year whose tables (brackets, standard deduction, wage base) the worksheet used; null for 1120, whose 21% needs none. */
+  readonly tables_year: number | null
+  /** The tax year's own tables are not in Ledger yet: the worksheet, total_tax_cents and the current-year safe harbor are estimated with tables_year's. Due dates, payments and the prior-year safe harbor never depend on it. ADR 2007. */
+  readonly tables_estimated: boolean
   readonly tables_source: string
 }
 
@@ -3521,6 +3528,8 @@ export type PayPage = {
 }
 
 export type Billing = {
+  /** `not_configured`: no billing processor on this deployment (self-hosted, embedded): every plan feature and add-on is on, the books are never read-only, and billing's writes answer 503 `billing_not_configured`. */
+  readonly billing: "configured" | "not_configured"
   readonly plan: "solo" | "business" | "advanced" | null
   readonly interval: "month" | "year" | null
   readonly status: "none" | "trialing" | "active" | "past_due" | "canceled"
@@ -3867,7 +3876,9 @@ export interface Operations {
     readonly input: {
       /** Only events older than this event id. */
       readonly before?: number
+      /** How many records one page holds: 1 to 1000, 100 when absent. */
       readonly limit?: number
+      /** Where the next page starts: the previous page's next_cursor, as it was (opaque). */
       readonly cursor?: string
     }
     readonly optional: true
@@ -6966,7 +6977,9 @@ export interface Operations {
     readonly input: {
       /** A record id: a positive integer, unique across the deployment. */
       readonly id: number
+      /** How many records one page holds: 1 to 1000, 100 when absent. */
       readonly limit?: number
+      /** Where the next page starts: the previous page's next_cursor, as it was (opaque). */
       readonly cursor?: string
     }
     readonly optional: false
@@ -6998,6 +7011,7 @@ export interface Operations {
       readonly type?: string
       /** An event id (the page's `next_cursor`) or an ISO 8601 timestamp: only older events. */
       readonly before?: string
+      /** How many records one page holds: 1 to 1000, 100 when absent. */
       readonly limit?: number
       /** The previous page's `next_cursor` (the same as `before`, which every list names `cursor`). */
       readonly cursor?: string
@@ -8004,8 +8018,8 @@ export interface Operations {
       /** Where the filing goes: gov_csv a CSV for the IRS's upload portal; the others a Publication 1220 file. */
       readonly provider: "gov_csv" | "gov_a2a" | "partner_mock" | "partner_live"
       readonly kind: "original" | "correction"
-      /** proposed (nothing sent), rejected (by a person; nothing sent), failed (the provider did not take it; retry), then the IRS answer. ADR 1305. */
-      readonly status: "proposed" | "rejected" | "failed" | "submitted" | "accepted" | "partially_accepted" | "rejected_by_irs"
+      /** proposed (nothing sent), rejected (by a person; nothing sent), approved (gov_csv only: the filed copy is the CSV a person uploads to the IRS portal; ack records the portal's receipt, ADR 2006), failed (the provider did not take it; retry), then the IRS answer. ADR 1305. */
+      readonly status: "proposed" | "rejected" | "approved" | "failed" | "submitted" | "accepted" | "partially_accepted" | "rejected_by_irs"
       readonly file_format: "fire" | "csv"
       readonly threshold_cents: number
       readonly contact_ids: ReadonlyArray<number>
@@ -8076,7 +8090,7 @@ export interface Operations {
     readonly preview: never
     readonly queued: never
   }
-  /** Record the IRS acknowledgement of a sent filing. */
+  /** Record the IRS acknowledgement of a sent filing, or the portal's receipt of an approved gov_csv filing uploaded by a person. */
   readonly ackFiling: {
     readonly input: {
       /** A record id: a positive integer, unique across the deployment. */
@@ -8096,7 +8110,7 @@ export interface Operations {
     readonly preview: never
     readonly queued: never
   }
-  /** Ask the provider for the IRS answer now. */
+  /** Ask the provider for the IRS answer now (not for gov_csv, which no provider sent: record its answer with ack). */
   readonly refreshFiling: {
     readonly input: {
       /** A record id: a positive integer, unique across the deployment. */
@@ -8108,7 +8122,7 @@ export interface Operations {
     readonly preview: never
     readonly queued: never
   }
-  /** The filed copy with full TINs, for a person with the filing right; each download is audit-logged. ADR 1310. */
+  /** The filed copy with full TINs, for a person with the filing right; each download is audit-logged. For an approved gov_csv filing, the CSV to upload to the IRS portal. ADR 1310, 2006. */
   readonly getFiledCopy: {
     readonly input: {
       /** A record id: a positive integer, unique across the deployment. */
@@ -9398,6 +9412,8 @@ export interface Operations {
     readonly dryRun: false
     readonly output: {
       readonly connection: DesktopMigrationConnection
+      /** The Web Connector's user name for this connection (`ledger-` and 20 random characters), shown here and in the connector file only. */
+      readonly user_name: string
       readonly password: string
       readonly download_token: string
       readonly soap_url: string
@@ -10398,7 +10414,7 @@ export interface Operations {
     readonly preview: never
     readonly queued: never
   }
-  /** The crypto add-on ($12 a month) on or off. */
+  /** The crypto add-on ($12 a month) on or off. Without billing (`billing: "not_configured"`) it is always on and this answers 503 `billing_not_configured`. */
   readonly setBillingCryptoAddon: {
     readonly input: {
       readonly on: boolean
@@ -10517,7 +10533,7 @@ export type ListOperationId =
   | "listOnlinePayouts"
 
 /** Every error type a refusal may carry (ApiError.errorTypes). */
-export const errorTypes = ["invalid_request","idempotency_key_required","invalid_idempotency_key","unauthorized","forbidden","insufficient_scope","agent_model_required","kill_switch_active","not_found","method_not_allowed","idempotency_conflict","idempotency_in_progress","conflict","payload_too_large","unsupported_media_type","validation_failed","account_protected","chart_not_empty","period_locked","period_hard_locked","soft_lock_reason_required","unbalanced_entry","unknown_account","inactive_account","period_not_found","proposal_not_pending","self_approval_refused","rate_limited","internal_error","bad_gateway","service_unavailable","single_line_entry","zero_amount_line","two_sided_line","unknown_class","unknown_contact","invalid_period_transition","entry_already_reversed","entry_not_reversible","control_account_line","amount_out_of_range","document_has_applications","already_void","number_in_use","invalid_transition","over_application","inactive_tax_rate","statement_unreadable","statement_account_ambiguous","bank_line_state","entry_not_matchable","bank_line_reconciled","reconciliation_in_progress","reconciliation_not_balanced","reconciliation_closed","reconciliation_not_latest","feed_account_limit","bank_feeds_not_configured","last_firm_admin","firm_access_required","firm_access_revoked","invitation_claimed","firm_kill_switch_active","step_up_required","sign_in_refused","second_factor_refused","passkey_refused","last_second_factor","authenticator_apps_not_configured","webhook_limit_reached","webhook_url_not_allowed","webhook_not_redeliverable","webhook_endpoint_disabled","webhooks_not_configured","receipt_storage_not_configured","receipt_storage_unavailable","receipt_state","message_state","slug_unavailable","logo_refused","tax_return_type_required","unknown_tax_line","tax_accounts_unmapped","tax_export_not_tied","payer_not_set","tin_required","not_a_vendor","tax_profile_missing","w9_request_closed","prior_amount_voided","filing_not_pending","filing_preview_mismatch","filing_not_retryable","filing_not_submitted","nothing_to_file","tax_filing_not_configured","tax_filing_failed","tin_sealing_not_configured","payroll_csv_invalid","payroll_totals_mismatch","payroll_import_exists","payroll_summary_exists","wages_already_recorded","vehicle_account_taken","vehicle_retired","mileage_rate_unknown","no_business_miles","reimbursement_overlaps","tax_year_unsupported","payment_account_required","crypto_secret_refused","crypto_key_invalid","crypto_addon_required","crypto_not_enabled","crypto_wallet_archived","crypto_gap_limit_reached","crypto_insufficient_lots","crypto_receipt_state","crypto_quote_state","crypto_valuation_state","crypto_remeasurement_exists","crypto_remeasure_off","crypto_price_unavailable","crypto_chain_not_configured","crypto_sealer_not_configured","integration_not_available","integration_provider_not_configured","integration_consent_invalid","integration_consent_denied","integration_disconnected","integration_paused","integration_mapping_incomplete","invalid_client","invalid_redirect_uri","invalid_code_challenge","equity_account_refused","connection_ended","consent_not_pending","consent_not_signed","consent_invalid_pdf","consent_not_owner","consent_required","online_payments_not_configured","processor_unavailable","online_payments_state","refund_exceeds_charge","document_not_payable","pay_link_expired","partial_payment_not_allowed","method_not_accepted","invalid_signature","billing_not_configured","billing_state","billing_no_subscription","books_read_only","migration_consent_invalid","download_token_invalid","migration_connection_revoked","migration_connection_not_locked","bundle_not_ready","tieout_failed","books_not_empty","migration_already_imported","migration_not_passed","migration_already_cut_over","migration_not_authorized","migration_estimate_required","budget_exceeded","online_migration_not_configured","migration_connector_url_unusable"] as const
+export const errorTypes = ["invalid_request","idempotency_key_required","invalid_idempotency_key","unauthorized","forbidden","insufficient_scope","company_required","session_required","agent_model_required","kill_switch_active","not_found","method_not_allowed","idempotency_conflict","idempotency_in_progress","conflict","payload_too_large","unsupported_media_type","validation_failed","account_protected","chart_not_empty","period_locked","period_hard_locked","soft_lock_reason_required","unbalanced_entry","unknown_account","inactive_account","period_not_found","proposal_not_pending","self_approval_refused","rate_limited","internal_error","bad_gateway","service_unavailable","single_line_entry","zero_amount_line","two_sided_line","unknown_class","unknown_contact","invalid_period_transition","entry_already_reversed","entry_not_reversible","control_account_line","amount_out_of_range","document_has_applications","already_void","number_in_use","invalid_transition","over_application","inactive_tax_rate","statement_unreadable","statement_account_ambiguous","bank_line_state","entry_not_matchable","bank_line_reconciled","reconciliation_in_progress","reconciliation_not_balanced","reconciliation_closed","reconciliation_not_latest","feed_account_limit","bank_feeds_not_configured","last_firm_admin","firm_access_required","firm_access_revoked","invitation_claimed","firm_kill_switch_active","step_up_required","sign_in_refused","second_factor_refused","passkey_refused","last_second_factor","authenticator_apps_not_configured","webhook_limit_reached","webhook_url_not_allowed","webhook_not_redeliverable","webhook_endpoint_disabled","webhooks_not_configured","receipt_storage_not_configured","receipt_storage_unavailable","receipt_state","message_state","slug_unavailable","logo_refused","tax_return_type_required","unknown_tax_line","tax_accounts_unmapped","tax_export_not_tied","payer_not_set","tin_required","not_a_vendor","tax_profile_missing","w9_request_closed","prior_amount_voided","filing_not_pending","filing_preview_mismatch","filing_not_retryable","filing_not_submitted","filing_not_refreshable","nothing_to_file","tax_filing_not_configured","tax_filing_failed","tin_sealing_not_configured","payroll_csv_invalid","payroll_totals_mismatch","payroll_import_exists","payroll_summary_exists","wages_already_recorded","vehicle_account_taken","vehicle_retired","mileage_rate_unknown","no_business_miles","reimbursement_overlaps","tax_year_unsupported","payment_account_required","crypto_secret_refused","crypto_key_invalid","crypto_addon_required","crypto_not_enabled","crypto_wallet_archived","crypto_gap_limit_reached","crypto_insufficient_lots","crypto_receipt_state","crypto_quote_state","crypto_valuation_state","crypto_remeasurement_exists","crypto_remeasure_off","crypto_price_unavailable","crypto_chain_not_configured","crypto_sealer_not_configured","integration_not_available","integration_provider_not_configured","integration_consent_invalid","integration_consent_denied","integration_disconnected","integration_paused","integration_mapping_incomplete","invalid_client","invalid_redirect_uri","invalid_code_challenge","equity_account_refused","connection_ended","consent_not_pending","consent_not_signed","consent_invalid_pdf","consent_not_owner","consent_required","online_payments_not_configured","processor_unavailable","online_payments_state","refund_exceeds_charge","document_not_payable","pay_link_expired","partial_payment_not_allowed","method_not_accepted","invalid_signature","billing_not_configured","billing_state","billing_no_subscription","books_read_only","migration_consent_invalid","download_token_invalid","migration_connection_revoked","migration_connection_not_locked","bundle_not_ready","tieout_failed","books_not_empty","migration_already_imported","migration_not_passed","migration_already_cut_over","migration_not_authorized","migration_estimate_required","budget_exceeded","online_migration_not_configured","migration_connector_url_unusable"] as const
 export type ErrorType = typeof errorTypes[number]
 
 /** What a request needs at run time: method, path template, write mode, path and query field names, a download's Accept. */

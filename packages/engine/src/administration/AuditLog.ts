@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { Administration, Limits } from "@ledger/api"
+import { Administration } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import * as Row from "../kernel/Row.ts"
@@ -31,7 +31,7 @@ export const handlers = [
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const companyId = yield* requireCompanyId
-      const limit = Math.min(query.limit ?? Limits.pageSizeDefault, Limits.auditPageSizeMax)
+      const limit = Pagination.limitOf(query)
       const cursor = yield* Pagination.afterId(query)
       const before = cursor ?? query.before ?? null
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM audit_events WHERE company_id = ${companyId}

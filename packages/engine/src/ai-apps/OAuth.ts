@@ -149,17 +149,19 @@ export const knowDocumentClient = <E>(
   }).pipe(Effect.orDie)
 
 /**
- * The authorization endpoint: checks the request and sends the browser to the web app's consent
- * screen (`consentUrl`), whose approval is `POST /v1/ai-connections`. An unknown client or a
- * redirect URI not registered exactly is shown as an error, never redirected to (RFC 6749 4.1.2.1).
+ * The request's client and its redirect URI, registered exactly; else the OAuth error to show,
+ * never to redirect to (RFC 6749 4.1.2.1: a redirect URI not checked is not followed).
  */
-export const authorize = (params: URLSearchParams, consentUrl: string, issuer: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+const checkedRedirect = (params: URLSearchParams) =>
   Effect.gen(function*() {
     const clientId = params.get("client_id") ?? ""
     const redirectUri = params.get("redirect_uri") ?? ""
     const client = clientId === "" ? null : yield* OAuthStore.findClient(clientId)
-    if (client === null) return oauthError(400, "invalid_client", "Unknown client_id.")
-    if (!client.redirectUris.includes(redirectUri)) return oauthError(400, "invalid_request", "redirect_uri does not match a registered one exactly.")
+    if (client === null) return { refused: oauthError(400, "invalid_client", "Unknown client_id.") } as const
+    if (!client.redirectUris.includes(redirectUri)) {
+      return { refused: oauthError(400, "invalid_request", "redirect_uri does not match a registered one exactly.") } as const
+    }
+    /** RFC 6749 4.1.2.1: the error, and the request's `state` unchanged, on the checked redirect URI. */
     const back = (error: string, description: string): Answer => {
       const url = new URL(redirectUri)
       url.searchParams.set("error", error)
@@ -168,6 +170,19 @@ export const authorize = (params: URLSearchParams, consentUrl: string, issuer: s
       if (state !== null) url.searchParams.set("state", state)
       return { status: 302, body: null, headers: { location: url.toString() } }
     }
+    return { client, back } as const
+  })
+
+/**
+ * The authorization endpoint: checks the request and sends the browser to the web app's consent
+ * screen (`consentUrl`), whose approval is `POST /v1/ai-connections`. An unknown client or a
+ * redirect URI not registered exactly is shown as an error, never redirected to (RFC 6749 4.1.2.1).
+ */
+export const authorize = (params: URLSearchParams, consentUrl: string, issuer: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const checked = yield* checkedRedirect(params)
+    if ("refused" in checked) return checked.refused
+    const { back, client } = checked
     if (params.get("response_type") !== "code") return back("unsupported_response_type", "Only response_type=code.")
     if (params.get("code_challenge_method") !== "S256") return back("invalid_request", "PKCE with code_challenge_method=S256 is required; plain is refused.")
     if (!isChallenge(params.get("code_challenge") ?? "")) return back("invalid_request", "code_challenge must be an S256 challenge.")
@@ -178,6 +193,21 @@ export const authorize = (params: URLSearchParams, consentUrl: string, issuer: s
     for (const [name, value] of params) target.searchParams.set(name, value)
     target.searchParams.set("client_name", client.clientName ?? client.clientId)
     return { status: 302, body: null, headers: { location: target.toString() } }
+  }).pipe(Effect.orDie)
+
+/**
+ * The consent screen's Decline (issue 38 item 15, ADR 2017): the person refused, so the browser
+ * goes back to the app with `error=access_denied` and the request's `state` (RFC 6749 4.1.2.1),
+ * as Connect's approval sends it back with its code. The client and redirect URI are checked again
+ * here, exactly as `authorize` did: the consent screen's address is the browser's, and a
+ * redirect URI read from it is followed only once the server has matched it to the client's.
+ * Nothing is stored: a decline creates no connection and no code.
+ */
+export const decline = (params: URLSearchParams): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+  Effect.gen(function*() {
+    const checked = yield* checkedRedirect(params)
+    if ("refused" in checked) return checked.refused
+    return checked.back("access_denied", "The person declined to connect the app.")
   }).pipe(Effect.orDie)
 
 const tokenAnswer = (issued: OAuthStore.Issued, level: Level): Answer => ({

@@ -18,3 +18,4 @@ export const area = Area.make({
 export * as SignInRules from "./common/SignInRules.ts"
 export * as TotpRules from "./factors/TotpRules.ts"
 export * as PasskeyRules from "./factors/PasskeyRules.ts"
+export * as Throttle from "./common/Throttle.ts"

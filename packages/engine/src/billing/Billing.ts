@@ -4,10 +4,12 @@ import * as Deployment from "../kernel/EngineInfo.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import { requireStepUp } from "../kernel/StepUp.ts"
 import * as Row from "../kernel/Row.ts"
 import * as BillingEvents from "./BillingEvents.ts"
 import * as BillingRules from "./BillingRules.ts"
 import * as BillingStore from "./BillingStore.ts"
+import { requireBilling } from "./Entitlements.ts"
 
 const Api = BillingApi.Billing
 
@@ -105,10 +107,16 @@ const checkout = Handler.make(Api.startBillingCheckout, ({ body }) =>
     return { body: { url: session.url, session_id: session.id }, audit: { targetType: "billing", targetId: company, details: { plan: body.plan, interval: body.interval } } }
   }))
 
-export const handlers = [
-  Handler.make(Api.getBilling, () => Effect.gen(function*() {
-    return { body: yield* BillingStore.present(yield* requireCompanyId) }
-  })),
+/**
+ * Billing's writes on a deployment without a processor: 503 `billing_not_configured` before
+ * anything else (no `billing_no_subscription`: there is nothing to subscribe to, and every plan
+ * feature and add-on is already on; ADR 2000). With one, billing is a sensitive change (concepts
+ * 5.5): the signed-in session (the only credential these take, ADR 2001) steps up first.
+ */
+const configured = <Id extends string>([id, handler]: readonly [Id, Handler.Handler]): readonly [Id, Handler.Handler] =>
+  [id, (input) => requireBilling.pipe(Effect.andThen(requireStepUp), Effect.andThen(handler(input)))]
+
+const writes = [
   checkout,
   Handler.make(Api.openBillingPortal, () =>
     Effect.gen(function*() {
@@ -172,4 +180,11 @@ export const handlers = [
       }))
       return { body: { url: session.url, session_id: session.id }, audit: { targetType: "billing", targetId: company, details: { license: true } } }
     }))
+]
+
+export const handlers = [
+  Handler.make(Api.getBilling, () => Effect.gen(function*() {
+    return { body: yield* BillingStore.present(yield* requireCompanyId) }
+  })),
+  ...writes.map(configured)
 ]

@@ -5,6 +5,7 @@ import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import { PaymentProcessor, type ProcessorFailure, type Subscription } from "../ports/PaymentProcessor.ts"
 import * as BillingRules from "./BillingRules.ts"
+import * as Entitlements from "./Entitlements.ts"
 import * as ReadOnlyGuard from "./ReadOnlyGuard.ts"
 
 /** A processor failure as the API's refusal. */
@@ -49,7 +50,10 @@ export const present = Effect.fn("BillingStore.present")(function*(company: stri
   const aiWrites = yield* sql<{ n: unknown }>`SELECT count(*) AS n FROM audit_events WHERE company_id = ${company} AND outcome = 'ok'
     AND principal_type IN ${sql.in([...BillingRules.aiPrincipalTypes])} AND occurred_at >= ${new Date(from).toISOString()} AND occurred_at < ${new Date(to).toISOString()}`
     .pipe(Effect.orDie)
+  // Without a processor billing does not apply: every feature and add-on on, never read-only (ADR 2000).
+  const applies = yield* Entitlements.applies
   const billing: BillingApi.Billing.Billing = {
+    billing: applies ? "configured" : "not_configured",
     plan,
     interval: (row?.interval ?? null) as BillingRules.Interval | null,
     status: status as BillingApi.Billing.Billing["status"],
@@ -61,11 +65,15 @@ export const present = Effect.fn("BillingStore.present")(function*(company: stri
     scheduled_change: row?.scheduled_plan == null ? null : {
       plan: row.scheduled_plan as BillingRules.Plan, interval: row.scheduled_interval as BillingRules.Interval, effective_on: day(row.current_period_end) ?? request.today
     },
-    read_only: BillingRules.readOnly(status, periodEnd, Date.parse(request.now), row?.cancel_at_period_end === true),
+    read_only: applies && BillingRules.readOnly(status, periodEnd, Date.parse(request.now), row?.cancel_at_period_end === true),
     feed_accounts: Row.int(row?.feed_accounts ?? 0),
-    crypto_addon: row?.crypto_addon === true,
+    crypto_addon: !applies || row?.crypto_addon === true,
     overage_cap_cents: Row.int(row?.overage_cap_cents ?? 0),
-    usage: { feed_accounts_included: included, feed_accounts_extra: Math.max(0, Row.int(feeds[0]?.n ?? 0) - (included ?? Infinity)), ai_transactions_this_period: Row.int(aiWrites[0]?.n ?? 0) },
+    usage: {
+      feed_accounts_included: applies ? included : null,
+      feed_accounts_extra: applies ? Math.max(0, Row.int(feeds[0]?.n ?? 0) - (included ?? Infinity)) : 0,
+      ai_transactions_this_period: Row.int(aiWrites[0]?.n ?? 0)
+    },
     invoices: invoices.map((invoice) => ({ amount_cents: Row.int(invoice.amount_cents), description: String(invoice.description), created_at: Row.iso(invoice.created_at) })),
     prices: BillingRules.prices()
   }

@@ -22,3 +22,5 @@ export const area = Area.make({
  */
 export * as Billing from "./BillingEvents.ts"
 export * as BillingRules from "./BillingRules.ts"
+/** What a company may use: everything where billing does not apply (ADR 2000). */
+export * as Entitlements from "./Entitlements.ts"

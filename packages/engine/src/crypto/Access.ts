@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Crypto } from "@ledger/api"
+import { Entitlements } from "../billing/index.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
@@ -10,7 +11,8 @@ import * as Row from "../kernel/Row.ts"
  * assignments and remeasurements are for the company's own owner or CPA (spec 4.11): the
  * operations are people-only (agents and AI apps are refused by the pipeline) and this refuses
  * firm members and the company's other roles. Everything but settings needs crypto switched on,
- * and switching it on needs the add-on (an owned installation always has it; docs/decisions/1500).
+ * and switching it on needs the add-on (an owned installation always has it; docs/decisions/1500;
+ * so does every company of a deployment without billing, ADR 2000).
  */
 
 export const requireOwnerOrCpa = Effect.gen(function*() {
@@ -74,7 +76,7 @@ export const hasAddon = Effect.fn("CryptoAccess.hasAddon")(function*(company: st
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ plan: string; crypto_addon: boolean }>`SELECT plan, crypto_addon FROM companies WHERE company_id = ${company}`
     .pipe(Effect.orDie)
-  return rows[0]?.plan === "owned" || rows[0]?.crypto_addon === true
+  return yield* Entitlements.cryptoAddon({ plan: rows[0]?.plan, addon: rows[0]?.crypto_addon === true })
 })
 
 /** The settings of a company that has crypto on, its accounts all set; else 409 `crypto_not_enabled`. */

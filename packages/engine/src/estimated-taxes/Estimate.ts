@@ -58,13 +58,30 @@ export const incomeOf = (company: string, inputs: PlanInputs, year: number, toda
     return { cents: Worksheet.scaleHalfUp(ytd, days, elapsed), basis: `books, January 1 to ${through}, annualized (${days}/${elapsed} days)` }
   })
 
+/**
+ * The tax years Ledger plans and records payments for (DECISIONS "Tax years"): from the first year
+ * it has tables for to next year, whose due dates and prior-year safe harbor need no tables. A
+ * payment for a year outside them could be read back nowhere, so it is refused too.
+ */
+export const checkYear = (year: number, today: string) => {
+  const lastYear = Number(today.slice(0, 4)) + 1
+  if (year >= Tables.firstYear && year <= lastYear) return Effect.void
+  const supported = Array.from({ length: lastYear - Tables.firstYear + 1 }, (_, index) => Tables.firstYear + index)
+  return Effect.fail(ApiError.fail(
+    "tax_year_unsupported",
+    `Estimated taxes cover ${Tables.firstYear} to ${lastYear} (next year); ${year} is outside them.`,
+    { first_year: Tables.firstYear, last_year: lastYear, supported_years: supported }
+  ))
+}
+
 /** The estimate of a year from plan inputs, the tables and the payments recorded. */
 export const estimate = (company: string, year: number, inputs: PlanInputs, saved: { readonly savedAt: string } | null, today: string) =>
   Effect.gen(function*() {
-    const tables = Tables.tablesOf(year)
-    if (tables === null) {
-      return yield* Effect.fail(ApiError.fail("tax_year_unsupported", `No tax tables for ${year}.`, { supported_years: Tables.tables.map((one) => one.year) }))
-    }
+    yield* checkYear(year, today)
+    // A C corporation's 21% (IRC 11(b)) needs no year's tables; an individual's worksheet does.
+    const corporate = inputs.return_type === "1120"
+    const { tables, estimated: tablesEstimated } = Tables.tablesFor(year)
+    const estimated = !corporate && tablesEstimated
     const income = yield* incomeOf(company, inputs, year, today)
     const result = Worksheet.compute({
       returnType: inputs.return_type,
@@ -109,6 +126,7 @@ export const estimate = (company: string, year: number, inputs: PlanInputs, save
         current_year_cents: result.currentYearSafeHarborCents,
         prior_year_cents: result.priorYearSafeHarborCents,
         required_annual_cents: result.requiredAnnualCents,
+        current_year_estimated: estimated,
         chosen: result.chosen,
         payments_required: result.paymentsRequired
       },
@@ -118,6 +136,12 @@ export const estimate = (company: string, year: number, inputs: PlanInputs, save
       paid_cents: paid,
       remaining_cents: Math.max(0, result.toPayCents - paid),
       payments,
-      tables_source: inputs.return_type === "1120" ? "IRC 11(b): 21% (Form 1120-W)" : tables.source
+      tables_year: corporate ? null : tables.year,
+      tables_estimated: estimated,
+      tables_source: corporate
+        ? "IRC 11(b): 21% (Form 1120-W)"
+        : estimated
+        ? `${year}'s tables are not in Ledger yet: estimated with ${tables.year}'s (${tables.source})`
+        : tables.source
     }
   })

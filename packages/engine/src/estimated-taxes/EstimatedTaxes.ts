@@ -94,6 +94,8 @@ const paymentHandler = Handler.make(Api.recordEstimatedTaxPayment, ({ body }) =>
     if (outside && !request.actor.isPerson) {
       return yield* Effect.fail(ApiError.fail("insufficient_scope", "Only a person records a payment outside the books."))
     }
+    // A payment for a year no estimate covers could be read back nowhere.
+    yield* Estimate.checkYear(body.year, request.today)
     const plan = (yield* Store.plan(company, body.year))?.inputs ?? null
     const paymentAccount = body.payment_account ?? plan?.payment_account ?? null
     const payFrom = body.pay_from_account ?? plan?.pay_from_account ?? null

@@ -137,6 +137,22 @@ export const tables: ReadonlyArray<YearTables> = [
 
 export const tablesOf = (year: number): YearTables | null => tables.find((one) => one.year === year) ?? null
 
+/** The first tax year Ledger has tables for: due dates, payments and estimates start there. */
+export const firstYear = tables[0]!.year
+
+/**
+ * The tables a year's worksheet uses (DECISIONS "Tax years", ADR 2007): the year's own, or for a
+ * year whose tables are not published yet the latest year's, as an estimate that says so. The
+ * 1040-ES worksheet is itself an estimate of the year's tax, which the IRS lets a payer figure
+ * from the year before's figures (Form 1040-ES instructions: use the prior year's return as a guide).
+ */
+export const tablesFor = (year: number): { readonly tables: YearTables; readonly estimated: boolean } => {
+  const own = tablesOf(year)
+  if (own !== null) return { tables: own, estimated: false }
+  const latest = tables[tables.length - 1]!
+  return { tables: latest, estimated: true }
+}
+
 /** Self-employment tax (Schedule SE): 92.35% of net earnings; 12.4% social security up to the wage base, 2.9% Medicare. */
 export const seNetEarningsPpm = 923_500
 export const socialSecurityRatePpm = 124_000

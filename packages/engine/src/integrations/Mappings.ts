@@ -21,6 +21,20 @@ const requireUsable = Effect.fn("Mappings.requireUsable")(function*(company: str
   if (rows[0].active !== true) return yield* Effect.fail(ApiError.fail("inactive_account", `The account ${code} is inactive.`, { issues }))
 })
 
+/**
+ * A mapping's class must exist when it is set (issue 39 item 8): the sync posts every order with
+ * it, and an unknown class would fail each of those postings long after the mapping was approved.
+ */
+const requireClass = Effect.fn("Mappings.requireClass")(function*(company: string, name: string | null) {
+  if (name === null) return
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ id: unknown }>`SELECT id FROM classes WHERE company_id = ${company} AND name = ${name}`.pipe(Effect.orDie)
+  if (rows[0] !== undefined) return
+  return yield* Effect.fail(ApiError.fail("unknown_class", `There is no class named ${JSON.stringify(name.slice(0, 100))}.`, {
+    issues: [{ path: ["body", "class_name"], message: `No class ${name.slice(0, 100)}` }]
+  }))
+})
+
 const setMapping = Handler.make(api.setMapping, ({ path, body }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -29,6 +43,7 @@ const setMapping = Handler.make(api.setMapping, ({ path, body }) =>
     const row = yield* ConnectionStore.load(company, path.id, true)
     yield* ConnectionStore.requireLive(row)
     yield* requireUsable(company, body.account_code)
+    yield* requireClass(company, body.class_name ?? null)
     yield* sql`INSERT INTO integration_mappings ${sql.insert({
       company_id: company,
       connection_id: path.id,

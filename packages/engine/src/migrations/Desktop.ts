@@ -50,15 +50,15 @@ export const connectorUrls = (publicBaseUrl: string | null | undefined):
   return { _tag: "Usable", appUrl: `${base}${Common.soapPath}`, supportUrl: `${base}/` }
 }
 
-/** The connector file (.qwc): read-only, every 5 minutes, the connection's own user name. */
-export const qwc = (id: number, company: string, urls: { readonly appUrl: string; readonly supportUrl: string }) => `<?xml version="1.0"?>
+/** The connector file (.qwc): read-only, every 5 minutes, the connection's own (random) user name. */
+export const qwc = (id: number, company: string, userName: string, urls: { readonly appUrl: string; readonly supportUrl: string }) => `<?xml version="1.0"?>
 <QBWCXML>
   <AppName>Ledger migration ${id}</AppName>
   <AppID></AppID>
   <AppURL>${xmlText(urls.appUrl)}</AppURL>
   <AppDescription>Copies this company file's lists, transactions and balances into Ledger (read only).</AppDescription>
   <AppSupport>${xmlText(urls.supportUrl)}</AppSupport>
-  <UserName>${Common.userName(id)}</UserName>
+  <UserName>${xmlText(userName)}</UserName>
   <OwnerID>${guid(`owner:${company}`)}</OwnerID>
   <FileID>${guid(`file:${company}:${id}`)}</FileID>
   <QBType>QBFS</QBType>
@@ -79,12 +79,14 @@ const create = Handler.make(api.createDesktop, ({ body }) =>
     const company = yield* requireCompanyId
     const password = yield* Common.randomToken(18)
     const downloadToken = yield* Common.randomToken(24)
+    const userName = yield* Common.newUserName
     const rows = yield* sql<Record<string, unknown>>`INSERT INTO migration_connections ${sql.insert({
       company_id: company,
       source: "desktop",
       status: "created",
       as_of: body.as_of,
       include_tax_ids: body.include_tax_ids ?? false,
+      user_name: userName,
       password_hash: Common.hash(password),
       download_token_hash: Common.hash(downloadToken),
       progress: JSON.stringify({ step: 0, iterator_id: null, steps: {} }),
@@ -94,7 +96,7 @@ const create = Handler.make(api.createDesktop, ({ body }) =>
     })} RETURNING *`.pipe(Effect.orDie)
     const connection = yield* wire(company, rows[0]!)
     return {
-      body: { connection, password, download_token: downloadToken, soap_url: Common.soapPath },
+      body: { connection, user_name: userName, password, download_token: downloadToken, soap_url: Common.soapPath },
       audit: { targetType: "migration_connection", targetId: connection.id, details: { source: "desktop", as_of: body.as_of } }
     }
   }))
@@ -114,7 +116,7 @@ const downloadQwc = Handler.make(api.downloadQwc, ({ path, body }) =>
     if (urls._tag === "Unusable") return yield* Effect.fail(ApiError.fail("migration_connector_url_unusable", urls.reason))
     yield* sql`UPDATE migration_connections SET download_token_hash = NULL WHERE company_id = ${company} AND id = ${path.id}`.pipe(Effect.orDie)
     return {
-      body: { file_name: `ledger-migration-${path.id}.qwc`, content_type: "application/xml", qwc: qwc(path.id, company, urls) },
+      body: { file_name: `ledger-migration-${path.id}.qwc`, content_type: "application/xml", qwc: qwc(path.id, company, String(row.user_name), urls) },
       audit: { targetType: "migration_connection", targetId: path.id }
     }
   }))

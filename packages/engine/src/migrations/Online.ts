@@ -137,11 +137,14 @@ const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<str
   let calls = 0
   const all: Array<Staged> = []
   let controls: OnlineRules.Controls = { ar: null, ap: null }
+  // The Account records as the provider sent them: Undeposited Funds is known by its subtype only.
+  const rawAccounts: Array<Record<string, unknown>> = []
   for (const entity of entities) {
     for (let start = 1; ; start += OnlineRules.pageSize) {
       const page = yield* online.query({ accessToken, realmId, entity, startPosition: start, maxResults: OnlineRules.pageSize })
       calls++
       for (const record of page) {
+        if (entity === "Account") rawAccounts.push(record)
         const staged = yield* stageOne(entity, record, controls)
         if (staged !== null) all.push(staged)
       }
@@ -149,7 +152,7 @@ const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<str
     }
     if (entity === "Account") {
       const accounts = all.filter((record) => record.entity === "account").map((record) => record.record as { id: string; special: string | null })
-      controls = { ar: accounts.find((a) => a.special === "ar")?.id ?? null, ap: accounts.find((a) => a.special === "ap")?.id ?? null }
+      controls = { ar: accounts.find((a) => a.special === "ar")?.id ?? null, ap: accounts.find((a) => a.special === "ap")?.id ?? null, undeposited: OnlineRules.undepositedOf(rawAccounts) }
     }
   }
   yield* MigrationStore.stage(company, Row.int(row.id), all)

@@ -49,6 +49,9 @@ export const request = (step: Step, options: { readonly requestId: string; reado
     : ` iterator="Continue" iteratorID="${escape(options.iteratorId)}"`
   const body = [
     step.iterator ? `<MaxReturned>${pageSize}</MaxReturned>` : "",
+    // List queries answer active records only unless asked (qbXML's default is ActiveOnly): an
+    // inactive account with history would be missing and the tie-out could never pass.
+    step.transactions ? "" : "<ActiveStatus>All</ActiveStatus>",
     step.transactions ? `<TxnDateRangeFilter><ToTxnDate>${escape(options.asOf)}</ToTxnDate></TxnDateRangeFilter>` : "",
     step.lines ? "<IncludeLineItems>true</IncludeLineItems>" : ""
   ].join("")

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { XMLParser } from "fast-xml-parser"
+import { Throttle } from "../auth/index.ts"
 import * as Row from "../kernel/Row.ts"
 import * as Common from "./Common.ts"
 import * as MigrationStore from "./MigrationStore.ts"
@@ -12,11 +13,13 @@ import * as TieoutRules from "./TieoutRules.ts"
  * The desktop edition's Web Connector protocol (its SOAP service, ADR 1610): serverVersion,
  * clientVersion, authenticate, sendRequestXML, receiveResponseXML, connectionError, getLastError,
  * closeConnection. The server's endpoint (packages/server/src/http/WebConnector.ts) hands the SOAP
- * envelope here with the time and a fresh ticket; this answers the envelope. The connector
- * authenticates with the connection's user name and password (5 wrong ones lock it), then pulls
- * one qbXML request after another and sends back each response: records are staged as they come
- * (a page sent again replaces its copy), progress is kept per step, and a new session resumes at
- * the start of the step it was in. The last step's response builds the bundle and its tie-out.
+ * envelope here with the time, a fresh ticket and the client's network address; this answers the
+ * envelope. The connector authenticates with the connection's user name (random, in its .qwc) and
+ * password (5 wrong ones lock it; 10 wrong sign-ins from one address stop that address for 15
+ * minutes, ADR 2110), then pulls one qbXML request after another and sends back each response:
+ * records are staged as they come (a page sent again replaces its copy), progress is kept per
+ * step, and a new session resumes at the start of the step it was in. The last step's response
+ * builds the bundle and its tie-out.
  */
 
 const namespace = "http://developer.intuit.com/"
@@ -79,19 +82,41 @@ const save = Effect.fn("WebConnector.save")(function*(row: Record<string, unknow
     AND id = ${Row.int(row.id)}`.pipe(Effect.orDie)
 })
 
-const authenticate = Effect.fn("WebConnector.authenticate")(function*(params: Record<string, string>, now: string, ticket: string) {
+/** One SOAP call's circumstances, from the server: its time, a fresh ticket, the client's network address (null when unknown). */
+export interface Call {
+  readonly now: string
+  readonly ticket: string
+  readonly client: string | null
+}
+
+/** Wrong sign-ins are counted per client address, in the sign-in throttle's table (shared by every server process). */
+const failureBuckets = (client: string | null): ReadonlyArray<Throttle.Bucket> => {
+  const address = Throttle.clientOf({ clientAddress: client })
+  return address === null ? [] : [{ name: `qbwc-client:${address}`, max: Common.connectorFailuresPerClient }]
+}
+
+const authenticate = Effect.fn("WebConnector.authenticate")(function*(params: Record<string, string>, call: Call) {
   const sql = yield* SqlClient.SqlClient
   const refuse = "<string></string><string>nvu</string>"
-  const match = /^ledger-(\d{1,18})$/.exec(params.strUserName ?? "")
-  if (match === null) return refuse
-  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM migration_connections WHERE id = ${Number(match[1])}
+  const buckets = failureBuckets(call.client)
+  // An address past its wrong sign-ins is refused before any look-up: whatever it sends then,
+  // no connection's failed-attempt counter moves (ADR 2110). The same "nvu" as any refusal, so
+  // the limit tells a guesser nothing.
+  if (!(yield* Throttle.peek(buckets, call.now)).allowed) return refuse
+  const wrong = Effect.as(Throttle.count(buckets, call.now), refuse)
+  const userName = params.strUserName ?? ""
+  if (!Common.userNamePattern.test(userName)) return yield* wrong
+  const rows = yield* sql<Record<string, unknown>>`SELECT * FROM migration_connections WHERE user_name = ${userName}
     AND source = 'desktop' FOR UPDATE`.pipe(Effect.orDie)
   const row = rows[0]
-  if (row === undefined || MigrationStore.isClosed(row, now) || row.status === "locked" || row.password_hash === null) return refuse
+  if (row === undefined) return yield* wrong
+  // Not counted: a locked or finished connection's own connector keeps calling on its schedule,
+  // and no password is checked, so nothing is being guessed.
+  if (MigrationStore.isClosed(row, call.now) || row.status === "locked" || row.password_hash === null) return refuse
   if (row.password_hash !== Common.hash(params.strPassword ?? "")) {
     const attempts = Row.int(row.failed_password_attempts) + 1
     yield* save(row, { failed_password_attempts: attempts, ...(attempts >= Common.passwordAttemptsMax ? { status: "locked" } : {}) })
-    return refuse
+    return yield* wrong
   }
   const progress = Row.json<Progress>(row.progress)
   // A new session resumes at the start of the step it was in: iterators do not outlive a session.
@@ -99,13 +124,13 @@ const authenticate = Effect.fn("WebConnector.authenticate")(function*(params: Re
   if (current !== undefined) delete progress.steps[current.step]
   yield* save(row, {
     failed_password_attempts: 0,
-    ticket_hash: Common.hash(ticket),
+    ticket_hash: Common.hash(call.ticket),
     status: row.status === "created" ? "extracting" : row.status,
     progress: JSON.stringify({ ...progress, iterator_id: null }),
     last_error: null
   })
   const done = row.status === "extracted"
-  return `<string>${escape(ticket)}</string><string>${done ? "none" : ""}</string>`
+  return `<string>${escape(call.ticket)}</string><string>${done ? "none" : ""}</string>`
 })
 
 const sendRequest = Effect.fn("WebConnector.sendRequest")(function*(params: Record<string, string>) {
@@ -185,17 +210,17 @@ const receiveResponse = Effect.fn("WebConnector.receiveResponse")(function*(para
   return Math.min(99, Math.floor((progress.step / Qbxml.steps.length) * 100))
 })
 
-/** Answers one SOAP call. `ticket` is a fresh random ticket, used if this is a successful authenticate. */
-export const handle = Effect.fn("WebConnector.handle")(function*(xml: string, now: string, ticket: string) {
-  const call = parseEnvelope(xml)
-  if (call === null) return { status: 500, body: fault("Not a SOAP envelope.") }
-  const { method, params } = call
+/** Answers one SOAP call. `call.ticket` is a fresh random ticket, used if this is a successful authenticate. */
+export const handle = Effect.fn("WebConnector.handle")(function*(xml: string, call: Call) {
+  const parsed = parseEnvelope(xml)
+  if (parsed === null) return { status: 500, body: fault("Not a SOAP envelope.") }
+  const { method, params } = parsed
   const sql = yield* SqlClient.SqlClient
   const result = yield* sql.withTransaction(Effect.gen(function*() {
     switch (method) {
       case "serverVersion": return "Ledger 0.1.0"
       case "clientVersion": return ""
-      case "authenticate": return yield* authenticate(params, now, ticket)
+      case "authenticate": return yield* authenticate(params, call)
       case "sendRequestXML": return yield* sendRequest(params)
       case "receiveResponseXML": return String(yield* receiveResponse(params))
       case "connectionError": {

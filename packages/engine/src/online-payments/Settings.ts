@@ -5,6 +5,7 @@ import * as Deployment from "../kernel/EngineInfo.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
+import { requireStepUp } from "../kernel/StepUp.ts"
 import { AccountStore } from "../ledger/index.ts"
 import { loadSettingsRow, processor, settingsOf } from "./Common.ts"
 import * as Sync from "./Sync.ts"
@@ -51,6 +52,8 @@ export const handlers = [
 
   Handler.make(OnlinePayments.Settings.updateOnlinePaymentSettings, ({ body }) =>
     Effect.gen(function*() {
+      // Payment settings are a sensitive change (concepts 5.5): the signed-in session steps up.
+      yield* requireStepUp
       const company = yield* requireCompanyId
       const saved = yield* save(company, body)
       return { body: saved, audit: { targetType: "online_payment_settings", targetId: company, details: { ...body } } }
@@ -58,6 +61,8 @@ export const handlers = [
 
   Handler.make(OnlinePayments.Settings.startOnlinePaymentOnboarding, () =>
     Effect.gen(function*() {
+      // Onboarding connects where the company's money is paid out (concepts 5.5): a step-up.
+      yield* requireStepUp
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
       // The processor sends the person back to the app and refuses a relative address: without

@@ -1,30 +1,11 @@
 import Papa from "papaparse"
 import type { Payroll } from "@ledger/api"
+import { aliases, type HeaderMap, mapHeaders, nameAliases } from "./PayrollHeaders.ts"
+
+// The header tables and their recognition live in PayrollHeaders.ts; the rules' users read them here.
+export { aliases, headerKey, headerLengthMax, mapHeaders, nameAliases, normalize, notWithholding, recognise, type Recognised, stateAliases } from "./PayrollHeaders.ts"
 
 type Column = Payroll.PayrollYtd.Column
-
-/**
- * Header aliases of the common payroll providers' year-to-date exports (docs/payroll.md, ADR 1400).
- * A header matches after lower-casing and dropping everything but letters and digits, so
- * "Gross Pay", "gross_pay" and "GROSS-PAY" are one header.
- */
-export const aliases: Readonly<Record<Column | "employee", ReadonlyArray<string>>> = {
-  employee: ["Employee", "Employee Name", "Name", "Worker", "Team Member", "Employee Full Name", "Full Name"],
-  gross_wages: ["Gross Wages", "Gross Pay", "Gross", "Total Gross", "Gross Earnings", "Total Gross Pay", "Gross Amount", "Wages"],
-  federal_income_tax: ["Federal Income Tax", "Federal Withholding", "FIT", "Fed Income Tax", "Federal Income Tax Withheld", "FITW", "Federal Tax"],
-  social_security_employee: ["Social Security", "Social Security Employee", "Employee Social Security", "SS Employee", "OASDI Employee", "OASDI EE", "Social Security EE", "FICA SS EE"],
-  medicare_employee: ["Medicare", "Medicare Employee", "Employee Medicare", "Medicare EE", "FICA Med EE"],
-  state_income_tax: ["State Income Tax", "State Withholding", "SIT", "State Tax", "State Income Tax Withheld", "SITW"],
-  local_income_tax: ["Local Income Tax", "Local Tax", "City Tax", "Local Withholding"],
-  state_disability_employee: ["State Disability", "SDI", "SDI Employee", "State Disability Insurance", "Employee SDI", "PFL"],
-  other_deductions: ["Other Deductions", "Deductions", "Total Deductions Other", "Benefit Deductions", "Pre Tax Deductions", "Voluntary Deductions"],
-  net_pay: ["Net Pay", "Net", "Net Amount", "Take Home Pay", "Net Wages", "Total Net Pay"],
-  social_security_employer: ["Employer Social Security", "Social Security Employer", "SS Employer", "OASDI Employer", "OASDI ER", "Social Security ER", "FICA SS ER", "Company Social Security"],
-  medicare_employer: ["Employer Medicare", "Medicare Employer", "Medicare ER", "FICA Med ER", "Company Medicare"],
-  futa: ["FUTA", "Federal Unemployment", "Employer FUTA", "FUTA ER", "Federal Unemployment Tax"],
-  suta: ["SUTA", "State Unemployment", "SUI", "SUI ER", "Employer SUTA", "State Unemployment Tax", "SUI Employer"],
-  other_employer_taxes: ["Other Employer Taxes", "Employer Taxes Other", "Other ER Taxes", "Local Employer Tax", "ETT"]
-}
 
 /** The employee's deductions from gross pay: what the liability account receives from the employee's side. */
 export const withholdingColumns: ReadonlyArray<Column> = [
@@ -38,11 +19,10 @@ export const withholdingColumns: ReadonlyArray<Column> = [
 ]
 export const employerTaxColumns: ReadonlyArray<Column> = ["social_security_employer", "medicare_employer", "futa", "suta", "other_employer_taxes"]
 
-export const normalize = (header: string): string => header.toLowerCase().replace(/[^a-z0-9]/g, "")
-
-const byNormalized: ReadonlyMap<string, Column | "employee"> = new Map(
-  Object.entries(aliases).flatMap(([column, names]) => names.map((name) => [normalize(name), column as Column | "employee"] as const))
-)
+/** At most this many columns in the header row (providers' reports have a few dozen). */
+export const headerColumnsMax = 200
+/** The header row may follow a report's title lines: it is looked for in this many first rows. */
+export const titleRowsMax = 10
 
 export type Amounts = Readonly<Record<Column, number>>
 export interface EmployeeRow {
@@ -56,14 +36,26 @@ export interface Issue {
 }
 export interface Parsed {
   readonly columns: ReadonlyArray<Column>
+  /** Every header not imported, as the file spells it: unknown ones and those never withholding. */
   readonly ignoredHeaders: ReadonlyArray<string>
+  /**
+   * Unknown headers whose cells hold an amount other than zero: withholding, perhaps, under a name
+   * not in the tables. A file without Net Pay cannot be checked while it has any (`check`).
+   */
+  readonly unreadAmounts: ReadonlyArray<string>
   readonly rows: ReadonlyArray<EmployeeRow>
   /** The provider's own Total row, when the file has one (checked, not imported). */
   readonly totalRow: EmployeeRow | null
 }
 export type ParseResult =
   | { readonly _tag: "Parsed"; readonly parsed: Parsed }
-  | { readonly _tag: "Invalid"; readonly message: string; readonly issues: ReadonlyArray<Issue> }
+  | {
+    readonly _tag: "Invalid"
+    readonly message: string
+    readonly issues: ReadonlyArray<Issue>
+    /** Once the header row was read: the headers not read, which the refusal names. */
+    readonly ignoredHeaders?: ReadonlyArray<string>
+  }
 
 /**
  * "1,234.56", "$1234.5", "1234" -> cents, exactly (string arithmetic, no floating point). Empty
@@ -88,63 +80,94 @@ const zero = (): Record<Column, number> => ({
 
 const allColumns: ReadonlyArray<Column> = Object.keys(zero()) as ReadonlyArray<Column>
 
-const mapHeaders = (headers: ReadonlyArray<string>) => {
-  const mapped = new Map<number, Column | "employee">()
-  const ignored: Array<string> = []
-  const duplicate: Array<string> = []
-  headers.forEach((header, index) => {
-    const column = byNormalized.get(normalize(header))
-    if (column === undefined) ignored.push(header)
-    else if ([...mapped.values()].includes(column)) duplicate.push(header)
-    else mapped.set(index, column)
-  })
-  return { mapped, ignored, duplicate }
-}
+const hasEmployee = (map: HeaderMap) => map.employee !== null || (map.firstName !== null && map.lastName !== null)
+const hasGross = (map: HeaderMap) => [...map.amounts.values()].includes("gross_wages")
 
-/** Reads the file: a header row, then one row per employee (blank lines skipped). */
+/** The employee's name in a row: the Employee cell, or "First Last". */
+const employeeOf = (map: HeaderMap, cells: ReadonlyArray<string>): string =>
+  map.employee !== null
+    ? (cells[map.employee] ?? "").trim()
+    : `${(cells[map.firstName!] ?? "").trim()} ${(cells[map.lastName!] ?? "").trim()}`.trim()
+
+/**
+ * Reads the file: a header row (after at most `titleRowsMax - 1` title lines of a report: the first
+ * row naming both the employee and gross wages), then one row per employee (blank lines skipped).
+ */
 export const parse = (csv: string, maxRows: number): ParseResult => {
   const result = Papa.parse<Array<string>>(csv.replace(/^\uFEFF/, ""), { skipEmptyLines: "greedy" })
   const table = result.data
   if (table.length < 2) return { _tag: "Invalid", message: "The file needs a header row and at least one employee row.", issues: [] }
-  if (table.length - 1 > maxRows) return { _tag: "Invalid", message: `At most ${maxRows} employee rows per import.`, issues: [] }
-  const { mapped, ignored, duplicate } = mapHeaders(table[0]!)
-  const present = new Set(mapped.values())
-  const missing = (["employee", "gross_wages"] as const).filter((column) => !present.has(column))
-  if (missing.length > 0 || duplicate.length > 0) {
+  const widest = table.slice(0, titleRowsMax).reduce((most, row) => Math.max(most, row.length), 0)
+  if (widest > headerColumnsMax) return { _tag: "Invalid", message: `At most ${headerColumnsMax} columns.`, issues: [] }
+  const found = table.slice(0, titleRowsMax).findIndex((row) => {
+    const map = mapHeaders(row)
+    return hasEmployee(map) && hasGross(map)
+  })
+  const headerIndex = Math.max(found, 0)
+  const body = table.slice(headerIndex + 1)
+  if (body.length === 0) return { _tag: "Invalid", message: "The file needs a header row and at least one employee row.", issues: [] }
+  if (body.length > maxRows) return { _tag: "Invalid", message: `At most ${maxRows} employee rows per import.`, issues: [] }
+  const headers = table[headerIndex]!
+  const map = mapHeaders(headers)
+  const missing = [...(hasEmployee(map) ? [] : ["employee" as const]), ...(hasGross(map) ? [] : ["gross_wages" as const])]
+  if (missing.length > 0 || map.duplicate.length > 0) {
     return {
       _tag: "Invalid",
-      message: missing.length > 0 ? `Missing required columns: ${missing.map((m) => aliases[m][0]).join(", ")}.` : "Two headers name the same column.",
-      issues: [...missing.map((m) => ({ path: ["body", "csv", "header", m], message: `Expected one of: ${aliases[m].join(", ")}` })),
-        ...duplicate.map((header) => ({ path: ["body", "csv", "header", header], message: "Duplicate column" }))]
+      message: missing.length > 0
+        ? `Missing required columns: ${missing.map((m) => aliases[m][0]).join(", ")}.${notRead(map.ignored)}`
+        : "Two headers name the same column.",
+      issues: [
+        ...missing.map((m) => ({
+          path: ["body", "csv", "header", m],
+          message: `Expected one of: ${aliases[m].join(", ")}${m === "employee" ? `; or both ${nameAliases.first_name[0]} and ${nameAliases.last_name[0]}` : ""}`
+        })),
+        ...map.duplicate.map((header) => ({ path: ["body", "csv", "header", header], message: "Duplicate column" }))
+      ],
+      ignoredHeaders: map.ignored
     }
   }
   const issues: Array<Issue> = []
   const rows: Array<EmployeeRow> = []
+  const unread = new Set<number>()
   let totalRow: EmployeeRow | null = null
-  table.slice(1).forEach((cells, index) => {
-    const line = index + 2
+  body.forEach((cells, index) => {
+    const line = headerIndex + index + 2
     const amounts = zero()
-    let employee = ""
-    for (const [cellIndex, column] of mapped) {
+    for (const [cellIndex, column] of map.amounts) {
       const raw = cells[cellIndex] ?? ""
-      if (column === "employee") {
-        employee = raw.trim()
-        continue
-      }
       const cents = parseAmount(raw)
-      if (cents === null) issues.push({ path: ["body", "csv", line, aliases[column][0]!], message: `Not an amount: ${JSON.stringify(raw.slice(0, 40))}` })
-      else amounts[column] = cents
+      if (cents === null) issues.push({ path: ["body", "csv", line, headers[cellIndex]!], message: `Not an amount: ${JSON.stringify(raw.slice(0, 40))}` })
+      else amounts[column] += cents
     }
+    for (const cellIndex of map.unknown) {
+      if ((parseAmount(cells[cellIndex] ?? "") ?? 0) > 0) unread.add(cellIndex)
+    }
+    const employee = employeeOf(map, cells)
     if (employee === "") issues.push({ path: ["body", "csv", line, "Employee"], message: "Employee is empty" })
     else if (employee.length > 200) issues.push({ path: ["body", "csv", line, "Employee"], message: "At most 200 characters" })
     const row = { line, employee, amounts }
     if (isTotalRow(employee)) totalRow = row
     else rows.push(row)
   })
-  if (issues.length > 0) return { _tag: "Invalid", message: "Some cells could not be read.", issues: issues.slice(0, 100) }
-  if (rows.length === 0) return { _tag: "Invalid", message: "The file has no employee rows.", issues: [] }
+  if (issues.length > 0) {
+    return { _tag: "Invalid", message: `Some cells could not be read.${notRead(map.ignored)}`, issues: issues.slice(0, 100), ignoredHeaders: map.ignored }
+  }
+  if (rows.length === 0) return { _tag: "Invalid", message: "The file has no employee rows.", issues: [], ignoredHeaders: map.ignored }
+  const present = new Set(map.amounts.values())
   const columns = allColumns.filter((column) => present.has(column))
-  return { _tag: "Parsed", parsed: { columns, ignoredHeaders: ignored, rows, totalRow } }
+  const unreadAmounts = map.unknown.filter((index) => unread.has(index)).map((index) => headers[index]!)
+  return { _tag: "Parsed", parsed: { columns, ignoredHeaders: map.ignored, unreadAmounts, rows, totalRow } }
+}
+
+/** How many ignored headers a message names (all are in `details.ignored_headers`). */
+const namedInMessageMax = 12
+
+/** " Columns not read: …" for a refusal's message, naming the headers the file has and Ledger ignored; "" when none. */
+export const notRead = (ignored: ReadonlyArray<string>): string => {
+  if (ignored.length === 0) return ""
+  const named = ignored.slice(0, namedInMessageMax).map((header) => JSON.stringify(header.length > 60 ? `${header.slice(0, 60)}…` : header))
+  const more = ignored.length > namedInMessageMax ? ` and ${ignored.length - namedInMessageMax} more` : ""
+  return ` Columns not read: ${named.join(", ")}${more}.`
 }
 
 const sumOf = (amounts: Amounts, of: ReadonlyArray<Column>): number => of.reduce((sum, column) => sum + amounts[column], 0)
@@ -156,10 +179,24 @@ export const netPayOf = (amounts: Amounts, hasNetPay: boolean): number =>
 /**
  * The checks: each row's gross wages equal its withholding, deductions and net pay (to the cent);
  * withholding never exceeds gross; a Total row equals the column sums. Issues name line and column.
+ *
+ * Without a Net Pay column nothing cross-checks the withholding: net pay is gross less every
+ * withholding column read, so a column not read that holds amounts (Social Security under a name
+ * not in the tables, say) would pass into net pay and the summary entry unseen. Such a file is
+ * refused, naming each of those columns (issue 38 item 6, ADR 2015).
  */
 export const check = (parsed: Parsed): ReadonlyArray<Issue> => {
   const hasNetPay = parsed.columns.includes("net_pay")
   const issues: Array<Issue> = []
+  if (!hasNetPay) {
+    for (const header of parsed.unreadAmounts) {
+      issues.push({
+        path: ["body", "csv", "header", header],
+        message: "Not a column Ledger reads, and it holds amounts. Without a Net Pay column, net pay is gross less the withholding read, " +
+          "so withholding here would be counted as net pay: add the Net Pay column, or give this one a header docs/payroll.md lists."
+      })
+    }
+  }
   for (const row of parsed.rows) {
     const withheld = sumOf(row.amounts, withholdingColumns)
     if (withheld > row.amounts.gross_wages) {

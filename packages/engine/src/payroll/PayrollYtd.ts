@@ -12,8 +12,10 @@ import * as Store from "./PayrollStore.ts"
 
 const Api = Payroll.PayrollYtd
 
-const invalid = (type: ApiError.ErrorType, message: string, issues: ReadonlyArray<Rules.Issue>) =>
-  Effect.fail(ApiError.fail(type, message, { issues }))
+// A refusal after the header row was read names the headers it ignored (issue 38 item 6): an
+// amount under a header Ledger does not read is the likeliest reason a file does not add up.
+const invalid = (type: ApiError.ErrorType, message: string, issues: ReadonlyArray<Rules.Issue>, ignoredHeaders?: ReadonlyArray<string>) =>
+  Effect.fail(ApiError.fail(type, message, { issues, ...(ignoredHeaders === undefined ? {} : { ignored_headers: ignoredHeaders }) }))
 
 /** Parses and checks the file; refuses with every issue found. */
 const checked = (body: typeof Api.importPayrollYtd.body.Type) =>
@@ -22,9 +24,15 @@ const checked = (body: typeof Api.importPayrollYtd.body.Type) =>
       return yield* Effect.fail(ApiError.validationFailed("period_through falls in the tax year.", [{ path: ["body", "period_through"], message: `Not in ${body.tax_year}` }]))
     }
     const result = Rules.parse(body.csv, Api.employeeRowsMax)
-    if (result._tag === "Invalid") return yield* invalid("payroll_csv_invalid", result.message, result.issues)
+    if (result._tag === "Invalid") return yield* invalid("payroll_csv_invalid", result.message, result.issues, result.ignoredHeaders)
     const issues = Rules.check(result.parsed)
-    if (issues.length > 0) return yield* invalid("payroll_totals_mismatch", "The file's amounts do not add up.", issues.slice(0, 100))
+    if (issues.length > 0) {
+      const unchecked = !result.parsed.columns.includes("net_pay") && result.parsed.unreadAmounts.length > 0
+      const message = unchecked
+        ? "Without a Net Pay column the file cannot be checked: some columns Ledger does not read hold amounts."
+        : "The file's amounts do not add up."
+      return yield* invalid("payroll_totals_mismatch", `${message}${Rules.notRead(result.parsed.ignoredHeaders)}`, issues.slice(0, 100), result.parsed.ignoredHeaders)
+    }
     const totals = Rules.totalsOf(result.parsed.rows, result.parsed.columns.includes("net_pay"))
     return { parsed: result.parsed, totals }
   })

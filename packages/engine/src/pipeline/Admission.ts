@@ -171,7 +171,7 @@ export const rateLimit = Effect.fnUntraced(function*(pipeline: Pipeline, run: Ru
 })
 
 /**
- * 3. and 4. The caller's identity fields, then scope, people-only, and for an agent's write its
+ * 3. and 4. The caller's identity fields, then scope, people-only, signed-in, and for an agent's write its
  * model and the company's kill switch: the refusal, or null.
  */
 export const authorization = (run: Run): ApiError.LedgerError | null => {
@@ -184,6 +184,13 @@ export const authorization = (run: Run): ApiError.LedgerError | null => {
     })
   }
   if (operation.peopleOnly && !actor.isPerson) return ApiError.fail("insufficient_scope", "Only a person may do this.")
+  // For a person signed in (DECISIONS "People-only and signed-in operations"): a key, the owner's
+  // included, cannot step up (concepts 5.5), so only the person's own session may call it.
+  if (operation.signedIn && actor.credentialKind !== "session") {
+    return ApiError.fail("session_required", "Only the person's own signed-in browser session may do this: sign in to the web app (an API key is refused).", {
+      sign_in: "/v1/auth/email-links"
+    })
+  }
   if (operation.mode === "R" || !isAgent(actor)) return null
   if (run.invocation.agentModel === null || run.invocation.agentModel.trim() === "") {
     return ApiError.fail(

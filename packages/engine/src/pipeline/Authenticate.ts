@@ -103,6 +103,12 @@ export const forOperation = (
       (found) => found._tag === "Some" ? Effect.succeed(found.value) : byDoor(door, token, asking)
     )
   }
+  // A firm key without X-Ledger-Company is a valid credential missing its client: 400, not 401.
+  if (kind === "company" && (company === null || company.trim() === "") && FirmKey.strategy.recognises(token)) {
+    return byDoor(door, token, asking).pipe(
+      Effect.catchIf((error): error is Refused => !SqlError.isSqlError(error), (refused) => FirmCredential.withoutClient(token, asking, refused))
+    )
+  }
   return byDoor(door, token, asking)
 }
 

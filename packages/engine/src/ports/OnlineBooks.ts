@@ -15,7 +15,11 @@ export class OnlineBooksFailure extends Data.TaggedError("OnlineBooksFailure")<{
 }> {}
 
 /** The entities extracted, in order. */
-export const entities = ["Account", "Customer", "Vendor", "Item", "Invoice", "Bill", "Payment", "BillPayment", "JournalEntry"] as const
+export const entities = [
+  "Account", "Customer", "Vendor", "Item", "Invoice", "Bill", "Payment", "BillPayment", "JournalEntry",
+  // The everyday posting types an ordinary company has (issue 39 item 11): without them it cannot tie out.
+  "SalesReceipt", "RefundReceipt", "CreditMemo", "Deposit", "Transfer", "Purchase", "VendorCredit"
+] as const
 export type Entity = typeof entities[number]
 
 export class OnlineBooks extends Context.Service<OnlineBooks, {

@@ -138,13 +138,27 @@ const recordRefusal = (company: string, address: string, sender: string, now: st
  * inbox address, `refused` for a rotated one (recorded at once, as `refused_after_rotation`
  * lists it), `unknown` otherwise. Nothing else is accepted, so the listener relays for nobody.
  */
-export const screen = (recipient: string, sender: string): Effect.Effect<"accepted" | "refused" | "unknown", never, Needs> =>
+export const screen = (recipient: string, sender: string): Effect.Effect<"accepted" | "refused" | "unknown" | "over_quota", never, Needs> =>
   Effect.gen(function*() {
     const now = new Date(yield* Clock.currentTimeMillis).toISOString()
     const target = yield* resolve(recipient, now)
     if (target._tag === "retired") yield* recordRefusal(target.company, target.address, sender, now)
-    return target._tag === "inbox" ? "accepted" as const : target._tag === "retired" ? "refused" as const : "unknown" as const
+    if (target._tag !== "inbox") return target._tag === "retired" ? "refused" as const : "unknown" as const
+    return (yield* overDailyQuota(String(target.row.company_id), now)) ? "over_quota" as const : "accepted" as const
   })
+
+/**
+ * Whether the company's inbox has taken its day's messages (`limits.inboxMessagesPerDayMax` in
+ * the last 24 hours): mail past it is deferred at RCPT, before any byte of it is read.
+ */
+export const overDailyQuota = Effect.fn("Intake.overDailyQuota")(function*(company: string, now: string) {
+  const sql = yield* SqlClient.SqlClient
+  const since = new Date(Date.parse(now) - 86_400_000).toISOString()
+  // Counting stops at the quota: the answer never costs more than that many index entries.
+  const rows = yield* sql<{ count: unknown }>`SELECT count(*) AS count FROM (SELECT 1 FROM receipt_inbox_messages
+    WHERE company_id = ${company} AND received_at > ${since} LIMIT ${limits.inboxMessagesPerDayMax}) AS recent`.pipe(Effect.orDie)
+  return Number(rows[0]?.count ?? 0) >= limits.inboxMessagesPerDayMax
+})
 
 /** One company's copy of a message, decided and stored. */
 const deliver = (inbox: Record<string, unknown>, recipient: string, message: InboundMessage, now: string) =>

@@ -29,7 +29,11 @@ import * as FirmCredentialState from "./migrations/0024_firm_credential_state.ts
 import * as IntegrationSyncJobs from "./migrations/0030_integration_sync_jobs.ts"
 import * as DatabaseRules from "./migrations/0032_database_rules.ts"
 import * as ImportsInBatches from "./migrations/0033_imports_in_batches.ts"
+import * as FilingsApprovedForUpload from "./migrations/0036_filings_approved_for_upload.ts"
 import * as WebhookSubscriptions from "./migrations/0038_webhook_subscriptions.ts"
+import * as PeriodReopenStamp from "./migrations/0039_period_reopen_stamp.ts"
+import * as MigrationConnectionUserNames from "./migrations/0043_migration_connection_user_names.ts"
+import * as InboxDailyQuota from "./migrations/0051_inbox_daily_quota.ts"
 
 /**
  * Numbered migrations, applied in order at start: one baseline per area (issue 18 squashed the
@@ -70,7 +74,11 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 30, name: "integration_sync_jobs", sql: IntegrationSyncJobs.sql },
   { id: 32, name: "database_rules", sql: DatabaseRules.sql },
   { id: 33, name: "imports_in_batches", sql: ImportsInBatches.sql },
-  { id: 38, name: "webhook_subscriptions", sql: WebhookSubscriptions.sql }
+  { id: 36, name: "filings_approved_for_upload", sql: FilingsApprovedForUpload.sql },
+  { id: 38, name: "webhook_subscriptions", sql: WebhookSubscriptions.sql },
+  { id: 39, name: "period_reopen_stamp", sql: PeriodReopenStamp.sql },
+  { id: 43, name: "migration_connection_user_names", sql: MigrationConnectionUserNames.sql },
+  { id: 51, name: "inbox_daily_quota", sql: InboxDailyQuota.sql }
 ]
 
 /**

@@ -1542,12 +1542,16 @@ CREATE TABLE migration_connections (
   created_at timestamp with time zone NOT NULL,
   revoked_at timestamp with time zone,
   revoke_reason text,
+  user_name text,
   CONSTRAINT migration_connections_pkey PRIMARY KEY (company_id, id),
   CONSTRAINT migration_connections_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
-  CONSTRAINT migration_connections_source_check CHECK ((source = ANY (ARRAY['desktop'::text, 'online'::text])))
+  CONSTRAINT migration_connections_source_check CHECK ((source = ANY (ARRAY['desktop'::text, 'online'::text]))),
+  CONSTRAINT migration_connections_user_name_desktop CHECK (((source = 'desktop'::text) = (user_name IS NOT NULL))),
+  CONSTRAINT migration_connections_user_name_length CHECK ((length(user_name) <= 100))
 );
 CREATE UNIQUE INDEX migration_connections_state ON migration_connections USING btree (state_hash) WHERE (state_hash IS NOT NULL);
 CREATE UNIQUE INDEX migration_connections_ticket ON migration_connections USING btree (ticket_hash) WHERE (ticket_hash IS NOT NULL);
+CREATE UNIQUE INDEX migration_connections_user_name ON migration_connections USING btree (user_name) WHERE (user_name IS NOT NULL);
 
 CREATE TABLE migration_imports (
   company_id uuid NOT NULL,
@@ -1988,6 +1992,7 @@ CREATE TABLE receipt_inbox_messages (
   CONSTRAINT receipt_inbox_messages_status_check CHECK ((status = ANY (ARRAY['processed'::text, 'review'::text, 'quarantined'::text, 'rejected'::text, 'duplicate'::text, 'released'::text, 'discarded'::text, 'expired'::text])))
 );
 CREATE UNIQUE INDEX receipt_inbox_messages_message_id ON receipt_inbox_messages USING btree (company_id, message_id) WHERE ((message_id IS NOT NULL) AND (status <> 'duplicate'::text));
+CREATE INDEX receipt_inbox_messages_received ON receipt_inbox_messages USING btree (company_id, received_at);
 
 CREATE TABLE receipt_inbox_refusals (
   company_id uuid NOT NULL,
@@ -2290,7 +2295,7 @@ CREATE TABLE tax_filings (
   CONSTRAINT tax_filings_file_format_check CHECK ((file_format = ANY (ARRAY['fire'::text, 'csv'::text]))),
   CONSTRAINT tax_filings_kind_check CHECK ((kind = ANY (ARRAY['original'::text, 'correction'::text]))),
   CONSTRAINT tax_filings_provider_check CHECK ((provider = ANY (ARRAY['gov_csv'::text, 'gov_a2a'::text, 'partner_mock'::text, 'partner_live'::text]))),
-  CONSTRAINT tax_filings_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'rejected'::text, 'failed'::text, 'submitted'::text, 'accepted'::text, 'partially_accepted'::text, 'rejected_by_irs'::text])))
+  CONSTRAINT tax_filings_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'rejected'::text, 'approved'::text, 'failed'::text, 'submitted'::text, 'accepted'::text, 'partially_accepted'::text, 'rejected_by_irs'::text])))
 );
 CREATE INDEX tax_filings_by_year ON tax_filings USING btree (company_id, year, id);
 
@@ -2974,9 +2979,17 @@ BEGIN
   IF NEW.start_date <> OLD.start_date OR NEW.end_date <> OLD.end_date OR NEW.company_id <> OLD.company_id THEN
     RAISE EXCEPTION 'a hard-locked period keeps its dates' USING ERRCODE = 'LD011';
   END IF;
-  IF NEW.status <> 'hard_locked' AND (NEW.status <> 'open' OR coalesce(btrim(NEW.status_reason), '') = ''
-      OR NEW.status_changed_by IS NULL OR NEW.status_changed_by LIKE 'agent:%') THEN
-    RAISE EXCEPTION 'a hard-locked period is reopened only to open, with a reason, stamped by a principal that is not an agent' USING ERRCODE = 'LD011';
+  IF NEW.status = 'hard_locked' THEN
+    RETURN NEW;
+  END IF;
+  IF NEW.status <> 'open' THEN
+    RAISE EXCEPTION 'a hard-locked period is reopened only to open' USING ERRCODE = 'LD011';
+  END IF;
+  IF coalesce(btrim(NEW.status_reason), '') = '' OR NEW.status_reason IS NOT DISTINCT FROM OLD.status_reason THEN
+    RAISE EXCEPTION 'a hard-locked period is reopened with a reason of its own, not the lock''s' USING ERRCODE = 'LD011';
+  END IF;
+  IF NEW.status_changed_by IS NULL OR NEW.status_changed_by !~ '^((user|firm_member):[0-9]+|operator:?)$' THEN
+    RAISE EXCEPTION 'a hard-locked period is reopened by a person, stamped user:<id> or firm_member:<id>' USING ERRCODE = 'LD011';
   END IF;
   RETURN NEW;
 END $function$;

@@ -65,3 +65,13 @@ export const list = Effect.fn("FilingStore.list")(function*(company: string, yea
 
 /** The IRS's answer statuses: the filing was sent. */
 export const sent = (status: unknown): boolean => status === "submitted" || status === "accepted" || status === "partially_accepted" || status === "rejected_by_irs"
+
+/**
+ * A filing whose file has left Ledger's hands or may now: sent, or an approved `gov_csv` filing a
+ * person uploads to the IRS portal (ADR 2006). Its filed copy can be downloaded and its answer
+ * recorded with `ack`.
+ */
+export const released = (status: unknown): boolean => status === "approved" || sent(status)
+
+/** `gov_csv` is uploaded by a person to the IRS portal; every other provider files electronically through the port. */
+export const uploadedByHand = (row: Record<string, unknown>): boolean => row.provider === "gov_csv"

@@ -74,7 +74,7 @@ const decide = (id: number, expected: (status: string) => boolean, refusal: () =
   })
 
 const notPending = () => ApiError.fail("filing_not_pending", "Only a proposed filing can be approved or rejected.")
-const notSent = () => ApiError.fail("filing_not_submitted", "The filing has not been sent.")
+const notSent = () => ApiError.fail("filing_not_submitted", "The filing has not been sent (nor, for gov_csv, approved for upload).")
 
 export const handlers = [
   Handler.make(TaxForms.Filings.listFilings, ({ query }) =>
@@ -99,8 +99,14 @@ export const handlers = [
       if (body.preview_sha256 !== String(row.preview_sha256)) {
         return yield* Effect.fail(ApiError.fail("filing_preview_mismatch", "preview_sha256 is not the SHA-256 of this filing's content: look at it again (GET the filing).", { preview_sha256: String(row.preview_sha256) }))
       }
-      if (!(yield* InformationReturns).configured) return yield* Effect.fail(FilingSend.notConfigured)
       const decided = { decided_by: reference(request.actor), decided_at: request.now, note: body.note ?? null }
+      // A CSV for the IRS portal goes through no provider: approving it releases the filed copy for
+      // a person to upload, and `ack` records the portal's receipt (ADR 2006).
+      if (FilingStore.uploadedByHand(row)) {
+        const approved = yield* FilingStore.update(company, path.id, { ...decided, status: "approved", updated_at: request.now })
+        return { body: FilingStore.filing(approved), audit: { targetType: "tax_filing", targetId: path.id, details: { status: "approved", preview_sha256: body.preview_sha256 } } }
+      }
+      if (!(yield* InformationReturns).configured) return yield* Effect.fail(FilingSend.notConfigured)
       const sent = yield* FilingSend.send(company, row, decided)
       return { body: FilingStore.filing(sent), audit: { targetType: "tax_filing", targetId: path.id, details: { status: sent.status, preview_sha256: body.preview_sha256 } } }
     })),
@@ -126,7 +132,7 @@ export const handlers = [
   Handler.make(TaxForms.Filings.ackFiling, ({ path, body }) =>
     Effect.gen(function*() {
       const request = yield* RequestContext
-      const { company } = yield* decide(path.id, FilingStore.sent, notSent)
+      const { company } = yield* decide(path.id, FilingStore.released, notSent)
       const row = yield* FilingStore.update(company, path.id, {
         status: body.status,
         receipt_id: body.receipt_id,
@@ -139,7 +145,10 @@ export const handlers = [
 
   Handler.make(TaxForms.Filings.refreshFiling, ({ path }) =>
     Effect.gen(function*() {
-      const { company, row } = yield* decide(path.id, FilingStore.sent, notSent)
+      const { company, row } = yield* decide(path.id, FilingStore.released, notSent)
+      if (FilingStore.uploadedByHand(row)) {
+        return yield* Effect.fail(ApiError.fail("filing_not_refreshable", "A gov_csv filing is uploaded by a person to the IRS portal, with no provider to ask: record the portal's answer with ack."))
+      }
       const updated = yield* FilingSend.refresh(company, row)
       return { body: FilingStore.filing(updated), audit: { targetType: "tax_filing", targetId: path.id, details: { irs_status: updated.status } } }
     })),
@@ -149,7 +158,7 @@ export const handlers = [
       const request = yield* RequestContext
       const company = yield* requireCompanyId
       const row = yield* FilingStore.load(company, path.id)
-      if (!FilingStore.sent(row.status)) return yield* Effect.fail(notSent())
+      if (!FilingStore.released(row.status)) return yield* Effect.fail(notSent())
       const content = yield* FormsStore.open(String(row.file_sealed), FilingStore.fileBinding(company, String(row.preview_sha256)))
       const entry = Audit.ofWrite(request, 200, { targetType: "tax_filing", targetId: path.id, details: { downloaded: "filed_copy" } })
       if (entry !== null) yield* Effect.orDie(Audit.record(entry))

@@ -35,7 +35,7 @@ export const handlers = [
     Effect.gen(function*() {
       const company = yield* requireCompanyId
       yield* EndpointStore.load(company, path.id)
-      const limit = query.limit ?? Shared.deliveriesPageDefault
+      const limit = Pagination.limitOf(query)
       const rows = yield* DeliveryStore.latest(company, path.id, limit + 1, yield* Pagination.afterId(query))
       return { body: Pagination.page(rows, limit, (row) => row.id, (row) => row) }
     })),
@@ -64,7 +64,7 @@ export const handlers = [
       const request = yield* RequestContext
       const company = yield* requireCompanyId
       const before = yield* beforeOf(query.cursor ?? query.before)
-      const limit = query.limit ?? Shared.deliveriesPageDefault
+      const limit = Pagination.limitOf(query)
       const kept = new Date(Date.parse(request.now) - Shared.eventRetentionDays * 86_400_000).toISOString()
       const rows = yield* sql<Record<string, unknown>>`SELECT company_id, id, event_type, payload, occurred_at FROM outbox_events
         WHERE company_id = ${company} AND occurred_at >= ${kept}

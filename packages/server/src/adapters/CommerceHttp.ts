@@ -53,12 +53,37 @@ export const processorObject = (item: Json): Ports.SourceObject => {
   return { ...base, type: "payout", lines: [{ kind: "payout", key: "*", amountCents: Math.abs(Number(item.amount)) }] }
 }
 
+/**
+ * An order's discounts in money (issue 39 item 5). The storefront's `discount_applications` say how
+ * a discount was defined (`value_type` percentage or fixed amount, `value`), not what it took off:
+ * the amounts are each line's (and each shipping line's) `discount_allocations`, keyed here by their
+ * application's code or title. An order without allocations falls back to its `discount_codes`
+ * amounts, then to `total_discounts`.
+ */
+export const storefrontDiscounts = (order: Json): Array<Ports.SourceLine> => {
+  const applications = (order.discount_applications ?? []) as Array<Json>
+  const keyOf = (index: unknown): string => {
+    const application = typeof index === "number" ? applications[index] : undefined
+    return String(application?.code ?? application?.title ?? "*").slice(0, 200)
+  }
+  const allocated: Array<Ports.SourceLine> = []
+  for (const line of [...(order.line_items ?? []), ...(order.shipping_lines ?? [])] as Array<Json>) {
+    for (const allocation of (line.discount_allocations ?? []) as Array<Json>) {
+      allocated.push({ kind: "discount", key: keyOf(allocation.discount_application_index), amountCents: cents(allocation.amount) })
+    }
+  }
+  if (allocated.length > 0) return allocated
+  const codes = ((order.discount_codes ?? []) as Array<Json>).map((code): Ports.SourceLine => ({ kind: "discount", key: String(code.code ?? "*").slice(0, 200), amountCents: cents(code.amount) }))
+  if (codes.some((code) => code.amountCents !== 0)) return codes
+  return cents(order.total_discounts) > 0 ? [{ kind: "discount", key: "*", amountCents: cents(order.total_discounts) }] : []
+}
+
 export const storefrontOrder = (order: Json): Ports.SourceObject => {
   const lines: Array<Ports.SourceLine> = []
   for (const item of (order.line_items ?? []) as Array<Json>) {
     lines.push({ kind: "product", key: String(item.sku ?? "*"), amountCents: cents(item.price) * Number(item.quantity ?? 1) })
   }
-  for (const discount of (order.discount_applications ?? []) as Array<Json>) lines.push({ kind: "discount", key: String(discount.code ?? "*"), amountCents: cents(discount.amount) })
+  lines.push(...storefrontDiscounts(order))
   for (const shipping of (order.shipping_lines ?? []) as Array<Json>) lines.push({ kind: "shipping", key: String(shipping.code ?? "*"), amountCents: cents(shipping.price) })
   for (const tax of (order.tax_lines ?? []) as Array<Json>) lines.push({ kind: "tax", key: String(tax.title ?? "*"), amountCents: cents(tax.price) })
   if (cents(order.total_tip_received) > 0) lines.push({ kind: "tip", key: "*", amountCents: cents(order.total_tip_received) })

@@ -3,6 +3,7 @@ import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, Ht
 import { ApiError, Catalog, File, Limits, type Operation } from "@ledger/api"
 import { Dispatcher, type Outcome } from "@ledger/engine"
 import { SqlClient } from "effect/sql"
+import * as ClientAddress from "./ClientAddress.ts"
 import * as Docs from "./Docs.ts"
 import * as Files from "./Files.ts"
 import * as Mcp from "../mcp/Mcp.ts"
@@ -110,13 +111,6 @@ const queryOf = (request: HttpServerRequest.HttpServerRequest): Record<string, u
  */
 export class TrustProxy extends Context.Reference<boolean>("@ledger/server/TrustProxy", { defaultValue: () => false }) {}
 
-/** The client's address: the first `X-Forwarded-For` hop behind a trusted proxy, else the socket's peer; null when neither tells. */
-const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string | null => {
-  const forwarded = trustProxy ? header(request, "x-forwarded-for")?.split(",")[0]?.trim() : undefined
-  if (forwarded !== undefined && forwarded !== "") return forwarded.slice(0, 100)
-  return request.remoteAddress._tag === "Some" ? request.remoteAddress.value : null
-}
-
 const headersOf = (request: HttpServerRequest.HttpServerRequest): Record<string, string> => {
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers[name.toLowerCase()] = value
@@ -161,7 +155,7 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
       company: header(request, "x-ledger-company"),
       via: "http" as const,
       coerce: true,
-      clientAddress: clientAddressOf(request, trustProxy)
+      clientAddress: ClientAddress.of(request, trustProxy)
     }
     // Only a caller with a valid credential may make the server read a body larger than the
     // common limit (a statement import): the credential is checked from the headers first, and a
@@ -214,7 +208,7 @@ const mcpRoute = (dispatcher: Dispatcher["Service"], trustProxy: boolean) =>
         agentModel: header(request, "x-agent-model"),
         agentRunId: header(request, "x-agent-run-id"),
         company: header(request, "x-ledger-company"),
-        clientAddress: clientAddressOf(request, trustProxy),
+        clientAddress: ClientAddress.of(request, trustProxy),
         toolsets: new URL(request.url, "http://localhost").searchParams.get("toolsets") ?? header(request, "x-ledger-toolsets"),
         outputSchemas: new URL(request.url, "http://localhost").searchParams.get("output_schemas") ?? header(request, "x-ledger-output-schemas")
       }
@@ -277,7 +271,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
         operationRoute(operation, dispatcher, trustProxy)
       )
     }
-    yield* WebConnector.register(router)
+    yield* WebConnector.register(router, trustProxy)
     yield* WebApp.register(router)
     yield* OAuth.register(router)
     yield* router.add("*", "/*", Effect.sync(noSuchRoute))

@@ -6,8 +6,8 @@ import { ClientDocuments } from "../adapters/HttpClientDocuments.ts"
 
 /**
  * The authorization server's HTTP face (MCP authorization spec; docs/ai-apps.md): the two
- * well-known metadata documents, registration, authorize, token and revoke. The protocol is the
- * engine's (ai-apps/OAuth.ts); this reads the request within its size limit and answers, and
+ * well-known metadata documents, registration, authorize (and the consent screen's decline), token
+ * and revoke. The protocol is the engine's (ai-apps/OAuth.ts); this reads the request within its size limit and answers, and
  * fetches a client ID metadata document when a client id is its URL (ADR 1706). It also
  * guards `/mcp`: a call without a Bearer token, or with an app's access token that is no longer
  * good, gets 401 with `WWW-Authenticate: Bearer resource_metadata=…`, so an MCP client can discover
@@ -91,6 +91,18 @@ export const register = (router: HttpRouter.HttpRouter) =>
       ))
       if (unknown !== null) return answer(unknown)
       return answer(yield* run(sql, OAuth.authorize(params, consent, issuerOf(request))))
+    })))
+    // The consent screen's Decline (ADR 2017): back to the app with access_denied and its state,
+    // once the client and redirect URI are checked again (a metadata-document client made known
+    // again if its cache ran out since authorize).
+    yield* router.add("GET", "/oauth/decline", guard(Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const params = new URL(request.url, "http://localhost").searchParams
+      const unknown = yield* run(sql, OAuth.knowDocumentClient(
+        params.get("client_id") ?? "", yield* now, documents.allowPrivate, documents.fetch, (error) => error.message
+      ))
+      if (unknown !== null) return answer(unknown)
+      return answer(yield* run(sql, OAuth.decline(params)))
     })))
     yield* router.add("POST", "/oauth/token", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest

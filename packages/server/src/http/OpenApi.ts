@@ -51,6 +51,9 @@ const describeFlags = (operation: Operation.Any): string => {
   const lines = [
     `Scope: \`${operation.scope}\`. Write mode: \`${operation.mode}\`.`,
     operation.peopleOnly ? "People only: agents and AI apps are refused with `insufficient_scope`." : "",
+    operation.signedIn
+      ? "Signed in: the person's own browser session (`ldgs_`), with a step-up where concepts 5.5 asks one; any API key, the owner's included, is refused 403 `session_required`."
+      : "",
     operation.governed ? "Governed write: 200 dry run, 201 posted, 202 queued for approval." : "",
     operation.mcpTool ? `MCP tool: \`${Operation.toolName(operation.id)}\`.` : "Not an MCP tool."
   ]
@@ -120,6 +123,7 @@ export const document = (): Json => {
       "x-ledger-mode": operation.mode,
       "x-ledger-credential": operation.credential,
       "x-ledger-people-only": operation.peopleOnly,
+      "x-ledger-signed-in": operation.signedIn,
       "x-ledger-mcp-tool": operation.mcpTool ? Operation.toolName(operation.id) : null
     }
     if (operation.body !== undefined && operation.method === "POST") {

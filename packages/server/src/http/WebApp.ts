@@ -143,7 +143,7 @@ const intoW9 = Effect.gen(function*() {
   return HttpServerResponse.redirect(`${mount}${pathname}`, { status: 302, headers: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } })
 })
 
-/** Adds `/app`, `/app/*`, the sign-in mail's link (`/sign-in/email?code=…`), the consent landing (`/connect`) and the W-9 link (`/w9/<token>`) to the router (Http.ts `routes`). */
+/** Adds `/` (to the app), `/app`, `/app/*`, the sign-in mail's link (`/sign-in/email?code=…`), the consent landing (`/connect`) and the W-9 link (`/w9/<token>`) to the router (Http.ts `routes`). */
 export const register = (router: HttpRouter.HttpRouter) =>
   Effect.gen(function*() {
     let files: ReadonlyMap<string, StaticFile> | null = null
@@ -166,4 +166,7 @@ export const register = (router: HttpRouter.HttpRouter) =>
     // /oauth/authorize sends the browser to its own /connect: both land in the app.
     for (const route of ["/sign-in/email", "/connect"] as const) yield* router.add("GET", route, intoApp(route))
     yield* router.add("GET", "/w9/*", intoW9)
+    // A person who opens the server's address (the first sign-in mail's host, a bookmark) lands in
+    // the app rather than on a JSON 404 (issue 38 item 14). API clients never call `/`.
+    yield* router.add("GET", "/", HttpServerResponse.redirect(`${mount}/`, { status: 302, headers: { "Cache-Control": "no-store" } }))
   })

@@ -3,12 +3,14 @@ import { ByteSize, Clock, Effect } from "effect"
 import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { BookMigrations } from "@ledger/engine"
+import * as ClientAddress from "./ClientAddress.ts"
 
 /**
  * The desktop edition's Web Connector endpoint (spec 4.16: "a dedicated endpoint on the web-app
  * origin"; ADR 1610): SOAP 1.1 over HTTP POST at `/qbwc`, the path the connector file names. The
  * protocol is the engine's (migrations/WebConnector.ts); this reads the envelope within its size
- * limit, hands it over with the time and a fresh ticket, and answers `text/xml`. A GET answers a
+ * limit, hands it over with the time, a fresh ticket and the client's address (its wrong sign-ins
+ * are limited per address, ADR 2110), and answers `text/xml`. A GET answers a
  * one-line description, as the connector's own test of the URL expects a 200.
  */
 
@@ -25,7 +27,7 @@ const tooLarge = Effect.as(
   xml(413, BookMigrations.WebConnector.fault(`The body exceeds ${bodyBytesMax} bytes.`))
 )
 
-const post = (sql: SqlClient.SqlClient) =>
+const post = (sql: SqlClient.SqlClient, trustProxy: boolean) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (Number(request.headers["content-length"] ?? "0") > bodyBytesMax) return yield* tooLarge
@@ -35,17 +37,17 @@ const post = (sql: SqlClient.SqlClient) =>
     const text = read.success
     const now = new Date(yield* Clock.currentTimeMillis).toISOString()
     const ticket = randomBytes(24).toString("base64url")
-    const answer = yield* BookMigrations.WebConnector.handle(text, now, ticket).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+    const answer = yield* BookMigrations.WebConnector.handle(text, { now, ticket, client: ClientAddress.of(request, trustProxy) }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
     return xml(answer.status, answer.body)
   }).pipe(
     Effect.catchCause((cause) =>
       Effect.as(Effect.logError("Web Connector call failed", cause), xml(500, BookMigrations.WebConnector.fault("The call could not be handled.", "Server"))))
   )
 
-/** Adds the endpoint to the app's router (Http.ts `routes`). */
-export const register = (router: HttpRouter.HttpRouter) =>
+/** Adds the endpoint to the app's router (Http.ts `routes`); `trustProxy` as for the API's routes. */
+export const register = (router: HttpRouter.HttpRouter, trustProxy: boolean) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* router.add("POST", path, post(sql))
+    yield* router.add("POST", path, post(sql, trustProxy))
     yield* router.add("GET", path, Effect.succeed(HttpServerResponse.text("Ledger Web Connector endpoint (SOAP 1.1, POST).")))
   })

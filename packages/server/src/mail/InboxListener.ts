@@ -24,6 +24,53 @@ export const recipientsMax = 20
 /** Connections at once: each may hold a message of up to `messageBytesMax` in memory. */
 export const clientsMax = 16
 
+/**
+ * The listener's own limits, as a mail server keeps them (issue 41 item 2): mail past any of them
+ * is deferred with a 4xx reply, so the sender's server retries later, and none of it is parsed.
+ * They are per listener process; the daily quota per company is the engine's, in the database.
+ */
+export interface Limits {
+  /** Messages one client network address may start in a minute (at MAIL FROM: 450 4.7.1). */
+  readonly messagesPerClientPerMinute: number
+  /** Messages one inbox address may take in a minute (at RCPT TO: 450 4.2.1). */
+  readonly messagesPerInboxPerMinute: number
+  /**
+   * Bytes of messages being received or parsed at once. A message declared (SIZE) or found past
+   * what is left is deferred (452 4.3.1 at MAIL FROM, 451 4.3.1 after DATA), never parsed.
+   */
+  readonly processingBytesMax: number
+}
+
+export const defaultLimits: Limits = {
+  messagesPerClientPerMinute: 60,
+  messagesPerInboxPerMinute: 30,
+  processingBytesMax: 64 * 1024 * 1024
+}
+
+/** Addresses and inboxes remembered at once by the rate windows: past it the oldest are forgotten. */
+const windowKeysMax = 10_000
+const minute_ms = 60_000
+
+/** A one-minute sliding window of starts per key, bounded in keys; `take` answers whether one more fits. */
+export const rateWindow = (perMinute: number, now: () => number = Date.now) => {
+  const starts = new Map<string, Array<number>>()
+  return {
+    take: (key: string): boolean => {
+      const at = now()
+      const recent = (starts.get(key) ?? []).filter((time) => at - time < minute_ms)
+      if (recent.length >= perMinute) {
+        starts.set(key, recent)
+        return false
+      }
+      recent.push(at)
+      starts.delete(key)
+      starts.set(key, recent)
+      if (starts.size > windowKeysMax) starts.delete(starts.keys().next().value!)
+      return true
+    }
+  }
+}
+
 export interface Settings {
   readonly host: string
   /** 0 picks a free port (tests); `ledger serve` requires one in 1-65535. */
@@ -36,6 +83,8 @@ export interface Settings {
   readonly tls: { readonly keyFile: string; readonly certFile: string } | null
   /** How long closing waits for sessions before ending them (`ledger serve`'s stop bound); absent: smtp-server's 30 s. */
   readonly closeTimeoutMs?: number
+  /** The listener's rate and memory limits; absent: `defaultLimits`. */
+  readonly limits?: Partial<Limits>
 }
 
 export class ListenerSettingsError extends Error {}
@@ -80,6 +129,11 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
 
 /** Starts the listener; resolves once it is bound. */
 export const start = async (settings: Settings, run: Runner): Promise<Running> => {
+  const bounds: Limits = { ...defaultLimits, ...settings.limits }
+  const perClient = rateWindow(bounds.messagesPerClientPerMinute)
+  const perInbox = rateWindow(bounds.messagesPerInboxPerMinute)
+  /** Bytes of messages being received or parsed now, across every session. */
+  let processingBytes = 0
   const options: SMTPServerOptions = {
     name: settings.domain,
     banner: "Ledger receipt inbox",
@@ -94,26 +148,63 @@ export const start = async (settings: Settings, run: Runner): Promise<Running> =
     // Bounded so that a stop is never held by a client that keeps its session open.
     ...(settings.closeTimeoutMs === undefined ? {} : { closeTimeout: Math.max(1, settings.closeTimeoutMs) }),
     logger: false,
+    onMailFrom(address, session, callback) {
+      if (!perClient.take(session.remoteAddress)) return callback(smtpError(450, "4.7.1 Too much mail from your address: try again later"))
+      // A declared size that does not fit beside the messages being processed waits for later.
+      const size = address.args === false ? undefined : address.args.SIZE
+      const declared = typeof size === "string" ? Number(size) : 0
+      if (Number.isFinite(declared) && declared > 0 && declared <= limits.messageBytesMax && processingBytes + declared > bounds.processingBytesMax) {
+        return callback(smtpError(452, "4.3.1 Insufficient system storage: try again later"))
+      }
+      callback()
+    },
     onRcptTo(address, session, callback) {
       if (session.envelope.rcptTo.length >= recipientsMax) return callback(smtpError(452, "4.5.3 Too many recipients"))
       const sender = session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address
       run(Receipts.Intake.screen(address.address, sender)).then(
-        (verdict) => verdict === "accepted"
-          ? callback()
-          : callback(smtpError(550, verdict === "refused" ? "5.1.1 This address was rotated and no longer receives mail" : "5.1.1 No such mailbox here")),
+        (verdict) => {
+          if (verdict === "over_quota") return callback(smtpError(452, "4.2.2 This inbox has taken its messages for today: try again later"))
+          if (verdict !== "accepted") {
+            return callback(smtpError(550, verdict === "refused" ? "5.1.1 This address was rotated and no longer receives mail" : "5.1.1 No such mailbox here"))
+          }
+          // Counted once the address is known to be an inbox: unknown addresses cannot use up a real one's rate.
+          if (!perInbox.take(address.address.toLowerCase())) return callback(smtpError(450, "4.2.1 This inbox is receiving too much mail: try again later"))
+          callback()
+        },
         () => callback(smtpError(451, "4.3.0 Temporary failure, try again later"))
       )
     },
     onData(stream, session, callback) {
       const chunks: Array<Buffer> = []
       let size = 0
+      // Bytes this message holds in `processingBytes`, given back once it is answered.
+      let held = 0
+      let deferred = false
+      const release = () => {
+        processingBytes -= held
+        held = 0
+      }
       stream.on("data", (chunk: Buffer) => {
         size += chunk.byteLength
+        if (deferred || size > limits.messageBytesMax) return
+        if (processingBytes + chunk.byteLength > bounds.processingBytesMax) {
+          // No room beside the messages being processed: drop what was kept, read the rest away, defer.
+          deferred = true
+          chunks.length = 0
+          release()
+          return
+        }
+        processingBytes += chunk.byteLength
+        held += chunk.byteLength
         // Past the limit the rest is read and dropped (the client is answered 552 at the end).
-        if (size <= limits.messageBytesMax) chunks.push(chunk)
+        chunks.push(chunk)
       })
       stream.on("end", () => {
-        if (stream.sizeExceeded || size > limits.messageBytesMax) return callback(smtpError(552, "5.3.4 Message too big"))
+        if (stream.sizeExceeded || size > limits.messageBytesMax) {
+          release()
+          return callback(smtpError(552, "5.3.4 Message too big"))
+        }
+        if (deferred) return callback(smtpError(451, "4.3.1 Insufficient system storage: try again later"))
         const envelope = {
           mailFrom: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address,
           recipients: session.envelope.rcptTo.map((to) => to.address)
@@ -121,10 +212,14 @@ export const start = async (settings: Settings, run: Runner): Promise<Running> =
         InboundMail.parse(Buffer.concat(chunks), envelope, { trustedAuthservId: settings.trustedAuthservId })
           .then((message) => run(Receipts.Intake.receive(message)))
           .then((deliveries) => {
+            release()
             const reply = InboundMail.smtpReply(deliveries)
             if (reply.code === 250) callback(null, reply.message)
             else callback(smtpError(reply.code, reply.message))
-          }, () => callback(smtpError(451, "4.3.0 Temporary failure, try again later")))
+          }, () => {
+            release()
+            callback(smtpError(451, "4.3.0 Temporary failure, try again later"))
+          })
       })
     }
   }

@@ -61,6 +61,66 @@ const handler = (state: { company: Record<string, Array<Json>>; codes: Set<strin
 
 
 /** A year of balanced business: the accounts' balances and the parties' open balances are what the transactions make. */
+interface Everyday {
+  readonly id: string
+  readonly txnDate: string
+  readonly amount: number
+  readonly add: (account: string, cents: number) => void
+  /** The customer's and the vendor's balances go down by these. */
+  readonly customer: (cents: number) => void
+  readonly vendor: (cents: number) => void
+}
+
+/**
+ * A month's everyday transactions of each other posting type, as the online edition's v3 API
+ * answers them (issue 39 item 11): a sales receipt into Undeposited Funds and its deposit, a
+ * refund receipt, a credit memo, a transfer, a check and a card purchase (and a card refund), a
+ * vendor credit. `add` keeps the balances the tie-out compares.
+ */
+const everyday = (company: Record<string, Array<Json>>, day: Everyday) => {
+  const { id, txnDate, add } = day
+  const sale = Math.floor(day.amount / 2)
+  const item = (amount: number) => ({ Amount: money(amount), DetailType: "SalesItemLineDetail", SalesItemLineDetail: { ItemRef: { value: "1" } } })
+  const expense = (amount: number, account = "6000") => ({ Amount: money(amount), DetailType: "AccountBasedExpenseLineDetail", AccountBasedExpenseLineDetail: { AccountRef: { value: account } } })
+  company.SalesReceipt!.push({ Id: `SR${id}`, TxnDate: txnDate, TotalAmt: money(sale), DepositToAccountRef: { value: "1499" }, Line: [item(sale)] })
+  add("1499", sale)
+  add("4000", sale)
+  company.Deposit!.push({ Id: `D${id}`, TxnDate: txnDate, TotalAmt: money(sale + 5_000), DepositToAccountRef: { value: "1000" }, Line: [
+    { Amount: money(sale), LinkedTxn: [{ TxnId: `SR${id}`, TxnType: "SalesReceipt" }] },
+    { Amount: money(5_000), DetailType: "DepositLineDetail", DepositLineDetail: { AccountRef: { value: "3000" } } }
+  ] })
+  add("1000", sale + 5_000)
+  add("1499", -sale)
+  add("3000", 5_000)
+  const refund = Math.floor(sale / 10)
+  company.RefundReceipt!.push({ Id: `RR${id}`, TxnDate: txnDate, TotalAmt: money(refund), DepositToAccountRef: { value: "1000" }, Line: [item(refund)] })
+  add("4000", -refund)
+  add("1000", -refund)
+  const credit = Math.floor(day.amount / 20)
+  company.CreditMemo!.push({ Id: `CM${id}`, TxnDate: txnDate, TotalAmt: money(credit), CustomerRef: { value: "58" }, Line: [item(credit)] })
+  add("4000", -credit)
+  add("1200", -credit)
+  day.customer(credit)
+  company.Transfer!.push({ Id: `T${id}`, TxnDate: txnDate, Amount: money(20_000), FromAccountRef: { value: "1000" }, ToAccountRef: { value: "1010" } })
+  add("1000", -20_000)
+  add("1010", 20_000)
+  const check = 3_000 + (Number(id) % 700)
+  company.Purchase!.push({ Id: `PC${id}`, TxnDate: txnDate, PaymentType: "Check", TotalAmt: money(check), AccountRef: { value: "1000" }, Line: [expense(check)] })
+  add("6000", check)
+  add("1000", -check)
+  company.Purchase!.push({ Id: `PK${id}`, TxnDate: txnDate, PaymentType: "CreditCard", TotalAmt: money(1_999), AccountRef: { value: "2100" }, Line: [expense(1_999)] })
+  add("6000", 1_999)
+  add("2100", 1_999)
+  company.Purchase!.push({ Id: `PR${id}`, TxnDate: txnDate, PaymentType: "CreditCard", Credit: true, TotalAmt: money(499), AccountRef: { value: "2100" }, Line: [expense(499)] })
+  add("6000", -499)
+  add("2100", -499)
+  const vendorCredit = 1_250
+  company.VendorCredit!.push({ Id: `VC${id}`, TxnDate: txnDate, TotalAmt: money(vendorCredit), VendorRef: { value: "41" }, APAccountRef: { value: "2000" }, Line: [expense(vendorCredit)] })
+  add("6000", -vendorCredit)
+  add("2000", -vendorCredit)
+  day.vendor(vendorCredit)
+}
+
 const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<FakeOnlineBooks["generateYear"]>[0] = {}) => {
   const [year, firstMonth] = (settings.start ?? "2025-01").split("-").map(Number) as [number, number]
   const months = settings.months ?? 12
@@ -75,6 +135,13 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
   company.Payment = []
   company.Bill = []
   company.BillPayment = []
+  company.SalesReceipt = []
+  company.RefundReceipt = []
+  company.CreditMemo = []
+  company.Deposit = []
+  company.Transfer = []
+  company.Purchase = []
+  company.VendorCredit = []
   company.JournalEntry = [{ Id: "1", TxnDate: `${year}-${String(firstMonth).padStart(2, "0")}-01`, Line: [
     { Amount: 10_000, DetailType: "JournalEntryLineDetail", JournalEntryLineDetail: { PostingType: "Debit", AccountRef: { value: "1000" } } },
     { Amount: 10_000, DetailType: "JournalEntryLineDetail", JournalEntryLineDetail: { PostingType: "Credit", AccountRef: { value: "3000" } } }
@@ -108,6 +175,7 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
       add("6000", cost)
       add("2000", cost)
       ap += cost
+      if (n === 0) everyday(company, { id, txnDate, amount, add, customer: (cents) => { ar -= cents }, vendor: (cents) => { ap -= cents } })
       if (n % 2 === 0) {
         company.BillPayment.push({ Id: `BP${id}`, TxnDate: txnDate, TotalAmt: money(cost), PayType: "Check", CheckPayment: { BankAccountRef: { value: "1000" } } })
         add("2000", -cost)
@@ -123,7 +191,10 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
     account("2000", "Accounts Payable (A/P)", "Accounts Payable", balances.get("2000") ?? 0),
     account("3000", "Opening Balance Equity", "Equity", balances.get("3000") ?? 0),
     account("4000", "Services", "Income", balances.get("4000") ?? 0),
-    account("6000", "Supplies", "Expense", balances.get("6000") ?? 0)
+    account("6000", "Supplies", "Expense", balances.get("6000") ?? 0),
+    account("1010", "Savings", "Bank", balances.get("1010") ?? 0),
+    account("2100", "Business Card", "Credit Card", balances.get("2100") ?? 0),
+    { ...account("1499", "Undeposited Funds", "Other Current Asset", balances.get("1499") ?? 0), AccountSubType: "UndepositedFunds" }
   ]
   company.Customer[0]!.Balance = money(ar)
   company.Vendor[0]!.Balance = money(ap)

@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react"
 import { call, cookieCaller, messageOf } from "../api.ts"
 import { formatCents } from "../money.ts"
+import { amountsInWords } from "../words.ts"
 import { ErrorMessage, useAction } from "../useAction.tsx"
 
 /**
@@ -146,7 +147,7 @@ export const FirmQueue = (props: { readonly clients: ReadonlyArray<BatchClient>;
                         />
                       </td>
                       <th scope="row">{proposal.company_name}</th>
-                      <td>{proposal.proposal_id}: {proposal.summary}</td>
+                      <td>{proposal.proposal_id}: {amountsInWords(proposal.summary)}</td>
                       <td>{proposal.entry_date}</td>
                       <td className="num">{formatCents(proposal.amount_cents)}</td>
                       <td>{proposal.created_by_name ?? ""}</td>

@@ -131,7 +131,11 @@ export const Reports = () => {
       <h1 id="reports-title">Reports</h1>
       <form onSubmit={show} className="card">
         <label htmlFor="report-kind">Report</label>
-        <select id="report-kind" value={kind} onChange={(event) => setKind(event.target.value as Kind)}>
+        <select id="report-kind" value={kind} onChange={(event) => {
+          // The shown table belongs to the report it was asked for: switching the kind clears it.
+          setKind(event.target.value as Kind)
+          setShown(null)
+        }}>
           {kinds.map((each) => <option key={each.value} value={each.value}>{each.label}</option>)}
         </select>
         {kind === "profit-and-loss" ? (

@@ -50,26 +50,63 @@ const refused = (retryAfterSeconds: number, bucket: string) =>
     limit: bucket.slice(0, bucket.indexOf(":"))
   })
 
+/** What the buckets say of one more step now: let through, or refused by the first full bucket. */
+export type Verdict =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly retryAfterSeconds: number; readonly bucket: string }
+
+const letThrough: Verdict = { allowed: true }
+const fullBucket = (retryAfterSeconds: number, bucket: string): Verdict => ({ allowed: false, retryAfterSeconds, bucket })
+
+const verdictOf = Effect.fn("Throttle.verdictOf")(function*(buckets: ReadonlyArray<Bucket>, now: string) {
+  const sql = yield* SqlClient.SqlClient
+  const nowMs = Date.parse(now)
+  const since = new Date(nowMs - limits.throttleWindowMs).toISOString()
+  const rows = yield* sql<{ bucket: string; at: unknown }>`SELECT bucket, at FROM auth_throttle
+    WHERE bucket IN ${sql.in(buckets.map((bucket) => bucket.name))} AND at > ${since} ORDER BY at`
+  for (const bucket of buckets) {
+    const times = rows.filter((row) => row.bucket === bucket.name).map((row) => Date.parse(Row.iso(row.at)))
+    const answer = throttleVerdict(times, bucket.max, limits.throttleWindowMs, nowMs)
+    if (!answer.allowed) return fullBucket(answer.retryAfterSeconds, bucket.name)
+  }
+  return letThrough
+})
+
+const record = Effect.fn("Throttle.record")(function*(buckets: ReadonlyArray<Bucket>, now: string) {
+  const sql = yield* SqlClient.SqlClient
+  // Counts a day old are of no use to any window: gone as new ones are written.
+  yield* sql`DELETE FROM auth_throttle WHERE at < ${new Date(Date.parse(now) - 86_400_000).toISOString()}`
+  const counted = buckets.map((bucket) => ({ bucket: bucket.name, at: now }))
+  yield* sql`INSERT INTO auth_throttle ${sql.insert(counted as [typeof counted[number], ...Array<typeof counted[number]>])}`
+})
+
 /** Counts one step in every bucket, or refuses it (429) when any bucket is full. */
 export const take = Effect.fn("Throttle.take")(function*(buckets: ReadonlyArray<Bucket>) {
   if (buckets.length === 0) return
   const sql = yield* SqlClient.SqlClient
   const request = yield* RequestContext
-  const nowMs = Date.parse(request.now)
-  const since = new Date(nowMs - limits.throttleWindowMs).toISOString()
   const verdict = yield* sql.withTransaction(Effect.gen(function*() {
-    const rows = yield* sql<{ bucket: string; at: unknown }>`SELECT bucket, at FROM auth_throttle
-      WHERE bucket IN ${sql.in(buckets.map((bucket) => bucket.name))} AND at > ${since} ORDER BY at`
-    for (const bucket of buckets) {
-      const times = rows.filter((row) => row.bucket === bucket.name).map((row) => Date.parse(Row.iso(row.at)))
-      const answer = throttleVerdict(times, bucket.max, limits.throttleWindowMs, nowMs)
-      if (!answer.allowed) return { refused: refused(answer.retryAfterSeconds, bucket.name) }
-    }
-    // Counts a day old are of no use to any window: gone as new ones are written.
-    yield* sql`DELETE FROM auth_throttle WHERE at < ${new Date(nowMs - 86_400_000).toISOString()}`
-    const counted = buckets.map((bucket) => ({ bucket: bucket.name, at: request.now }))
-    yield* sql`INSERT INTO auth_throttle ${sql.insert(counted as [typeof counted[number], ...Array<typeof counted[number]>])}`
+    const answer = yield* verdictOf(buckets, request.now)
+    if (!answer.allowed) return { refused: refused(answer.retryAfterSeconds, answer.bucket) }
+    yield* record(buckets, request.now)
     return { refused: null }
   })).pipe(Effect.orDie)
   if (verdict.refused !== null) return yield* Effect.fail(verdict.refused)
+})
+
+/**
+ * For a limit on failures rather than on steps (the Web Connector's wrong sign-ins): whether the
+ * buckets would let one more step through at `now`, without counting it. The caller counts the
+ * step with `count` once it has failed. Runs in the caller's transaction; like `take`, two
+ * concurrent steps at the limit may both pass.
+ */
+export const peek = Effect.fn("Throttle.peek")(function*(buckets: ReadonlyArray<Bucket>, now: string) {
+  if (buckets.length === 0) return letThrough
+  return yield* verdictOf(buckets, now).pipe(Effect.orDie)
+})
+
+/** Counts one step at `now` in every bucket, in the caller's transaction (a failure `peek` let through). */
+export const count = Effect.fn("Throttle.count")(function*(buckets: ReadonlyArray<Bucket>, now: string) {
+  if (buckets.length === 0) return
+  yield* record(buckets, now).pipe(Effect.orDie)
 })

@@ -6,6 +6,7 @@ import { RequestContext } from "../../kernel/RequestContext.ts"
 import * as Row from "../../kernel/Row.ts"
 import { Aggregator, AggregatorFailure } from "../../ports/Aggregator.ts"
 import { TokenSealer } from "../../ports/TokenSealer.ts"
+import { Entitlements } from "../../billing/index.ts"
 import * as BankFeedRules from "./BankFeedRules.ts"
 import * as FeedSync from "./FeedSync.ts"
 
@@ -124,7 +125,8 @@ export const requireLinkPlace = Effect.fn("BankFeedStore.requireLinkPlace")(func
   const sql = yield* SqlClient.SqlClient
   // Lock the company row so two links at once cannot both take the plan's last place.
   const company = yield* sql<{ plan: string }>`SELECT plan FROM companies WHERE company_id = ${companyId} FOR UPDATE`.pipe(Effect.orDie)
-  const limit = BankFeedRules.linkedAccountsLimit(company[0]!.plan)
+  // Without billing (no processor) no plan limits feed accounts (ADR 2000).
+  const limit = yield* Entitlements.feedAccountsLimit(BankFeedRules.linkedAccountsLimit(company[0]!.plan))
   const linkedCount = Row.int((yield* sql<{ n: unknown }>`SELECT count(*) AS n FROM bank_feed_accounts
     WHERE company_id = ${companyId} AND bank_account_id IS NOT NULL`.pipe(Effect.orDie))[0]!.n)
   if (limit !== null && linkedCount >= limit) {

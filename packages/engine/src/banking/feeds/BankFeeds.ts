@@ -7,6 +7,7 @@ import * as Pagination from "../../kernel/Pagination.ts"
 import { RequestContext } from "../../kernel/RequestContext.ts"
 import * as Row from "../../kernel/Row.ts"
 import * as BankAccounts from "../accounts/BankAccounts.ts"
+import { Entitlements } from "../../billing/index.ts"
 import * as BankFeedRules from "./BankFeedRules.ts"
 import * as BankFeedStore from "./BankFeedStore.ts"
 
@@ -37,7 +38,7 @@ export const handlers = [
           feeds_configured: yield* BankFeedStore.configured,
           plan,
           linked_accounts: Row.int(linked[0]!.n),
-          linked_accounts_limit: BankFeedRules.linkedAccountsLimit(plan)
+          linked_accounts_limit: yield* Entitlements.feedAccountsLimit(BankFeedRules.linkedAccountsLimit(plan))
         }
       }
     })),

@@ -13,6 +13,11 @@ export interface Transition {
   readonly to: Status
   readonly actorIsPerson: boolean
   readonly reason: string | null
+  /**
+   * The reason the period was locked with, if any. A reopening states its own (the database's
+   * period guard, migration 0039, refuses one that repeats the lock's: ADR 2016).
+   */
+  readonly lockReason?: string | null
 }
 
 export type Verdict =
@@ -39,6 +44,9 @@ export const check = (transition: Transition): Verdict => {
   if (!actorIsPerson) return { _tag: "Refused", type: "insufficient_scope", message: "Only a person may reopen a hard-locked period." }
   if (reason === null || reason.trim() === "") {
     return { _tag: "Refused", type: "validation_failed", message: "Reopening a hard-locked period needs a reason.", field: "reason" }
+  }
+  if (transition.lockReason !== undefined && transition.lockReason !== null && reason === transition.lockReason) {
+    return { _tag: "Refused", type: "validation_failed", message: "Reopening a hard-locked period needs its own reason, not the lock's.", field: "reason" }
   }
   return { _tag: "Allowed" }
 }

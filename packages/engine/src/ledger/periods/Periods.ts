@@ -52,7 +52,7 @@ const periodsOfYear = Effect.fn("Periods.ofYear")(function*(companyId: string, r
 const refuseTransition = (verdict: PeriodRules.Verdict, period: Period) => {
   if (verdict._tag !== "Refused") return Effect.void
   if (verdict.type === "validation_failed") {
-    return Effect.fail(ApiError.validationFailed(verdict.message, [{ path: ["body", "reason"], message: "Required to reopen a hard lock" }]))
+    return Effect.fail(ApiError.validationFailed(verdict.message, [{ path: ["body", "reason"], message: "Required to reopen a hard lock, other than the lock's own reason" }]))
   }
   return Effect.fail(ApiError.fail(verdict.type, verdict.message, {
     period_id: period.id,
@@ -153,7 +153,7 @@ export const handlers = [
       if (rows[0] === undefined) return yield* Effect.fail(ApiError.notFound("period"))
       const period = toPeriod(rows[0], startMonth)
       const reason = body.reason ?? null
-      const verdict = PeriodRules.check({ from: period.status, to: body.status, actorIsPerson: request.actor.isPerson, reason })
+      const verdict = PeriodRules.check({ from: period.status, to: body.status, actorIsPerson: request.actor.isPerson, reason, lockReason: period.status_reason })
       yield* refuseTransition(verdict, period)
       if (verdict._tag === "Unchanged") {
         return { body: period, audit: { targetType: "period", targetId: period.id, reason, details: { unchanged: true } } }
@@ -194,7 +194,7 @@ export const handlers = [
       const reason = body.reason ?? null
       // All or none: every period's transition is checked before any changes.
       for (const period of periods) {
-        const verdict = PeriodRules.check({ from: period.status, to: body.status, actorIsPerson: request.actor.isPerson, reason })
+        const verdict = PeriodRules.check({ from: period.status, to: body.status, actorIsPerson: request.actor.isPerson, reason, lockReason: period.status_reason })
         yield* refuseTransition(verdict, period)
       }
       const changed: Array<Period> = []

@@ -25,10 +25,7 @@ export const forClient = Effect.fn("FirmCredential.forClient")(function*(
       yield* touch
       return Option.some<Authenticated>({ actor: firmActor(principal), company: null })
     }
-    return yield* Effect.fail<Refused>({
-      error: ApiError.fail("not_found", "A firm credential names the client it acts in with the X-Ledger-Company header."),
-      known: { actor: firmActor(principal), company: null }
-    })
+    return yield* Effect.fail<Refused>({ error: companyRequired, known: { actor: firmActor(principal), company: null } })
   }
   const sql = yield* SqlClient.SqlClient
   const authenticated = yield* inClient(sql, principal, company)
@@ -36,6 +33,37 @@ export const forClient = Effect.fn("FirmCredential.forClient")(function*(
   // (`firmCredential`): whatever changes after that read is seen by a batch's statement.
   yield* touch
   return Option.some(authenticated)
+})
+
+/**
+ * A valid firm credential on a company operation that names no client (DECISIONS "Firm
+ * credentials without a company"): 400, naming the header, so an SDK fixes the request instead of
+ * re-authenticating or rotating a key that is good (401 is only for a credential that is not valid).
+ */
+export const companyRequired = ApiError.fail(
+  "company_required",
+  "A firm credential acts in a client company: name it with the X-Ledger-Company header (over MCP, _meta \"dev.ledger/company\").",
+  { header: "X-Ledger-Company", meta: "dev.ledger/company" }
+)
+
+/**
+ * A company key's refusal for a token that is no company key (known: null), when no client was
+ * named: a firm key's is told `company_required` instead. Firm and company keys share their prefix,
+ * so this is only asked after the company's own keys did not know the token (no read on the hot path).
+ */
+export const withoutClient = Effect.fn("FirmCredential.withoutClient")(function*(
+  token: string,
+  asking: Asking,
+  refused: Refused
+): Effect.fn.Return<never, Refused | SqlError.SqlError, SqlClient.SqlClient> {
+  if (refused.known !== null || !token.startsWith(FirmKey.prefix)) return yield* Effect.fail(refused)
+  const located = yield* FirmKey.locate(token, asking)
+  if (Option.isNone(located)) return yield* Effect.fail(refused)
+  // A person's own operation (`/v1/me/...`) needs no client, but a session: a key is no such thing.
+  const error = asking.personal === true
+    ? ApiError.fail("insufficient_scope", "Only your own browser session may do this (not a key, an agent or an AI app).")
+    : companyRequired
+  return yield* Effect.fail<Refused>({ error, known: { actor: firmActor(located.value.principal), company: null } })
 })
 
 /**

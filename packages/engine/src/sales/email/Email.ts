@@ -109,10 +109,14 @@ const decide = (
     return { body: EmailStore.toWire(rows[0]!), audit: { targetType: "email", targetId: id, reason, details: { from, to } } }
   })
 
+/**
+ * Deciding a waiting email needs the approve scope (checked by the operation) and never the
+ * requester (spec 3.8, 4.10). It is not people-only: the spec marks those where it means them, so
+ * another approve-scoped agent may decide (DECISIONS "People-only and signed-in operations").
+ */
 const notRequester = (row: Record<string, unknown>) =>
   Effect.gen(function*() {
     const request = yield* RequestContext
-    if (!request.actor.isPerson) return yield* Effect.fail(ApiError.fail("insufficient_scope", "Only a person decides a waiting email."))
     if (String(row.requested_by) === reference(request.actor)) {
       return yield* Effect.fail(ApiError.fail("self_approval_refused", "An email is never approved by the one who asked to send it."))
     }
