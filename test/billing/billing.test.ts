@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { requestProblems, responseProblems } from "../support/providers/stripe.ts"
 import { agentWithKey, signInAs, type TestCompany } from "../support/index.ts"
 import { type BillingApp, deliver, deliverAll, get, makeBillingAppAt, moveTo, ownerPost, post } from "./support.ts"
 
@@ -60,15 +61,29 @@ describe("billing", () => {
     await deliverAll(processor)
     expect((await get(app, company.ownerKey, "/v1/billing")).body.plan).toBe("advanced")
 
-    // A downgrade waits for the period's end.
+    // A downgrade: the processor's price changes now, without proration (so the next period is
+    // invoiced at the new price); the company keeps its plan until the period's end.
+    const subscription = [...processor.state.subscriptions.values()].at(-1)!
+    const planItem = subscription.items.data[0].id
+    const invoicesBefore = processor.state.invoices.length
     const downgrade = await ownerPost(app, company, "/v1/billing/plan", { plan: "solo", interval: "month" })
     expect(downgrade.body).toMatchObject({ change: "downgrade", effective: "period_end", charged_now_cents: 0 })
     expect(downgrade.body.billing).toMatchObject({ plan: "advanced", scheduled_change: { plan: "solo", interval: "month", effective_on: "2026-04-14" } })
+    expect(subscription.items.data.map((item: any) => [item.id, item.price.id])).toEqual([[planItem, "ledger_solo_month"]])
+    expect(processor.state.invoices).toHaveLength(invoicesBefore)
+    const asked = processor.state.requests.filter((request) => request.method === "POST" && request.path.startsWith("/v1/subscriptions/")).at(-1)!
+    expect(new URLSearchParams(asked.body).get("proration_behavior")).toBe("none")
+    expect(new URLSearchParams(asked.body).get("items[0][id]")).toBe(planItem)
+    await deliverAll(processor)
+    expect((await get(app, company.ownerKey, "/v1/billing")).body).toMatchObject({ plan: "advanced", scheduled_change: { plan: "solo" } })
+    expect((await app.query<{ plan: string }>("SELECT plan FROM companies WHERE company_id = $1", [company.companyId]))[0]!.plan).toBe("advanced")
     moveTo(world, Date.parse("2026-04-14T00:00:01Z"))
     await deliverAll(processor)
     await deliverAll(processor)
     billing = (await get(app, company.ownerKey, "/v1/billing")).body
     expect(billing).toMatchObject({ plan: "solo", scheduled_change: null, current_period_ends_on: "2026-05-14" })
+    // Nothing more was asked of the processor when the period turned: the new period was already at the new price.
+    expect(processor.state.requests.filter((request) => request.method === "POST" && request.path.startsWith("/v1/subscriptions/")).at(-1)).toBe(asked)
 
     // Cancel: still writable until the period ends, then read-only.
     const cancelled = await ownerPost(app, company, "/v1/billing/cancel", { cancel: true })
@@ -100,6 +115,14 @@ describe("billing", () => {
     expect(cap.body).toMatchObject({ feed_accounts: 4, crypto_addon: true, overage_cap_cents: 50_00 })
     const sub = [...processor.state.subscriptions.values()].at(-1)!
     expect(sub.items.data.map((item: any) => item.price.id)).toEqual(["ledger_business_year", "ledger_feed_account_year", "ledger_crypto_year"])
+    expect(sub.items.data[1].quantity).toBe(4)
+    // Each change named the items it kept (`items[n][id]`); only the add-on was added (no id).
+    const updates = processor.state.requests.filter((request) => request.method === "POST" && request.path === `/v1/subscriptions/${sub.id}`)
+    expect(updates.map((request) => request.status)).toEqual([200, 200])
+    const feeds = new URLSearchParams(updates[0]!.body)
+    expect([feeds.get("items[0][id]"), feeds.get("items[0][price]"), feeds.get("items[1][id]"), feeds.get("items[1][quantity]")]).toEqual([sub.items.data[0].id, null, sub.items.data[1].id, "4"])
+    const crypto = new URLSearchParams(updates[1]!.body)
+    expect([crypto.get("items[2][id]"), crypto.get("items[2][price]")]).toEqual([null, "ledger_crypto_year"])
     expect((await ownerPost(app, company, "/v1/billing/portal", {})).body.url).toMatch(/^https:\/\/billing\.processor\.test\//)
     const license = await ownerPost(app, company, "/v1/billing/license/checkout", {})
     expect(license.body.url).toMatch(/^https:\/\/checkout\.processor\.test\//)
@@ -131,5 +154,12 @@ describe("billing", () => {
     expect(wrongKey.status).toBe(400)
     expect(wrongKey.body.error?.type).toBe("invalid_signature")
     expect((await get(app, company.ownerKey, "/v1/billing")).body.plan).toBe("solo")
+  })
+
+  it("sent the processor only requests Stripe's description has, and had answers it describes", () => {
+    const requests = world.processor.state.requests
+    expect(requests.length).toBeGreaterThan(20)
+    expect(requests.flatMap((request) => requestProblems(request))).toEqual([])
+    expect(requests.flatMap(responseProblems)).toEqual([])
   })
 })

@@ -79,4 +79,30 @@ describe("billing rules", () => {
       expect(to - from).toBeLessThanOrEqual(367 * 86_400_000)
     }))
   })
+
+  it("names every item it changes by id: a plan change replaces the plan item, an add-on is added, one dropped is deleted", () => {
+    const current = [{ id: "si_plan", price: "ledger_business_month", quantity: 1 }, { id: "si_feeds", price: "ledger_feed_account_month", quantity: 2 }, { id: "si_other", price: "price_someone_else", quantity: 1 }]
+    expect(BillingRules.itemChanges(current, BillingRules.items({ plan: "solo", interval: "month", feedAccounts: 2, crypto: true }))).toEqual([
+      { id: "si_plan", price: "ledger_solo_month", quantity: 1 },
+      { id: "si_feeds", quantity: 2 },
+      { price: "ledger_crypto_month", quantity: 1 }
+    ])
+    expect(BillingRules.itemChanges(current, BillingRules.items({ plan: "business", interval: "month", feedAccounts: 0, crypto: false }))).toEqual([
+      { id: "si_plan", quantity: 1 },
+      { id: "si_feeds", deleted: true }
+    ])
+    // Whatever the change, no price is asked for twice and no item of ours is left without a change.
+    fc.assert(fc.property(plan, interval, fc.nat(20), fc.boolean(), plan, interval, fc.nat(20), fc.boolean(), (p1, i1, f1, c1, p2, i2, f2, c2) => {
+      const before = BillingRules.items({ plan: p1, interval: i1, feedAccounts: f1, crypto: c1 }).map((item, index) => ({ ...item, id: `si_${index}` }))
+      const after = BillingRules.items({ plan: p2, interval: i2, feedAccounts: f2, crypto: c2 })
+      const changes = BillingRules.itemChanges(before, after)
+      const kept = before.filter((item) => !changes.some((change) => change.id === item.id && change.deleted === true))
+        .map((item) => { const change = changes.find((one) => one.id === item.id); return { price: change?.price ?? item.price, quantity: change?.quantity ?? item.quantity } })
+      const added = changes.filter((change) => change.id === undefined).map((change) => ({ price: change.price!, quantity: change.quantity! }))
+      const result = [...kept, ...added]
+      expect(new Set(result.map((item) => item.price)).size).toBe(result.length)
+      expect([...result].sort((a, b) => a.price.localeCompare(b.price))).toEqual([...after].sort((a, b) => a.price.localeCompare(b.price)))
+      expect(before.every((item) => changes.some((change) => change.id === item.id))).toBe(true)
+    }))
+  })
 })

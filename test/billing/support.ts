@@ -5,6 +5,9 @@ import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { listen } from "../support/loopback.ts"
 import { makeTestApp, newKey, signInAs, type TestApp, type TestAppOptions } from "../support/index.ts"
 
+/** The web app's address the tests' deployments name (LEDGER_APP_URL), under a path. */
+export const appUrl = "https://app.ledger.test/books"
+
 /** The billing tests' app: the server's ports with the testkit's fake card processor on loopback HTTP. */
 export interface BillingApp {
   readonly app: TestApp
@@ -13,7 +16,8 @@ export interface BillingApp {
 
 export const makeBillingApp = async (options: TestAppOptions = {}): Promise<BillingApp> => {
   const processor = FakePaymentProcessor.make()
-  const ports = ServerPorts.wire({ dataDir: "memory" })
+  // The web app's address (LEDGER_APP_URL), with a path: the processor is handed absolute URLs under it.
+  const ports = ServerPorts.wire({ dataDir: "memory", appUrl })
   const app = await makeTestApp({ ...options, providers: Layer.merge(ports.layer, processor.layer) })
   processor.endpoint(`${await listen(app)}/v1/online-payments/events`)
   return { app, processor }

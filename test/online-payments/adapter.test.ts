@@ -33,7 +33,11 @@ describe("PaymentProcessorHttp against the loopback fake", () => {
     expect(request.headers["content-type"]).toBe("application/x-www-form-urlencoded")
     expect(request.headers["idempotency-key"]).toBe("acct-key-1")
     expect(request.body).toBe("type=express&metadata%5Breference%5D=company-1")
-    const link = await run(use((port) => port.accountLink({ accountId: account.id, returnUrl: "/r", refreshUrl: "/f" })))
+    // As the real processor, the fake refuses an address it cannot send a person to.
+    const relative = await run(Effect.flip(use((port) => port.accountLink({ accountId: account.id, returnUrl: "/r", refreshUrl: "/f" }))))
+    expect(relative).toMatchObject({ code: "invalid_request", message: "Not a valid URL" })
+    expect(fake.state.requests.at(-1)).toMatchObject({ status: 400, answer: { error: { type: "invalid_request_error", message: "Not a valid URL", param: "refresh_url" } } })
+    const link = await run(use((port) => port.accountLink({ accountId: account.id, returnUrl: "https://app.example/r", refreshUrl: "https://app.example/f" })))
     expect(link.url).toMatch(/^https:\/\/connect\.processor\.test\//)
     expect(link.expiresAt).toBeGreaterThan(Date.now() / 1000)
   })
@@ -74,6 +78,20 @@ describe("PaymentProcessorHttp against the loopback fake", () => {
     expect(bad.code).toBe("bad_signature")
     const unauthorized = await run(Effect.flip(use((port) => port.retrieveAccount("acct_x"))), wrongSecret)
     expect(unauthorized.code).toBe("unauthorized")
+  })
+
+  it("reads a payout of more than a page (the list is newest first) oldest first, and keeps the base URL's path", async () => {
+    const account = await run(use((port) => port.createAccount({ reference: "company-many", idempotencyKey: "acct-key-many" })))
+    const balance = fake.state.balance.get(account.id) ?? []
+    fake.state.balance.set(account.id, balance)
+    for (let index = 0; index < 150; index++) {
+      balance.push({ id: `txn_many_${index}`, object: "balance_transaction", type: "charge", amount: 1_000, fee: 30, net: 970, source: `ch_${index}`, created: 1_770_000_000 + index, currency: "usd", status: "available" })
+    }
+    const payout = fake.payout(account.id, "2026-03-11")
+    const lines = await run(use((port) => port.payoutLines({ accountId: account.id, payoutId: payout.id })))
+    expect(lines.map((line) => line.id)).toEqual(Array.from({ length: 150 }, (_, index) => `txn_many_${index}`))
+    expect(fake.state.requests.filter((request) => request.path.startsWith("/v1/balance_transactions")).at(-1)!.path).toContain("starting_after=txn_many_50")
+    expect(PaymentProcessorHttp.endpoint("https://gateway.test/stripe/", "/v1/payouts").toString()).toBe("https://gateway.test/stripe/v1/payouts")
   })
 
   it("answers not_configured from the unconfigured layer", async () => {

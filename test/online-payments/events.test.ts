@@ -4,7 +4,7 @@ import { balance, deliverAll, invoiceWithLink, makePaymentsApp, onboardedShop, p
 
 /**
  * The processor's event receiver over real HTTP (ADR 1803): the fake processor POSTs each event as
- * the body with its `Processor-Signature` header, and Ledger checks the signature over those exact
+ * the body with its `Stripe-Signature` header, and Ledger checks the signature over those exact
  * bytes. What the events book is recorded under the connection's system principal (ADR 1806).
  */
 let world: PaymentsApp

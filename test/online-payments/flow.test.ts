@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventProblems, requestProblems, responseProblems } from "../support/providers/stripe.ts"
 import { getFile } from "../support/files.ts"
 import { balance, deliver, deliverAll, get, invoiceWithLink, makePaymentsApp, onboardedShop, payOnPage, type PaymentsApp, post } from "./support.ts"
 
@@ -112,5 +113,12 @@ describe("online payments", () => {
     const lines = await get(app, shop.ownerKey, `/v1/bank-lines?bank_account_id=${shop.bankAccountId}`)
     const line = lines.body.data.find((item: any) => item.id === one.body.bank_line_id)
     expect(line?.status, JSON.stringify(lines.body)).toBe("categorized")
+  })
+
+  it("sent the processor only requests Stripe's description has; its answers and events are as described", () => {
+    const requests = world.processor.state.requests
+    expect(requests.flatMap((request) => requestProblems(request))).toEqual([])
+    expect(requests.flatMap(responseProblems)).toEqual([])
+    expect(world.processor.state.events.flatMap((event) => eventProblems(event.payload))).toEqual([])
   })
 })

@@ -5,6 +5,9 @@ import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { makeTestApp, newKey, signInAs, type TestApp, type TestAppOptions, type TestCompany } from "../support/index.ts"
 import { listen } from "../support/loopback.ts"
 
+/** The web app's address the tests' deployments name (LEDGER_APP_URL), under a path. */
+export const appUrl = "https://app.ledger.test/books"
+
 export { listen }
 
 /**
@@ -18,7 +21,8 @@ export interface PaymentsApp {
 
 export const makePaymentsApp = async (options: TestAppOptions = {}): Promise<PaymentsApp> => {
   const processor = FakePaymentProcessor.make()
-  const ports = ServerPorts.wire({ dataDir: "memory" })
+  // The web app's address (LEDGER_APP_URL), with a path: the processor is handed absolute URLs under it.
+  const ports = ServerPorts.wire({ dataDir: "memory", appUrl })
   const app = await makeTestApp({ ...options, providers: Layer.merge(ports.layer, processor.layer) })
   processor.endpoint(`${await listen(app)}/v1/online-payments/events`)
   return { app, processor }

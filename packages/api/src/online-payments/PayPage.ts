@@ -77,7 +77,7 @@ export const receiveProcessorEvent = Operation.make({
   path: "/v1/online-payments/events",
   area,
   summary: "The processor's signed event (payments, refunds, disputes, payouts, subscriptions): verified, then booked once by event id, in any order.",
-  description: "The processor POSTs the event itself as the body, signed in its `Processor-Signature: t=...,v1=...` header " +
+  description: "The processor POSTs the event itself as the body, signed in its `Stripe-Signature: t=...,v1=...` header (`Processor-Signature` is read too) " +
     "over the exact bytes sent (ADR 1803): the signature is checked against the raw body, never a re-encoding of it.",
   credential: "none",
   scope: "read",

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { ApiError, Billing as BillingApi } from "@ledger/api"
+import * as Deployment from "../kernel/EngineInfo.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
@@ -24,6 +25,19 @@ const live = Effect.fn("Billing.live")(function*(company: string) {
   return { row, selection, subscriptionId: String(row.subscription_id) }
 })
 
+/**
+ * An absolute address in the web app for the processor to send the person back to (it refuses
+ * relative ones); 503 `billing_not_configured` when the deployment names no address.
+ */
+const appLink = Effect.fn("Billing.appLink")(function*(path: string) {
+  const app = yield* Deployment.appUrl
+  if (app === null) {
+    return yield* Effect.fail(ApiError.fail("billing_not_configured",
+      "Billing needs the web app's address for the processor to send people back to (LEDGER_APP_URL or LEDGER_BASE_URL)."))
+  }
+  return Deployment.under(app, path)
+})
+
 const answer = (company: string, details: Record<string, unknown>) =>
   Effect.map(BillingStore.present(company), (billing) => ({ body: billing, audit: { targetType: "billing", targetId: company, details } }))
 
@@ -33,8 +47,11 @@ const answer = (company: string, details: Record<string, unknown>) =>
  */
 const changeItems = (change: (current: BillingRules.Selection) => BillingRules.Selection, fallback: BillingRules.Selection, subscriptionId: string, prorate: boolean, key: string) =>
   Effect.gen(function*() {
-    const current = BillingRules.selectionOf((yield* BillingStore.processor((port) => port.retrieveSubscription(subscriptionId))).items) ?? fallback
-    return yield* BillingStore.processor((port) => port.updateSubscription({ id: subscriptionId, items: BillingRules.items(change(current)), prorate, idempotencyKey: key }))
+    const subscription = yield* BillingStore.processor((port) => port.retrieveSubscription(subscriptionId))
+    const current = BillingRules.selectionOf(subscription.items) ?? fallback
+    // Each change names the item it changes: an item without id would be added beside the old one.
+    const items = BillingRules.itemChanges(subscription.items, BillingRules.items(change(current)))
+    return yield* BillingStore.processor((port) => port.updateSubscription({ id: subscriptionId, items, prorate, idempotencyKey: key }))
   })
 
 const changePlan = Handler.make(Api.changeBillingPlan, ({ body }) =>
@@ -46,6 +63,16 @@ const changePlan = Handler.make(Api.changeBillingPlan, ({ body }) =>
     const key = `ledger-plan-${company}-${body.plan}-${body.interval}-${request.now}`
     let charged = 0
     if (change === "trial") yield* changeItems((current) => ({ ...current, ...body }), selection, subscriptionId, false, key)
+    if (change === "downgrade" && body.interval === selection.interval) {
+      // The processor's price changes now, without proration: the period already paid is not
+      // credited, and the next one is invoiced at the new price. The company keeps its plan until
+      // the period ends (the scheduled change below; BillingEvents.refresh applies it then).
+      yield* changeItems((current) => ({ ...current, ...body }), selection, subscriptionId, false, key)
+    }
+    if (change === "none" && row.scheduled_plan != null) {
+      // Back to the plan it has: a downgrade already asked of the processor is undone, without proration.
+      yield* changeItems((current) => ({ ...current, ...body }), selection, subscriptionId, false, key)
+    }
     if (change === "upgrade") {
       const end = Date.parse(Row.iso(row.current_period_end))
       charged = BillingRules.proratedCharge({
@@ -71,9 +98,10 @@ const checkout = Handler.make(Api.startBillingCheckout, ({ body }) =>
     }
     const items = BillingRules.items({ plan: body.plan, interval: body.interval, feedAccounts: body.feed_accounts ?? 0, crypto: false })
     const now = (yield* RequestContext).now
+    const successUrl = yield* appLink("/settings/billing?session_id={CHECKOUT_SESSION_ID}")
+    const cancelUrl = yield* appLink("/settings/billing")
     const session = yield* BillingStore.processor((port) => port.createCheckoutSession({
-      mode: "subscription", items, customerId: (row?.customer_id as string | null | undefined) ?? null, reference: company,
-      successUrl: "/settings/billing?session_id={CHECKOUT_SESSION_ID}", cancelUrl: "/settings/billing",
+      mode: "subscription", items, customerId: (row?.customer_id as string | null | undefined) ?? null, reference: company, successUrl, cancelUrl,
       trialDays: row?.subscription_id == null ? BillingRules.trialDays : 0, idempotencyKey: `ledger-checkout-${company}-${body.plan}-${body.interval}-${now}`
     }))
     return { body: { url: session.url, session_id: session.id }, audit: { targetType: "billing", targetId: company, details: { plan: body.plan, interval: body.interval } } }
@@ -95,7 +123,8 @@ const writes = [
       const company = yield* requireCompanyId
       const row = yield* BillingStore.load(company)
       if (row?.customer_id == null) return yield* Effect.fail(ApiError.fail("billing_no_subscription", "The company has no customer at the processor yet: check out first."))
-      const portal = yield* BillingStore.processor((port) => port.createPortalSession({ customerId: String(row.customer_id), returnUrl: "/settings/billing" }))
+      const returnUrl = yield* appLink("/settings/billing")
+      const portal = yield* BillingStore.processor((port) => port.createPortalSession({ customerId: String(row.customer_id), returnUrl }))
       return { body: { url: portal.url, session_id: null }, audit: { targetType: "billing", targetId: company } }
     })),
   changePlan,
@@ -143,9 +172,11 @@ const writes = [
     Effect.gen(function*() {
       const company = yield* requireCompanyId
       const now = (yield* RequestContext).now
+      const successUrl = yield* appLink("/settings/billing?license=done")
+      const cancelUrl = yield* appLink("/settings/billing")
       const session = yield* BillingStore.processor((port) => port.createCheckoutSession({
         mode: "subscription", items: [{ price: BillingRules.licensePriceId, quantity: 1 }], customerId: null, reference: company,
-        successUrl: "/settings/billing?license=done", cancelUrl: "/settings/billing", trialDays: 0, idempotencyKey: `ledger-license-${company}-${now}`
+        successUrl, cancelUrl, trialDays: 0, idempotencyKey: `ledger-license-${company}-${now}`
       }))
       return { body: { url: session.url, session_id: session.id }, audit: { targetType: "billing", targetId: company, details: { license: true } } }
     }))

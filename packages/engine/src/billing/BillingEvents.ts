@@ -23,26 +23,32 @@ const companyOf = Effect.fn("BillingEvents.companyOf")(function*(object: Json) {
 
 /**
  * Reads the subscription from the processor (so events may come in any order: the latest state
- * wins) and applies it. When its period has turned and a change waits for the period's end, the
- * processor is asked to make it now, without proration.
+ * wins) and applies it. A downgrade waiting for the period's end was already made at the
+ * processor (its price, without proration): until the period turns the company keeps its plan;
+ * once it has, the scheduled change is done. A change of interval waits at the processor too
+ * (a new interval starts a new period at once there): it is asked for when the period turns.
  */
 export const refresh = Effect.fn("BillingEvents.refresh")(function*(company: string, subscriptionId: string) {
   const before = yield* BillingStore.load(company, true)
   let subscription = yield* BillingStore.processor((port) => port.retrieveSubscription(subscriptionId))
   const storedEnd = before?.current_period_end == null ? null : Math.floor(Date.parse(Row.iso(before.current_period_end)) / 1000)
   const turned = storedEnd !== null && subscription.currentPeriodEnd > storedEnd
-  if (turned && before?.scheduled_plan != null && subscription.status !== "canceled") {
-    const current = BillingRules.selectionOf(subscription.items)
-    const next = {
-      plan: before.scheduled_plan as BillingRules.Plan, interval: before.scheduled_interval as BillingRules.Interval,
-      feedAccounts: current?.feedAccounts ?? 0, crypto: current?.crypto ?? false
+  const scheduled = before?.scheduled_plan == null ? null : { plan: before.scheduled_plan as BillingRules.Plan, interval: before.scheduled_interval as BillingRules.Interval }
+  const current = BillingRules.selectionOf(subscription.items)
+  const atProcessor = scheduled !== null && current?.plan === scheduled.plan && current.interval === scheduled.interval
+  if (turned && scheduled !== null && subscription.status !== "canceled") {
+    if (!atProcessor) {
+      const next = { ...scheduled, feedAccounts: current?.feedAccounts ?? 0, crypto: current?.crypto ?? false }
+      const items = BillingRules.itemChanges(subscription.items, BillingRules.items(next))
+      subscription = yield* BillingStore.processor((port) => port.updateSubscription({
+        id: subscriptionId, items, prorate: false, idempotencyKey: `ledger-scheduled-${subscriptionId}-${subscription.currentPeriodEnd}`
+      }))
     }
-    subscription = yield* BillingStore.processor((port) => port.updateSubscription({
-      id: subscriptionId, items: BillingRules.items(next), prorate: false, idempotencyKey: `ledger-scheduled-${subscriptionId}-${subscription.currentPeriodEnd}`
-    }))
     yield* BillingStore.upsert(company, { scheduled_plan: null, scheduled_interval: null })
+    return yield* BillingStore.applySubscription(company, subscription)
   }
-  return yield* BillingStore.applySubscription(company, subscription)
+  // Before the period turns, the plan already changed at the processor is not yet the company's.
+  return yield* BillingStore.applySubscription(company, subscription, atProcessor && !turned)
 })
 
 /** A verified platform event (checkout, subscriptions, invoices); answers the company it concerned. */

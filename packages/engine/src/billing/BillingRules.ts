@@ -37,6 +37,40 @@ export const items = (selection: Selection): Array<{ price: string; quantity: nu
   ...(selection.crypto ? [{ price: priceId("crypto", selection.interval), quantity: 1 }] : [])
 ]
 
+/** What a price id is of: the plan, the extra feed accounts or the crypto add-on; null when none of ours. */
+const kindOf = (price: string): "plan" | "feed_account" | "crypto" | null => {
+  const match = /^ledger_(solo|business|advanced|feed_account|crypto)_(month|year)$/.exec(price)
+  return match === null ? null : match[1] === "feed_account" ? "feed_account" : match[1] === "crypto" ? "crypto" : "plan"
+}
+
+/**
+ * The changes that turn the subscription's items into `desired`, each naming the item it changes
+ * (the processor adds an item given without an id, and refuses a price it already has): an item
+ * of the same price keeps its id (its quantity set), one of the same kind (the plan, feed
+ * accounts, the add-on) takes the new price, the rest are removed, and what has no counterpart
+ * is added. Items that are none of ours are left alone.
+ */
+export const itemChanges = (
+  current: ReadonlyArray<{ readonly id?: string | undefined; readonly price: string; readonly quantity: number }>,
+  desired: ReadonlyArray<{ readonly price: string; readonly quantity: number }>
+): Array<{ id?: string; price?: string; quantity?: number; deleted?: boolean }> => {
+  const ours = current.filter((item) => item.id !== undefined && kindOf(item.price) !== null)
+  const used = new Set<string>()
+  const changes: Array<{ id?: string; price?: string; quantity?: number; deleted?: boolean }> = []
+  for (const want of desired) {
+    const same = ours.find((item) => !used.has(item.id!) && item.price === want.price)
+      ?? ours.find((item) => !used.has(item.id!) && kindOf(item.price) === kindOf(want.price) && !desired.some((other) => other.price === item.price))
+    if (same === undefined) {
+      changes.push({ price: want.price, quantity: want.quantity })
+      continue
+    }
+    used.add(same.id!)
+    changes.push(same.price === want.price ? { id: same.id!, quantity: want.quantity } : { id: same.id!, price: want.price, quantity: want.quantity })
+  }
+  for (const item of ours) if (!used.has(item.id!)) changes.push({ id: item.id!, deleted: true })
+  return changes
+}
+
 /** The selection the processor's subscription items describe; null plan when none of ours is there. */
 export const selectionOf = (subscriptionItems: ReadonlyArray<{ readonly price: string; readonly quantity: number }>): Selection | null => {
   let plan: Plan | null = null

@@ -80,13 +80,19 @@ export const present = Effect.fn("BillingStore.present")(function*(company: stri
   return billing
 })
 
+const planOf = (row: Record<string, unknown> | undefined): Partial<BillingRules.Selection> =>
+  row?.plan == null ? {} : { plan: row.plan as BillingRules.Plan, interval: row.interval as BillingRules.Interval }
+
 /**
  * The subscription as the processor has it now, in the company's row and its plan: the only way a
  * company's plan changes besides the operator (a verified event or a read from the processor).
  */
-export const applySubscription = Effect.fn("BillingStore.applySubscription")(function*(company: string, subscription: Subscription) {
+export const applySubscription = Effect.fn("BillingStore.applySubscription")(function*(company: string, subscription: Subscription, keepPlan = false) {
   const sql = yield* SqlClient.SqlClient
-  const selection = BillingRules.selectionOf(subscription.items)
+  const processorSelection = BillingRules.selectionOf(subscription.items)
+  // `keepPlan`: a downgrade made at the processor before the period's end; the company keeps its
+  // plan and interval until then, and takes the rest (add-ons, feed accounts) at once.
+  const selection = processorSelection === null || !keepPlan ? processorSelection : { ...processorSelection, ...planOf(yield* load(company)) }
   const iso = (seconds: number | null) => seconds === null ? null : new Date(seconds * 1000).toISOString()
   yield* upsert(company, {
     subscription_id: subscription.id,

@@ -31,6 +31,24 @@ const refundEvent = Effect.fn("Events.refund")(function*(company: string, settin
   yield* sql`UPDATE online_refunds SET status = ${String(object.status)}, entry_id = ${entryId} WHERE company_id = ${company} AND id = ${Row.int(refund.id)}`.pipe(Effect.orDie)
 })
 
+/**
+ * The processor's fee for a dispute: the dispute object has none of its own; it is in the
+ * dispute's balance transactions (`balance_transactions[].fee`, itemised in `fee_details`), the
+ * one that withdrew the amount. Integer cents, never negative here.
+ */
+export const disputeFee = (object: Json): number => {
+  const transactions = Array.isArray(object.balance_transactions) ? object.balance_transactions as Array<Json> : []
+  const fee = transactions.filter((transaction) => Number(transaction?.amount) < 0).reduce((sum, transaction) => sum + (Number.isInteger(Number(transaction.fee)) ? Number(transaction.fee) : 0), 0)
+  return Math.max(0, fee)
+}
+
+/** A dispute fee the processor gave back when the dispute was won (a negative fee on the reinstating transaction), in cents. */
+export const feeReturned = (object: Json): number => {
+  const transactions = Array.isArray(object.balance_transactions) ? object.balance_transactions as Array<Json> : []
+  const fee = transactions.filter((transaction) => Number(transaction?.amount) > 0).reduce((sum, transaction) => sum + (Number.isInteger(Number(transaction.fee)) ? Number(transaction.fee) : 0), 0)
+  return Math.max(0, -fee)
+}
+
 const disputeRow = Effect.fn("Events.disputeRow")(function*(company: string, settings: Record<string, unknown>, object: Json) {
   const sql = yield* SqlClient.SqlClient
   const found = yield* sql<Record<string, unknown>>`SELECT * FROM online_disputes WHERE company_id = ${company} AND processor_dispute_id = ${String(object.id)} FOR UPDATE`
@@ -41,7 +59,7 @@ const disputeRow = Effect.fn("Events.disputeRow")(function*(company: string, set
   // A dispute may arrive before its payment's own event: the payment books first.
   const settled = yield* Sync.settleCharge(company, settings, charge)
   const amount = Number(object.amount)
-  const fee = Number(object.fee ?? 0)
+  const fee = disputeFee(object)
   // The dispute's id, reserved so that its entry names it (`source.id`).
   const disputeId = yield* Posting.reserveId()
   const entryId = yield* Posting.disputeOpened(settings, amount, fee, `payment ${String(object.payment_intent)}`, disputeId)
@@ -55,7 +73,9 @@ const disputeEvent = Effect.fn("Events.dispute")(function*(company: string, sett
   const sql = yield* SqlClient.SqlClient
   const dispute = yield* disputeRow(company, settings, object)
   if (dispute === undefined || dispute.status !== "open" || (object.status !== "won" && object.status !== "lost")) return
-  const entryId = object.status === "won" ? yield* Posting.disputeWon(settings, Row.int(dispute.amount_cents), `payment ${String(object.payment_intent)}`, Row.int(dispute.id)) : null
+  const entryId = object.status === "won"
+    ? yield* Posting.disputeWon(settings, Row.int(dispute.amount_cents), feeReturned(object), `payment ${String(object.payment_intent)}`, Row.int(dispute.id))
+    : null
   yield* sql`UPDATE online_disputes SET status = ${String(object.status)}, close_entry_id = ${entryId} WHERE company_id = ${company} AND id = ${Row.int(dispute.id)}`
     .pipe(Effect.orDie)
 })
@@ -108,8 +128,13 @@ const connected = Effect.fn("Events.connected")(function*(event: Event) {
   return company
 })
 
-/** The processor's signature header (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`), by its lower-case name. */
-export const signatureHeader = "processor-signature"
+/**
+ * The processor's signature header (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`), by its
+ * lower-case name: Stripe's `Stripe-Signature`; `Processor-Signature`, the name this project's
+ * fake used before, is still read.
+ */
+export const signatureHeader = "stripe-signature"
+export const signatureHeaderBefore = "processor-signature"
 
 /**
  * The event receiver (ADR 1803): the processor POSTs its event as the body, signed over those exact
@@ -123,10 +148,10 @@ export const handlers = [
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       if (request.raw === undefined) {
-        return yield* Effect.fail(ApiError.fail("invalid_signature", "The processor's events are verified over their exact bytes: POST them over HTTP with the Processor-Signature header."))
+        return yield* Effect.fail(ApiError.fail("invalid_signature", "The processor's events are verified over their exact bytes: POST them over HTTP with the Stripe-Signature header."))
       }
       const nowSeconds = Math.floor(Date.parse(request.now) / 1000)
-      const signature = request.raw.headers[signatureHeader] ?? ""
+      const signature = request.raw.headers[signatureHeader] ?? request.raw.headers[signatureHeaderBefore] ?? ""
       const event = yield* processor((port) => port.verifyEvent({ payload: request.raw!.body, signature, nowSeconds }))
       // A request without a credential runs outside the pipeline's write transaction: the event's
       // id and everything it books commit together here, or none of it does (a failure leaves the

@@ -85,11 +85,13 @@ export const disputeOpened = (settingsRow: Record<string, unknown>, amountCents:
   ], disputeId)
 }
 
-export const disputeWon = (settingsRow: Record<string, unknown>, amountCents: number, what: string, disputeId: number) => {
+/** The amount reinstated, and the fee when the processor returned it (most keep it). */
+export const disputeWon = (settingsRow: Record<string, unknown>, amountCents: number, feeReturnedCents: number, what: string, disputeId: number) => {
   const settings = settingsOf(settingsRow)
   return post("online_payment_dispute", `Chargeback won: ${what}`, [
-    { account: settings.clearing_account, debit_cents: amountCents },
-    { account: settings.chargebacks_account, credit_cents: amountCents }
+    { account: settings.clearing_account, debit_cents: amountCents + feeReturnedCents },
+    { account: settings.chargebacks_account, credit_cents: amountCents },
+    ...(feeReturnedCents > 0 ? [{ account: settings.fees_account, credit_cents: feeReturnedCents }] : [])
   ], disputeId)
 }
 

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, OnlinePayments } from "@ledger/api"
+import * as Deployment from "../kernel/EngineInfo.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
@@ -64,6 +65,13 @@ export const handlers = [
       yield* requireStepUp
       const sql = yield* SqlClient.SqlClient
       const company = yield* requireCompanyId
+      // The processor sends the person back to the app and refuses a relative address: without
+      // one, nothing is created at the processor.
+      const app = yield* Deployment.appUrl
+      if (app === null) {
+        return yield* Effect.fail(ApiError.fail("online_payments_not_configured",
+          "Onboarding needs the web app's address for the processor to send people back to (LEDGER_APP_URL or LEDGER_BASE_URL)."))
+      }
       const row = yield* loadSettingsRow(company, true)
       let accountId = row?.processor_account_id == null ? null : String(row.processor_account_id)
       if (accountId === null) {
@@ -74,7 +82,9 @@ export const handlers = [
           ON CONFLICT (company_id) DO UPDATE SET processor_account_id = ${accountId}`.pipe(Effect.orDie)
       }
       const id = accountId
-      const link = yield* processor((port) => port.accountLink({ accountId: id, returnUrl: "/settings/online-payments?onboarding=done", refreshUrl: "/settings/online-payments?onboarding=again" }))
+      const link = yield* processor((port) => port.accountLink({
+        accountId: id, returnUrl: Deployment.under(app, "/settings/online-payments?onboarding=done"), refreshUrl: Deployment.under(app, "/settings/online-payments?onboarding=again")
+      }))
       return {
         body: { url: link.url, expires_at: new Date(link.expiresAt * 1000).toISOString(), provider: "provider_a" as const },
         audit: { targetType: "online_payment_settings", targetId: company }

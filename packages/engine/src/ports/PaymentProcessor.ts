@@ -69,8 +69,22 @@ export interface CheckoutSession {
 }
 
 export interface SubscriptionItem {
+  /** The processor's id of the item on a subscription (absent on a checkout's line items). */
+  readonly id?: string | undefined
   readonly price: string
   readonly quantity: number
+}
+
+/**
+ * One change to a subscription's items, as the processor reads it: with `id` it changes that item
+ * (price, quantity) or removes it (`deleted`); without `id` it adds an item, and the processor
+ * refuses an item whose price the subscription already has.
+ */
+export interface SubscriptionItemChange {
+  readonly id?: string | undefined
+  readonly price?: string | undefined
+  readonly quantity?: number | undefined
+  readonly deleted?: boolean | undefined
 }
 
 export interface Subscription {
@@ -133,10 +147,10 @@ export class PaymentProcessor extends Context.Service<PaymentProcessor, {
   readonly retrieveCheckoutSession: (id: string) => Effect.Effect<CheckoutSession, ProcessorFailure>
   readonly createPortalSession: (input: { readonly customerId: string; readonly returnUrl: string }) => Effect.Effect<{ readonly url: string }, ProcessorFailure>
   readonly retrieveSubscription: (id: string) => Effect.Effect<Subscription, ProcessorFailure>
-  /** Replaces the items; `prorate` charges the difference at once (an invoice now), else none. */
+  /** Changes the items, each named by its id; `prorate` charges the difference at once (an invoice now), else none. */
   readonly updateSubscription: (input: {
     readonly id: string
-    readonly items: ReadonlyArray<SubscriptionItem>
+    readonly items: ReadonlyArray<SubscriptionItemChange>
     readonly prorate: boolean
     readonly idempotencyKey: string
   }) => Effect.Effect<Subscription, ProcessorFailure>

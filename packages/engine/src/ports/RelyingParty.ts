@@ -14,13 +14,18 @@ export interface RelyingPartyConfig {
   readonly id: string
   /** Shown by authenticators. */
   readonly name: string
+  /**
+   * The web app's whole address, its path kept (`https://example.com/books`, no trailing slash):
+   * where absolute links to the app's pages are built (the processor's return URLs). Absent: the origin.
+   */
+  readonly url?: string | undefined
 }
 
 export class RelyingParty extends Context.Service<RelyingParty, RelyingPartyConfig>()("@ledger/engine/RelyingParty") {
   /** The relying party of an app URL. */
   static readonly fromUrl = (appUrl: string, name = "Ledger"): RelyingPartyConfig => {
     const url = new URL(appUrl)
-    return { origin: url.origin, id: url.hostname, name }
+    return { origin: url.origin, id: url.hostname, name, url: `${url.origin}${url.pathname.replace(/\/+$/u, "")}` }
   }
 
   static readonly layer = (appUrl: string, name = "Ledger"): Layer.Layer<RelyingParty> =>

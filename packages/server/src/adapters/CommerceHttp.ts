@@ -5,9 +5,10 @@ import { Ports } from "@ledger/engine"
  * The real adapter of the commerce providers port: OAuth 2.0 with PKCE (authorization-code grant,
  * S256 challenge, read-only scope) and each provider's list of changed objects over HTTPS.
  *
- * - `provider_a`, a payment processor modelled on the balance-transaction APIs processors share:
- *   `GET /v1/balance_transactions?starting_after=&limit=100` answers `{data, has_more}` of charges
- *   (amount and fee in integer minor units), refunds and payouts.
+ * - `provider_a`, a payment processor modelled on Stripe's balance transactions (API 2023-08-16):
+ *   `GET /v1/balance_transactions?limit=100` answers `{data, has_more}` of charges (amount and fee
+ *   in integer minor units), refunds and payouts, NEWEST FIRST. `starting_after=<id>` pages to
+ *   older ones, `ending_before=<id>` to newer ones (see `processorCursor`).
  * - `provider_b`, a storefront modelled on the admin order APIs storefronts share:
  *   `GET /admin/api/orders.json?since_cursor=&limit=100` answers `{orders, next_cursor, has_more}`
  *   with line items, discounts, shipping lines, tax lines and tips as decimal strings.
@@ -98,9 +99,65 @@ export const storefrontOrder = (order: Json): Ports.SourceObject => {
 
 const failure = (code: Ports.CommerceFailure["code"], message: string) => new Ports.CommerceFailure({ code, message })
 
+/** `path` under the base URL, its own path kept (`http://host/pa` + `/oauth/authorize` -> `http://host/pa/oauth/authorize`). */
+export const endpoint = (baseUrl: string, path: string): URL => new URL(`${baseUrl.replace(/\/+$/u, "")}/${path.replace(/^\/+/u, "")}`)
+
+/**
+ * Where a processor sync stands, in the connection's cursor. The processor lists newest first, so
+ * a first sync walks back (`starting_after` the oldest seen) to the start, remembering the newest
+ * it saw (`back:<newest>:<oldest seen>`); from then on each sync asks for what is newer than the
+ * newest seen (`ending_before`, `next:<newest>`). A cursor of the earlier form (a bare id) is read
+ * as `next:`; an empty one as none.
+ */
+export type ProcessorCursor =
+  | { readonly _tag: "Start" }
+  | { readonly _tag: "Back"; readonly newest: string; readonly oldest: string }
+  | { readonly _tag: "Next"; readonly newest: string }
+
+export const processorCursor = (cursor: string | null): ProcessorCursor => {
+  if (cursor === null || cursor === "") return { _tag: "Start" }
+  const back = /^back:([^:]+):([^:]+)$/u.exec(cursor)
+  if (back !== null) return { _tag: "Back", newest: back[1]!, oldest: back[2]! }
+  return { _tag: "Next", newest: cursor.replace(/^next:/u, "") }
+}
+
+/**
+ * One page of the processor's balance transactions after `cursor`: the request's query, and from
+ * its answer (newest first) the objects oldest first and the cursor that follows.
+ */
+export const processorPage = (cursor: string | null) => {
+  const at = processorCursor(cursor)
+  const query: Record<string, string> = { limit: "100" }
+  if (at._tag === "Back") query.starting_after = at.oldest
+  if (at._tag === "Next") query.ending_before = at.newest
+  const next = (items: ReadonlyArray<Json>, hasMore: boolean): string => {
+    const newest = items[0] === undefined ? null : String(items[0].id)
+    const oldest = items.length === 0 ? null : String(items[items.length - 1]!.id)
+    if (at._tag === "Next") return `next:${newest ?? at.newest}`
+    const keep = at._tag === "Back" ? at.newest : newest
+    if (keep === null) return ""
+    return hasMore && oldest !== null ? `back:${keep}:${oldest}` : `next:${keep}`
+  }
+  return { query, next }
+}
+
+/** One page of the processor's balance transactions after `cursor` (see `processorPage`). */
+const processorObjects = <E>(call: (request: Request) => Effect.Effect<Json, E>, baseUrl: string, accessToken: string, cursor: string | null) => {
+  const page = processorPage(cursor)
+  const url = endpoint(baseUrl, "/v1/balance_transactions")
+  url.search = new URLSearchParams(page.query).toString()
+  return call(new Request(url, { headers: { authorization: `Bearer ${accessToken}` } })).pipe(Effect.map((json): Ports.ObjectPage => {
+    const items = (json.data ?? []) as Array<Json>
+    const hasMore = json.has_more === true
+    // The page is newest first; the port's objects are oldest first.
+    return { objects: [...items].reverse().map(processorObject), nextCursor: page.next(items, hasMore), hasMore }
+  }))
+}
+
 export const make = (options: Options): Ports.CommerceProviders["Service"] => {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request))
-  const redirect = (path: string) => new URL(path, options.appUrl).toString()
+  // Under the app's address, its path kept (an app served under a prefix).
+  const redirect = (path: string) => /^https?:\/\//iu.test(path) ? path : endpoint(options.appUrl, path).toString()
   const config = (provider: string) => {
     const found = options.providers[provider]
     return found === undefined ? Effect.fail(failure("not_configured", `${provider} is not configured`)) : Effect.succeed(found)
@@ -118,7 +175,7 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
     consentUrl: ({ provider, state, codeChallenge, redirectUri }) => {
       const found = options.providers[provider]
       if (found === undefined) return ""
-      const url = new URL("/oauth/authorize", found.baseUrl)
+      const url = endpoint(found.baseUrl, "/oauth/authorize")
       url.search = new URLSearchParams({
         response_type: "code", client_id: found.clientId, redirect_uri: redirect(redirectUri), state, scope: "read_only",
         code_challenge: codeChallenge, code_challenge_method: "S256"
@@ -127,7 +184,7 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
     },
     exchange: ({ provider, code, codeVerifier, redirectUri }) =>
       Effect.flatMap(config(provider), (found) =>
-        call(new Request(new URL("/oauth/token", found.baseUrl), {
+        call(new Request(endpoint(found.baseUrl, "/oauth/token"), {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
           body: new URLSearchParams({
@@ -137,25 +194,23 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
         })).pipe(Effect.map((json) => ({ accessToken: String(json.access_token), accountId: String(json.account_id), accountName: String(json.account_name ?? json.account_id) })))),
     objects: ({ provider, accessToken, cursor }) =>
       Effect.flatMap(config(provider), (found) => {
-        const processor = provider === "provider_a"
-        const url = new URL(processor ? "/v1/balance_transactions" : "/admin/api/orders.json", found.baseUrl)
+        if (provider === "provider_a") return processorObjects(call, found.baseUrl, accessToken, cursor)
+        const url = endpoint(found.baseUrl, "/admin/api/orders.json")
         url.searchParams.set("limit", "100")
-        if (cursor !== null) url.searchParams.set(processor ? "starting_after" : "since_cursor", cursor)
+        if (cursor !== null && cursor !== "") url.searchParams.set("since_cursor", cursor)
         return call(new Request(url, { headers: { authorization: `Bearer ${accessToken}` } })).pipe(Effect.map((json) => {
-          const items = (processor ? json.data : json.orders) as Array<Json>
-          const objects = items.map(processor ? processorObject : storefrontOrder)
-          const next = processor ? (items.length === 0 ? cursor : String(items[items.length - 1]!.id)) : String(json.next_cursor ?? cursor ?? "")
-          return { objects, nextCursor: next ?? "", hasMore: json.has_more === true }
+          const items = json.orders as Array<Json>
+          return { objects: items.map(storefrontOrder), nextCursor: String(json.next_cursor ?? cursor ?? ""), hasMore: json.has_more === true }
         }))
       }),
     balance: ({ provider, accessToken }) =>
       Effect.flatMap(config(provider), (found) =>
         provider !== "provider_a" ? Effect.succeed(null)
-          : call(new Request(new URL("/v1/balance", found.baseUrl), { headers: { authorization: `Bearer ${accessToken}` } }))
+          : call(new Request(endpoint(found.baseUrl, "/v1/balance"), { headers: { authorization: `Bearer ${accessToken}` } }))
             .pipe(Effect.map((json) => Number(json.pending ?? 0) + Number(json.available ?? 0)))),
     revoke: ({ provider, accessToken }) =>
       Effect.flatMap(config(provider), (found) =>
-        call(new Request(new URL("/oauth/revoke", found.baseUrl), {
+        call(new Request(endpoint(found.baseUrl, "/oauth/revoke"), {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
           body: new URLSearchParams({ token: accessToken, client_id: found.clientId }).toString()

@@ -5,8 +5,10 @@ import { Ports } from "@ledger/engine"
  * The real adapter of the payment-processor port, speaking the HTTP API of the most used card
  * processor: form-encoded request bodies (nested keys as `metadata[k]`, `items[0][price]`), an
  * `Idempotency-Key` header on every create, `Authorization: Bearer <secret key>`, the connected
- * account in `Stripe-Account`-style `Processor-Account`, JSON answers with integer minor units, and
- * events signed `t=...,v1=...` (HMAC-SHA256, 300 s tolerance, constant-time comparison).
+ * account in `Stripe-Account`, JSON answers with integer minor units, and events signed
+ * `t=...,v1=...` in `Stripe-Signature` (HMAC-SHA256, 300 s tolerance, constant-time comparison).
+ * Modelled on Stripe's API version 2023-08-16 (test/fixtures/providers/stripe, checked by
+ * test/providers/stripe-contract.test.ts); point LEDGER_PAYMENTS_URL at https://api.stripe.com.
  *
  * Configured by LEDGER_PAYMENTS_URL, LEDGER_PAYMENTS_SECRET_KEY and LEDGER_PAYMENTS_WEBHOOK_SECRET.
  * The testkit's `FakePaymentProcessor` serves the same API on loopback and runs this adapter.
@@ -69,18 +71,26 @@ export const subscription = (json: Json): Ports.PaymentProcessorPort.Subscriptio
   currentPeriodEnd: Number(json.current_period_end),
   trialEnd: json.trial_end === null || json.trial_end === undefined ? null : Number(json.trial_end),
   cancelAtPeriodEnd: json.cancel_at_period_end === true,
-  items: ((json.items?.data ?? []) as Array<Json>).map((item) => ({ price: String(item.price?.id ?? item.price), quantity: Number(item.quantity ?? 1) })),
+  items: ((json.items?.data ?? []) as Array<Json>).map((item) => ({
+    ...(item.id === undefined ? {} : { id: String(item.id) }), price: String(item.price?.id ?? item.price), quantity: Number(item.quantity ?? 1)
+  })),
   metadata: json.metadata ?? {}
 })
+
+/** `path` under the base URL, its own path kept (`http://host/stripe` + `/v1/x` -> `http://host/stripe/v1/x`). */
+export const endpoint = (baseUrl: string, path: string): URL => new URL(`${baseUrl.replace(/\/+$/u, "")}/${path.replace(/^\/+/u, "")}`)
+
+/** Pages read of one newest-first list before giving up (100 a page): a payout of up to 10,000 lines. */
+const pagesMax = 100
 
 /** One request to the processor: the secret key, the connected account, the idempotency key; errors by status. */
 const caller = (options: Options) => {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request))
   const call = (method: "GET" | "POST", path: string, input: { body?: Json; accountId?: string; idempotencyKey?: string; query?: Json } = {}) => {
-    const url = new URL(path, options.baseUrl)
+    const url = endpoint(options.baseUrl, path)
     if (input.query !== undefined) url.search = formEncode(input.query)
     const headers: Record<string, string> = { authorization: `Bearer ${options.secretKey}` }
-    if (input.accountId !== undefined) headers["processor-account"] = input.accountId
+    if (input.accountId !== undefined) headers["stripe-account"] = input.accountId
     if (input.idempotencyKey !== undefined) headers["idempotency-key"] = input.idempotencyKey
     if (method === "POST") headers["content-type"] = "application/x-www-form-urlencoded"
     const request = new Request(url, { method, headers, ...(method === "POST" ? { body: formEncode(input.body ?? {}) } : {}) })
@@ -100,6 +110,23 @@ const caller = (options: Options) => {
   }
   return call
 }
+
+/** A payout's balance transactions, oldest first: the list is newest first, so `starting_after` the last one seen walks it to its oldest. */
+const payoutLines = (call: ReturnType<typeof caller>, accountId: string, payoutId: string) =>
+  Effect.gen(function*() {
+    const lines: Array<Json> = []
+    let after: string | undefined
+    for (let page = 0; page < pagesMax; page++) {
+      const json = yield* call("GET", "/v1/balance_transactions", { accountId, query: { payout: payoutId, limit: 100, starting_after: after } })
+      const data = json.data as Array<Json>
+      lines.push(...data)
+      if (json.has_more !== true || data.length === 0) break
+      after = String(data[data.length - 1]!.id)
+    }
+    return lines.reverse().map((line): Ports.PaymentProcessorPort.BalanceLine => ({
+      id: String(line.id), type: String(line.type), amountCents: Number(line.amount), feeCents: Number(line.fee), netCents: Number(line.net), source: String(line.source ?? "")
+    }))
+  })
 
 export const make = (options: Options): Ports.PaymentProcessor["Service"] => {
   const call = caller(options)
@@ -131,16 +158,12 @@ export const make = (options: Options): Ports.PaymentProcessor["Service"] => {
           arrivalDate: new Date(Number(payout.arrival_date) * 1000).toISOString().slice(0, 10),
           status: payout.status
         })))),
-    payoutLines: ({ accountId, payoutId }) =>
-      call("GET", "/v1/balance_transactions", { accountId, query: { payout: payoutId, limit: 100 } }).pipe(Effect.map((json) =>
-        (json.data as Array<Json>).map((line) => ({
-          id: String(line.id), type: String(line.type), amountCents: Number(line.amount), feeCents: Number(line.fee), netCents: Number(line.net), source: String(line.source ?? "")
-        })))),
+    payoutLines: ({ accountId, payoutId }) => payoutLines(call, accountId, payoutId),
     createCheckoutSession: ({ mode, items, customerId, reference, successUrl, cancelUrl, trialDays, idempotencyKey }) =>
       call("POST", "/v1/checkout/sessions", {
         idempotencyKey,
         body: {
-          mode, line_items: items, customer: customerId ?? undefined, client_reference_id: reference, success_url: successUrl, cancel_url: cancelUrl,
+          mode, line_items: items.map((item) => ({ price: item.price, quantity: item.quantity })), customer: customerId ?? undefined, client_reference_id: reference, success_url: successUrl, cancel_url: cancelUrl,
           metadata: { company_id: reference }, ...(mode === "subscription" && trialDays > 0 ? { subscription_data: { trial_period_days: trialDays, metadata: { company_id: reference } } } : {})
         }
       }).pipe(Effect.map(session)),
@@ -151,7 +174,10 @@ export const make = (options: Options): Ports.PaymentProcessor["Service"] => {
     updateSubscription: ({ id, items, prorate, idempotencyKey }) =>
       call("POST", `/v1/subscriptions/${encodeURIComponent(id)}`, {
         idempotencyKey,
-        body: { items, proration_behavior: prorate ? "always_invoice" : "none" }
+        body: {
+          items: items.map((item) => ({ id: item.id, price: item.price, quantity: item.quantity, deleted: item.deleted === true ? true : undefined })),
+          proration_behavior: prorate ? "always_invoice" : "none"
+        }
       }).pipe(Effect.map(subscription)),
     cancelSubscription: ({ id, atPeriodEnd }) =>
       call("POST", `/v1/subscriptions/${encodeURIComponent(id)}`, { body: { cancel_at_period_end: atPeriodEnd } }).pipe(Effect.map(subscription)),

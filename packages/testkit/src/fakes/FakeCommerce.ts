@@ -78,10 +78,22 @@ const handler = (state: State) => async (request: Request): Promise<Response> =>
   if (holder === undefined) return json(401, { error: "invalid_token" })
   const limit = Number(url.searchParams.get("limit") ?? 100)
   if (url.pathname === "/v1/balance_transactions") {
+    // As the processor lists them: newest first; `starting_after` pages to older ones,
+    // `ending_before` to the newer ones just before that one; an unknown id is refused.
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) return json(400, { error: { type: "invalid_request_error", message: "Invalid integer: limit", param: "limit" } })
+    const newestFirst = [...holder.log].reverse()
     const after = url.searchParams.get("starting_after")
-    const start = after === null ? 0 : holder.log.findIndex((item) => item.id === after) + 1
-    const page = holder.log.slice(start, start + limit)
-    return json(200, { object: "list", data: page, has_more: start + limit < holder.log.length })
+    const before = url.searchParams.get("ending_before")
+    const at = (id: string) => newestFirst.findIndex((item) => item.id === id)
+    for (const [param, id] of [["starting_after", after], ["ending_before", before]] as const) {
+      if (id !== null && at(id) < 0) return json(400, { error: { type: "invalid_request_error", message: `No such balance transaction: '${id}'`, param } })
+    }
+    if (before !== null) {
+      const newer = newestFirst.slice(0, at(before))
+      return json(200, { object: "list", url: "/v1/balance_transactions", data: newer.slice(Math.max(0, newer.length - limit)), has_more: newer.length > limit })
+    }
+    const start = after === null ? 0 : at(after) + 1
+    return json(200, { object: "list", url: "/v1/balance_transactions", data: newestFirst.slice(start, start + limit), has_more: start + limit < newestFirst.length })
   }
   if (url.pathname === "/admin/api/orders.json") {
     const since = Number(url.searchParams.get("since_cursor") ?? 0)

@@ -11,7 +11,7 @@ import * as S from "./FakePaymentProcessorState.ts"
  * built, so tests run the real adapter over real HTTP. It checks the Bearer secret key, replays
  * answers by Idempotency-Key, reads form-encoded bodies, and records the events it would send.
  * Like the real processor it POSTs them to an endpoint (`endpoint`, then `send`): the event's JSON
- * as the body, signed in `Processor-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`
+ * as the body, signed in `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`
  * over those exact bytes with the endpoint secret. `post` sends any body and header, for tests of
  * tampered, stale or wrongly signed deliveries.
  */
@@ -58,7 +58,7 @@ export interface Delivery {
 }
 
 /** The header the processor signs its events in. */
-export const signatureHeaderName = "Processor-Signature"
+export const signatureHeaderName = "Stripe-Signature"
 
 /** `a[b][0][c]=v` pairs -> nested objects and arrays. */
 export const formDecode = (text: string): S.Json => {
@@ -76,6 +76,21 @@ export const formDecode = (text: string): S.Json => {
 
 const json = (status: number, body: unknown) => ({ status, body: body as S.Json })
 const notFound = json(404, { error: { type: "invalid_request_error", message: "No such object" } })
+/** The processor's refusal of a request: 400 with its error shape, naming the parameter. */
+const invalid = (message: string, param: string) => json(400, { error: { type: "invalid_request_error", message, param } })
+
+/**
+ * The processor sends people to these addresses from its own pages, so it refuses any that is not
+ * an absolute http(s) URL ("Not a valid URL"), as the real one does.
+ */
+const urlRefusal = (body: S.Json, params: ReadonlyArray<string>) => {
+  for (const param of params) {
+    const value = body[param]
+    if (value === undefined) continue
+    if (typeof value !== "string" || !/^https?:\/\//iu.test(value) || !URL.canParse(value)) return invalid("Not a valid URL", param)
+  }
+  return null
+}
 
 type Route = (state: S.State, input: { readonly path: Array<string>; readonly body: S.Json; readonly account: string | null; readonly query: URLSearchParams }) => { status: number; body: S.Json } | null
 
@@ -87,14 +102,16 @@ const connect: Route = (state, { path, body }) => {
   }
   if (path[0] === "accounts") return state.accounts.has(path[1]!) ? json(200, state.accounts.get(path[1]!)) : notFound
   if (path[0] === "account_links") {
+    const refused = urlRefusal(body, ["refresh_url", "return_url"])
+    if (refused !== null) return refused
     if (!state.accounts.has(String(body.account))) return notFound
-    const link = { object: "account_link", url: `https://connect.processor.test/setup/${S.newId("s")}`, expires_at: S.now(state) + 300, account: body.account }
+    const link = { object: "account_link", url: `https://connect.processor.test/setup/${S.newId("s")}`, created: S.now(state), expires_at: S.now(state) + 300 }
     return json(200, link)
   }
   return null
 }
 
-const payments: Route = (state, { path, body, account }) => {
+const payments: Route = (state, { path, body, account, query }) => {
   if (account === null || !state.accounts.has(account)) return null
   if (path[0] === "payment_intents" && path[1] === undefined) {
     const amount = Number(body.amount)
@@ -117,28 +134,41 @@ const payments: Route = (state, { path, body, account }) => {
     state.refunds.set(refund.id, refund)
     return json(200, S.view(refund))
   }
-  if (path[0] === "payouts") return json(200, { object: "list", data: [...state.payouts.values()].filter((p) => p.account === account).reverse().map(S.view), has_more: false })
+  if (path[0] === "payouts") return S.page([...state.payouts.values()].filter((p) => p.account === account).reverse().map(S.view), query, "/v1/payouts")
   return null
 }
 
 const billing: Route = (state, { path, body }) => {
   if (path[0] === "checkout" && path[1] === "sessions" && path[2] === undefined) {
+    const refused = urlRefusal(body, ["success_url", "cancel_url"])
+    if (refused !== null) return refused
     const id = S.newId("cs")
     const session = { id, object: "checkout.session", url: `https://checkout.processor.test/c/${id}`, status: "open", ...body, customer: body.customer ?? null, subscription: null }
     state.sessions.set(id, session)
-    return json(200, session)
+    return json(200, S.view(session))
   }
-  if (path[0] === "checkout") return state.sessions.has(path[2]!) ? json(200, state.sessions.get(path[2]!)) : notFound
-  if (path[0] === "billing_portal") return json(200, { object: "billing_portal.session", url: `https://billing.processor.test/p/${S.newId("bps")}`, customer: body.customer })
+  if (path[0] === "checkout") return state.sessions.has(path[2]!) ? json(200, S.view(state.sessions.get(path[2]!)!)) : notFound
+  if (path[0] === "billing_portal") {
+    const refused = urlRefusal(body, ["return_url"])
+    if (refused !== null) return refused
+    return json(200, { id: S.newId("bps"), object: "billing_portal.session", url: `https://billing.processor.test/p/${S.newId("bps")}`, customer: body.customer, return_url: body.return_url ?? null })
+  }
   if (path[0] === "subscriptions") {
     const found = state.subscriptions.get(path[1]!)
     if (found === undefined) return notFound
-    if (body.cancel_at_period_end !== undefined) found.cancel_at_period_end = body.cancel_at_period_end === "true"
     if (body.items !== undefined) {
+      const changed = S.updateItems(state, found, body.items as Array<S.Json>)
+      if (typeof changed === "string") return invalid(changed, "items")
       const before = found.items.data as Array<S.Json>
-      found.items = { data: (body.items as Array<S.Json>).map((item) => ({ price: { id: item.price }, quantity: Number(item.quantity ?? 1) })) }
-      if (body.proration_behavior === "always_invoice") state.invoices.push({ subscription: found.id, before, after: found.items.data, created: S.now(state) })
+      found.items = { ...found.items, data: changed }
+      const moved = S.intervalDays(before) !== S.intervalDays(changed)
+      // A new interval starts a new period at once, invoiced now whatever the proration (as the real processor does).
+      if (moved) found.current_period_end = S.now(state) + S.intervalDays(changed) * 86_400
+      // The default proration makes pending prorations billed at the next invoice; `none` makes none.
+      const behavior = String(body.proration_behavior ?? "create_prorations")
+      if (behavior === "always_invoice" || moved) state.invoices.push({ subscription: found.id, before, after: changed, proration_behavior: behavior, created: S.now(state) })
     }
+    if (body.cancel_at_period_end !== undefined) found.cancel_at_period_end = body.cancel_at_period_end === "true"
     if (Object.keys(body).length > 0) S.emit(state, "customer.subscription.updated", found, null)
     return json(200, found)
   }
@@ -148,8 +178,8 @@ const billing: Route = (state, { path, body }) => {
 const balanceTransactions: Route = (state, { path, account, query }) => {
   if (path[0] !== "balance_transactions" || account === null) return null
   const payout = query.get("payout")
-  const lines = S.balanceOf(state, account).filter((line) => payout === null || (line.payout === payout && line.type !== "payout"))
-  return json(200, { object: "list", data: lines, has_more: false })
+  const lines = S.balanceOf(state, account).filter((line) => payout === null || (state.paidOut.get(line.id) === payout && line.type !== "payout"))
+  return S.page([...lines].reverse(), query, "/v1/balance_transactions")
 }
 
 const route = (state: S.State, method: string, url: URL, headers: Record<string, string>, text: string) => {
@@ -157,7 +187,7 @@ const route = (state: S.State, method: string, url: URL, headers: Record<string,
   const key = headers["idempotency-key"]
   if (method === "POST" && key !== undefined && state.idempotent.has(key)) return state.idempotent.get(key)!
   const path = url.pathname.replace(/^\/v1\//, "").split("/").map(decodeURIComponent)
-  const input = { path, body: method === "POST" ? formDecode(text) : {}, account: headers["processor-account"] ?? null, query: url.searchParams }
+  const input = { path, body: method === "POST" ? formDecode(text) : {}, account: headers["stripe-account"] ?? null, query: url.searchParams }
   const answer = connect(state, input) ?? payments(state, input) ?? billing(state, input) ?? balanceTransactions(state, input) ?? notFound
   if (method === "POST" && key !== undefined && answer.status < 500) state.idempotent.set(key, answer)
   return answer
@@ -198,8 +228,14 @@ const serve = (state: S.State) => {
         request.on("end", () => {
           const text = Buffer.concat(chunks).toString("utf8")
           const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]))
-          state.requests.push({ method: request.method ?? "GET", path: request.url ?? "/", headers, body: text })
-          const answer = route(state, request.method ?? "GET", new URL(request.url ?? "/", "http://127.0.0.1"), headers, text)
+          let answer: { status: number; body: S.Json }
+          try {
+            answer = route(state, request.method ?? "GET", new URL(request.url ?? "/", "http://127.0.0.1"), headers, text)
+          } catch (error) {
+            // A fault of the fake answers as the processor's own faults do, not by crashing the test run.
+            answer = json(500, { error: { type: "api_error", message: String(error) } })
+          }
+          state.requests.push({ method: request.method ?? "GET", path: request.url ?? "/", headers, body: text, status: answer.status, answer: answer.body })
           response.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body))
         })
       })
