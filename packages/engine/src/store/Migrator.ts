@@ -31,6 +31,7 @@ import * as DatabaseRules from "./migrations/0032_database_rules.ts"
 import * as ImportsInBatches from "./migrations/0033_imports_in_batches.ts"
 import * as WebhookSubscriptions from "./migrations/0038_webhook_subscriptions.ts"
 import * as MigrationConnectionUserNames from "./migrations/0043_migration_connection_user_names.ts"
+import * as CompanyAuditChain from "./migrations/0049_company_audit_chain.ts"
 
 /**
  * Numbered migrations, applied in order at start: one baseline per area (issue 18 squashed the
@@ -72,7 +73,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 32, name: "database_rules", sql: DatabaseRules.sql },
   { id: 33, name: "imports_in_batches", sql: ImportsInBatches.sql },
   { id: 38, name: "webhook_subscriptions", sql: WebhookSubscriptions.sql },
-  { id: 43, name: "migration_connection_user_names", sql: MigrationConnectionUserNames.sql }
+  { id: 43, name: "migration_connection_user_names", sql: MigrationConnectionUserNames.sql },
+  { id: 49, name: "company_audit_chain", sql: CompanyAuditChain.sql }
 ]
 
 /**
