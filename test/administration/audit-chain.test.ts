@@ -1,5 +1,7 @@
+import { Effect } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { createUser, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { inMigratedSchema } from "../support/migrations.ts"
 import { propose, simpleLines } from "../support/postings.ts"
 
 /**
@@ -201,5 +203,36 @@ describe("the company audit log's hash chain", () => {
       .toBe(401)
     const unknown = "00000000-0000-4000-8000-000000000000"
     expect((await app.call("GET", `/v1/operator/companies/${unknown}/audit-head`, { token: app.operatorToken })).status).toBe(404)
+  })
+})
+
+describe("migration 0049", () => {
+  it("chains the events written before it, per company in id order, and the next insert follows", async () => {
+    const [first, second] = ["00000000-0000-4000-8000-0000000049a1", "00000000-0000-4000-8000-0000000049a2"]
+    const { value } = await inMigratedSchema(app, 48, ({ apply, sql }) =>
+      Effect.gen(function*() {
+        // Ids out of company order, as the shared id sequence hands them out.
+        for (const [id, company] of [[905, second], [901, first], [903, first], [902, second], [904, first]] as const) {
+          yield* sql.unsafe(`INSERT INTO audit_events (company_id, id, occurred_at, action, outcome, status, principal_type, via, details)
+            VALUES ('${company}', ${id}, '2026-01-02T03:04:05.678901Z', 'old', 'ok', 200, 'user', 'http', '{"id": ${id}}')`)
+        }
+        yield* apply(49)
+        yield* sql.unsafe(`INSERT INTO audit_events (company_id, occurred_at, action, outcome, status, principal_type, via)
+          VALUES ('${first}', now(), 'new', 'ok', 200, 'user', 'http')`)
+        const events = yield* sql.unsafe<{ company_id: string; id: string; seq: string; linked: boolean; hashed: boolean }>(`
+          SELECT company_id, id, seq,
+            prev_hash = coalesce(lag(hash) OVER (PARTITION BY company_id ORDER BY seq), repeat('0', 64)) AS linked,
+            hash = ledger_audit_hash(e) AS hashed
+          FROM audit_events e ORDER BY company_id, seq`)
+        const heads = yield* sql.unsafe<{ company_id: string; seq: string; last: boolean }>(`
+          SELECT h.company_id, h.seq, h.hash = (SELECT hash FROM audit_events e WHERE e.company_id = h.company_id AND e.seq = h.seq) AS last
+          FROM audit_chain_heads h ORDER BY h.company_id`)
+        return { events, heads }
+      }))
+    expect(value.events.map((event) => [event.company_id, Number(event.id), Number(event.seq)])).toEqual([
+      [first, 901, 1], [first, 903, 2], [first, 904, 3], [first, expect.any(Number), 4], [second, 902, 1], [second, 905, 2]
+    ])
+    for (const event of value.events) expect(event).toMatchObject({ linked: true, hashed: true })
+    expect(value.heads.map((head) => [head.company_id, Number(head.seq), head.last])).toEqual([[first, 4, true], [second, 2, true]])
   })
 })
