@@ -116,7 +116,7 @@ describe("the company audit log's hash chain", () => {
 
   it("detects an event changed and rehashed: its successor no longer follows", async () => {
     await tamper(`UPDATE audit_events SET action = 'forged' WHERE company_id = $1 AND seq = 2`, [company.companyId])
-    await tamper(`UPDATE audit_events e SET hash = ledger_audit_hash(e) WHERE company_id = $1 AND seq = 2`, [company.companyId])
+    await tamper(`UPDATE audit_events e SET hash = ledger_audit_hash(e, e.seq, e.prev_hash) WHERE company_id = $1 AND seq = 2`, [company.companyId])
     expect(await verify()).toMatchObject({ valid: false, first_broken_seq: 3, problem: "link_broken" })
   })
 
@@ -178,7 +178,7 @@ describe("the company audit log's hash chain", () => {
       BEGIN
         FOR e IN SELECT * FROM audit_events WHERE company_id = '${company.companyId}' AND seq >= 2 ORDER BY seq LOOP
           IF e.seq = 2 THEN e.details := '{"forged": true}'; ELSE e.prev_hash := previous; END IF;
-          e.hash := ledger_audit_hash(e);
+          e.hash := ledger_audit_hash(e, e.seq, e.prev_hash);
           previous := e.hash;
           UPDATE audit_events SET details = e.details, prev_hash = e.prev_hash, hash = e.hash WHERE company_id = e.company_id AND id = e.id;
         END LOOP;
@@ -222,7 +222,7 @@ describe("migration 0049", () => {
         const events = yield* sql.unsafe<{ company_id: string; id: string; seq: string; linked: boolean; hashed: boolean }>(`
           SELECT company_id, id, seq,
             prev_hash = coalesce(lag(hash) OVER (PARTITION BY company_id ORDER BY seq), repeat('0', 64)) AS linked,
-            hash = ledger_audit_hash(e) AS hashed
+            hash = ledger_audit_hash(e, e.seq, e.prev_hash) AS hashed
           FROM audit_events e ORDER BY company_id, seq`)
         const heads = yield* sql.unsafe<{ company_id: string; seq: string; last: boolean }>(`
           SELECT h.company_id, h.seq, h.hash = (SELECT hash FROM audit_events e WHERE e.company_id = h.company_id AND e.seq = h.seq) AS last

@@ -188,7 +188,7 @@ describe.skipIf(databaseUrl === undefined)("the application role on PostgreSQL",
   it("has its own INSERT into the audit log chained: the seq and hash it states are replaced", async () => {
     await asApp(`INSERT INTO audit_events (company_id, occurred_at, action, outcome, status, principal_type, via, seq, prev_hash, hash)
       VALUES ($1, now(), 'direct', 'ok', 200, 'operator', 'engine', 1, 'forged', 'forged')`, [companyId])
-    const rows = await asApp(`SELECT e.seq, e.hash = h.hash AS is_head, e.hash = ledger_audit_hash(e) AS hashed
+    const rows = await asApp(`SELECT e.seq, e.hash = h.hash AS is_head, e.hash = ledger_audit_hash(e, e.seq, e.prev_hash) AS hashed
       FROM audit_events e JOIN audit_chain_heads h USING (company_id) WHERE e.company_id = $1 AND e.action = 'direct'`, [companyId])
     expect(rows).toHaveLength(1)
     expect(Number(rows[0]!.seq)).toBeGreaterThan(1)

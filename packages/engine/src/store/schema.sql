@@ -256,6 +256,7 @@ CREATE TABLE audit_chain_heads (
   company_id uuid NOT NULL,
   seq bigint NOT NULL,
   hash text NOT NULL,
+  prev_hash text NOT NULL,
   CONSTRAINT audit_chain_heads_pkey PRIMARY KEY (company_id),
   CONSTRAINT audit_chain_heads_hash_check CHECK ((hash ~ '^[0-9a-f]{64}$'::text)),
   CONSTRAINT audit_chain_heads_seq_check CHECK ((seq >= 0))
@@ -2755,20 +2756,18 @@ CREATE OR REPLACE FUNCTION ledger_audit_chain()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-DECLARE
-  head_seq bigint;
-  head_hash text;
 BEGIN
-  SELECT h.seq, h.hash INTO head_seq, head_hash FROM audit_chain_heads h WHERE h.company_id = NEW.company_id FOR UPDATE;
+  UPDATE audit_chain_heads h SET seq = h.seq + 1, prev_hash = h.hash, hash = ledger_audit_hash(NEW, h.seq + 1, h.hash)
+    WHERE h.company_id = NEW.company_id
+    RETURNING h.seq, h.prev_hash, h.hash INTO NEW.seq, NEW.prev_hash, NEW.hash;
   IF NOT FOUND THEN
     -- The company's first event: a concurrent first event waits here for the other's commit.
-    INSERT INTO audit_chain_heads (company_id, seq, hash) VALUES (NEW.company_id, 0, repeat('0', 64)) ON CONFLICT DO NOTHING;
-    SELECT h.seq, h.hash INTO head_seq, head_hash FROM audit_chain_heads h WHERE h.company_id = NEW.company_id FOR UPDATE;
+    INSERT INTO audit_chain_heads (company_id, seq, hash, prev_hash) VALUES (NEW.company_id, 0, repeat('0', 64), repeat('0', 64))
+      ON CONFLICT DO NOTHING;
+    UPDATE audit_chain_heads h SET seq = h.seq + 1, prev_hash = h.hash, hash = ledger_audit_hash(NEW, h.seq + 1, h.hash)
+      WHERE h.company_id = NEW.company_id
+      RETURNING h.seq, h.prev_hash, h.hash INTO NEW.seq, NEW.prev_hash, NEW.hash;
   END IF;
-  NEW.seq := head_seq + 1;
-  NEW.prev_hash := head_hash;
-  NEW.hash := ledger_audit_hash(NEW);
-  UPDATE audit_chain_heads SET seq = NEW.seq, hash = NEW.hash WHERE company_id = NEW.company_id;
   RETURN NEW;
 END $function$;
 
@@ -2780,15 +2779,16 @@ AS $function$
   SELECT CASE WHEN value IS NULL THEN '~' ELSE octet_length(value)::text || ':' || value END
 $function$;
 
-CREATE OR REPLACE FUNCTION ledger_audit_hash(e audit_events)
+CREATE OR REPLACE FUNCTION ledger_audit_hash(e audit_events, seq bigint, prev_hash text)
  RETURNS text
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE
 AS $function$
-  SELECT encode(sha256(convert_to('ledger.audit.v1'
-    || ledger_audit_field(e.prev_hash)
+BEGIN
+  RETURN encode(sha256(convert_to('ledger.audit.v1'
+    || ledger_audit_field(prev_hash)
     || ledger_audit_field(e.company_id::text)
-    || ledger_audit_field(e.seq::text)
+    || ledger_audit_field(seq::text)
     || ledger_audit_field(e.id::text)
     || ledger_audit_field(((extract(epoch FROM e.occurred_at) * 1000000)::bigint)::text)
     || ledger_audit_field(e.action)
@@ -2805,8 +2805,8 @@ AS $function$
     || ledger_audit_field(e.target_id)
     || ledger_audit_field(e.reason)
     || ledger_audit_field(e.via)
-    || ledger_audit_field(e.details::text), 'UTF8')), 'hex')
-$function$;
+    || ledger_audit_field(e.details::text), 'UTF8')), 'hex');
+END $function$;
 
 CREATE OR REPLACE FUNCTION ledger_batch_charts_current(current bigint, expected bigint)
  RETURNS bigint

@@ -23,10 +23,13 @@
 export const sql = `
 ALTER TABLE audit_events ADD COLUMN seq bigint, ADD COLUMN prev_hash text, ADD COLUMN hash text;
 
+-- prev_hash: the hash before the last, so that one UPDATE both advances the head and tells the
+-- trigger what the new event links to (RETURNING gives only new values).
 CREATE TABLE audit_chain_heads (
   company_id uuid PRIMARY KEY,
   seq bigint NOT NULL CHECK (seq >= 0),
-  hash text NOT NULL CHECK (hash ~ '^[0-9a-f]{64}$')
+  hash text NOT NULL CHECK (hash ~ '^[0-9a-f]{64}$'),
+  prev_hash text NOT NULL
 );
 
 -- One field of the canonical text: its length in bytes, a colon and the text; NULL is '~'.
@@ -34,12 +37,17 @@ CREATE FUNCTION ledger_audit_field(value text) RETURNS text LANGUAGE sql IMMUTAB
   SELECT CASE WHEN value IS NULL THEN '~' ELSE octet_length(value)::text || ':' || value END
 $$;
 
--- The event's hash over its canonical text (packages/engine/src/administration/AuditChain.ts builds the same).
-CREATE FUNCTION ledger_audit_hash(e audit_events) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-  SELECT encode(sha256(convert_to('ledger.audit.v1'
-    || ledger_audit_field(e.prev_hash)
+-- The event's hash over its canonical text (packages/engine/src/administration/AuditChain.ts builds
+-- the same), with the given seq and prev_hash in place of the row's: the trigger hashes the event
+-- before those are set.
+-- PL/pgSQL, not SQL: its expression is planned once a session, where a SQL function taking a row
+-- is not inlined and cost four times as much an event (220 against 59 µs on PostgreSQL 15).
+CREATE FUNCTION ledger_audit_hash(e audit_events, seq bigint, prev_hash text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  RETURN encode(sha256(convert_to('ledger.audit.v1'
+    || ledger_audit_field(prev_hash)
     || ledger_audit_field(e.company_id::text)
-    || ledger_audit_field(e.seq::text)
+    || ledger_audit_field(seq::text)
     || ledger_audit_field(e.id::text)
     || ledger_audit_field(((extract(epoch FROM e.occurred_at) * 1000000)::bigint)::text)
     || ledger_audit_field(e.action)
@@ -56,8 +64,8 @@ CREATE FUNCTION ledger_audit_hash(e audit_events) RETURNS text LANGUAGE sql IMMU
     || ledger_audit_field(e.target_id)
     || ledger_audit_field(e.reason)
     || ledger_audit_field(e.via)
-    || ledger_audit_field(e.details::text), 'UTF8')), 'hex')
-$$;
+    || ledger_audit_field(e.details::text), 'UTF8')), 'hex');
+END $$;
 
 -- The existing events, per company in id order (the append-only trigger is off for this alone).
 ALTER TABLE audit_events DISABLE TRIGGER audit_events_append_only;
@@ -75,39 +83,37 @@ BEGIN
       previous := repeat('0', 64);
     END IF;
     next_seq := next_seq + 1;
-    event.seq := next_seq;
-    event.prev_hash := previous;
-    previous := ledger_audit_hash(event);
-    UPDATE audit_events SET seq = next_seq, prev_hash = event.prev_hash, hash = previous
-      WHERE company_id = event.company_id AND id = event.id;
+    UPDATE audit_events SET seq = next_seq, prev_hash = previous, hash = ledger_audit_hash(event, next_seq, previous)
+      WHERE company_id = event.company_id AND id = event.id
+      RETURNING hash INTO previous;
   END LOOP;
 END $$;
 ALTER TABLE audit_events ENABLE TRIGGER audit_events_append_only;
 
-INSERT INTO audit_chain_heads (company_id, seq, hash)
-  SELECT DISTINCT ON (company_id) company_id, seq, hash FROM audit_events ORDER BY company_id, seq DESC;
+INSERT INTO audit_chain_heads (company_id, seq, hash, prev_hash)
+  SELECT DISTINCT ON (company_id) company_id, seq, hash, prev_hash FROM audit_events ORDER BY company_id, seq DESC;
 
 ALTER TABLE audit_events ALTER COLUMN seq SET NOT NULL, ALTER COLUMN prev_hash SET NOT NULL, ALTER COLUMN hash SET NOT NULL;
 -- The verifier's walk, and one event per seq.
 CREATE UNIQUE INDEX audit_events_chain ON audit_events (company_id, seq);
 
--- Numbers, links and hashes each new event, and advances its company's head. FOR UPDATE holds the
--- head until the inserting transaction ends: the next event of the company follows this one.
+-- Numbers, links and hashes each new event, and advances its company's head, in one UPDATE (its
+-- SET sees the head before it: the new event's seq and link). The UPDATE's row lock holds the head
+-- until the inserting transaction ends: the company's next event follows this one, and a
+-- concurrent one waits and is then computed from the head this one left.
 CREATE FUNCTION ledger_audit_chain() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  head_seq bigint;
-  head_hash text;
 BEGIN
-  SELECT h.seq, h.hash INTO head_seq, head_hash FROM audit_chain_heads h WHERE h.company_id = NEW.company_id FOR UPDATE;
+  UPDATE audit_chain_heads h SET seq = h.seq + 1, prev_hash = h.hash, hash = ledger_audit_hash(NEW, h.seq + 1, h.hash)
+    WHERE h.company_id = NEW.company_id
+    RETURNING h.seq, h.prev_hash, h.hash INTO NEW.seq, NEW.prev_hash, NEW.hash;
   IF NOT FOUND THEN
     -- The company's first event: a concurrent first event waits here for the other's commit.
-    INSERT INTO audit_chain_heads (company_id, seq, hash) VALUES (NEW.company_id, 0, repeat('0', 64)) ON CONFLICT DO NOTHING;
-    SELECT h.seq, h.hash INTO head_seq, head_hash FROM audit_chain_heads h WHERE h.company_id = NEW.company_id FOR UPDATE;
+    INSERT INTO audit_chain_heads (company_id, seq, hash, prev_hash) VALUES (NEW.company_id, 0, repeat('0', 64), repeat('0', 64))
+      ON CONFLICT DO NOTHING;
+    UPDATE audit_chain_heads h SET seq = h.seq + 1, prev_hash = h.hash, hash = ledger_audit_hash(NEW, h.seq + 1, h.hash)
+      WHERE h.company_id = NEW.company_id
+      RETURNING h.seq, h.prev_hash, h.hash INTO NEW.seq, NEW.prev_hash, NEW.hash;
   END IF;
-  NEW.seq := head_seq + 1;
-  NEW.prev_hash := head_hash;
-  NEW.hash := ledger_audit_hash(NEW);
-  UPDATE audit_chain_heads SET seq = NEW.seq, hash = NEW.hash WHERE company_id = NEW.company_id;
   RETURN NEW;
 END $$;
 CREATE TRIGGER audit_events_chained BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION ledger_audit_chain();
