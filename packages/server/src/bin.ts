@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Clock, Effect, Exit, Layer, Runtime } from "effect"
-import { DatabaseRoles, FirmAudit } from "@ledger/engine"
+import { AuditChain, DatabaseRoles, FirmAudit } from "@ledger/engine"
 import * as Config from "./Config.ts"
 import * as Server from "./Server.ts"
 
@@ -12,6 +12,9 @@ const usage = `ledger — the Ledger server
   ledger firm-audit-head FIRM_ID
                     print a firm's audit-log head (seq and hash) as JSON, to record outside the
                     database and give back to GET /v1/firm/audit/verify as anchor_seq, anchor_hash
+  ledger audit-head COMPANY_ID
+                    print a company's audit-log head (seq and hash) as JSON, to record outside the
+                    database and give back to GET /v1/audit/verify as anchor_seq, anchor_hash
   ledger operator-token
                     replace the operator token (a lost one cannot be read back: only its hash is
                     stored) with a new one, printed once (PostgreSQL: while the server runs;
@@ -145,6 +148,33 @@ if (command === "serve") {
       Effect.tap(({ asOf, head }) => Effect.sync(() => {
         if (head === null) {
           process.stderr.write(`ledger: no firm ${firmId}\n`)
+          process.exitCode = 1
+        } else {
+          process.stdout.write(`${JSON.stringify({ ...head, as_of: asOf })}\n`)
+        }
+      })),
+      Effect.scoped,
+      NodeRuntime.runMain
+    )
+  }
+} else if (command === "audit-head") {
+  // The company log's head anchored outside the database (docs/decisions/2310-company-audit-hash-chain.md).
+  const companyId = process.argv[3] ?? ""
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u.test(companyId)) {
+    process.stderr.write("ledger: audit-head needs a company id (a lower-case UUID): ledger audit-head COMPANY_ID\n")
+    process.exitCode = 2
+  } else {
+    Layer.build(Server.engineLayer({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      operatorToken: config.operatorToken,
+      pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing"
+    })).pipe(
+      Effect.flatMap((context) => Effect.provide(AuditChain.companyHead(companyId), context)),
+      Effect.flatMap((head) => Effect.map(Clock.currentTimeMillis, (nowMs) => ({ head, asOf: new Date(nowMs).toISOString() }))),
+      Effect.tap(({ asOf, head }) => Effect.sync(() => {
+        if (head === null) {
+          process.stderr.write(`ledger: no company ${companyId}\n`)
           process.exitCode = 1
         } else {
           process.stdout.write(`${JSON.stringify({ ...head, as_of: asOf })}\n`)

@@ -82,6 +82,9 @@ const attacks = (run: Run): Record<string, readonly [string, () => Promise<unkno
   "TRUNCATE journal_lines": ["LD001", () => run(`TRUNCATE journal_lines`)],
   "TRUNCATE audit_events": ["LD001", () => run(`TRUNCATE audit_events`)],
   "TRUNCATE account_daily_totals": ["LD001", () => run(`TRUNCATE account_daily_totals`)],
+  "an UPDATE of the audit log's chain head (migration 0049)": ["LD001", () =>
+    run(`UPDATE audit_chain_heads SET seq = 0 WHERE company_id = $1`, [companyId])],
+  "a DELETE of the audit log's chain head": ["LD001", () => run(`DELETE FROM audit_chain_heads WHERE company_id = $1`, [companyId])],
   "a hard-locked period updated straight to open": ["LD011", () =>
     run(`UPDATE periods SET status = 'open' WHERE company_id = $1 AND id = $2`, [companyId, lockedPeriod])],
   "a hard-locked period reopened without a reason": ["LD011", () =>
@@ -217,6 +220,16 @@ describe.skipIf(databaseUrl === undefined)("the application role on PostgreSQL",
     const rows = await asApp(`SELECT count(*) AS count FROM journal_entries WHERE company_id = $1`, [companyId])
     expect(Number(rows[0]!.count)).toBeGreaterThan(0)
     await expectBooksIntact()
+  })
+
+  it("has its own INSERT into the audit log chained: the seq and hash it states are replaced", async () => {
+    await asApp(`INSERT INTO audit_events (company_id, occurred_at, action, outcome, status, principal_type, via, seq, prev_hash, hash)
+      VALUES ($1, now(), 'direct', 'ok', 200, 'operator', 'engine', 1, 'forged', 'forged')`, [companyId])
+    const rows = await asApp(`SELECT e.seq, e.hash = h.hash AS is_head, e.hash = ledger_audit_hash(e, e.seq, e.prev_hash) AS hashed
+      FROM audit_events e JOIN audit_chain_heads h USING (company_id) WHERE e.company_id = $1 AND e.action = 'direct'`, [companyId])
+    expect(rows).toHaveLength(1)
+    expect(Number(rows[0]!.seq)).toBeGreaterThan(1)
+    expect(rows[0]).toMatchObject({ is_head: true, hashed: true })
   })
 
   for (const [name, [code, attack]] of Object.entries(attacks(asApp))) {

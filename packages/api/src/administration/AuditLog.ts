@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Id, Page, PageQuery, Timestamp } from "../Common.ts"
+import { CompanyId, Id, Page, PageQuery, Timestamp } from "../Common.ts"
 import * as Operation from "../Operation.ts"
 
 export const AuditEvent = Schema.Struct({
@@ -38,6 +38,61 @@ export const listAuditEvents = Operation.make({
   success: Page(AuditEvent)
 })
 
+/** A SHA-256 in lower-case hexadecimal, as the chain stores it. */
+const AuditHash = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/u))
+
+/** The company log's hash chain (docs/decisions/2310-company-audit-hash-chain.md), verified as the firm log's is. */
+export const AuditChainVerdict = Schema.Struct({
+  valid: Schema.Boolean,
+  events_checked: Schema.Int,
+  head_seq: Schema.Int,
+  head_hash: Schema.String,
+  first_broken_seq: Schema.NullOr(Schema.Int),
+  problem: Schema.NullOr(Schema.Literals(["hash_mismatch", "link_broken", "sequence_gap", "head_mismatch", "anchor_mismatch"])),
+  message: Schema.String
+}).annotate({ identifier: "AuditChainVerdict" })
+
+export const verifyAuditLog = Operation.make({
+  id: "verifyAuditLog",
+  method: "GET",
+  path: "/v1/audit/verify",
+  area: "Audit",
+  summary: "Recompute the company log's hash chain; the verdict names the first broken sequence number.",
+  scope: "read",
+  mode: "R",
+  query: Schema.Struct({
+    /** A head recorded outside the database (`ledger audit-head`): both or neither. */
+    anchor_seq: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
+      description: "The seq of a head recorded earlier outside the database; the chain must pass through it."
+    })),
+    anchor_hash: Schema.optionalKey(AuditHash.annotate({ description: "The hash recorded with `anchor_seq`." }))
+  }),
+  success: AuditChainVerdict
+})
+
+/** The company log's head, for an operator to record outside the database. */
+export const CompanyAuditHead = Schema.Struct({
+  company_id: CompanyId,
+  head_seq: Schema.Int,
+  head_hash: Schema.String,
+  as_of: Timestamp
+}).annotate({ identifier: "CompanyAuditHead" })
+
+export const getCompanyAuditHead = Operation.make({
+  id: "getCompanyAuditHead",
+  method: "GET",
+  path: "/v1/operator/companies/{id}/audit-head",
+  area: "Audit",
+  summary: "The company log's head (operator token), to record outside the database and verify against later.",
+  credential: "operator",
+  scope: "admin",
+  mode: "R",
+  pathParams: Schema.Struct({ id: CompanyId }),
+  success: CompanyAuditHead
+})
+
 export const operations = [
-  listAuditEvents
+  listAuditEvents,
+  verifyAuditLog,
+  getCompanyAuditHead
 ] as const

@@ -170,6 +170,25 @@ export type AuditEvent = {
   readonly details: {}
 }
 
+export type AuditChainVerdict = {
+  readonly valid: boolean
+  readonly events_checked: number
+  readonly head_seq: number
+  readonly head_hash: string
+  readonly first_broken_seq: number | null
+  readonly problem: "hash_mismatch" | "link_broken" | "sequence_gap" | "head_mismatch" | "anchor_mismatch" | null
+  readonly message: string
+}
+
+export type CompanyAuditHead = {
+  /** A company id: a lower-case UUID. */
+  readonly company_id: string
+  readonly head_seq: number
+  readonly head_hash: string
+  /** An ISO 8601 timestamp (UTC). */
+  readonly as_of: string
+}
+
 export type Account = {
   /** A record id: a positive integer, unique across the deployment. */
   readonly id: number
@@ -3888,6 +3907,32 @@ export interface Operations {
       readonly has_more: boolean
       readonly next_cursor: string | null
     }
+    readonly preview: never
+    readonly queued: never
+  }
+  /** Recompute the company log's hash chain; the verdict names the first broken sequence number. */
+  readonly verifyAuditLog: {
+    readonly input: {
+      /** The seq of a head recorded earlier outside the database; the chain must pass through it. */
+      readonly anchor_seq?: number
+      /** The hash recorded with `anchor_seq`. */
+      readonly anchor_hash?: string
+    }
+    readonly optional: true
+    readonly dryRun: false
+    readonly output: AuditChainVerdict
+    readonly preview: never
+    readonly queued: never
+  }
+  /** The company log's head (operator token), to record outside the database and verify against later. */
+  readonly getCompanyAuditHead: {
+    readonly input: {
+      /** A company id: a lower-case UUID. */
+      readonly id: string
+    }
+    readonly optional: false
+    readonly dryRun: false
+    readonly output: CompanyAuditHead
     readonly preview: never
     readonly queued: never
   }
@@ -10560,6 +10605,8 @@ export const routes: { readonly [Id in keyof Operations]: Route } = {
   revokeKey: ["POST","/v1/keys/{id}/revoke","K",["id"],[],null],
   claimOwnerInvite: ["POST","/v1/owner-invites/claim","K",[],[],null],
   listAuditEvents: ["GET","/v1/audit/events","R",[],["before","limit","cursor"],null],
+  verifyAuditLog: ["GET","/v1/audit/verify","R",[],["anchor_seq","anchor_hash"],null],
+  getCompanyAuditHead: ["GET","/v1/operator/companies/{id}/audit-head","R",["id"],[],null],
   createAccount: ["POST","/v1/accounts","K",[],[],null],
   listAccounts: ["GET","/v1/accounts","R",[],["include_inactive","include_balances","as_of","limit","cursor"],null],
   updateAccount: ["POST","/v1/accounts/{code}/update","K",["code"],[],null],

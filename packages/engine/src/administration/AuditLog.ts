@@ -1,10 +1,12 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { Administration } from "@ledger/api"
+import { Administration, ApiError } from "@ledger/api"
+import * as AuditChain from "./AuditChain.ts"
 import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import * as Row from "../kernel/Row.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
+import { RequestContext } from "../kernel/RequestContext.ts"
 
 const event = (row: Record<string, unknown>) => ({
   id: Row.int(row.id),
@@ -37,5 +39,25 @@ export const handlers = [
       const rows = yield* sql<Record<string, unknown>>`SELECT * FROM audit_events WHERE company_id = ${companyId}
         ${before === null ? sql`` : sql`AND id < ${before}`} ORDER BY id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
       return { body: Pagination.page(rows, limit, (row) => Row.int(row.id), event) }
+    })),
+
+  Handler.make(Administration.AuditLog.verifyAuditLog, ({ query }) =>
+    Effect.gen(function*() {
+      const companyId = yield* requireCompanyId
+      const seq = query.anchor_seq ?? null
+      const hash = query.anchor_hash ?? null
+      if ((seq === null) !== (hash === null)) {
+        const missing = seq === null ? "anchor_seq" : "anchor_hash"
+        return yield* Effect.fail(ApiError.invalidRequest([{ path: ["query", missing], message: "anchor_seq and anchor_hash go together" }]))
+      }
+      return { body: yield* AuditChain.verify(companyId, seq === null || hash === null ? null : { seq, hash }) }
+    })),
+
+  Handler.make(Administration.AuditLog.getCompanyAuditHead, ({ path }) =>
+    Effect.gen(function*() {
+      const request = yield* RequestContext
+      const head = yield* AuditChain.companyHead(path.id)
+      if (head === null) return yield* Effect.fail(ApiError.notFound("company"))
+      return { body: { ...head, as_of: request.now } }
     }))
 ] as const

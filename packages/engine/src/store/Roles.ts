@@ -14,7 +14,8 @@ import { SqlClient } from "effect/sql"
  * - UPDATE and DELETE on the append-only tables (those whose rows a trigger of
  *   ledger_refuse_change guards: journal entries and lines, the audit logs), found from the catalog
  *   so a later append-only table is covered; DELETE on the totals, which it may only add to
- *   through the lines' trigger (that trigger runs as the role that inserts the lines);
+ *   through the lines' trigger (that trigger runs as the role that inserts the lines), and on the
+ *   company audit log's heads, which only its chaining trigger moves (migration 0049);
  * - writing ledger_migrations.
  */
 
@@ -65,7 +66,8 @@ BEGIN
     SELECT DISTINCT c.relname FROM pg_trigger t
       JOIN pg_class c ON c.oid = t.tgrelid
       JOIN pg_proc p ON p.oid = t.tgfoid
-      WHERE c.relnamespace = schema_name::regnamespace AND p.proname = 'ledger_refuse_direct_totals'
+      WHERE c.relnamespace = schema_name::regnamespace
+        AND p.proname IN ('ledger_refuse_direct_totals', 'ledger_refuse_direct_audit_heads')
   LOOP
     EXECUTE format('REVOKE DELETE ON %I.%I FROM %I', schema_name, guarded, role_name);
   END LOOP;

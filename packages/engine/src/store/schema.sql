@@ -252,6 +252,18 @@ CREATE INDEX applications_by_credit ON applications USING btree (company_id, cre
 CREATE INDEX applications_by_document ON applications USING btree (company_id, document_id);
 CREATE INDEX applications_by_payment ON applications USING btree (company_id, payment_id) WHERE (payment_id IS NOT NULL);
 
+CREATE TABLE audit_chain_heads (
+  company_id uuid NOT NULL,
+  seq bigint NOT NULL,
+  hash text NOT NULL,
+  prev_hash text NOT NULL,
+  CONSTRAINT audit_chain_heads_pkey PRIMARY KEY (company_id),
+  CONSTRAINT audit_chain_heads_hash_check CHECK ((hash ~ '^[0-9a-f]{64}$'::text)),
+  CONSTRAINT audit_chain_heads_seq_check CHECK ((seq >= 0))
+);
+CREATE TRIGGER audit_chain_heads_kept BEFORE INSERT OR DELETE OR UPDATE ON audit_chain_heads FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_direct_audit_heads();
+CREATE TRIGGER audit_chain_heads_no_truncate BEFORE TRUNCATE ON audit_chain_heads FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_truncate();
+
 CREATE TABLE audit_events (
   company_id uuid NOT NULL,
   id bigint NOT NULL DEFAULT nextval('ledger_ids'::regclass),
@@ -271,10 +283,15 @@ CREATE TABLE audit_events (
   reason text,
   via text NOT NULL,
   details jsonb NOT NULL DEFAULT '{}'::jsonb,
+  seq bigint NOT NULL,
+  prev_hash text NOT NULL,
+  hash text NOT NULL,
   CONSTRAINT audit_events_pkey PRIMARY KEY (company_id, id),
   CONSTRAINT audit_events_outcome_check CHECK ((outcome = ANY (ARRAY['ok'::text, 'refused'::text])))
 );
+CREATE UNIQUE INDEX audit_events_chain ON audit_events USING btree (company_id, seq);
 CREATE TRIGGER audit_events_append_only BEFORE DELETE OR UPDATE ON audit_events FOR EACH ROW EXECUTE FUNCTION ledger_refuse_change();
+CREATE TRIGGER audit_events_chained BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION ledger_audit_chain();
 CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events FOR EACH STATEMENT EXECUTE FUNCTION ledger_refuse_truncate();
 
 CREATE TABLE auth_challenges (
@@ -2736,6 +2753,62 @@ AS $function$
   END
 $function$;
 
+CREATE OR REPLACE FUNCTION ledger_audit_chain()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  UPDATE audit_chain_heads h SET seq = h.seq + 1, prev_hash = h.hash, hash = ledger_audit_hash(NEW, h.seq + 1, h.hash)
+    WHERE h.company_id = NEW.company_id
+    RETURNING h.seq, h.prev_hash, h.hash INTO NEW.seq, NEW.prev_hash, NEW.hash;
+  IF NOT FOUND THEN
+    -- The company's first event: a concurrent first event waits here for the other's commit.
+    INSERT INTO audit_chain_heads (company_id, seq, hash, prev_hash) VALUES (NEW.company_id, 0, repeat('0', 64), repeat('0', 64))
+      ON CONFLICT DO NOTHING;
+    UPDATE audit_chain_heads h SET seq = h.seq + 1, prev_hash = h.hash, hash = ledger_audit_hash(NEW, h.seq + 1, h.hash)
+      WHERE h.company_id = NEW.company_id
+      RETURNING h.seq, h.prev_hash, h.hash INTO NEW.seq, NEW.prev_hash, NEW.hash;
+  END IF;
+  RETURN NEW;
+END $function$;
+
+CREATE OR REPLACE FUNCTION ledger_audit_field(value text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT CASE WHEN value IS NULL THEN '~' ELSE octet_length(value)::text || ':' || value END
+$function$;
+
+CREATE OR REPLACE FUNCTION ledger_audit_hash(e audit_events, seq bigint, prev_hash text)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE
+AS $function$
+BEGIN
+  RETURN encode(sha256(convert_to('ledger.audit.v1'
+    || ledger_audit_field(prev_hash)
+    || ledger_audit_field(e.company_id::text)
+    || ledger_audit_field(seq::text)
+    || ledger_audit_field(e.id::text)
+    || ledger_audit_field(((extract(epoch FROM e.occurred_at) * 1000000)::bigint)::text)
+    || ledger_audit_field(e.action)
+    || ledger_audit_field(e.outcome)
+    || ledger_audit_field(e.status::text)
+    || ledger_audit_field(e.error_type)
+    || ledger_audit_field(e.principal_type)
+    || ledger_audit_field(e.principal_id)
+    || ledger_audit_field(e.principal_name)
+    || ledger_audit_field(e.key_id::text)
+    || ledger_audit_field(e.agent_model)
+    || ledger_audit_field(e.agent_run_id)
+    || ledger_audit_field(e.target_type)
+    || ledger_audit_field(e.target_id)
+    || ledger_audit_field(e.reason)
+    || ledger_audit_field(e.via)
+    || ledger_audit_field(e.details::text), 'UTF8')), 'hex');
+END $function$;
+
 CREATE OR REPLACE FUNCTION ledger_batch_charts_current(current bigint, expected bigint)
  RETURNS bigint
  LANGUAGE plpgsql
@@ -3041,6 +3114,17 @@ CREATE OR REPLACE FUNCTION ledger_refuse_change()
 AS $function$
 BEGIN
   RAISE EXCEPTION '% is append-only', TG_TABLE_NAME USING ERRCODE = 'LD001';
+END $function$;
+
+CREATE OR REPLACE FUNCTION ledger_refuse_direct_audit_heads()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF pg_trigger_depth() < 2 THEN
+    RAISE EXCEPTION '% is kept by the audit log''s trigger alone', TG_TABLE_NAME USING ERRCODE = 'LD001';
+  END IF;
+  RETURN NULL;
 END $function$;
 
 CREATE OR REPLACE FUNCTION ledger_refuse_direct_totals()

@@ -169,6 +169,13 @@ const rowsOf = Effect.fn("JournalBatch.rowsOf")(function*(
     records.push(yield* Idempotency.storedRow(posting.item.claim, 201, entry))
     answers[posting.index] = { status: 201, body: entry }
   }
+  // By company (a stable sort: each company's in request order). Each audit event locks its
+  // company's chain head until the batch commits (migration 0049); batches that lock companies in
+  // one order cannot deadlock on them.
+  auditEvents.sort((a, b) => {
+    const [first, second] = [String(a.company_id), String(b.company_id)]
+    return first < second ? -1 : first > second ? 1 : 0
+  })
   return { entries, lines, events, auditEvents, records } satisfies JournalBatchStore.Rows
 })
 
