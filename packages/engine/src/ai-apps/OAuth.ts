@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { Limits } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
+import * as SharedLimit from "../kernel/SharedLimit.ts"
 import type { Entropy } from "../ports/Entropy.ts"
 import * as ClientDocuments from "./ClientDocuments.ts"
 import { accessTokenSeconds, isAcceptableRedirect, isChallenge, scopeText, type Level, verifies } from "./ConnectionRules.ts"
@@ -77,10 +79,52 @@ export const authorizationServerMetadata = (issuer: string) => ({
 /** At most this many redirect URIs per client, each at most 2000 characters. */
 const redirectUrisMax = 10
 
-/** RFC 7591: a public client (no secret; PKCE protects its codes) with exact redirect URIs. */
-export const register = (body: unknown, now: string): Effect.Effect<Answer, never, SqlClient.SqlClient | Entropy> =>
+/** The metadata kept of a registered client, each a string within its bound (or absent). */
+const textFields = [
+  ["client_name", Limits.oauthClientTextMax],
+  ["software_id", Limits.oauthClientTextMax],
+  ["software_version", Limits.oauthClientTextMax],
+  ["client_uri", Limits.oauthClientUriMax],
+  ["logo_uri", Limits.oauthClientUriMax],
+  ["tos_uri", Limits.oauthClientUriMax],
+  ["policy_uri", Limits.oauthClientUriMax]
+] as const
+
+/** Control characters (a line break, an escape) have no place in a name shown on the consent screen. */
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/u
+
+/** RFC 7591 3.2.2: the first metadata field refused, or null when every kept one is fine. */
+const metadataProblem = (metadata: Record<string, unknown>): string | null => {
+  for (const [field, max] of textFields) {
+    const value = metadata[field]
+    if (value === undefined || value === null) continue
+    if (typeof value !== "string") return `${field} must be a string.`
+    if (value.length > max) return `${field} must be at most ${max} characters.`
+    if (controlCharacters.test(value)) return `${field} must not contain control characters.`
+  }
+  return null
+}
+
+const registrationRefused = (verdict: { readonly retryAfterSeconds: number; readonly bucket: string }): Answer => ({
+  status: 429,
+  body: {
+    error: "rate_limited",
+    error_description: verdict.bucket.startsWith("oauth-register-client:")
+      ? `Too many client registrations from this address: at most ${Limits.oauthRegistrationsPerAddressPerHour} an hour. Try again in ${verdict.retryAfterSeconds} seconds.`
+      : `Too many client registrations on this server: at most ${Limits.oauthRegistrationsPerHour} an hour. Try again in ${verdict.retryAfterSeconds} seconds.`
+  },
+  headers: { "cache-control": "no-store", "retry-after": String(verdict.retryAfterSeconds) }
+})
+
+/**
+ * RFC 7591: a public client (no secret; PKCE protects its codes) with exact redirect URIs. Limited
+ * per client address (`client`, null when unknown) and in total over an hour, shared by every
+ * replica (kernel/SharedLimit.ts); a metadata field past its bound is refused, never cut. Only a
+ * request that passes every check is counted, so a mistaken body costs no registration.
+ */
+export const register = (body: unknown, now: string, client: string | null = null): Effect.Effect<Answer, never, SqlClient.SqlClient | Entropy> =>
   Effect.gen(function*() {
-    if (typeof body !== "object" || body === null) return oauthError(400, "invalid_client_metadata", "The body must be a JSON object.")
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return oauthError(400, "invalid_client_metadata", "The body must be a JSON object.")
     const metadata = body as Record<string, unknown>
     const uris = metadata.redirect_uris
     if (!Array.isArray(uris) || uris.length === 0 || uris.length > redirectUrisMax) {
@@ -93,15 +137,27 @@ export const register = (body: unknown, now: string): Effect.Effect<Answer, neve
     if (grants !== undefined && (!Array.isArray(grants) || grants.some((grant) => grant !== "authorization_code" && grant !== "refresh_token"))) {
       return oauthError(400, "invalid_client_metadata", "Only the authorization_code and refresh_token grants are supported.")
     }
-    const name = typeof metadata.client_name === "string" ? metadata.client_name.slice(0, 200) : null
-    const kept = { client_name: name, client_uri: metadata.client_uri ?? null, software_id: metadata.software_id ?? null }
+    const problem = metadataProblem(metadata)
+    if (problem !== null) return oauthError(400, "invalid_client_metadata", problem)
+    const nowMs = Date.parse(now)
+    const hour = 3_600_000
+    const verdict = yield* SharedLimit.take([
+      ...(client === null ? [] : [{ name: `oauth-register-client:${client.slice(0, 100)}`, max: Limits.oauthRegistrationsPerAddressPerHour, windowMs: hour }]),
+      { name: "oauth-register:all", max: Limits.oauthRegistrationsPerHour, windowMs: hour }
+    ], nowMs)
+    if (!verdict.allowed) return registrationRefused(verdict)
+    const name = typeof metadata.client_name === "string" && metadata.client_name.trim() !== "" ? metadata.client_name.trim() : null
+    const kept: Record<string, unknown> = {}
+    for (const [field] of textFields) kept[field] = typeof metadata[field] === "string" ? metadata[field] : null
+    // Registrations nobody connected are forgotten a day on: a few go with each new one.
+    yield* OAuthStore.deleteUnusedClients(unusedBefore(now))
     const clientId = yield* OAuthStore.insertClient(name, uris as Array<string>, kept, now)
     return {
       status: 201,
       headers: { "cache-control": "no-store" },
       body: {
         client_id: clientId,
-        client_id_issued_at: Math.floor(Date.parse(now) / 1000),
+        client_id_issued_at: Math.floor(nowMs / 1000),
         client_name: name ?? undefined,
         redirect_uris: uris,
         grant_types: ["authorization_code", "refresh_token"],
@@ -110,6 +166,13 @@ export const register = (body: unknown, now: string): Effect.Effect<Answer, neve
       }
     } satisfies Answer
   }).pipe(Effect.orDie)
+
+/**
+ * Registered clients created before this time that no connection names are deleted: an hour past
+ * the time they become unknown (`OAuthStore.findClient`), so an approval that found its client
+ * just in time never meets it deleted under it.
+ */
+const unusedBefore = (now: string): string => new Date(Date.parse(now) - (Limits.oauthUnusedClientHours + 1) * 3_600_000).toISOString()
 
 /** What the server's fetch of a metadata document read (http/OAuth.ts), or why it read nothing. */
 export interface FetchedDocument {
@@ -152,11 +215,11 @@ export const knowDocumentClient = <E>(
  * The request's client and its redirect URI, registered exactly; else the OAuth error to show,
  * never to redirect to (RFC 6749 4.1.2.1: a redirect URI not checked is not followed).
  */
-const checkedRedirect = (params: URLSearchParams) =>
+const checkedRedirect = (params: URLSearchParams, now: string) =>
   Effect.gen(function*() {
     const clientId = params.get("client_id") ?? ""
     const redirectUri = params.get("redirect_uri") ?? ""
-    const client = clientId === "" ? null : yield* OAuthStore.findClient(clientId)
+    const client = clientId === "" ? null : yield* OAuthStore.findClient(clientId, now)
     if (client === null) return { refused: oauthError(400, "invalid_client", "Unknown client_id.") } as const
     if (!client.redirectUris.includes(redirectUri)) {
       return { refused: oauthError(400, "invalid_request", "redirect_uri does not match a registered one exactly.") } as const
@@ -178,9 +241,9 @@ const checkedRedirect = (params: URLSearchParams) =>
  * screen (`consentUrl`), whose approval is `POST /v1/ai-connections`. An unknown client or a
  * redirect URI not registered exactly is shown as an error, never redirected to (RFC 6749 4.1.2.1).
  */
-export const authorize = (params: URLSearchParams, consentUrl: string, issuer: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+export const authorize = (params: URLSearchParams, consentUrl: string, issuer: string, now: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
   Effect.gen(function*() {
-    const checked = yield* checkedRedirect(params)
+    const checked = yield* checkedRedirect(params, now)
     if ("refused" in checked) return checked.refused
     const { back, client } = checked
     if (params.get("response_type") !== "code") return back("unsupported_response_type", "Only response_type=code.")
@@ -203,9 +266,9 @@ export const authorize = (params: URLSearchParams, consentUrl: string, issuer: s
  * redirect URI read from it is followed only once the server has matched it to the client's.
  * Nothing is stored: a decline creates no connection and no code.
  */
-export const decline = (params: URLSearchParams): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+export const decline = (params: URLSearchParams, now: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
   Effect.gen(function*() {
-    const checked = yield* checkedRedirect(params)
+    const checked = yield* checkedRedirect(params, now)
     if ("refused" in checked) return checked.refused
     return checked.back("access_denied", "The person declined to connect the app.")
   }).pipe(Effect.orDie)

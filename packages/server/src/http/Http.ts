@@ -273,7 +273,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     }
     yield* WebConnector.register(router, trustProxy)
     yield* WebApp.register(router)
-    yield* OAuth.register(router)
+    yield* OAuth.register(router, (request) => clientAddressOf(request, trustProxy))
     yield* router.add("*", "/*", Effect.sync(noSuchRoute))
   })
 )

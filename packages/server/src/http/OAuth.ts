@@ -59,8 +59,11 @@ const metadata = (document: (issuer: string) => unknown) =>
 const run = <A>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, never, SqlClient.SqlClient | Ports.Entropy>) =>
   effect.pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provide(Ports.Entropy.layer))
 
-/** Adds the authorization server's routes to the app's router (Http.ts `routes`). */
-export const register = (router: HttpRouter.HttpRouter) =>
+/**
+ * Adds the authorization server's routes to the app's router (Http.ts `routes`); `addressOf` is
+ * a request's client address as the rest of the server takes it (registration is limited by it).
+ */
+export const register = (router: HttpRouter.HttpRouter, addressOf: (request: HttpServerRequest.HttpServerRequest) => string | null) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     // Public addresses only, unless a test's providers admit loopback (HttpClientDocuments.ts).
@@ -79,7 +82,7 @@ export const register = (router: HttpRouter.HttpRouter) =>
       } catch {
         return failed(400, "invalid_client_metadata", "The body must be JSON.")
       }
-      return answer(yield* run(sql, OAuth.register(body, yield* now)))
+      return answer(yield* run(sql, OAuth.register(body, yield* now, addressOf(request))))
     })))
     yield* router.add("GET", "/oauth/authorize", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -90,7 +93,7 @@ export const register = (router: HttpRouter.HttpRouter) =>
         params.get("client_id") ?? "", yield* now, documents.allowPrivate, documents.fetch, (error) => error.message
       ))
       if (unknown !== null) return answer(unknown)
-      return answer(yield* run(sql, OAuth.authorize(params, consent, issuerOf(request))))
+      return answer(yield* run(sql, OAuth.authorize(params, consent, issuerOf(request), yield* now)))
     })))
     // The consent screen's Decline (ADR 2017): back to the app with access_denied and its state,
     // once the client and redirect URI are checked again (a metadata-document client made known
@@ -102,7 +105,7 @@ export const register = (router: HttpRouter.HttpRouter) =>
         params.get("client_id") ?? "", yield* now, documents.allowPrivate, documents.fetch, (error) => error.message
       ))
       if (unknown !== null) return answer(unknown)
-      return answer(yield* run(sql, OAuth.decline(params)))
+      return answer(yield* run(sql, OAuth.decline(params, yield* now)))
     })))
     yield* router.add("POST", "/oauth/token", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
