@@ -36,7 +36,6 @@ const answer = (result: AiApps.OAuth.Answer) =>
     ? HttpServerResponse.empty({ status: 302, headers: result.headers ?? {} })
     : HttpServerResponse.jsonUnsafe(result.body, { status: result.status, headers: result.headers ?? {} })
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
 const readText = (request: HttpServerRequest.HttpServerRequest) =>
   request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax)))
@@ -66,6 +65,10 @@ const run = <A>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, never, SqlCli
 export const register = (router: HttpRouter.HttpRouter, addressOf: (request: HttpServerRequest.HttpServerRequest) => string | null) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // The app's clock, as the engine's requests read it (a test's manual clock moves codes' expiry,
+    // registrations' limits and unused clients' expiry with the approvals'); the system clock by default.
+    const clock = yield* Clock.Clock
+    const now = Effect.map(clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
     // Public addresses only, unless a test's providers admit loopback (HttpClientDocuments.ts).
     const documents = yield* ClientDocuments
     const { OAuth } = AiApps
