@@ -129,9 +129,11 @@ export const agentRunIdLengthMax = 200
 export const endedKeyAuditsPerMinute = 30
 
 /**
- * Foundation: credentials one client address may get wrong a minute before every request from it
- * is answered 429 until the bucket refills (issue 19 item 7). Enough for a person's typos and a
- * misconfigured client's retries; far too few to guess a 43-character secret.
+ * Foundation: credentials one client address may get wrong over a sliding minute before its further
+ * failures are answered 429 (issue 19 item 7). Only failures are refused: a valid credential from
+ * the address is served (issue 41 item 4). Counted in the database, shared by every replica (ADR
+ * 2300). Enough for a person's typos and a misconfigured client's retries; far too few to guess a
+ * 43-character secret.
  */
 export const failedAuthenticationsPerAddressPerMinute = 60
 
