@@ -1,3 +1,4 @@
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Limits } from "@ledger/api"
 import { freshStore, type RunningServer, startServer, type Store } from "../support/server-process.ts"
@@ -9,6 +10,11 @@ import { freshStore, type RunningServer, startServer, type Store } from "../supp
  * was refused too. Now registration is limited per address (429 with Retry-After), metadata past
  * its bound is refused with `invalid_client_metadata`, and only failed authentications are
  * refused. Behind a trusted proxy, as here, the address is the first X-Forwarded-For hop.
+ *
+ * Item 3, over a raw socket: a body sent with no credential was read (up to the 120 s request
+ * bound) before the credential was looked at; a body trickled in with a valid one held its socket
+ * for those 120 s. Now the first is refused before a byte of its body, and a body has its own
+ * deadline (`LEDGER_BODY_TIMEOUT_MS`, plus a second per 500 KB), past which it is answered 408.
  */
 
 const operatorToken = `operator-public-doors-${Math.random().toString(36).slice(2)}`
@@ -20,7 +26,9 @@ beforeAll(async () => {
     LEDGER_WORKERS: "off",
     LEDGER_ACCESS_LOG: "off",
     LEDGER_TRUST_PROXY: "1",
-    LEDGER_OPERATOR_TOKEN: operatorToken
+    LEDGER_OPERATOR_TOKEN: operatorToken,
+    // A body's own time, short here so the test waits a second, not ten (the default).
+    LEDGER_BODY_TIMEOUT_MS: "1000"
   })
 }, 300_000)
 afterAll(async () => {
@@ -98,4 +106,62 @@ describe("failed authentications", () => {
     expect(again.status).toBe(429)
     expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(0)
   })
+})
+
+/**
+ * Sends `head` and then `body` (never ending it: the declared length is longer), and answers what
+ * the server wrote before it closed the socket, or by `waitMs` (a bound far under the 120 s
+ * request timeout, so a server that waits for the body is seen to).
+ */
+const partialRequest = (head: string, body: string, waitMs: number) =>
+  new Promise<string>((done) => {
+    const { port } = new URL(server.url)
+    const socket = connect(Number(port), "127.0.0.1")
+    let answer = ""
+    const timer = setTimeout(() => socket.destroy(), waitMs)
+    socket.on("data", (data) => (answer += data.toString()))
+    socket.on("error", () => undefined)
+    socket.on("close", () => {
+      clearTimeout(timer)
+      done(answer)
+    })
+    socket.write(head)
+    if (body !== "") socket.write(body)
+  })
+
+const postHead = (path: string, headers: Record<string, string>, contentLength: number) =>
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nIdempotency-Key: body-${Math.random().toString(36).slice(2)}\r\n` +
+  Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("") +
+  `Content-Length: ${contentLength}\r\n\r\n`
+
+describe("request bodies", () => {
+  it("refuses a body with no credential, or a token no credential can be, before reading it", async () => {
+    for (const headers of [{}, { Authorization: "Bearer not-a-ledger-credential" }]) {
+      const answer = await partialRequest(postHead("/v1/accounts", { "X-Forwarded-For": "192.0.2.60", ...headers }, 200), "{\"code\":", 8_000)
+      expect(answer).toMatch(/^HTTP\/1\.1 401/)
+      expect(answer.toLowerCase()).toContain("connection: close")
+      expect(answer).toContain("unauthorized")
+    }
+  }, 30_000)
+
+  it("answers 408 to a valid credential's body that does not arrive within its deadline", async () => {
+    const created = await fetch(`${server.url}/v1/companies`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${operatorToken}`, "idempotency-key": "public-doors-slow-body", "content-type": "application/json" },
+      body: JSON.stringify({ name: "Slow Body Co", owner_name: "Owner" })
+    })
+    expect(created.status).toBe(201)
+    const ownerKey = ((await created.json()) as { secret: string }).secret
+    const answer = await partialRequest(postHead("/v1/accounts", { Authorization: `Bearer ${ownerKey}`, "X-Forwarded-For": "192.0.2.61" }, 200), "{\"code\":", 8_000)
+    expect(answer).toMatch(/^HTTP\/1\.1 408/)
+    expect(answer).toContain("request_timeout")
+    expect(answer.toLowerCase()).toContain("connection: close")
+    // The same with the whole body is served.
+    const whole = await fetch(`${server.url}/v1/accounts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ownerKey}`, "idempotency-key": "public-doors-whole-body", "content-type": "application/json" },
+      body: JSON.stringify({ code: "1095", name: "Whole body", type: "asset", subtype: "bank" })
+    })
+    expect(whole.status).toBe(201)
+  }, 30_000)
 })

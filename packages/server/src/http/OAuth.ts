@@ -1,8 +1,10 @@
 import { ByteSize, Clock, Effect } from "effect"
 import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
+import { ApiError } from "@ledger/api"
 import { AiApps, Ports } from "@ledger/engine"
 import { ClientDocuments } from "../adapters/HttpClientDocuments.ts"
+import * as SlowClients from "./SlowClients.ts"
 
 /**
  * The authorization server's HTTP face (MCP authorization spec; docs/ai-apps.md): the two
@@ -37,16 +39,25 @@ const answer = (result: AiApps.OAuth.Answer) =>
     : HttpServerResponse.jsonUnsafe(result.body, { status: result.status, headers: result.headers ?? {} })
 
 
-const readText = (request: HttpServerRequest.HttpServerRequest) =>
-  request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax)))
+/** The body within its size and its deadline (SlowClients.ts `readBodyWithin`): past the deadline, a `request_timeout` LedgerError. */
+const readText = (request: HttpServerRequest.HttpServerRequest, bodyTimeoutMs: number) =>
+  SlowClients.readBodyWithin(request, bodyBytesMax, bodyTimeoutMs, request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax))))
 
-const readForm = (request: HttpServerRequest.HttpServerRequest) => Effect.map(readText(request), (text) => new URLSearchParams(text))
+const readForm = (request: HttpServerRequest.HttpServerRequest, bodyTimeoutMs: number) =>
+  Effect.map(readText(request, bodyTimeoutMs), (text) => new URLSearchParams(text))
 
-const failed = (status: number, error: string, description: string) =>
-  HttpServerResponse.jsonUnsafe({ error, error_description: description }, { status, headers: { "cache-control": "no-store" } })
+const failed = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe({ error, error_description: description }, { status, headers: { "cache-control": "no-store", ...headers } })
 
+/** A body that did not arrive in time is 408 (the connection closed); anything else unreadable, 400. */
 const guard = <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  effect.pipe(Effect.catchCause((cause) => Effect.as(Effect.logError("OAuth request failed", cause), failed(400, "invalid_request", "The request could not be read."))))
+  effect.pipe(
+    Effect.catchIf(
+      (error: unknown) => error instanceof ApiError.LedgerError && error.type === "request_timeout",
+      () => Effect.succeed(failed(408, "invalid_request", "The request body did not arrive in time.", { connection: "close" }))
+    ),
+    Effect.catchCause((cause) => Effect.as(Effect.logError("OAuth request failed", cause), failed(400, "invalid_request", "The request could not be read.")))
+  )
 
 const metadata = (document: (issuer: string) => unknown) =>
   Effect.gen(function*() {
@@ -62,7 +73,11 @@ const run = <A>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, never, SqlCli
  * Adds the authorization server's routes to the app's router (Http.ts `routes`); `addressOf` is
  * a request's client address as the rest of the server takes it (registration is limited by it).
  */
-export const register = (router: HttpRouter.HttpRouter, addressOf: (request: HttpServerRequest.HttpServerRequest) => string | null) =>
+export const register = (
+  router: HttpRouter.HttpRouter,
+  addressOf: (request: HttpServerRequest.HttpServerRequest) => string | null,
+  bodyTimeoutMs: number
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     // The app's clock, as the engine's requests read it (a test's manual clock moves codes' expiry,
@@ -78,7 +93,7 @@ export const register = (router: HttpRouter.HttpRouter, addressOf: (request: Htt
     yield* router.add("GET", "/.well-known/oauth-authorization-server", metadata(OAuth.authorizationServerMetadata))
     yield* router.add("POST", "/oauth/register", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const text = yield* readText(request)
+      const text = yield* readText(request, bodyTimeoutMs)
       let body: unknown
       try {
         body = JSON.parse(text)
@@ -112,11 +127,11 @@ export const register = (router: HttpRouter.HttpRouter, addressOf: (request: Htt
     })))
     yield* router.add("POST", "/oauth/token", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      return answer(yield* run(sql, OAuth.token(yield* readForm(request), yield* now, issuerOf(request))))
+      return answer(yield* run(sql, OAuth.token(yield* readForm(request, bodyTimeoutMs), yield* now, issuerOf(request))))
     })))
     yield* router.add("POST", "/oauth/revoke", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      return answer(yield* run(sql, OAuth.revoke(yield* readForm(request), yield* now)))
+      return answer(yield* run(sql, OAuth.revoke(yield* readForm(request, bodyTimeoutMs), yield* now)))
     })))
   })
 
