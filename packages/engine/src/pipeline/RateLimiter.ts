@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { Limits } from "@ledger/api"
 import type { Actor } from "../kernel/Actor.ts"
-import * as SharedLimit from "../kernel/SharedLimit.ts"
+import * as SharedLimit from "../store/SharedLimit.ts"
 import type { CompanyState } from "./authenticate/Credential.ts"
 
 export interface Verdict {
@@ -112,7 +112,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   readonly take: (bucket: string, limitPerMinute: number) => Effect.Effect<Verdict>
   /**
    * One failed authentication from a client address, counted in the database so every server
-   * process shares the count (kernel/SharedLimit.ts, ADR 2300): refused once the address has
+   * process shares the count (store/SharedLimit.ts, ADR 2300): refused once the address has
    * `Limits.failedAuthenticationsPerAddressPerMinute` failures in the last minute. Only failures
    * are counted and only failures are refused: a valid credential from the same address is served.
    */

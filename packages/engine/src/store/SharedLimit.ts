@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import * as Row from "./Row.ts"
+import * as Row from "../kernel/Row.ts"
 
 /**
  * Limits every server process shares through the database: one `auth_throttle` row per counted
