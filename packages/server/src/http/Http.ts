@@ -286,9 +286,9 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
         operationRoute(operation, dispatcher, trustProxy, bodyTimeoutMs)
       )
     }
-    yield* WebConnector.register(router, trustProxy)
+    yield* WebConnector.register(router, trustProxy, bodyTimeoutMs)
     yield* WebApp.register(router)
-    yield* OAuth.register(router, (request) => clientAddressOf(request, trustProxy), bodyTimeoutMs)
+    yield* OAuth.register(router, (request) => ClientAddress.of(request, trustProxy), bodyTimeoutMs)
     yield* router.add("*", "/*", Effect.sync(noSuchRoute))
   })
 )
