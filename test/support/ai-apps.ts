@@ -20,9 +20,10 @@ export interface AuthApp extends TestApp {
  * An app with a relying party, a master key and a mailbox, so people sign in by email code;
  * `extra` adds services to its providers (a client-document fetcher that admits loopback).
  */
-export const makeAiApp = async (extra: Layer.Layer<never> = Layer.empty): Promise<AuthApp> => {
+export const makeAiApp = async (extra: Layer.Layer<never> = Layer.empty, options: { readonly clock?: string } = {}): Promise<AuthApp> => {
   const mail = MemoryMail.make()
   const app = await makeTestApp({
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     providers: Layer.mergeAll(
       Ports.layerUnconfigured,
       Ports.TokenSealer.layerFromKey(Providers.masterKeyOf(24)),

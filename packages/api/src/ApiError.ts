@@ -44,6 +44,8 @@ export const errorStatus = {
   idempotency_conflict: 409,
   idempotency_in_progress: 409,
   conflict: 409,
+  // A request body that did not arrive within its deadline (the server's, not the engine's).
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,

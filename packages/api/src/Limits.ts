@@ -129,11 +129,35 @@ export const agentRunIdLengthMax = 200
 export const endedKeyAuditsPerMinute = 30
 
 /**
- * Foundation: credentials one client address may get wrong a minute before every request from it
- * is answered 429 until the bucket refills (issue 19 item 7). Enough for a person's typos and a
- * misconfigured client's retries; far too few to guess a 43-character secret.
+ * Foundation: credentials one client address may get wrong over a sliding minute before its further
+ * failures are answered 429 (issue 19 item 7). Only failures are refused: a valid credential from
+ * the address is served (issue 41 item 4). Counted in the database, shared by every replica (ADR
+ * 2300). Enough for a person's typos and a misconfigured client's retries; far too few to guess a
+ * 43-character secret.
  */
 export const failedAuthenticationsPerAddressPerMinute = 60
+
+/**
+ * AI apps: OAuth dynamic client registrations (`POST /oauth/register`) one client address may
+ * make in an hour, and all addresses together, counted in the database across replicas (issue 41
+ * item 4, ADR 2300). An app registers once per install; 1,000 a second from one address was an
+ * attacker filling the table. Past either, 429 with Retry-After.
+ */
+export const oauthRegistrationsPerAddressPerHour = 20
+export const oauthRegistrationsPerHour = 1_000
+
+/** AI apps: characters of a registered client's `client_name`, `software_id` and `software_version` (the consent screen shows the name). */
+export const oauthClientTextMax = 200
+
+/** AI apps: characters of a registered client's `client_uri`, `logo_uri`, `tos_uri` and `policy_uri`. */
+export const oauthClientUriMax = 2_000
+
+/**
+ * AI apps: hours a client registered at `/oauth/register` is kept while no connection names it.
+ * After that it is unknown (`invalid_client`) and deleted as new registrations arrive; an app
+ * registers again. A connected client is kept as long as its connections.
+ */
+export const oauthUnusedClientHours = 24
 
 /** A statement import's JSON body: a 100,000-line statement is 5 to 15 MB, base64 adds a third. */
 export const statementBodyBytesMax = 67_108_864

@@ -140,7 +140,9 @@ export const make = <
   const credential = options.credential ?? "company"
   const company: ReadonlyArray<ErrorType> = credential === "company" ? ["company_required"] : []
   const session: ReadonlyArray<ErrorType> = options.signedIn === true ? ["session_required"] : []
-  const errors = Array.from(new Set<ErrorType>([...standard, ...company, ...session, ...withId, ...(options.errors ?? [])]))
+  // Over HTTP a POST's body must arrive within its deadline (the server's SlowClients.ts).
+  const withBody: ReadonlyArray<ErrorType> = options.method === "POST" ? ["request_timeout"] : []
+  const errors = Array.from(new Set<ErrorType>([...standard, ...company, ...session, ...withId, ...withBody, ...(options.errors ?? [])]))
   return {
     id: options.id,
     method: options.method,

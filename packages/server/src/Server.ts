@@ -180,7 +180,9 @@ export const inProcess = async (options: AppOptions) => {
     Http.routes.pipe(
       Layer.provide(Layer.succeedContext(context)),
       Layer.provide(HttpServer.layerServices),
-      Layer.provide(Layer.succeed(Http.TrustProxy)(options.trustProxy ?? false))
+      Layer.provide(Layer.succeed(Http.TrustProxy)(options.trustProxy ?? false)),
+      // The routes outside the engine that read the time (OAuth) read the app's clock too.
+      Layer.provide(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock)(options.clock))
     ) as never,
     { disableLogger: true }
   ) as { readonly handler: (request: Request) => Promise<Response>; readonly dispose: () => Promise<void> }
@@ -241,6 +243,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
     Layer.provide(Layer.succeed(Observability.AccessLog)(config.accessLog)),
     Layer.provide(Layer.succeed(Observability.GenerateRequestIds)(true)),
     Layer.provide(Layer.succeed(Http.TrustProxy)(config.trustProxy ?? false)),
+    Layer.provide(Layer.succeed(SlowClients.BodyTimeout)(config.slowClients?.bodyTimeoutMs ?? SlowClients.defaults.bodyTimeoutMs!)),
     Layer.provide(config.logFormat === "json" ? Logger.layer([Logger.consoleJson]) : Layer.empty),
     Layer.provide(config.otlp === null ? Layer.empty : otlpLayer(config.otlp))
   )

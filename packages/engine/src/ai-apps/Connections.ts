@@ -32,7 +32,8 @@ const checkRequest = Effect.fn("Connections.checkRequest")(function*(body: Conne
   if (!isChallenge(body.code_challenge)) {
     return yield* Effect.fail(ApiError.fail("invalid_code_challenge", "code_challenge must be the S256 challenge: 43 base64url characters."))
   }
-  const client = yield* OAuthStore.findClient(body.client_id).pipe(Effect.orDie)
+  const request = yield* RequestContext
+  const client = yield* OAuthStore.findClient(body.client_id, request.now).pipe(Effect.orDie)
   if (client === null) return yield* Effect.fail(ApiError.fail("invalid_client", "Unknown client_id: register the client first."))
   if (!client.redirectUris.includes(body.redirect_uri)) {
     return yield* Effect.fail(ApiError.fail("invalid_redirect_uri", "redirect_uri must match one the client registered, exactly."))

@@ -3,8 +3,9 @@ import { SqlClient } from "effect/sql"
 import * as Row from "../kernel/Row.ts"
 import type { Entropy } from "../ports/Entropy.ts"
 import * as ClientDocuments from "./ClientDocuments.ts"
-import { accessTokenSeconds, isAcceptableRedirect, isChallenge, scopeText, type Level, verifies } from "./ConnectionRules.ts"
+import { accessTokenSeconds, isChallenge, scopeText, type Level, verifies } from "./ConnectionRules.ts"
 import * as OAuthStore from "./OAuthStore.ts"
+import * as Registration from "./Registration.ts"
 
 /**
  * The authorization server of AI apps (MCP authorization spec; RFC 9728, 8414, 7591, 7636, 8707,
@@ -74,42 +75,8 @@ export const authorizationServerMetadata = (issuer: string) => ({
   authorization_response_iss_parameter_supported: false
 })
 
-/** At most this many redirect URIs per client, each at most 2000 characters. */
-const redirectUrisMax = 10
-
-/** RFC 7591: a public client (no secret; PKCE protects its codes) with exact redirect URIs. */
-export const register = (body: unknown, now: string): Effect.Effect<Answer, never, SqlClient.SqlClient | Entropy> =>
-  Effect.gen(function*() {
-    if (typeof body !== "object" || body === null) return oauthError(400, "invalid_client_metadata", "The body must be a JSON object.")
-    const metadata = body as Record<string, unknown>
-    const uris = metadata.redirect_uris
-    if (!Array.isArray(uris) || uris.length === 0 || uris.length > redirectUrisMax) {
-      return oauthError(400, "invalid_redirect_uri", `redirect_uris must list 1 to ${redirectUrisMax} URIs.`)
-    }
-    if (!uris.every((uri) => typeof uri === "string" && uri.length <= 2000 && isAcceptableRedirect(uri))) {
-      return oauthError(400, "invalid_redirect_uri", "Each redirect URI must be https, http on a loopback host, or a private-use scheme, without a fragment.")
-    }
-    const grants = metadata.grant_types
-    if (grants !== undefined && (!Array.isArray(grants) || grants.some((grant) => grant !== "authorization_code" && grant !== "refresh_token"))) {
-      return oauthError(400, "invalid_client_metadata", "Only the authorization_code and refresh_token grants are supported.")
-    }
-    const name = typeof metadata.client_name === "string" ? metadata.client_name.slice(0, 200) : null
-    const kept = { client_name: name, client_uri: metadata.client_uri ?? null, software_id: metadata.software_id ?? null }
-    const clientId = yield* OAuthStore.insertClient(name, uris as Array<string>, kept, now)
-    return {
-      status: 201,
-      headers: { "cache-control": "no-store" },
-      body: {
-        client_id: clientId,
-        client_id_issued_at: Math.floor(Date.parse(now) / 1000),
-        client_name: name ?? undefined,
-        redirect_uris: uris,
-        grant_types: ["authorization_code", "refresh_token"],
-        response_types: ["code"],
-        token_endpoint_auth_method: "none"
-      }
-    } satisfies Answer
-  }).pipe(Effect.orDie)
+/** RFC 7591 dynamic registration, limited and bounded (Registration.ts). */
+export const register = Registration.register
 
 /** What the server's fetch of a metadata document read (http/OAuth.ts), or why it read nothing. */
 export interface FetchedDocument {
@@ -152,11 +119,11 @@ export const knowDocumentClient = <E>(
  * The request's client and its redirect URI, registered exactly; else the OAuth error to show,
  * never to redirect to (RFC 6749 4.1.2.1: a redirect URI not checked is not followed).
  */
-const checkedRedirect = (params: URLSearchParams) =>
+const checkedRedirect = (params: URLSearchParams, now: string) =>
   Effect.gen(function*() {
     const clientId = params.get("client_id") ?? ""
     const redirectUri = params.get("redirect_uri") ?? ""
-    const client = clientId === "" ? null : yield* OAuthStore.findClient(clientId)
+    const client = clientId === "" ? null : yield* OAuthStore.findClient(clientId, now)
     if (client === null) return { refused: oauthError(400, "invalid_client", "Unknown client_id.") } as const
     if (!client.redirectUris.includes(redirectUri)) {
       return { refused: oauthError(400, "invalid_request", "redirect_uri does not match a registered one exactly.") } as const
@@ -178,9 +145,9 @@ const checkedRedirect = (params: URLSearchParams) =>
  * screen (`consentUrl`), whose approval is `POST /v1/ai-connections`. An unknown client or a
  * redirect URI not registered exactly is shown as an error, never redirected to (RFC 6749 4.1.2.1).
  */
-export const authorize = (params: URLSearchParams, consentUrl: string, issuer: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+export const authorize = (params: URLSearchParams, consentUrl: string, issuer: string, now: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
   Effect.gen(function*() {
-    const checked = yield* checkedRedirect(params)
+    const checked = yield* checkedRedirect(params, now)
     if ("refused" in checked) return checked.refused
     const { back, client } = checked
     if (params.get("response_type") !== "code") return back("unsupported_response_type", "Only response_type=code.")
@@ -203,9 +170,9 @@ export const authorize = (params: URLSearchParams, consentUrl: string, issuer: s
  * redirect URI read from it is followed only once the server has matched it to the client's.
  * Nothing is stored: a decline creates no connection and no code.
  */
-export const decline = (params: URLSearchParams): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
+export const decline = (params: URLSearchParams, now: string): Effect.Effect<Answer, never, SqlClient.SqlClient> =>
   Effect.gen(function*() {
-    const checked = yield* checkedRedirect(params)
+    const checked = yield* checkedRedirect(params, now)
     if ("refused" in checked) return checked.refused
     return checked.back("access_denied", "The person declined to connect the app.")
   }).pipe(Effect.orDie)

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Base64Url } from "effect/encoding"
 import { SqlClient } from "effect/sql"
+import { Limits } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
 import * as Secret from "../kernel/Secret.ts"
 import { Entropy } from "../ports/Entropy.ts"
@@ -30,10 +31,19 @@ export interface Client {
   readonly redirectUris: ReadonlyArray<string>
 }
 
-export const findClient = Effect.fn("OAuthStore.findClient")(function*(clientId: string) {
+/**
+ * A client as the authorization endpoint and the approval know it, or null. A client registered at
+ * `/oauth/register` that no connection names is unknown `Limits.oauthUnusedClientHours` after it
+ * registered (checked here, on use; `deleteUnusedClients` removes it later). Clients of metadata
+ * documents have their own cache time (`documentFresh`).
+ */
+export const findClient = Effect.fn("OAuthStore.findClient")(function*(clientId: string, now: string) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<Record<string, unknown>>`SELECT client_id, client_name, redirect_uris FROM oauth_clients
-    WHERE client_id = ${clientId}`
+  const unusedSince = new Date(Date.parse(now) - Limits.oauthUnusedClientHours * 3_600_000).toISOString()
+  const rows = yield* sql<Record<string, unknown>>`SELECT client_id, client_name, redirect_uris FROM oauth_clients c
+    WHERE client_id = ${clientId}
+      AND (document_fetched_at IS NOT NULL OR created_at > ${unusedSince}
+        OR EXISTS (SELECT 1 FROM ai_connections x WHERE x.client_id = c.client_id))`
   const row = rows[0]
   if (row === undefined) return null
   return {
@@ -41,6 +51,18 @@ export const findClient = Effect.fn("OAuthStore.findClient")(function*(clientId:
     clientName: (row.client_name as string | null) ?? null,
     redirectUris: Row.textArray<string>(row.redirect_uris)
   } satisfies Client
+})
+
+/** How many expired unused registrations one registration deletes: enough to outpace the registration limit. */
+const unusedDeletedMax = 100
+
+/** Deletes registered clients made before `before` that no connection names, a bounded few at a time. */
+export const deleteUnusedClients = Effect.fn("OAuthStore.deleteUnusedClients")(function*(before: string) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`DELETE FROM oauth_clients WHERE client_id IN (
+    SELECT client_id FROM oauth_clients c WHERE document_fetched_at IS NULL AND created_at < ${before}
+      AND NOT EXISTS (SELECT 1 FROM ai_connections x WHERE x.client_id = c.client_id)
+    ORDER BY created_at LIMIT ${unusedDeletedMax})`
 })
 
 export const insertClient = Effect.fn("OAuthStore.insertClient")(function*(

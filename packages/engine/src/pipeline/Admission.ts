@@ -47,13 +47,10 @@ export const identify = Effect.fnUntraced(function*(
   // request is refused (`authorization`), and that refusal is recorded without them.
   const identityIssues = RequestDecoding.agentIdentityIssues(received.agentModel, received.agentRunId)
   const invocation = identityIssues.length === 0 ? received : { ...received, agentModel: null, agentRunId: null }
-  // An address that got credentials wrong too often this minute is answered 429 before any
-  // lookup, whatever it sends: guessing costs a minute per few dozen tries (issue 19 item 7).
-  const failures = failedAuthenticationBucket(operation, invocation)
-  if (failures !== null) {
-    const gate = yield* pipeline.rateLimiter.peek(failures, Limits.failedAuthenticationsPerAddressPerMinute)
-    if (!gate.allowed) return yield* Effect.fail(new Answered(tooManyFailures(gate.retryAfterSeconds)))
-  }
+  // Failed authentications are counted per address and refused past their limit (answerRefused);
+  // a valid credential is served whatever the address got wrong before, so an attacker behind a
+  // shared address cannot lock out the others behind it (issue 41 item 4, ADR 2300).
+  const failures = failedAuthenticationAddress(operation, invocation)
   const caller = yield* Authenticate.identify(pipeline.sql, pipeline.credentials, {
     operation,
     credential: invocation.credential,
@@ -90,13 +87,15 @@ export const identify = Effect.fnUntraced(function*(
 type Asked = Parameters<typeof auditRefusal>[1]
 
 /**
- * A credential refused: counted against the address when it was no known credential; an ended
- * key's refusal audited at a bounded rate of its own, so a leaked revoked key cannot flood the log.
+ * A credential refused: counted against the address when it was no known credential, in the
+ * database so every replica shares the count, and answered 429 past the limit, so guessing costs a
+ * minute per few dozen tries (issue 19 item 7); an ended key's refusal audited at a bounded rate of
+ * its own, so a leaked revoked key cannot flood the log.
  */
 const answerRefused = (pipeline: Pipeline, asked: Asked, failures: string | null, refused: Authenticate.Refused) =>
   Effect.gen(function*() {
     if (failures !== null && refused.known === null) {
-      const counted = yield* pipeline.rateLimiter.take(failures, Limits.failedAuthenticationsPerAddressPerMinute)
+      const counted = yield* pipeline.rateLimiter.failedAuthentication(pipeline.sql, failures)
       if (!counted.allowed) return yield* Effect.fail(new Answered(tooManyFailures(counted.retryAfterSeconds)))
     }
     if (refused.known !== null) {
@@ -128,11 +127,11 @@ const refuseOtherCompany = (pipeline: Pipeline, asked: Asked, authenticated: Aut
     return yield* Effect.fail(new Answered(errorOutcome(error)))
   })
 
-/** The bucket of an address's failed authentications, for an operation that takes a credential. */
-const failedAuthenticationBucket = (operation: Operation.Any, invocation: Invocation): string | null =>
+/** The address whose failed authentications count, for an operation that takes a credential. */
+const failedAuthenticationAddress = (operation: Operation.Any, invocation: Invocation): string | null =>
   operation.credential === "none" || invocation.clientAddress === undefined || invocation.clientAddress === null
     ? null
-    : `auth-failures:${invocation.clientAddress}`
+    : invocation.clientAddress.slice(0, 100)
 
 const tooManyFailures = (retryAfterSeconds: number) =>
   errorOutcome(

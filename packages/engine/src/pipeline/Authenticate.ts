@@ -135,6 +135,18 @@ export const recognises = (kind: Exclude<Operation.Credential, "none">, token: s
   doors[kind].strategies.some((strategy) => strategy.recognises(token))
 
 /**
+ * Whether `token` may be a credential an operation of `kind` accepts, by its form alone (reading
+ * nothing): false for no token, or one no strategy of the kind recognises, which the pipeline would
+ * refuse without a lookup. HTTP refuses such a request before reading its body (issue 41 item 3).
+ */
+export const mayAuthenticate = (kind: Operation.Credential, token: string | null, company: string | null): boolean => {
+  if (kind === "none") return true
+  if (token === null || token === "") return false
+  if (kind === "company" && (OAuthAccessToken.strategy.recognises(token) || FirmCredential.mayBe(token, company))) return true
+  return recognises(kind, token)
+}
+
+/**
  * Who is asking, as the first step of the pipeline finds it (Admission.identify): from the
  * engine's memory of API keys when it may
  * (docs/decisions/0713-credentials-remembered-for-group-commit.md), else by the strategy's

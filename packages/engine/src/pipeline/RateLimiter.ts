@@ -1,6 +1,8 @@
 import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient, type SqlError } from "effect/sql"
 import { Limits } from "@ledger/api"
 import type { Actor } from "../kernel/Actor.ts"
+import * as SharedLimit from "../store/SharedLimit.ts"
 import type { CompanyState } from "./authenticate/Credential.ts"
 
 export interface Verdict {
@@ -94,7 +96,8 @@ export const take = (buckets: ReadonlyArray<Bucket>): { readonly verdict: Verdic
  * company.
  *
  * The buckets live in this process: with several replicas each enforces the limit on its own
- * share of traffic (docs/decisions/0003-rate-limits.md).
+ * share of traffic (docs/decisions/0003-rate-limits.md). Failed authentications are the exception:
+ * counted in the database, shared by every replica (ADR 2300).
  */
 export class RateLimiter extends Context.Service<RateLimiter, {
   /**
@@ -107,8 +110,13 @@ export class RateLimiter extends Context.Service<RateLimiter, {
    * bounding work that is not a company's request, such as auditing an ended key's refusals.
    */
   readonly take: (bucket: string, limitPerMinute: number) => Effect.Effect<Verdict>
-  /** Whether a bucket of `take`'s has room for one more, taking nothing (a gate before the work). */
-  readonly peek: (bucket: string, limitPerMinute: number) => Effect.Effect<Verdict>
+  /**
+   * One failed authentication from a client address, counted in the database so every server
+   * process shares the count (store/SharedLimit.ts, ADR 2300): refused once the address has
+   * `Limits.failedAuthenticationsPerAddressPerMinute` failures in the last minute. Only failures
+   * are counted and only failures are refused: a valid credential from the same address is served.
+   */
+  readonly failedAuthentication: (sql: SqlClient.SqlClient, address: string) => Effect.Effect<Verdict, SqlError.SqlError>
 }>()("@ledger/engine/RateLimiter") {
   static readonly layer = Layer.sync(RateLimiter)(() => {
     const buckets = new Map<string, Bucket>()
@@ -130,7 +138,30 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       result.buckets.forEach((bucket, index) => buckets.set(names[index]!, bucket))
       return result.verdict
     }
+    // Addresses known refused until a time: a failure from one of them is answered without asking
+    // the database again, so a flood of wrong keys costs their lookups and nothing more. The time
+    // comes from the shared count, which cannot shrink before it, so this never refuses wrongly.
+    const refusedUntil = new Map<string, number>()
+    const refusedMax = 10_000
+    const failedAuthentication = (sql: SqlClient.SqlClient, address: string) =>
+      Effect.gen(function*() {
+        const nowMs = yield* Clock.currentTimeMillis
+        const limitPerMinute = Limits.failedAuthenticationsPerAddressPerMinute
+        const until = refusedUntil.get(address)
+        if (until !== undefined && until > nowMs) {
+          return { allowed: false, limitPerMinute, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((until - nowMs) / 1_000)), firstRefusal: false }
+        }
+        if (until !== undefined) refusedUntil.delete(address)
+        const verdict = yield* SharedLimit.take([{ name: `auth-failures:${address}`, max: limitPerMinute, windowMs: 60_000 }], nowMs).pipe(
+          Effect.provideService(SqlClient.SqlClient, sql)
+        )
+        if (verdict.allowed) return { allowed: true, limitPerMinute, remaining: 0, retryAfterSeconds: 0, firstRefusal: false }
+        if (refusedUntil.size >= refusedMax) refusedUntil.clear()
+        refusedUntil.set(address, nowMs + verdict.retryAfterSeconds * 1_000)
+        return { allowed: false, limitPerMinute, remaining: 0, retryAfterSeconds: verdict.retryAfterSeconds, firstRefusal: false }
+      })
     return RateLimiter.of({
+      failedAuthentication,
       check: (actor, company) =>
         Effect.map(Clock.currentTimeMillis, (nowMs) => {
           const names = company === null ? [] : [`company:${company.companyId}`]
@@ -141,16 +172,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
           }
           return names.length === 0 ? unlimited : takeAll(names, limits, nowMs)
         }),
-      take: (bucket, limitPerMinute) => Effect.map(Clock.currentTimeMillis, (nowMs) => takeAll([bucket], [limitPerMinute], nowMs)),
-      peek: (bucket, limitPerMinute) =>
-        Effect.map(Clock.currentTimeMillis, (nowMs) => {
-          const known = buckets.get(bucket)
-          if (known === undefined) return { ...unlimited, limitPerMinute, remaining: limitPerMinute }
-          const now = refill(known, limitPerMinute, nowMs)
-          return now.tokens >= 1
-            ? { allowed: true, limitPerMinute, remaining: Math.floor(now.tokens), retryAfterSeconds: 0, firstRefusal: false }
-            : { allowed: false, limitPerMinute, remaining: 0, retryAfterSeconds: secondsUntilOne(now), firstRefusal: false }
-        })
+      take: (bucket, limitPerMinute) => Effect.map(Clock.currentTimeMillis, (nowMs) => takeAll([bucket], [limitPerMinute], nowMs))
     })
   })
 
@@ -158,6 +180,6 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   static readonly layerUnlimited = Layer.succeed(RateLimiter)(RateLimiter.of({
     check: () => Effect.succeed(unlimited),
     take: () => Effect.succeed(unlimited),
-    peek: () => Effect.succeed(unlimited)
+    failedAuthentication: () => Effect.succeed(unlimited)
   }))
 }

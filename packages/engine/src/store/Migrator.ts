@@ -34,6 +34,7 @@ import * as WebhookSubscriptions from "./migrations/0038_webhook_subscriptions.t
 import * as PeriodReopenStamp from "./migrations/0039_period_reopen_stamp.ts"
 import * as MigrationConnectionUserNames from "./migrations/0043_migration_connection_user_names.ts"
 import * as TurnoverBound from "./migrations/0045_turnover_bound.ts"
+import * as OAuthRegistrationLimits from "./migrations/0047_oauth_registration_limits.ts"
 import * as CompanyAuditChain from "./migrations/0049_company_audit_chain.ts"
 import * as InboxDailyQuota from "./migrations/0051_inbox_daily_quota.ts"
 
@@ -81,6 +82,7 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 39, name: "period_reopen_stamp", sql: PeriodReopenStamp.sql },
   { id: 43, name: "migration_connection_user_names", sql: MigrationConnectionUserNames.sql },
   { id: 45, name: "turnover_bound", sql: TurnoverBound.sql },
+  { id: 47, name: "oauth_registration_limits", sql: OAuthRegistrationLimits.sql },
   { id: 49, name: "company_audit_chain", sql: CompanyAuditChain.sql },
   { id: 51, name: "inbox_daily_quota", sql: InboxDailyQuota.sql }
 ]

@@ -163,6 +163,7 @@ CREATE TABLE ai_connections (
   CONSTRAINT ai_connections_per_entry_cap_cents_check CHECK ((per_entry_cap_cents >= 0)),
   CONSTRAINT ai_connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'disconnected'::text])))
 );
+CREATE INDEX ai_connections_client ON ai_connections USING btree (client_id);
 CREATE INDEX ai_connections_company ON ai_connections USING btree (company_id, id) WHERE (company_id IS NOT NULL);
 CREATE INDEX ai_connections_firm ON ai_connections USING btree (firm_id, id) WHERE (firm_id IS NOT NULL);
 
@@ -1651,8 +1652,10 @@ CREATE TABLE oauth_clients (
   created_at timestamp with time zone NOT NULL,
   document_fetched_at timestamp with time zone,
   document_expires_at timestamp with time zone,
-  CONSTRAINT oauth_clients_pkey PRIMARY KEY (client_id)
+  CONSTRAINT oauth_clients_pkey PRIMARY KEY (client_id),
+  CONSTRAINT oauth_clients_client_name_length CHECK ((length(client_name) <= 200))
 );
+CREATE INDEX oauth_clients_registered ON oauth_clients USING btree (created_at) WHERE (document_fetched_at IS NULL);
 
 CREATE TABLE oauth_codes (
   code_hash text NOT NULL,

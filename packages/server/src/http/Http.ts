@@ -1,7 +1,7 @@
 import { ByteSize, Context, Effect, Layer, Result, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError, Catalog, File, Limits, type Operation } from "@ledger/api"
-import { Dispatcher, type Outcome } from "@ledger/engine"
+import { Authenticate, Dispatcher, type Outcome } from "@ledger/engine"
 import { SqlClient } from "effect/sql"
 import * as ClientAddress from "./ClientAddress.ts"
 import * as Docs from "./Docs.ts"
@@ -14,11 +14,14 @@ import * as WebConnector from "./WebConnector.ts"
 import * as WebApp from "./WebApp.ts"
 import * as OAuth from "./OAuth.ts"
 import * as SessionCookie from "./SessionCookie.ts"
+import * as SlowClients from "./SlowClients.ts"
 
 const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
 
-const errorResponse = (error: ApiError.LedgerError) => json(error.status, error.toBody())
+/** A body that did not arrive in time leaves its socket unusable: the answer closes it. */
+const errorResponse = (error: ApiError.LedgerError) =>
+  json(error.status, error.toBody(), error.type === "request_timeout" ? { Connection: "close" } : {})
 
 /**
  * Refusals become the spec's error body; anything else is a real fault: logged in full, and the
@@ -60,20 +63,20 @@ const bearer = (request: HttpServerRequest.HttpServerRequest): string | null => 
 }
 
 /**
- * Reads a JSON body within the size limit. Bodies are small (the largest, a receipt, is 20 MB of
- * base64 and has its own limit), so reading whole is fine once the size is bounded.
+ * Reads a JSON body within the size limit and its deadline. Bodies are small (the largest, a
+ * receipt, is 20 MB of base64 and has its own limit), so reading whole is fine once the size is bounded.
  */
-const readJsonBody = (request: HttpServerRequest.HttpServerRequest, bytesMax: number) =>
+const readJsonBody = (request: HttpServerRequest.HttpServerRequest, bytesMax: number, bodyTimeoutMs: number) =>
   Effect.gen(function*() {
     const declared = Number(header(request, "content-length") ?? "0")
     if (declared > bytesMax) {
       return yield* Effect.fail(ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
     }
     // A body without a Content-Length (chunked) is read only up to the limit, never whole.
-    const text = yield* request.text.pipe(
+    const text = yield* SlowClients.readBodyWithin(request, bytesMax, bodyTimeoutMs, request.text.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bytesMax)),
       Effect.mapError(() => ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
-    )
+    ))
     if (new TextEncoder().encode(text).byteLength > bytesMax) {
       return yield* Effect.fail(ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
     }
@@ -128,9 +131,18 @@ const readsLargeBody = (operation: Operation.Any, request: HttpServerRequest.Htt
   return declared === null || !(Number(declared) <= Limits.requestBodyBytesMax)
 }
 
+/**
+ * A POST to an operation that takes a credential, sent with none or with a token no credential of
+ * the operation's kind can be (by its form alone, reading nothing): refused before its body is
+ * read, whatever its size (issue 41 item 3). A token of a credential's form is looked up once, by
+ * the pipeline, after its body; large bodies are checked before (`readsLargeBody`).
+ */
+const bodyWithoutCredential = (operation: Operation.Any, credential: string | null, company: string | null): boolean =>
+  operation.method === "POST" && operation.credential !== "none" && !Authenticate.mayAuthenticate(operation.credential, credential, company)
+
 const render = (outcome: Outcome) => json(outcome.status, outcome.body, outcome.headers)
 
-const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Service"], trustProxy = false) =>
+const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Service"], trustProxy = false, bodyTimeoutMs = SlowClients.defaults.bodyTimeoutMs!) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const params = yield* HttpRouter.params
@@ -160,15 +172,17 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
     // Only a caller with a valid credential may make the server read a body larger than the
     // common limit (a statement import): the credential is checked from the headers first, and a
     // refusal closes the connection without reading on (issue 19 item 7).
-    if (readsLargeBody(operation, request)) {
+    if (readsLargeBody(operation, request) || bodyWithoutCredential(operation, session.credential, asked.company)) {
       const refused = yield* dispatcher.admits(asked)
       if (refused !== null) return render({ ...refused, headers: { ...refused.headers, Connection: "close" } })
     }
     // A body that cannot be read is refused by the pipeline, after authentication, so that a
     // known credential's refusal is audited like any other.
     const read = operation.method === "POST"
-      ? yield* Effect.result(readJsonBody(request, operation.bodyBytesMax ?? Limits.requestBodyBytesMax))
+      ? yield* Effect.result(readJsonBody(request, operation.bodyBytesMax ?? Limits.requestBodyBytesMax, bodyTimeoutMs))
       : Result.succeed(undefined)
+    // A body that did not arrive in time is answered at once, and its connection closed.
+    if (Result.isFailure(read) && read.failure.type === "request_timeout") return errorResponse(read.failure)
     const outcome = yield* dispatcher.execute({
       ...asked,
       body: Result.isSuccess(read) ? read.success?.value : undefined,
@@ -183,10 +197,10 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
       : render(answered)
   }).pipe(guard)
 
-const mcpRoute = (dispatcher: Dispatcher["Service"], trustProxy: boolean) =>
+const mcpRoute = (dispatcher: Dispatcher["Service"], trustProxy: boolean, bodyTimeoutMs: number) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const body = (yield* readJsonBody(request, Limits.requestBodyBytesMax)).value
+    const body = (yield* readJsonBody(request, Limits.requestBodyBytesMax, bodyTimeoutMs)).value
     const headers = new Headers()
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value)
     // The SDK insists on both; JSON-only clients may send just one.
@@ -251,6 +265,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
   Effect.gen(function*() {
     const dispatcher = yield* Dispatcher
     const trustProxy = yield* TrustProxy
+    const bodyTimeoutMs = yield* SlowClients.BodyTimeout
     const sql = yield* SqlClient.SqlClient
     yield* router.addGlobalMiddleware(unroutable)
     yield* router.addGlobalMiddleware(Observability.observe)
@@ -260,7 +275,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
-    yield* router.add("POST", "/mcp", OAuth.protectMcp(mcpRoute(dispatcher, trustProxy)))
+    yield* router.add("POST", "/mcp", OAuth.protectMcp(mcpRoute(dispatcher, trustProxy, bodyTimeoutMs)))
     yield* router.add("GET", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     yield* router.add("DELETE", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
@@ -268,12 +283,12 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
       yield* router.add(
         operation.method,
         operation.path.replace(/\{(\w+)\}/g, ":$1") as HttpRouter.PathInput,
-        operationRoute(operation, dispatcher, trustProxy)
+        operationRoute(operation, dispatcher, trustProxy, bodyTimeoutMs)
       )
     }
-    yield* WebConnector.register(router, trustProxy)
+    yield* WebConnector.register(router, trustProxy, bodyTimeoutMs)
     yield* WebApp.register(router)
-    yield* OAuth.register(router)
+    yield* OAuth.register(router, (request) => ClientAddress.of(request, trustProxy), bodyTimeoutMs)
     yield* router.add("*", "/*", Effect.sync(noSuchRoute))
   })
 )

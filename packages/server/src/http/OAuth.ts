@@ -1,8 +1,10 @@
 import { ByteSize, Clock, Effect } from "effect"
 import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
+import { ApiError } from "@ledger/api"
 import { AiApps, Ports } from "@ledger/engine"
 import { ClientDocuments } from "../adapters/HttpClientDocuments.ts"
+import * as SlowClients from "./SlowClients.ts"
 
 /**
  * The authorization server's HTTP face (MCP authorization spec; docs/ai-apps.md): the two
@@ -36,18 +38,26 @@ const answer = (result: AiApps.OAuth.Answer) =>
     ? HttpServerResponse.empty({ status: 302, headers: result.headers ?? {} })
     : HttpServerResponse.jsonUnsafe(result.body, { status: result.status, headers: result.headers ?? {} })
 
-const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
-const readText = (request: HttpServerRequest.HttpServerRequest) =>
-  request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax)))
+/** The body within its size and its deadline (SlowClients.ts `readBodyWithin`): past the deadline, a `request_timeout` LedgerError. */
+const readText = (request: HttpServerRequest.HttpServerRequest, bodyTimeoutMs: number) =>
+  SlowClients.readBodyWithin(request, bodyBytesMax, bodyTimeoutMs, request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax))))
 
-const readForm = (request: HttpServerRequest.HttpServerRequest) => Effect.map(readText(request), (text) => new URLSearchParams(text))
+const readForm = (request: HttpServerRequest.HttpServerRequest, bodyTimeoutMs: number) =>
+  Effect.map(readText(request, bodyTimeoutMs), (text) => new URLSearchParams(text))
 
-const failed = (status: number, error: string, description: string) =>
-  HttpServerResponse.jsonUnsafe({ error, error_description: description }, { status, headers: { "cache-control": "no-store" } })
+const failed = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe({ error, error_description: description }, { status, headers: { "cache-control": "no-store", ...headers } })
 
+/** A body that did not arrive in time is 408 (the connection closed); anything else unreadable, 400. */
 const guard = <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  effect.pipe(Effect.catchCause((cause) => Effect.as(Effect.logError("OAuth request failed", cause), failed(400, "invalid_request", "The request could not be read."))))
+  effect.pipe(
+    Effect.catchIf(
+      (error: unknown) => error instanceof ApiError.LedgerError && error.type === "request_timeout",
+      () => Effect.succeed(failed(408, "invalid_request", "The request body did not arrive in time.", { connection: "close" }))
+    ),
+    Effect.catchCause((cause) => Effect.as(Effect.logError("OAuth request failed", cause), failed(400, "invalid_request", "The request could not be read.")))
+  )
 
 const metadata = (document: (issuer: string) => unknown) =>
   Effect.gen(function*() {
@@ -59,10 +69,21 @@ const metadata = (document: (issuer: string) => unknown) =>
 const run = <A>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, never, SqlClient.SqlClient | Ports.Entropy>) =>
   effect.pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provide(Ports.Entropy.layer))
 
-/** Adds the authorization server's routes to the app's router (Http.ts `routes`). */
-export const register = (router: HttpRouter.HttpRouter) =>
+/**
+ * Adds the authorization server's routes to the app's router (Http.ts `routes`); `addressOf` is
+ * a request's client address as the rest of the server takes it (registration is limited by it).
+ */
+export const register = (
+  router: HttpRouter.HttpRouter,
+  addressOf: (request: HttpServerRequest.HttpServerRequest) => string | null,
+  bodyTimeoutMs: number
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // The app's clock, as the engine's requests read it (a test's manual clock moves codes' expiry,
+    // registrations' limits and unused clients' expiry with the approvals'); the system clock by default.
+    const clock = yield* Clock.Clock
+    const now = Effect.map(clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
     // Public addresses only, unless a test's providers admit loopback (HttpClientDocuments.ts).
     const documents = yield* ClientDocuments
     const { OAuth } = AiApps
@@ -72,14 +93,14 @@ export const register = (router: HttpRouter.HttpRouter) =>
     yield* router.add("GET", "/.well-known/oauth-authorization-server", metadata(OAuth.authorizationServerMetadata))
     yield* router.add("POST", "/oauth/register", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const text = yield* readText(request)
+      const text = yield* readText(request, bodyTimeoutMs)
       let body: unknown
       try {
         body = JSON.parse(text)
       } catch {
         return failed(400, "invalid_client_metadata", "The body must be JSON.")
       }
-      return answer(yield* run(sql, OAuth.register(body, yield* now)))
+      return answer(yield* run(sql, OAuth.register(body, yield* now, addressOf(request))))
     })))
     yield* router.add("GET", "/oauth/authorize", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -90,7 +111,7 @@ export const register = (router: HttpRouter.HttpRouter) =>
         params.get("client_id") ?? "", yield* now, documents.allowPrivate, documents.fetch, (error) => error.message
       ))
       if (unknown !== null) return answer(unknown)
-      return answer(yield* run(sql, OAuth.authorize(params, consent, issuerOf(request))))
+      return answer(yield* run(sql, OAuth.authorize(params, consent, issuerOf(request), yield* now)))
     })))
     // The consent screen's Decline (ADR 2017): back to the app with access_denied and its state,
     // once the client and redirect URI are checked again (a metadata-document client made known
@@ -102,15 +123,15 @@ export const register = (router: HttpRouter.HttpRouter) =>
         params.get("client_id") ?? "", yield* now, documents.allowPrivate, documents.fetch, (error) => error.message
       ))
       if (unknown !== null) return answer(unknown)
-      return answer(yield* run(sql, OAuth.decline(params)))
+      return answer(yield* run(sql, OAuth.decline(params, yield* now)))
     })))
     yield* router.add("POST", "/oauth/token", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      return answer(yield* run(sql, OAuth.token(yield* readForm(request), yield* now, issuerOf(request))))
+      return answer(yield* run(sql, OAuth.token(yield* readForm(request, bodyTimeoutMs), yield* now, issuerOf(request))))
     })))
     yield* router.add("POST", "/oauth/revoke", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      return answer(yield* run(sql, OAuth.revoke(yield* readForm(request), yield* now)))
+      return answer(yield* run(sql, OAuth.revoke(yield* readForm(request, bodyTimeoutMs), yield* now)))
     })))
   })
 

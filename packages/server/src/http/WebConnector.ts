@@ -4,6 +4,7 @@ import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResp
 import { SqlClient } from "effect/sql"
 import { BookMigrations } from "@ledger/engine"
 import * as ClientAddress from "./ClientAddress.ts"
+import * as SlowClients from "./SlowClients.ts"
 
 /**
  * The desktop edition's Web Connector endpoint (spec 4.16: "a dedicated endpoint on the web-app
@@ -27,13 +28,24 @@ const tooLarge = Effect.as(
   xml(413, BookMigrations.WebConnector.fault(`The body exceeds ${bodyBytesMax} bytes.`))
 )
 
-const post = (sql: SqlClient.SqlClient, trustProxy: boolean) =>
+/** A body that did not arrive within its deadline (SlowClients.ts): 408, and the connection closed. */
+const timedOut = HttpServerResponse.text(BookMigrations.WebConnector.fault("The request body did not arrive in time."), {
+  status: 408,
+  contentType: "text/xml; charset=utf-8",
+  headers: { connection: "close" }
+})
+
+const post = (sql: SqlClient.SqlClient, trustProxy: boolean, bodyTimeoutMs: number) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (Number(request.headers["content-length"] ?? "0") > bodyBytesMax) return yield* tooLarge
     // A body without a Content-Length (chunked) is read only up to the limit.
-    const read = yield* Effect.result(request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax))))
-    if (read._tag === "Failure") return yield* tooLarge
+    const read = yield* Effect.result(SlowClients.readBodyWithin(request, bodyBytesMax, bodyTimeoutMs,
+      request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax)))))
+    if (read._tag === "Failure") {
+      const failure: unknown = read.failure
+      return typeof failure === "object" && failure !== null && (failure as { type?: unknown }).type === "request_timeout" ? timedOut : yield* tooLarge
+    }
     const text = read.success
     const now = new Date(yield* Clock.currentTimeMillis).toISOString()
     const ticket = randomBytes(24).toString("base64url")
@@ -45,9 +57,9 @@ const post = (sql: SqlClient.SqlClient, trustProxy: boolean) =>
   )
 
 /** Adds the endpoint to the app's router (Http.ts `routes`); `trustProxy` as for the API's routes. */
-export const register = (router: HttpRouter.HttpRouter, trustProxy: boolean) =>
+export const register = (router: HttpRouter.HttpRouter, trustProxy: boolean, bodyTimeoutMs = SlowClients.defaults.bodyTimeoutMs!) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* router.add("POST", path, post(sql, trustProxy))
+    yield* router.add("POST", path, post(sql, trustProxy, bodyTimeoutMs))
     yield* router.add("GET", path, Effect.succeed(HttpServerResponse.text("Ledger Web Connector endpoint (SOAP 1.1, POST).")))
   })
