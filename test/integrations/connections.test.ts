@@ -148,12 +148,19 @@ describe("integrations", () => {
     const consent = commerce.consent(started.body.consent_url, { id: "acct_9", name: "Processor account" })
     const connection = (await owner.post("/v1/integrations/connections/complete", { state: consent.state, code: consent.code, posting_threshold_cents: 100_000 })).body
     expect(connection.mapping_gaps).toEqual([])
+    // The processor's token answer names the account as `stripe_user_id` (issue 39 item 6).
+    expect(connection.external_account_id).toBe("acct_9")
+    expect(connection.provider_balance_cents).toBeNull()
     await owner.post(`/v1/integrations/connections/${connection.id}/mappings/approve`, {})
     commerce.addCharge("acct_9", { id: "txn_1", amountCents: 10_000, feeCents: 320, date: "2026-04-01" })
-    commerce.addPayout("acct_9", { id: "txn_2", amountCents: 9_680, date: "2026-04-03" })
+    commerce.addPayout("acct_9", { id: "txn_2", amountCents: 9_400, date: "2026-04-03" })
     const run = await syncNow(app, owner, connection.id)
     expect(run.body.counts).toMatchObject({ fetched: 2, posted: 2 })
-    expect((await owner.get(`/v1/integrations/connections/${connection.id}`)).body.clearing_balance_cents).toBe(0)
+    // The clearing account and what the processor says it holds: 100.00 - 3.20 fee - 94.00 paid out.
+    expect((await owner.get(`/v1/integrations/connections/${connection.id}`)).body).toMatchObject({ clearing_balance_cents: 280, provider_balance_cents: 280 })
+    commerce.addPayout("acct_9", { id: "txn_2b", amountCents: 280, date: "2026-04-04" })
+    await syncNow(app, owner, connection.id)
+    expect((await owner.get(`/v1/integrations/connections/${connection.id}`)).body).toMatchObject({ clearing_balance_cents: 0, provider_balance_cents: 0 })
     commerce.failNext()
     const failed = await syncNow(app, owner, connection.id)
     expect(failed.body.status).toBe("failed")

@@ -75,7 +75,7 @@ export const wire = Effect.fn("ConnectionStore.wire")(function*(company: string,
     mapping_approved_at: row.mapping_approved_at === null || row.mapping_approved_at === undefined ? null : Row.iso(row.mapping_approved_at),
     health: status === "disconnected" ? "disconnected" : lastFailed || row.last_error != null || gaps.length > 0 ? "needs_attention" : "ok",
     clearing_balance_cents: yield* clearingBalance(company, (row.clearing_account as string | null) ?? null),
-    provider_balance_cents: null,
+    provider_balance_cents: row.provider_balance_cents === null || row.provider_balance_cents === undefined ? null : Row.int(row.provider_balance_cents),
     proposals_waiting: proposals,
     mapping_gaps: gaps,
     last_sync: runs[0] === undefined ? null : {

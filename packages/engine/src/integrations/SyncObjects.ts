@@ -199,4 +199,15 @@ const pages = Effect.fn("Sync.pages")(function*(context: Context) {
       AND id = ${Row.int(context.connection.id)}`.pipe(Effect.orDie)
     if (!result.hasMore) break
   }
+  // What the provider holds for the business, beside the clearing account's balance (spec 4.2).
+  // Providers without a balance answer null; the figure is kept with when it was read. A failed
+  // read keeps the last figure: the objects synced above stand.
+  const balance = yield* commerce.balance({ provider: String(context.connection.provider), accessToken: token }).pipe(
+    Effect.catchTag("CommerceFailure", () => Effect.succeed(null))
+  )
+  if (balance !== null) {
+    const request = yield* RequestContext
+    yield* sql`UPDATE integration_connections SET provider_balance_cents = ${balance}, provider_balance_at = ${request.now}
+      WHERE company_id = ${context.company} AND id = ${Row.int(context.connection.id)}`.pipe(Effect.orDie)
+  }
 })

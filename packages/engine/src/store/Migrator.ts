@@ -37,6 +37,7 @@ import * as TurnoverBound from "./migrations/0045_turnover_bound.ts"
 import * as OAuthRegistrationLimits from "./migrations/0047_oauth_registration_limits.ts"
 import * as CompanyAuditChain from "./migrations/0049_company_audit_chain.ts"
 import * as InboxDailyQuota from "./migrations/0051_inbox_daily_quota.ts"
+import * as IntegrationProviderBalance from "./migrations/0052_integration_provider_balance.ts"
 
 /**
  * Numbered migrations, applied in order at start: one baseline per area (issue 18 squashed the
@@ -84,7 +85,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 45, name: "turnover_bound", sql: TurnoverBound.sql },
   { id: 47, name: "oauth_registration_limits", sql: OAuthRegistrationLimits.sql },
   { id: 49, name: "company_audit_chain", sql: CompanyAuditChain.sql },
-  { id: 51, name: "inbox_daily_quota", sql: InboxDailyQuota.sql }
+  { id: 51, name: "inbox_daily_quota", sql: InboxDailyQuota.sql },
+  { id: 52, name: "integration_provider_balance", sql: IntegrationProviderBalance.sql }
 ]
 
 /**

@@ -1358,10 +1358,13 @@ CREATE TABLE integration_connections (
   next_sync_at timestamp with time zone,
   last_error text,
   last_error_at timestamp with time zone,
+  provider_balance_cents bigint,
+  provider_balance_at timestamp with time zone,
   CONSTRAINT integration_connections_pkey PRIMARY KEY (company_id, id),
   CONSTRAINT integration_connections_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(company_id),
   CONSTRAINT integration_connections_last_error_check CHECK ((length(last_error) <= 2000)),
   CONSTRAINT integration_connections_posting_threshold_cents_check CHECK ((posting_threshold_cents >= 0)),
+  CONSTRAINT integration_connections_provider_balance_cents_check CHECK (((provider_balance_cents >= '-9007199254740991'::bigint) AND (provider_balance_cents <= '9007199254740991'::bigint))),
   CONSTRAINT integration_connections_provider_check CHECK ((provider ~ '^provider_[a-z]$'::text)),
   CONSTRAINT integration_connections_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'connected'::text, 'paused'::text, 'disconnected'::text]))),
   CONSTRAINT integration_connections_sync_interval_minutes_check CHECK (((sync_interval_minutes >= 15) AND (sync_interval_minutes <= 1440)))

@@ -97,6 +97,28 @@ export const storefrontOrder = (order: Json): Ports.SourceObject => {
   }
 }
 
+/**
+ * The connected account a token answer names (issue 39 item 6): the processor's OAuth answer
+ * carries it as `stripe_user_id` (its connected-account user id), not `account_id`; the
+ * storefront's as `account_id`. Null when it names none: the connection is refused, never named
+ * "undefined".
+ */
+export const connectedAccountOf = (provider: string, json: Json): string | null => {
+  const id = provider === "provider_a" ? json.stripe_user_id ?? json.account_id : json.account_id
+  return typeof id === "string" && id !== "" && id.length <= 200 ? id : null
+}
+
+/**
+ * What the processor holds for the business, in cents: its balance object lists `available` and
+ * `pending` amounts per currency (integer minor units); the dollar ones are summed. Null when it
+ * answers none.
+ */
+export const processorBalance = (json: Json): number | null => {
+  const entries = [...(Array.isArray(json.available) ? json.available : []), ...(Array.isArray(json.pending) ? json.pending : [])] as Array<Json>
+  const dollars = entries.filter((entry) => Number.isSafeInteger(entry.amount) && String(entry.currency ?? "usd").toLowerCase() === "usd")
+  return dollars.length === 0 ? null : dollars.reduce((sum, entry) => sum + Number(entry.amount), 0)
+}
+
 const failure = (code: Ports.CommerceFailure["code"], message: string) => new Ports.CommerceFailure({ code, message })
 
 /** `path` under the base URL, its own path kept (`http://host/pa` + `/oauth/authorize` -> `http://host/pa/oauth/authorize`). */
@@ -191,7 +213,11 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
             grant_type: "authorization_code", code, code_verifier: codeVerifier, redirect_uri: redirect(redirectUri),
             client_id: found.clientId, client_secret: found.clientSecret
           }).toString()
-        })).pipe(Effect.map((json) => ({ accessToken: String(json.access_token), accountId: String(json.account_id), accountName: String(json.account_name ?? json.account_id) })))),
+        })).pipe(Effect.flatMap((json) => {
+          const accountId = connectedAccountOf(provider, json)
+          if (accountId === null) return Effect.fail(failure("error", "the provider's token answer names no connected account"))
+          return Effect.succeed({ accessToken: String(json.access_token), accountId, accountName: String(json.account_name ?? accountId).slice(0, 200) })
+        }))),
     objects: ({ provider, accessToken, cursor }) =>
       Effect.flatMap(config(provider), (found) => {
         if (provider === "provider_a") return processorObjects(call, found.baseUrl, accessToken, cursor)
@@ -207,7 +233,7 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
       Effect.flatMap(config(provider), (found) =>
         provider !== "provider_a" ? Effect.succeed(null)
           : call(new Request(endpoint(found.baseUrl, "/v1/balance"), { headers: { authorization: `Bearer ${accessToken}` } }))
-            .pipe(Effect.map((json) => Number(json.pending ?? 0) + Number(json.available ?? 0)))),
+            .pipe(Effect.map(processorBalance))),
     revoke: ({ provider, accessToken }) =>
       Effect.flatMap(config(provider), (found) =>
         call(new Request(endpoint(found.baseUrl, "/oauth/revoke"), {

@@ -54,7 +54,11 @@ const oauth = async (state: State, request: Request, url: URL): Promise<Response
     if (grant === undefined || grant.challenge !== challenge) return json(400, { error: "invalid_grant" })
     const token = `tok_${randomBytes(12).toString("hex")}`
     state.tokens.set(token, grant.account)
-    return json(200, { access_token: token, token_type: "bearer", scope: "read_only", account_id: grant.account.id, account_name: grant.account.name })
+    // As each provider answers: the processor names the connected account `stripe_user_id` (and no
+    // name); the storefront's answer carries its account id and name.
+    return grant.account.provider === "provider_a"
+      ? json(200, { access_token: token, token_type: "bearer", scope: "read_only", livemode: false, stripe_user_id: grant.account.id, stripe_publishable_key: `pk_test_${grant.account.id}` })
+      : json(200, { access_token: token, token_type: "bearer", scope: "read_only", account_id: grant.account.id, account_name: grant.account.name })
   }
   if (url.pathname === "/oauth/revoke") {
     const token = new URLSearchParams(await request.text()).get("token") ?? ""
@@ -94,6 +98,11 @@ const handler = (state: State) => async (request: Request): Promise<Response> =>
     }
     const start = after === null ? 0 : at(after) + 1
     return json(200, { object: "list", url: "/v1/balance_transactions", data: newestFirst.slice(start, start + limit), has_more: start + limit < newestFirst.length })
+  }
+  if (url.pathname === "/v1/balance" && holder.provider === "provider_a") {
+    // The processor's balance object: what it holds for the account, by currency, in cents.
+    const held = holder.log.reduce((sum, item) => sum + (typeof item.net === "number" ? item.net : Number(item.amount) - Number(item.fee ?? 0)), 0)
+    return json(200, { object: "balance", livemode: false, available: [{ amount: held, currency: "usd", source_types: { card: held } }], pending: [{ amount: 0, currency: "usd", source_types: { card: 0 } }] })
   }
   if (url.pathname === "/admin/api/orders.json") {
     const since = Number(url.searchParams.get("since_cursor") ?? 0)
