@@ -8,15 +8,17 @@ import {
   McpError,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { ApiError, Catalog, Operation, type Scope } from "@ledger/api"
 import type { Dispatcher, Invocation } from "@ledger/engine"
 import { Engine } from "../EngineVersion.ts"
 import * as JsonSchema from "../JsonSchema.ts"
 import * as Describe from "./Describe.ts"
+import * as Discovery from "./Discovery.ts"
 import * as Door from "./Door.ts"
 import * as JsonRpcChecks from "./JsonRpcChecks.ts"
 import * as OutputSchema from "./OutputSchema.ts"
+import * as Sessions from "./Sessions.ts"
 import * as Toolsets from "./Toolsets.ts"
 
 /** Names whose calls end or undo something: MCP clients may ask a person before calling them. */
@@ -135,7 +137,13 @@ export interface McpRequest {
     readonly toolsets?: string | null | undefined
     /** `?output_schemas=none` on the MCP address or `X-Ledger-Output-Schemas: none`: list tools without output schemas. */
     readonly outputSchemas?: string | null | undefined
+    /** `Mcp-Session-Id`: the session whose toolsets to list (Sessions.ts). */
+    readonly sessionId?: string | null | undefined
+    /** The client's own Accept took `text/event-stream`: a toggle's answer may then carry `notifications/tools/list_changed`. */
+    readonly acceptsEventStream?: boolean | undefined
   }
+  /** The process's MCP sessions; without it, no session is opened and the list follows the address alone. */
+  readonly sessions?: Sessions.Store | undefined
 }
 
 /**
@@ -149,9 +157,10 @@ export interface McpRequest {
 export const handle = Effect.fn("Mcp.handle")(function*(input: McpRequest) {
   const context = yield* Effect.context<never>()
   const runWith = Effect.runPromiseWith(context)
+  const now = yield* Clock.currentTimeMillis
   return yield* Effect.promise((served) => {
     const run: RunEffect = (effect, called) => runWith(effect, { signal: AbortSignal.any([served, called]) })
-    return serve(input, run)
+    return serve(input, run, now)
   })
 })
 
@@ -198,43 +207,190 @@ const inMcpWords = <A extends { readonly body: unknown }>(outcome: A): A => {
   return { ...outcome, body: { ...(outcome.body as object), error: { ...error, message } } }
 }
 
-/** Who is asking, through the pipeline's own `GET /v1/me`; null when that is not a company principal. */
+/**
+ * Who is asking, through the pipeline's own `GET /v1/me`, or `GET /v1/firm` for a firm's
+ * credential that names no client; null when neither answers.
+ */
 const callerOf = (input: McpRequest): Effect.Effect<Toolsets.Caller | null> =>
-  Effect.map(Door.whoIsAsking(input), (outcome) => {
-    if (outcome.status !== 200) return null
-    const body = outcome.body as { readonly principal_type: string; readonly scopes: ReadonlyArray<Scope.Scope> }
-    return { principalType: body.principal_type, scopes: body.scopes }
+  Effect.flatMap(Door.whoIsAsking(input), (outcome) => {
+    if (outcome.status === 200) {
+      const body = outcome.body as {
+        readonly principal_type: string
+        readonly id: number | null
+        readonly scopes: ReadonlyArray<Scope.Scope>
+        readonly company: { readonly company_id: string }
+      }
+      return Effect.succeed({
+        principalType: body.principal_type,
+        scopes: body.scopes,
+        identity: `${body.principal_type}:${body.id ?? ""}@${body.company.company_id}`
+      })
+    }
+    if (input.headers.company !== null || input.headers.credential === null) return Effect.succeed(null)
+    return Effect.map(Door.whoIsAskingForFirm(input), (firm): Toolsets.Caller | null => {
+      if (firm.status !== 200) return null
+      const body = firm.body as {
+        readonly firm: { readonly id: string | number }
+        readonly principal: { readonly type: string; readonly id: number; readonly scopes: ReadonlyArray<Scope.Scope> }
+      }
+      return {
+        principalType: body.principal.type,
+        scopes: body.principal.scopes,
+        firm: true,
+        identity: `${body.principal.type}:${body.principal.id}@firm:${body.firm.id}`
+      }
+    })
   })
 
-const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
+/** A tool result whose structured content is `body`: an error body when `isError`. */
+const result = (body: Record<string, unknown>, isError = false) => ({
+  ...(isError ? { isError: true } : {}),
+  content: [{ type: "text" as const, text: text(body) }],
+  structuredContent: body
+})
+
+const refusedWith = (body: { readonly error: unknown }) => result(body as Record<string, unknown>, true)
+
+/** Whether the body is one `tools/call` of a toggle (directly or through call_tool), whose answer may carry list_changed. */
+const togglesTools = (body: unknown): boolean => {
+  const message = body as { readonly method?: unknown; readonly params?: { readonly name?: unknown; readonly arguments?: { readonly name?: unknown } } } | null
+  if (Array.isArray(body) || message?.method !== "tools/call") return false
+  const name = message.params?.name === Discovery.callTool ? message.params.arguments?.name : message.params?.name
+  return typeof name === "string" && Discovery.toggles.has(name)
+}
+
+/** Whether the body is an `initialize` request, whose answer opens a session. */
+const initializes = (body: unknown): boolean =>
+  !Array.isArray(body) && (body as { readonly method?: unknown } | null)?.method === "initialize"
+
+const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response> => {
   const refused = JsonRpcChecks.refusal(input.parsedBody, input.request.headers.get("mcp-protocol-version"))
   if (refused !== null) return Promise.resolve(refused)
   const server = new Server(
     { name: "ledger", version: Engine.serverVersion },
-    { capabilities: { tools: {} }, instructions: Toolsets.instructions }
+    { capabilities: { tools: { listChanged: true } }, instructions: Toolsets.instructions }
   )
+  // The toolsets listed: the session's, once it has any; else those the address names (`default` when none).
+  const fromAddress = Toolsets.named(input.headers.toolsets ?? null)
+  const sessions = input.sessions
+  const sessionId = Sessions.isSessionId(input.headers.sessionId) ? input.headers.sessionId : null
+  /** The session's toolsets for `caller`; a session of another principal is not this caller's, and not used. */
+  const viewOf = (caller: Toolsets.Caller | null): { readonly names: ReadonlySet<string>; readonly session: Sessions.Session | null } => {
+    const session = sessionId === null ? undefined : sessions?.get(sessionId, now)
+    if (session === undefined || (session.identity !== null && session.identity !== (caller?.identity ?? null))) {
+      return { names: fromAddress.names, session: null }
+    }
+    return { names: session.names, session }
+  }
+  /** Catalog tools the caller may use, those the toolsets hold first. */
+  const usable = (caller: Toolsets.Caller | null) =>
+    Array.from(toolsOf().values()).filter((entry) => Toolsets.usableBy(entry.operation, caller))
+  const listedNames = (caller: Toolsets.Caller | null, names: ReadonlySet<string>): ReadonlySet<string> => {
+    const ids = Toolsets.idsOf(names, caller)
+    return new Set(usable(caller).filter((entry) => ids === null || ids.has(entry.operation.id)).map((entry) => entry.tool.name))
+  }
+
   server.setRequestHandler(ListToolsRequestSchema, async (_list, extra) => {
-    const chosen = Toolsets.selected(input.headers.toolsets ?? null)
-    if (chosen.unknown.length > 0) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown toolsets: ${chosen.unknown.join(", ")}. ` +
-        `Known: all, ${[...Toolsets.toolsets.keys()].sort().join(", ")}.`)
+    if (fromAddress.unknown.length > 0) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown toolsets: ${fromAddress.unknown.join(", ")}. ` +
+        `Known: all, default, ${[...Toolsets.toolsets.keys()].sort().join(", ")}.`)
     }
     const outputs = Toolsets.outputSchemas(input.headers.outputSchemas ?? null)
     if (outputs === null) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown output_schemas value: say ${Toolsets.outputSchemasValues.join(" or ")}.`)
     }
     const caller = await run(callerOf(input), extra.signal)
-    const tools = Array.from(toolsOf().values()).filter((entry) =>
-      Toolsets.usableBy(entry.operation, caller) && (chosen.ids === null || chosen.ids.has(entry.operation.id)))
-    return { tools: tools.map((entry) => outputs ? entry.tool : withoutOutputSchema(entry.tool)) }
-  })
-  server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
-    const entry = toolsOf().get(call.params.name)
-    if (entry === undefined) {
-      const body = ApiError.fail("not_found", `No tool named ${call.params.name}.`).toBody()
-      return { isError: true, content: [{ type: "text", text: text(body) }], structuredContent: body }
+    const view = viewOf(caller)
+    if (view.session !== null && view.session.identity === null && sessionId !== null && caller?.identity !== undefined) {
+      sessions?.put(sessionId, { ...view.session, identity: caller.identity }, now)
     }
-    const outcome = inMcpWords(await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), extra.signal))
+    const listed = listedNames(caller, view.names)
+    const tools = [...Discovery.tools, ...usable(caller).filter((entry) => listed.has(entry.tool.name)).map((entry) => entry.tool)]
+    return { tools: tools.map((tool) => outputs ? tool : withoutOutputSchema(tool)) }
+  })
+
+  /** The discovery tools' answers (Discovery.ts); `notify` sends list_changed on this call's answer. */
+  const discover = async (name: string, args: Record<string, unknown>, signal: AbortSignal, notify: () => Promise<void>) => {
+    const caller = await run(callerOf(input), signal)
+    const view = viewOf(caller)
+    const listed = listedNames(caller, view.names)
+    const mine = usable(caller)
+    if (name === Discovery.listToolsets) {
+      const toolsets = ["default", ...[...Toolsets.toolsets.keys()].sort()].flatMap((toolset) => {
+        const ids = Toolsets.idsOf(new Set([toolset]), caller) ?? new Set<string>()
+        const tools = mine.filter((entry) => ids.has(entry.operation.id)).map((entry) => entry.tool.name)
+        return tools.length === 0 ? [] : [{
+          name: toolset,
+          description: Toolsets.describe(toolset),
+          enabled: view.names.has("all") || tools.every((tool) => listed.has(tool)),
+          tools
+        }]
+      })
+      return result({ toolsets, session: view.session !== null })
+    }
+    if (name === Discovery.describeTool) {
+      const wanted = typeof args.name === "string" ? args.name : ""
+      if (Discovery.names.has(wanted)) {
+        return result({ tool: Discovery.tools.find((tool) => tool.name === wanted)!, toolsets: [], listed: true })
+      }
+      const entry = toolsOf().get(wanted)
+      if (entry === undefined || !Toolsets.usableBy(entry.operation, null)) {
+        return refusedWith(ApiError.fail("not_found", `No tool named ${wanted}. list_toolsets names every tool you may call.`).toBody())
+      }
+      if (!Toolsets.usableBy(entry.operation, caller)) {
+        return refusedWith(ApiError.fail(
+          "insufficient_scope",
+          `${wanted} is not for this credential: it needs scope ${entry.operation.scope}${entry.operation.peopleOnly ? " and a person" : ""}` +
+            `${entry.operation.credential === "firm" ? " and a firm's credential" : ""}. Ask a person who may, or for a credential that may.`,
+          { required_scope: entry.operation.scope }
+        ).toBody())
+      }
+      const toolsets = [...Toolsets.toolsets.entries()].filter(([, ids]) => ids.has(entry.operation.id)).map(([toolset]) => toolset)
+      return result({ tool: entry.tool, toolsets, listed: listed.has(wanted) })
+    }
+    // enable_toolset, disable_toolset
+    const toolset = typeof args.toolset === "string" ? args.toolset.trim().toLowerCase() : ""
+    if (!Toolsets.known(toolset)) {
+      return refusedWith(ApiError.fail("not_found", `No toolset named ${toolset}. list_toolsets names them.`).toBody())
+    }
+    const enabled = name === Discovery.enableToolset
+    const ids = Toolsets.idsOf(new Set([toolset]), caller)
+    const tools = mine.filter((entry) => ids === null || ids.has(entry.operation.id)).map((entry) => entry.tool.name)
+    if (view.session === null || sessionId === null || sessions === undefined) {
+      return result({
+        toolset,
+        enabled: tools.every((tool) => listed.has(tool)),
+        changed: false,
+        session: false,
+        tools,
+        note: "This client keeps no MCP session (no Mcp-Session-Id), so its tool list cannot change: call these tools through " +
+          "call_tool (describe_tool shows their input), or name the toolset in ?toolsets= on the MCP address."
+      })
+    }
+    const names = new Set(view.names)
+    if (enabled) names.add(toolset)
+    else names.delete(toolset)
+    sessions.put(sessionId, { names, identity: caller?.identity ?? view.session.identity }, now)
+    const after = listedNames(caller, names)
+    const changed = after.size !== listed.size || [...after].some((tool) => !listed.has(tool))
+    if (changed) await notify()
+    return result({
+      toolset,
+      enabled,
+      changed,
+      session: true,
+      tools,
+      ...(enabled ? {} : { note: "Still callable through call_tool." })
+    })
+  }
+
+  /** Calls the catalog's tool `name` as the pipeline would over HTTP. */
+  const callCatalog = async (name: string, call: CallToolRequest, signal: AbortSignal) => {
+    const entry = toolsOf().get(name)
+    if (entry === undefined) {
+      return refusedWith(ApiError.fail("not_found", `No tool named ${name}. list_toolsets names every tool you may call.`).toBody())
+    }
+    const outcome = inMcpWords(await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), signal))
     // Matches the tool's outputSchema: an object answer as it is, any other under `result`.
     const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body) &&
         !(entry.wrapped && outcome.status < 400)
@@ -242,14 +398,48 @@ const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
       : { result: outcome.body }) as Record<string, unknown>
     return {
       ...(outcome.status >= 400 ? { isError: true } : {}),
-      content: [{ type: "text", text: text(outcome.body) }],
+      content: [{ type: "text" as const, text: text(outcome.body) }],
       structuredContent: structured,
       _meta: { "dev.ledger/status": outcome.status }
     }
+  }
+
+  server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
+    const notify = () => extra.sendNotification({ method: "notifications/tools/list_changed" })
+    let name = call.params.name
+    let args = (call.params.arguments ?? {}) as Record<string, unknown>
+    let target = call
+    if (name === Discovery.callTool) {
+      // The same call, addressed to the named tool: its arguments, the outer call's _meta.
+      const inner = args.arguments
+      if (typeof args.name !== "string" || args.name === Discovery.callTool ||
+        (inner !== undefined && (typeof inner !== "object" || inner === null || Array.isArray(inner)))) {
+        return refusedWith(ApiError.fail("invalid_request", "call_tool takes name (a tool other than call_tool) and arguments (an object).").toBody())
+      }
+      name = args.name
+      args = (inner ?? {}) as Record<string, unknown>
+      target = { ...call, params: { ...call.params, name, arguments: args } }
+    }
+    if (Discovery.names.has(name)) return discover(name, args, extra.signal, notify)
+    return callCatalog(name, target, extra.signal)
   })
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+  // A toggle's answer is an event stream when the client takes one, so list_changed reaches it
+  // before the answer; every other answer is plain JSON.
+  const streamed = input.headers.acceptsEventStream === true && togglesTools(input.parsedBody)
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })
+  const opened = sessions !== undefined && initializes(input.parsedBody) && fromAddress.unknown.length === 0
+    ? sessions.open(fromAddress.names, now)
+    : null
   return server.connect(transport).then(() =>
-    transport.handleRequest(input.request, { parsedBody: input.parsedBody }).finally(() => {
+    transport.handleRequest(input.request, { parsedBody: input.parsedBody }).then(async (response) => {
+      if (opened === null && !streamed) return response
+      const headers = new Headers(response.headers)
+      if (opened !== null && response.status === 200) headers.set("mcp-session-id", opened)
+      // An event stream ends once the call's answer is written (the notification before it): read
+      // whole here, so the server is closed after it, not while the handler still writes.
+      const body = streamed ? await response.text() : response.body
+      return new Response(body, { status: response.status, statusText: response.statusText, headers })
+    }).finally(() => {
       void server.close()
     })
   )
