@@ -1,6 +1,6 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { makeTestApp, type TestApp, type TestCompany } from "./app.ts"
 
@@ -11,9 +11,10 @@ import { makeTestApp, type TestApp, type TestCompany } from "./app.ts"
 export const connectMcp = async (
   target: { readonly fetch: (request: Request) => Promise<Response> } | string,
   token: string,
-  headers: Record<string, string> = {}
+  headers: Record<string, string> = {},
+  options?: ClientOptions
 ): Promise<Client> => {
-  const client = new Client({ name: "ledger-test", version: "1.0.0" })
+  const client = new Client({ name: "ledger-test", version: "1.0.0" }, options)
   const transport = new StreamableHTTPClientTransport(new URL(typeof target === "string" ? target : "http://ledger.test/mcp"), {
     requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
     ...(typeof target === "string"
