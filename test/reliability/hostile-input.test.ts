@@ -2,7 +2,7 @@ import { Arbitrary, Effect, Schema } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiError, Catalog, Operation } from "@ledger/api"
-import { agentWithKey, connectMcp, expectErrorBody, makeTestApp, personWithKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { agentWithKey, allTools, connectMcp, expectErrorBody, makeTestApp, personWithKey, type TestApp, type TestCompany } from "../support/index.ts"
 import { long } from "./scale.ts"
 
 /**
@@ -217,7 +217,8 @@ describe("hostile input", () => {
   }, long ? 14_400_000 : 600_000)
 
   it("never answers 500 over MCP either", async () => {
-    const client = await connectMcp(app, company.ownerKey)
+    // Every tool the owner may use (`all`), not the default list's few (ADR 2200).
+    const client = await connectMcp(app, company.ownerKey, allTools)
     const tools = (await client.listTools()).tools
     try {
       await fc.assert(

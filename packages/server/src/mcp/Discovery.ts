@@ -114,6 +114,8 @@ export const tools: ReadonlyArray<Tool> = [
       required: ["name"],
       additionalProperties: false
     },
+    // Whatever the called tool answers: an object, its own schema's (describe_tool shows it).
+    outputSchema: { type: "object" },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false }
   }
 ]
