@@ -126,6 +126,14 @@ describe("MCP discovery", () => {
       { "mcp-session-id": session, "x-agent-model": agentModel })
     expect((await stranger.json()).result.tools.map((tool: Tool) => tool.name)).not.toContain("list_trips")
 
+    // A session this process does not know (restarted, another replica) is taken up by the next toggle.
+    const forgotten = "F".repeat(43)
+    const adopted = await post(company.ownerKey, { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "enable_toolset", arguments: { toolset: "payroll" } } },
+      { "mcp-session-id": forgotten })
+    expect((await adopted.json()).result.structuredContent).toMatchObject({ session: true, changed: true })
+    const relisted = await post(company.ownerKey, { jsonrpc: "2.0", id: 7, method: "tools/list" }, { "mcp-session-id": forgotten })
+    expect((await relisted.json()).result.tools.map((tool: Tool) => tool.name)).toContain("get_payroll_ytd")
+
     const plain = await post(company.ownerKey, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "disable_toolset", arguments: { toolset: "mileage" } } },
       { "mcp-session-id": session })
     expect(plain.headers.get("content-type")).toContain("application/json")

@@ -275,12 +275,18 @@ const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response
   const sessions = input.sessions
   const sessionId = Sessions.isSessionId(input.headers.sessionId) ? input.headers.sessionId : null
   /** The session's toolsets for `caller`; a session of another principal is not this caller's, and not used. */
-  const viewOf = (caller: Toolsets.Caller | null): { readonly names: ReadonlySet<string>; readonly session: Sessions.Session | null } => {
+  const viewOf = (caller: Toolsets.Caller | null): {
+    readonly names: ReadonlySet<string>
+    readonly session: Sessions.Session | null
+    /** The session id is another principal's. */
+    readonly foreign: boolean
+  } => {
     const session = sessionId === null ? undefined : sessions?.get(sessionId, now)
-    if (session === undefined || (session.identity !== null && session.identity !== (caller?.identity ?? null))) {
-      return { names: fromAddress.names, session: null }
+    if (session === undefined) return { names: fromAddress.names, session: null, foreign: false }
+    if (session.identity !== null && session.identity !== (caller?.identity ?? null)) {
+      return { names: fromAddress.names, session: null, foreign: true }
     }
-    return { names: session.names, session }
+    return { names: session.names, session, foreign: false }
   }
   /** Catalog tools the caller may use, those the toolsets hold first. */
   const usable = (caller: Toolsets.Caller | null) =>
@@ -326,7 +332,8 @@ const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response
           tools
         }]
       })
-      return result({ toolsets, session: view.session !== null })
+      // Whether toggles change this client's list: it sends a session id that is not another principal's.
+      return result({ toolsets, session: sessionId !== null && sessions !== undefined && !view.foreign })
     }
     if (name === Discovery.describeTool) {
       const wanted = typeof args.name === "string" ? args.name : ""
@@ -356,7 +363,9 @@ const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response
     const enabled = name === Discovery.enableToolset
     const ids = Toolsets.idsOf(new Set([toolset]), caller)
     const tools = mine.filter((entry) => ids === null || ids.has(entry.operation.id)).map((entry) => entry.tool.name)
-    if (view.session === null || sessionId === null || sessions === undefined) {
+    // A session id this process does not know (a restart, another replica, idle too long) is
+    // taken up again from the address's toolsets; another principal's is not this caller's.
+    if (sessionId === null || sessions === undefined || view.foreign) {
       return result({
         toolset,
         enabled: tools.every((tool) => listed.has(tool)),
@@ -370,7 +379,7 @@ const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response
     const names = new Set(view.names)
     if (enabled) names.add(toolset)
     else names.delete(toolset)
-    sessions.put(sessionId, { names, identity: caller?.identity ?? view.session.identity }, now)
+    sessions.put(sessionId, { names, identity: caller?.identity ?? view.session?.identity ?? null }, now)
     const after = listedNames(caller, names)
     const changed = after.size !== listed.size || [...after].some((tool) => !listed.has(tool))
     if (changed) await notify()
