@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { agentModel, agentWithKey, connectMcp, expectErrorBody, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { agentModel, agentWithKey, agentWithThreshold, connectMcp, expectErrorBody, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
 
 /**
  * Discovery at run time (issue 40 item 2, ADR 2200), driven by the official SDK client: an agent
@@ -210,6 +210,41 @@ describe("MCP discovery", () => {
       await agent.close()
       await everything.close()
       await ownerAll.close()
+    }
+  })
+
+  it("teaches: descriptions say what a write costs and what follows; refusals and proposals say the next step", async () => {
+    const agent = await agentWithThreshold(app, company, { thresholdCents: 1_000 })
+    const client = await connectMcp(app, agent.key, agent.headers)
+    try {
+      const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool.description ?? ""]))
+      expect(tools.get("propose_journal_entry")).toMatch(/Governed write: posts within your threshold, else queues a proposal \(202\).*dry_run: true previews/)
+      expect(tools.get("propose_journal_entry")).toMatch(/Next: a 202 is a proposal/)
+      expect(tools.get("list_bank_lines")).toMatch(/Next: categorize_bank_line or match_bank_line/)
+      expect(tools.get("list_accounts")).not.toMatch(/write/i)
+
+      const lines = [{ account: "6070", debit_cents: 5_000 }, { account: "1010", credit_cents: 5_000 }]
+      const queued = await client.callTool({ name: "propose_journal_entry", arguments: { entry_date: "2026-03-02", lines, idempotency_key: newKey() } })
+      expect(queued._meta?.["dev.ledger/status"]).toBe(202)
+      const id = (queued.structuredContent as { proposal: { id: number } }).proposal.id
+      expect(queued._meta?.["dev.ledger/hint"]).toContain(`proposal ${id}: do not retry`)
+      expect((queued.content as Array<{ text: string }>)[1]!.text).toMatch(/^Next: Queued for a person's approval/)
+
+      const missingKey = await client.callTool({ name: "propose_journal_entry", arguments: { entry_date: "2026-03-02", lines } })
+      expect(missingKey.isError).toBe(true)
+      expect(missingKey._meta?.["dev.ledger/hint"]).toMatch(/^Add idempotency_key/)
+      // The first block and the structured content stay the API's error body.
+      expect(JSON.parse((missingKey.content as Array<{ text: string }>)[0]!.text)).toEqual(missingKey.structuredContent)
+      const unknownAccount = await client.callTool({
+        name: "propose_journal_entry",
+        arguments: { entry_date: "2026-03-02", lines: [{ account: "9999", debit_cents: 5 }, { account: "1010", credit_cents: 5 }], dry_run: true }
+      })
+      expectErrorBody(unknownAccount.structuredContent, "unknown_account")
+      expect((unknownAccount.content as Array<{ text: string }>)[1]!.text).toBe("Next: list_accounts gives the account codes that exist.")
+      const unknownTool = await client.callTool({ name: "describe_tool", arguments: { name: "nope" } })
+      expect(unknownTool._meta?.["dev.ledger/hint"]).toMatch(/list_ tool/)
+    } finally {
+      await client.close()
     }
   })
 })

@@ -15,6 +15,7 @@ import { Engine } from "../EngineVersion.ts"
 import * as JsonSchema from "../JsonSchema.ts"
 import * as Describe from "./Describe.ts"
 import * as Discovery from "./Discovery.ts"
+import * as Hints from "./Hints.ts"
 import * as Door from "./Door.ts"
 import * as JsonRpcChecks from "./JsonRpcChecks.ts"
 import * as OutputSchema from "./OutputSchema.ts"
@@ -81,9 +82,9 @@ const buildTools = (): ReadonlyMap<string, ToolEntry> => {
       tool: {
         name,
         title: operation.summary,
-        description: `${operation.summary} (${operation.method} ${operation.path}; scope ${operation.scope}${
-          operation.peopleOnly ? "; people only" : ""
-        }${operation.governed ? "; governed: may post, queue a proposal, or preview with dry_run" : ""})`,
+        // What it does, what it costs and what follows (issue 40 item 4), then where it lives.
+        description: [operation.summary, Hints.cost(operation), Hints.next(operation)].filter((part) => part !== null).join(" ") +
+          ` (${operation.method} ${operation.path}; scope ${operation.scope}${operation.peopleOnly ? "; people only" : ""})`,
         inputSchema: {
           type: "object",
           properties: properties as Record<string, object>,
@@ -243,11 +244,15 @@ const callerOf = (input: McpRequest): Effect.Effect<Toolsets.Caller | null> =>
   })
 
 /** A tool result whose structured content is `body`: an error body when `isError`. */
-const result = (body: Record<string, unknown>, isError = false) => ({
-  ...(isError ? { isError: true } : {}),
-  content: [{ type: "text" as const, text: text(body) }],
-  structuredContent: body
-})
+const result = (body: Record<string, unknown>, isError = false) => {
+  const hint = isError ? Hints.forAnswer(400, body) : null
+  return {
+    ...(isError ? { isError: true } : {}),
+    content: [{ type: "text" as const, text: text(body) }, ...(hint === null ? [] : [{ type: "text" as const, text: `Next: ${hint}` }])],
+    structuredContent: body,
+    ...(hint === null ? {} : { _meta: { "dev.ledger/hint": hint } })
+  }
+}
 
 const refusedWith = (body: { readonly error: unknown }) => result(body as Record<string, unknown>, true)
 
@@ -405,11 +410,13 @@ const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response
         !(entry.wrapped && outcome.status < 400)
       ? outcome.body
       : { result: outcome.body }) as Record<string, unknown>
+    // The next step, for a model (a second text block) and a program (_meta): the body stays the API's.
+    const hint = Hints.forAnswer(outcome.status, outcome.body)
     return {
       ...(outcome.status >= 400 ? { isError: true } : {}),
-      content: [{ type: "text" as const, text: text(outcome.body) }],
+      content: [{ type: "text" as const, text: text(outcome.body) }, ...(hint === null ? [] : [{ type: "text" as const, text: `Next: ${hint}` }])],
       structuredContent: structured,
-      _meta: { "dev.ledger/status": outcome.status }
+      _meta: { "dev.ledger/status": outcome.status, ...(hint === null ? {} : { "dev.ledger/hint": hint }) }
     }
   }
 
