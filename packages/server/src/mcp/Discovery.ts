@@ -24,7 +24,7 @@ export const toggles: ReadonlySet<string> = new Set([enableToolset, disableTools
 /** A refusal, as every tool's output schema has it (OutputSchema.ts). */
 const refusal = { type: "object", required: ["error"] }
 
-const toolsetArgument = {
+const toolsetArgument: Tool["inputSchema"] = {
   type: "object",
   properties: { toolset: { type: "string", minLength: 1, maxLength: 40, description: "A name list_toolsets gives, e.g. banking." } },
   required: ["toolset"],
@@ -33,7 +33,7 @@ const toolsetArgument = {
 
 const names_ = { type: "array", items: { type: "string" } }
 
-const toggled = {
+const toggled: NonNullable<Tool["outputSchema"]> = {
   type: "object",
   anyOf: [{
     type: "object",

@@ -1,4 +1,4 @@
-import { Operation } from "@ledger/api"
+import type { Operation } from "@ledger/api"
 
 /**
  * What an agent should do next (issue 40 item 4): a line after a refusal, by its stable type, and a
@@ -81,5 +81,3 @@ const nextOf: Readonly<Record<string, string>> = {
 
 export const next = (operation: Operation.Any): string | null => nextOf[operation.id] ?? null
 
-/** Checked at load: a hint names only operations of the catalog. */
-export const namedOperations = (): ReadonlyArray<string> => Object.keys(nextOf).map(Operation.toolName)
