@@ -1,8 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { agentModel, agentWithKey, connectMcp } from "../support/index.ts"
+import { agentModel, agentWithKey, connectMcp, newKey } from "../support/index.ts"
 import { type AuthApp, connectedApp, makeAiApp, type Owner, ownerSignedIn } from "../support/ai-apps.ts"
-import { createFirm, grantAccess, memberWithKey, firmAgentWithKey } from "../firms/support.ts"
 
 /**
  * The default tool list (issue 40 item 1, ADR 2200): with no toolset named, every kind of caller
@@ -27,10 +26,18 @@ beforeAll(async () => {
   const reader = await agentWithKey(app, company.ownerKey, ["read"])
   const proposer = await agentWithKey(app, company.ownerKey, ["read", "propose"])
   const approver = await agentWithKey(app, company.ownerKey, ["read", "propose", "approve"])
-  const firm = await createFirm(app)
-  await grantAccess(app, company, firm)
-  const cpa = await memberWithKey(app, firm, "cpa")
-  const firmAgent = await firmAgentWithKey(app, firm)
+  // A firm with full access to the company, a cpa and an agent of it, each with a key.
+  const call = async (token: string, path: string, body: unknown) => {
+    const answer = await app.call("POST", path, { token, key: newKey(), body })
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201)
+    return answer.body
+  }
+  const firm = await call(app.operatorToken, "/v1/firms", { name: "Default List CPAs", admin_name: "Ada Admin" })
+  await call(company.ownerKey, "/v1/firm-access", { firm_id: firm.firm.id, scopes: ["read", "propose", "approve", "admin"], billing: "client", reason: "Our accountants" })
+  const member = await call(firm.secret, "/v1/firm/members", { name: "A cpa", role: "cpa" })
+  const cpa = { key: (await call(firm.secret, "/v1/firm/keys", { principal_type: "member", member_id: member.id, scopes: member.scopes })).secret as string }
+  const agentOfFirm = await call(firm.secret, "/v1/firm/agents", { name: "Categorizer", scopes: ["read", "propose"] })
+  const firmAgent = { key: (await call(firm.secret, "/v1/firm/keys", { principal_type: "agent", firm_agent_id: agentOfFirm.id, scopes: ["read", "propose"] })).secret as string }
   const aiRead = await connectedApp(app, owner, "read")
   const aiSuggest = await connectedApp(app, owner, "suggest")
   const agent = { "x-agent-model": agentModel }

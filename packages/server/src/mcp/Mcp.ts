@@ -5,112 +5,20 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
-  type Tool
+  McpError
 } from "@modelcontextprotocol/sdk/types.js"
 import { Clock, Effect } from "effect"
-import { ApiError, Catalog, Operation, type Scope } from "@ledger/api"
+import { ApiError, type Scope } from "@ledger/api"
 import type { Dispatcher, Invocation } from "@ledger/engine"
 import { Engine } from "../EngineVersion.ts"
-import * as JsonSchema from "../JsonSchema.ts"
-import * as Describe from "./Describe.ts"
 import * as Discovery from "./Discovery.ts"
-import * as Hints from "./Hints.ts"
 import * as Door from "./Door.ts"
+import * as Hints from "./Hints.ts"
 import * as JsonRpcChecks from "./JsonRpcChecks.ts"
-import * as OutputSchema from "./OutputSchema.ts"
-import * as Sessions from "./Sessions.ts"
+import * as Listing from "./Listing.ts"
+import type * as Sessions from "./Sessions.ts"
+import { type ToolEntry, toolsOf, withoutOutputSchema } from "./Tools.ts"
 import * as Toolsets from "./Toolsets.ts"
-
-/** Names whose calls end or undo something: MCP clients may ask a person before calling them. */
-const destructiveVerbs = /^(revoke|void|remove|delete|cancel|disconnect|reject|archive|unlink|undo|unmatch|exclude|deactivate|discard)/
-
-interface ToolEntry {
-  readonly operation: Operation.Any
-  readonly tool: Tool
-  readonly pathFields: ReadonlySet<string>
-  readonly queryFields: ReadonlySet<string>
-  /** The answer is not a JSON object: `structuredContent` is `{ result: body }` (see OutputSchema). */
-  readonly wrapped: boolean
-}
-
-/**
- * Said on each of the owner's ~140 writes, so kept short: the server's instructions explain the
- * key once in full, and the schema's `required` (or its `anyOf` with dry_run) says when it is due.
- */
-const keyDescription = "Unique per change; reuse it to retry safely."
-
-const buildTools = (): ReadonlyMap<string, ToolEntry> => {
-  const entries = new Map<string, ToolEntry>()
-  for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
-    if (!operation.mcpTool || operation.credential === "none") continue
-    const properties: Record<string, unknown> = {}
-    const required: Array<string> = []
-    for (const [where, schema] of [["path", operation.pathParams], ["query", operation.query], ["body", operation.body]] as const) {
-      if (schema === undefined) continue
-      const json = JsonSchema.of(schema, { closed: true })
-      for (const [field, property] of Object.entries((json.properties ?? {}) as Record<string, Record<string, unknown>>)) {
-        const description = property.description === undefined ? Describe.fallback(operation, field, property, where) : null
-        properties[field] = description === null ? property : { ...property, description }
-      }
-      required.push(...((json.required ?? []) as Array<string>))
-    }
-    // A write's key is required in the schema, as the pipeline requires it; an operation that
-    // previews with dry_run needs none for the preview.
-    let keyRule: Record<string, unknown> = {}
-    if (operation.mode === "K") {
-      const dryRun = operation.governed || JsonSchema.fieldNames(operation.body).includes("dry_run")
-      properties.idempotency_key = {
-        type: "string",
-        minLength: 8,
-        maxLength: 200,
-        description: dryRun ? `${keyDescription} Optional with dry_run.` : keyDescription
-      }
-      if (dryRun) {
-        keyRule = { anyOf: [{ required: ["idempotency_key"] }, { required: ["dry_run"], properties: { dry_run: { const: true } } }] }
-      } else {
-        required.push("idempotency_key")
-      }
-    }
-    const name = Operation.toolName(operation.id)
-    const output = OutputSchema.of(operation)
-    entries.set(name, {
-      operation,
-      wrapped: output.wrapped,
-      pathFields: new Set(JsonSchema.fieldNames(operation.pathParams)),
-      queryFields: new Set(JsonSchema.fieldNames(operation.query)),
-      tool: {
-        name,
-        title: operation.summary,
-        // What it does, what it costs and what follows (issue 40 item 4), then where it lives.
-        description: [operation.summary, Hints.cost(operation), Hints.next(operation)].filter((part) => part !== null).join(" ") +
-          ` (${operation.method} ${operation.path}; scope ${operation.scope}${operation.peopleOnly ? "; people only" : ""})`,
-        inputSchema: {
-          type: "object",
-          properties: properties as Record<string, object>,
-          required: Array.from(new Set(required)),
-          additionalProperties: false,
-          ...keyRule
-        },
-        outputSchema: output.schema,
-        // The title is the tool's own `title`; `annotations.title` would say it a third time.
-        annotations: {
-          readOnlyHint: operation.mode === "R",
-          destructiveHint: operation.mode !== "R" && destructiveVerbs.test(operation.id),
-          idempotentHint: operation.mode !== "R",
-          openWorldHint: false
-        }
-      }
-    })
-  }
-  return entries
-}
-
-/** The tool as a client that asked for no output schemas lists it: the SDK then checks no answer's shape. */
-const withoutOutputSchema = ({ outputSchema: _, ...tool }: Tool): Tool => tool
-
-let tools: ReadonlyMap<string, ToolEntry> | undefined
-const toolsOf = () => (tools ??= buildTools())
 
 const text = (value: unknown) => JSON.stringify(value)
 
@@ -243,19 +151,6 @@ const callerOf = (input: McpRequest): Effect.Effect<Toolsets.Caller | null> =>
     })
   })
 
-/** A tool result whose structured content is `body`: an error body when `isError`. */
-const result = (body: Record<string, unknown>, isError = false) => {
-  const hint = isError ? Hints.forAnswer(400, body) : null
-  return {
-    ...(isError ? { isError: true } : {}),
-    content: [{ type: "text" as const, text: text(body) }, ...(hint === null ? [] : [{ type: "text" as const, text: `Next: ${hint}` }])],
-    structuredContent: body,
-    ...(hint === null ? {} : { _meta: { "dev.ledger/hint": hint } })
-  }
-}
-
-const refusedWith = (body: { readonly error: unknown }) => result(body as Record<string, unknown>, true)
-
 /** Whether the body is one `tools/call` of a toggle (directly or through call_tool), whose answer may carry list_changed. */
 const togglesTools = (body: unknown): boolean => {
   const message = body as { readonly method?: unknown; readonly params?: { readonly name?: unknown; readonly arguments?: { readonly name?: unknown } } } | null
@@ -268,184 +163,52 @@ const togglesTools = (body: unknown): boolean => {
 const initializes = (body: unknown): boolean =>
   !Array.isArray(body) && (body as { readonly method?: unknown } | null)?.method === "initialize"
 
-const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response> => {
-  const refused = JsonRpcChecks.refusal(input.parsedBody, input.request.headers.get("mcp-protocol-version"))
-  if (refused !== null) return Promise.resolve(refused)
-  const server = new Server(
-    { name: "ledger", version: Engine.serverVersion },
-    { capabilities: { tools: { listChanged: true } }, instructions: Toolsets.instructions }
-  )
-  // The toolsets listed: the session's, once it has any; else those the address names (`default` when none).
-  const fromAddress = Toolsets.named(input.headers.toolsets ?? null)
-  const sessions = input.sessions
-  const sessionId = Sessions.isSessionId(input.headers.sessionId) ? input.headers.sessionId : null
-  /** The session's toolsets for `caller`; a session of another principal is not this caller's, and not used. */
-  const viewOf = (caller: Toolsets.Caller | null): {
-    readonly names: ReadonlySet<string>
-    readonly session: Sessions.Session | null
-    /** The session id is another principal's. */
-    readonly foreign: boolean
-  } => {
-    const session = sessionId === null ? undefined : sessions?.get(sessionId, now)
-    if (session === undefined) return { names: fromAddress.names, session: null, foreign: false }
-    if (session.identity !== null && session.identity !== (caller?.identity ?? null)) {
-      return { names: fromAddress.names, session: null, foreign: true }
-    }
-    return { names: session.names, session, foreign: false }
+/** Calls the catalog's tool `name` as the pipeline would over HTTP. */
+const callCatalog = async (input: McpRequest, run: RunEffect, name: string, call: CallToolRequest, signal: AbortSignal) => {
+  const entry = toolsOf().get(name)
+  if (entry === undefined) {
+    return Listing.refusedWith(ApiError.fail("not_found", `No tool named ${name}. list_toolsets names every tool you may call.`).toBody())
   }
-  /** Catalog tools the caller may use, those the toolsets hold first. */
-  const usable = (caller: Toolsets.Caller | null) =>
-    Array.from(toolsOf().values()).filter((entry) => Toolsets.usableBy(entry.operation, caller))
-  const listedNames = (caller: Toolsets.Caller | null, names: ReadonlySet<string>): ReadonlySet<string> => {
-    const ids = Toolsets.idsOf(names, caller)
-    return new Set(usable(caller).filter((entry) => ids === null || ids.has(entry.operation.id)).map((entry) => entry.tool.name))
+  const outcome = inMcpWords(await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), signal))
+  // Matches the tool's outputSchema: an object answer as it is, any other under `result`.
+  const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body) &&
+      !(entry.wrapped && outcome.status < 400)
+    ? outcome.body
+    : { result: outcome.body }) as Record<string, unknown>
+  // The next step, for a model (a second text block) and a program (_meta): the body stays the API's.
+  const hint = Listing.withHint(Hints.forAnswer(outcome.status, outcome.body))
+  return {
+    ...(outcome.status >= 400 ? { isError: true } : {}),
+    content: [{ type: "text" as const, text: text(outcome.body) }, ...hint.blocks],
+    structuredContent: structured,
+    _meta: { "dev.ledger/status": outcome.status, ...hint.meta }
   }
+}
 
-  server.setRequestHandler(ListToolsRequestSchema, async (_list, extra) => {
-    if (fromAddress.unknown.length > 0) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown toolsets: ${fromAddress.unknown.join(", ")}. ` +
-        `Known: all, default, ${[...Toolsets.toolsets.keys()].sort().join(", ")}.`)
-    }
-    const outputs = Toolsets.outputSchemas(input.headers.outputSchemas ?? null)
-    if (outputs === null) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown output_schemas value: say ${Toolsets.outputSchemasValues.join(" or ")}.`)
-    }
-    const caller = await run(callerOf(input), extra.signal)
-    const view = viewOf(caller)
-    if (view.session !== null && view.session.identity === null && sessionId !== null && caller?.identity !== undefined) {
-      sessions?.put(sessionId, { ...view.session, identity: caller.identity }, now)
-    }
-    const listed = listedNames(caller, view.names)
-    const tools = [...Discovery.tools, ...usable(caller).filter((entry) => listed.has(entry.tool.name)).map((entry) => entry.tool)]
-    return { tools: tools.map((tool) => outputs ? tool : withoutOutputSchema(tool)) }
-  })
-
-  /** The discovery tools' answers (Discovery.ts); `notify` sends list_changed on this call's answer. */
-  const discover = async (name: string, args: Record<string, unknown>, signal: AbortSignal, notify: () => Promise<void>) => {
-    const caller = await run(callerOf(input), signal)
-    const view = viewOf(caller)
-    const listed = listedNames(caller, view.names)
-    const mine = usable(caller)
-    if (name === Discovery.listToolsets) {
-      const toolsets = ["default", ...[...Toolsets.toolsets.keys()].sort()].flatMap((toolset) => {
-        const ids = Toolsets.idsOf(new Set([toolset]), caller) ?? new Set<string>()
-        const tools = mine.filter((entry) => ids.has(entry.operation.id)).map((entry) => entry.tool.name)
-        return tools.length === 0 ? [] : [{
-          name: toolset,
-          description: Toolsets.describe(toolset),
-          enabled: view.names.has("all") || tools.every((tool) => listed.has(tool)),
-          tools
-        }]
-      })
-      // Whether toggles change this client's list: it sends a session id that is not another principal's.
-      return result({ toolsets, session: sessionId !== null && sessions !== undefined && !view.foreign })
-    }
-    if (name === Discovery.describeTool) {
-      const wanted = typeof args.name === "string" ? args.name : ""
-      if (Discovery.names.has(wanted)) {
-        return result({ tool: Discovery.tools.find((tool) => tool.name === wanted)!, toolsets: [], listed: true })
-      }
-      const entry = toolsOf().get(wanted)
-      if (entry === undefined || !Toolsets.usableBy(entry.operation, null)) {
-        return refusedWith(ApiError.fail("not_found", `No tool named ${wanted}. list_toolsets names every tool you may call.`).toBody())
-      }
-      if (!Toolsets.usableBy(entry.operation, caller)) {
-        return refusedWith(ApiError.fail(
-          "insufficient_scope",
-          `${wanted} is not for this credential: it needs scope ${entry.operation.scope}${entry.operation.peopleOnly ? " and a person" : ""}` +
-            `${entry.operation.credential === "firm" ? " and a firm's credential" : ""}. Ask a person who may, or for a credential that may.`,
-          { required_scope: entry.operation.scope }
-        ).toBody())
-      }
-      const toolsets = [...Toolsets.toolsets.entries()].filter(([, ids]) => ids.has(entry.operation.id)).map(([toolset]) => toolset)
-      return result({ tool: entry.tool, toolsets, listed: listed.has(wanted) })
-    }
-    // enable_toolset, disable_toolset
-    const toolset = typeof args.toolset === "string" ? args.toolset.trim().toLowerCase() : ""
-    if (!Toolsets.known(toolset)) {
-      return refusedWith(ApiError.fail("not_found", `No toolset named ${toolset}. list_toolsets names them.`).toBody())
-    }
-    const enabled = name === Discovery.enableToolset
-    const ids = Toolsets.idsOf(new Set([toolset]), caller)
-    const tools = mine.filter((entry) => ids === null || ids.has(entry.operation.id)).map((entry) => entry.tool.name)
-    // A session id this process does not know (a restart, another replica, idle too long) is
-    // taken up again from the address's toolsets; another principal's is not this caller's.
-    if (sessionId === null || sessions === undefined || view.foreign) {
-      return result({
-        toolset,
-        enabled: tools.every((tool) => listed.has(tool)),
-        changed: false,
-        session: false,
-        tools,
-        note: "This client keeps no MCP session (no Mcp-Session-Id), so its tool list cannot change: call these tools through " +
-          "call_tool (describe_tool shows their input), or name the toolset in ?toolsets= on the MCP address."
-      })
-    }
-    const names = new Set(view.names)
-    if (enabled) names.add(toolset)
-    else names.delete(toolset)
-    sessions.put(sessionId, { names, identity: caller?.identity ?? view.session?.identity ?? null }, now)
-    const after = listedNames(caller, names)
-    const changed = after.size !== listed.size || [...after].some((tool) => !listed.has(tool))
-    if (changed) await notify()
-    return result({
-      toolset,
-      enabled,
-      changed,
-      session: true,
-      tools,
-      ...(enabled ? {} : { note: "Still callable through call_tool." })
-    })
+/**
+ * The call a `tools/call` makes: itself, or for `call_tool` the same call addressed to the named
+ * tool (its arguments, the outer call's `_meta`); a refusal when call_tool's input is not that.
+ */
+const addressed = (call: CallToolRequest) => {
+  const args = (call.params.arguments ?? {}) as Record<string, unknown>
+  if (call.params.name !== Discovery.callTool) return { name: call.params.name, args, target: call }
+  const inner = args.arguments
+  if (typeof args.name !== "string" || args.name === Discovery.callTool ||
+    (inner !== undefined && (typeof inner !== "object" || inner === null || Array.isArray(inner)))) {
+    return { refused: Listing.refusedWith(ApiError.fail("invalid_request", "call_tool takes name (a tool other than call_tool) and arguments (an object).").toBody()) }
   }
+  const innerArgs = (inner ?? {}) as Record<string, unknown>
+  return { name: args.name, args: innerArgs, target: { ...call, params: { ...call.params, name: args.name, arguments: innerArgs } } }
+}
 
-  /** Calls the catalog's tool `name` as the pipeline would over HTTP. */
-  const callCatalog = async (name: string, call: CallToolRequest, signal: AbortSignal) => {
-    const entry = toolsOf().get(name)
-    if (entry === undefined) {
-      return refusedWith(ApiError.fail("not_found", `No tool named ${name}. list_toolsets names every tool you may call.`).toBody())
-    }
-    const outcome = inMcpWords(await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), signal))
-    // Matches the tool's outputSchema: an object answer as it is, any other under `result`.
-    const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body) &&
-        !(entry.wrapped && outcome.status < 400)
-      ? outcome.body
-      : { result: outcome.body }) as Record<string, unknown>
-    // The next step, for a model (a second text block) and a program (_meta): the body stays the API's.
-    const hint = Hints.forAnswer(outcome.status, outcome.body)
-    return {
-      ...(outcome.status >= 400 ? { isError: true } : {}),
-      content: [{ type: "text" as const, text: text(outcome.body) }, ...(hint === null ? [] : [{ type: "text" as const, text: `Next: ${hint}` }])],
-      structuredContent: structured,
-      _meta: { "dev.ledger/status": outcome.status, ...(hint === null ? {} : { "dev.ledger/hint": hint }) }
-    }
-  }
-
-  server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
-    const notify = () => extra.sendNotification({ method: "notifications/tools/list_changed" })
-    let name = call.params.name
-    let args = (call.params.arguments ?? {}) as Record<string, unknown>
-    let target = call
-    if (name === Discovery.callTool) {
-      // The same call, addressed to the named tool: its arguments, the outer call's _meta.
-      const inner = args.arguments
-      if (typeof args.name !== "string" || args.name === Discovery.callTool ||
-        (inner !== undefined && (typeof inner !== "object" || inner === null || Array.isArray(inner)))) {
-        return refusedWith(ApiError.fail("invalid_request", "call_tool takes name (a tool other than call_tool) and arguments (an object).").toBody())
-      }
-      name = args.name
-      args = (inner ?? {}) as Record<string, unknown>
-      target = { ...call, params: { ...call.params, name, arguments: args } }
-    }
-    if (Discovery.names.has(name)) return discover(name, args, extra.signal, notify)
-    return callCatalog(name, target, extra.signal)
-  })
-  // A toggle's answer is an event stream when the client takes one, so list_changed reaches it
-  // before the answer; every other answer is plain JSON.
+/**
+ * Hands the request to the SDK's transport: an event stream for a toggle when the client takes one
+ * (so list_changed reaches it before the answer), plain JSON for every other answer; the answer
+ * to `initialize` opens a session.
+ */
+const respond = (server: Server, input: McpRequest, opened: string | null): Promise<Response> => {
   const streamed = input.headers.acceptsEventStream === true && togglesTools(input.parsedBody)
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })
-  const opened = sessions !== undefined && initializes(input.parsedBody) && fromAddress.unknown.length === 0
-    ? sessions.open(fromAddress.names, now)
-    : null
   return server.connect(transport).then(() =>
     transport.handleRequest(input.request, { parsedBody: input.parsedBody }).then(async (response) => {
       if (opened === null && !streamed) return response
@@ -459,4 +222,44 @@ const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response
       void server.close()
     })
   )
+}
+
+const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response> => {
+  const refused = JsonRpcChecks.refusal(input.parsedBody, input.request.headers.get("mcp-protocol-version"))
+  if (refused !== null) return Promise.resolve(refused)
+  const server = new Server(
+    { name: "ledger", version: Engine.serverVersion },
+    { capabilities: { tools: { listChanged: true } }, instructions: Toolsets.instructions }
+  )
+  // The toolsets listed: the session's, once it has any; else those the address names (`default` when none).
+  const fromAddress = Toolsets.named(input.headers.toolsets ?? null)
+  const listing = Listing.make({ fromAddress, sessions: input.sessions, sessionId: input.headers.sessionId, now })
+
+  server.setRequestHandler(ListToolsRequestSchema, async (_list, extra) => {
+    if (fromAddress.unknown.length > 0) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown toolsets: ${fromAddress.unknown.join(", ")}. ` +
+        `Known: all, default, ${[...Toolsets.toolsets.keys()].sort().join(", ")}.`)
+    }
+    const outputs = Toolsets.outputSchemas(input.headers.outputSchemas ?? null)
+    if (outputs === null) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown output_schemas value: say ${Toolsets.outputSchemasValues.join(" or ")}.`)
+    }
+    const tools = listing.list(await run(callerOf(input), extra.signal))
+    return { tools: tools.map((tool) => outputs ? tool : withoutOutputSchema(tool)) }
+  })
+  server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
+    const target = addressed(call)
+    if ("refused" in target) return target.refused
+    if (!Discovery.names.has(target.name)) return callCatalog(input, run, target.name, target.target, extra.signal)
+    // The discovery tools' answers (Listing.ts); a toggle sends list_changed on this call's answer.
+    const caller = await run(callerOf(input), extra.signal)
+    if (target.name === Discovery.listToolsets) return listing.listToolsets(caller)
+    if (target.name === Discovery.describeTool) return listing.describeTool(caller, target.args)
+    return listing.toggle(caller, target.name === Discovery.enableToolset, target.args,
+      () => extra.sendNotification({ method: "notifications/tools/list_changed" }))
+  })
+  const opened = input.sessions !== undefined && initializes(input.parsedBody) && fromAddress.unknown.length === 0
+    ? input.sessions.open(fromAddress.names, now)
+    : null
+  return respond(server, input, opened)
 }
