@@ -48,7 +48,7 @@ describe("levels in action", () => {
     const read = await connectedApp(app, owner, "read")
     const suggest = await connectedApp(app, owner, "suggest")
     const toolsOf = async (token: string) => {
-      const client = await connectMcp(app, token, { "x-agent-model": agentModel })
+      const client = await connectMcp(app, token, { "x-agent-model": agentModel, "x-ledger-toolsets": "all" })
       const names = (await client.listTools()).tools.map((tool) => tool.name)
       await client.close()
       return names

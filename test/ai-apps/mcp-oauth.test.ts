@@ -54,6 +54,8 @@ afterAll(() => app.close())
 const transportFor = (provider: OAuthClientProvider) =>
   new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
     authProvider: provider,
+    // Every tool the app may use (`all`), to see what its level leaves out (the default list is small, ADR 2200).
+    requestInit: { headers: { "x-ledger-toolsets": "all" } },
     fetch: (input: string | URL | Request, init?: RequestInit) => app.fetch(new Request(input, init))
   })
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connectMcp, type TestCompany } from "../support/index.ts"
+import { allTools, connectMcp, type TestCompany } from "../support/index.ts"
 import { type AuthApp, makeAuthApp, personWithEmail, signInByEmail } from "../support/sign-in.ts"
 
 /**
@@ -20,7 +20,8 @@ describe("sessions over MCP", () => {
   it("offers no sign-in tool and serves a session's calls until it is signed out", async () => {
     const person = await personWithEmail(app, company)
     const signedIn = await signInByEmail(app, person.email)
-    const client = await connectMcp(app, signedIn.secret)
+    // Every tool the session may use (`all`): none of them signs in.
+    const client = await connectMcp(app, signedIn.secret, allTools)
     const tools = (await client.listTools()).tools.map((tool) => tool.name)
     for (const name of ["request_email_link", "sign_in_with_passkey", "get_security", "step_up", "sign_out", "enrol_totp"]) {
       expect(tools).not.toContain(name)

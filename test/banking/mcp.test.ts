@@ -39,7 +39,7 @@ const call = async (client: Awaited<ReturnType<typeof connect>>, name: string, a
 describe("banking over MCP", () => {
   it("lists the banking tools", async () => {
     const company = await app.createCompany()
-    const client = await connect(company.ownerKey)
+    const client = await connect(company.ownerKey, { "x-ledger-toolsets": "banking" })
     const tools = (await client.listTools()).tools.map((tool) => tool.name)
     for (const name of ["import_statement", "list_bank_lines", "categorize_bank_line", "match_bank_line", "auto_match_bank_lines",
       "start_reconciliation", "finish_reconciliation", "sync_bank_feed", "create_bank_rule"]) {

@@ -98,7 +98,7 @@ describe("access", () => {
     const wallet = await t.wallet(owner, { key: freshKey() })
     const invoice = await t.invoice(owner, 40_00, "2026-03-01")
     const agent = await agentWithThreshold(t.app, { ...owner, body: {} }, { thresholdCents: 0 })
-    const client = await connectMcp(t.app, agent.key, agent.headers)
+    const client = await connectMcp(t.app, agent.key, { ...agent.headers, "x-ledger-toolsets": "crypto" })
     const tools = (await client.listTools()).tools.map((tool) => tool.name).filter((name) => name.includes("crypto"))
     expect(tools).toEqual(expect.arrayContaining(["create_crypto_quote", "get_crypto_quote", "list_crypto_receipts", "create_crypto_valuation", "get_crypto_gains"]))
     for (const nmcp of ["create_crypto_wallet", "update_crypto_settings", "record_crypto_disposal", "assign_crypto_receipt", "create_crypto_remeasurement"]) {

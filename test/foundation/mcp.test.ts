@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Catalog, Operation } from "@ledger/api"
-import { agentWithKey, auditEvents, connectMcp, expectErrorBody, makeTestApp, newKey, personWithKey, type TestApp, type TestCompany } from "../support/index.ts"
+import { agentWithKey, allTools, auditEvents, catalogTools, connectMcp, discoveryToolNames, expectErrorBody, makeTestApp, newKey, personWithKey, type TestApp, type TestCompany } from "../support/index.ts"
 
 /**
  * The MCP endpoint, driven by the official SDK's client in process (through the harness's fetch).
@@ -14,7 +14,8 @@ let owner: Client
 beforeAll(async () => {
   app = await makeTestApp()
   company = await app.createCompany({ name: "MCP Co" })
-  owner = await connectMcp(app, company.ownerKey)
+  // Every tool the owner may use, by naming the toolset `all` (the default list is small, ADR 2200).
+  owner = await connectMcp(app, company.ownerKey, allTools)
 })
 afterAll(async () => {
   await owner?.close()
@@ -33,7 +34,9 @@ describe("MCP tools", () => {
   })
 
   it("lists one tool per catalog operation, named in snake_case, with sensible annotations", async () => {
-    const listed = (await owner.listTools()).tools
+    const everything = (await owner.listTools()).tools
+    expect(everything.slice(0, discoveryToolNames.length).map((tool) => tool.name)).toEqual(discoveryToolNames)
+    const listed = catalogTools(everything)
     expect(listed.map((tool) => tool.name).sort()).toEqual(tools.map((operation) => Operation.toolName(operation.id)).sort())
     for (const tool of listed) {
       expect(tool.name).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/)
@@ -179,10 +182,11 @@ describe("MCP sized for agents", () => {
     const proposer = await agentWithKey(app, company.ownerKey, ["read", "propose"])
     const staff = await personWithKey(app, company.ownerKey, "staff")
     const sizes: Record<string, { tools: number; bytes: number }> = {}
+    // Each with every tool it may use (`all`), or a toolset; the catalog's tools, discovery's set aside.
     const listFor = async (label: string, key: string, headers: Record<string, string> = {}) => {
-      const client = await connectMcp(app, key, headers)
+      const client = await connectMcp(app, key, { ...allTools, ...headers })
       try {
-        const listed = (await client.listTools()).tools
+        const listed = catalogTools((await client.listTools()).tools)
         sizes[label] = { tools: listed.length, bytes: sizeOf(listed) }
         return listed
       } finally {

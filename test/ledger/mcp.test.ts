@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Agent, agentModel, agentWithThreshold, connectMcp, createPerson, makeTestApp, newKey, snapshot, subscribeToEvents, type TestApp, type TestCompany } from "../support/index.ts"
+import { type Agent, agentModel, agentWithThreshold, allTools, connectMcp, createPerson, makeTestApp, newKey, snapshot, subscribeToEvents, type TestApp, type TestCompany } from "../support/index.ts"
 import { today } from "./support.ts"
 
 /** The governed path over MCP: the same pipeline, results and refusals as over HTTP. */
@@ -16,8 +16,9 @@ beforeAll(async () => {
   await subscribeToEvents(app, company)
   agent = await agentWithThreshold(app, company, { thresholdCents: 5000, scopes: ["read", "propose"] })
   approver = await createPerson(app, company, "accountant", ["read", "propose", "approve"])
-  agentClient = await connectMcp(app, agent.key, { "x-agent-model": agentModel })
-  approverClient = await connectMcp(app, approver.key)
+  // Every tool each may use (`all`), to see what its scopes leave out (the default list is small, ADR 2200).
+  agentClient = await connectMcp(app, agent.key, { "x-agent-model": agentModel, ...allTools })
+  approverClient = await connectMcp(app, approver.key, allTools)
 })
 afterAll(async () => {
   await agentClient?.close()

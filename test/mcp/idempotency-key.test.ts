@@ -1,6 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type McpTestApp, startMcpApp } from "../support/index.ts"
+import { allTools, type McpTestApp, startMcpApp } from "../support/index.ts"
 
 /**
  * The `idempotency_key` input is on every write an owner lists (about 140 of them), so its
@@ -13,7 +13,8 @@ type Property = { readonly description?: string }
 let started: McpTestApp
 let tools: ReadonlyArray<Tool>
 beforeAll(async () => {
-  started = await startMcpApp("Idempotency Key Co")
+  // Every write the owner may call, not the default list's few (ADR 2200).
+  started = await startMcpApp("Idempotency Key Co", allTools)
   tools = (await started.owner.listTools()).tools
 })
 afterAll(async () => {

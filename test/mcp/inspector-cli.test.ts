@@ -52,7 +52,9 @@ describe("MCP Inspector CLI", () => {
     const listed = await runInspector(["--method", "tools/list"])
     const tools = listed.tools as Array<{ name: string; outputSchema?: { type: string } }>
     const names = tools.map((tool) => tool.name)
-    expect(names).toEqual(expect.arrayContaining(["get_me", "list_accounts", "propose_journal_entry", "get_trial_balance"]))
+    // The default list: the owner's common work and the discovery tools (ADR 2200).
+    expect(names).toEqual(expect.arrayContaining(["get_me", "list_accounts", "propose_journal_entry", "get_trial_balance", "list_toolsets", "call_tool"]))
+    expect(names).not.toContain("list_bank_rules")
     expect(tools.find((tool) => tool.name === "get_me")?.outputSchema?.type).toBe("object")
     // Over HTTP from another process, the same list as the SDK client's in process.
     expect(names).toEqual((await started.owner.listTools()).tools.map((tool) => tool.name))
@@ -65,4 +67,16 @@ describe("MCP Inspector CLI", () => {
     expect(structured.data).toHaveLength(2)
     expect(typeof structured.data[0]!.code).toBe("string")
   }, 60_000)
+
+  it("describes a tool the default list leaves out, then calls it through call_tool", async () => {
+    const described = await runInspector(["--method", "tools/call", "--tool-name", "describe_tool", "--tool-arg", "name=list_bank_rules"])
+    expect(described.isError ?? false).toBe(false)
+    expect(described.structuredContent).toMatchObject({ listed: false, toolsets: ["banking"], tool: { name: "list_bank_rules" } })
+    // The Inspector calls only tools it has listed (it answers tool_not_found otherwise), and keeps
+    // no session between commands: call_tool is its way to everything else.
+    await expect(runInspector(["--method", "tools/call", "--tool-name", "list_bank_rules", "--tool-arg", "limit=2"])).rejects.toThrow(/tool_not_found/)
+    const called = await runInspector(["--method", "tools/call", "--tool-name", "call_tool", "--tool-arg", "name=list_bank_rules", "--tool-arg", 'arguments={"limit":2}'])
+    expect(called.isError ?? false).toBe(false)
+    expect(called.structuredContent).toMatchObject({ data: [], has_more: false })
+  }, 90_000)
 })

@@ -1,6 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type McpTestApp, startMcpApp } from "../support/index.ts"
+import { allTools, catalogTools, type McpTestApp, startMcpApp } from "../support/index.ts"
 
 /**
  * How much an output schema spells out (packages/server/src/mcp/OutputSchema.ts, `trim`): sized
@@ -13,8 +13,10 @@ type Json = Record<string, unknown>
 let started: McpTestApp
 let tools: ReadonlyArray<Tool>
 beforeAll(async () => {
-  started = await startMcpApp("Output Detail Co")
-  tools = (await started.owner.listTools()).tools
+  // Every write the owner may call, not the default list's few (ADR 2200).
+  started = await startMcpApp("Output Detail Co", allTools)
+  // The catalog's tools, whose output schemas OutputSchema.ts derives; the discovery tools' are written by hand.
+  tools = catalogTools((await started.owner.listTools()).tools)
 })
 afterAll(async () => {
   await started?.close()

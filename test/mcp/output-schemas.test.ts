@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { connectMcp, type McpTestApp, startMcpApp, type TestApp, type TestCompany } from "../support/index.ts"
+import { allTools, connectMcp, type McpTestApp, startMcpApp, type TestApp, type TestCompany } from "../support/index.ts"
 
 /**
  * The client's choice to list tools without their output schemas (issue 20 item 5):
@@ -14,11 +14,12 @@ let company: TestCompany
 let full: Client
 let bare: Client
 beforeAll(async () => {
-  started = await startMcpApp("Output Schemas Co")
+  // Every tool the owner may use (`all`), with output schemas and without.
+  started = await startMcpApp("Output Schemas Co", allTools)
   app = started.app
   company = started.company
   full = started.owner
-  bare = await connectMcp(app, company.ownerKey, { "x-ledger-output-schemas": "none" })
+  bare = await connectMcp(app, company.ownerKey, { ...allTools, "x-ledger-output-schemas": "none" })
 })
 afterAll(async () => {
   await bare?.close()

@@ -16,7 +16,7 @@ describe("mileage, payroll and estimated taxes over MCP", () => {
     const vehicleId = (vehicle.structuredContent as any).id
 
     const agent = await agentWithThreshold(app, company, { thresholdCents: 0 })
-    const client = await connectMcp(app, agent.key, agent.headers)
+    const client = await connectMcp(app, agent.key, { ...agent.headers, "x-ledger-toolsets": "mileage,payroll,estimated-taxes" })
     const tools = (await client.listTools()).tools.map((tool) => tool.name)
     for (const name of ["log_trip", "get_mileage_log", "get_mileage_deduction", "create_mileage_reimbursement", "get_payroll_ytd", "get_estimated_taxes"]) {
       expect(tools).toContain(name)

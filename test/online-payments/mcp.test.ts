@@ -20,7 +20,7 @@ describe("online payments over MCP", () => {
     const { invoiceId, token } = await invoiceWithLink(app, shop, 25_00)
     await payOnPage(world, token, 1_03)
     await deliverAll(processor)
-    const client = await connectMcp(app, shop.ownerKey)
+    const client = await connectMcp(app, shop.ownerKey, { "x-ledger-toolsets": "online-payments,billing" })
     try {
       const tools = (await client.listTools()).tools.map((tool) => tool.name)
       expect(tools).toEqual(expect.arrayContaining(["get_online_payment_settings", "list_online_payments", "get_online_charge", "list_online_payouts", "get_online_payout", "create_pay_link", "get_billing"]))

@@ -18,7 +18,7 @@ afterAll(() => app.close())
 describe("receipts over MCP", () => {
   it("lets an agent upload and read receipts; its expense waits for a person", async () => {
     const agent = await agentWithThreshold(app.app, { ...company, body: {} }, { thresholdCents: 1_000_000 })
-    const client = await connectMcp(app, agent.key, { "x-agent-model": agentModel })
+    const client = await connectMcp(app, agent.key, { "x-agent-model": agentModel, "x-ledger-toolsets": "receipts,profile" })
     const tools = (await client.listTools()).tools.map((tool) => tool.name)
     for (const name of ["upload_receipt", "get_receipt", "create_receipt_expense", "get_receipt_inbox", "get_company_profile"]) expect(tools).toContain(name)
     app.reader.answer({ vendor: "Paper Co", date: "2026-06-01", total_cents: 3300 })

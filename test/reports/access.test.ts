@@ -41,7 +41,7 @@ beforeAll(async () => {
   await post(app, south.ownerKey, "2026-01-10", "Capital", [debit("1010", 77_700), credit("3010", 77_700)])
   await post(app, south.ownerKey, "2026-05-01", "Consulting", [debit("1400", 33_300), credit("4000", 33_300)])
   readerKey = await createReader(north)
-  mcp = await connectMcp(app, readerKey)
+  mcp = await connectMcp(app, readerKey, { "x-ledger-toolsets": "reports" })
 })
 afterAll(async () => {
   await mcp?.close()

@@ -131,7 +131,8 @@ describe("sales on the governed write path", () => {
   it("works the same over MCP: the queued invoice posts only on a person's approval", async () => {
     const company = await salesCompany(app, "MCP Sales Co")
     const agent = await agentOf(company, { threshold: 10_000 })
-    const agentClient = await connectMcp(app, agent.token, agent.headers)
+    // The sales toolset, whose tools this test lists and calls (the default list is small, ADR 2200).
+    const agentClient = await connectMcp(app, agent.token, { ...agent.headers, "x-ledger-toolsets": "sales" })
     const tools = (await agentClient.listTools()).tools.map((tool) => tool.name)
     for (const name of ["create_invoice", "receive_payment", "email_document", "run_recurring_template", "get_ar_aging"]) {
       expect(tools).toContain(name)

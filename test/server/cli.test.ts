@@ -95,7 +95,8 @@ describe("ledger serve", () => {
   }, slow)
 
   it("serves MCP over real HTTP to the SDK's client", async () => {
-    const client: Client = await connectMcp(`${server.url}/mcp`, ownerKey)
+    // The administration toolset: the tools this test lists and calls (the default list is small, ADR 2200).
+    const client: Client = await connectMcp(`${server.url}/mcp`, ownerKey, { "x-ledger-toolsets": "administration" })
     try {
       const tools = (await client.listTools()).tools
       expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["get_me", "create_user", "rotate_key", "list_audit_events"]))

@@ -1,6 +1,6 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { makeTestApp, type TestApp, type TestCompany } from "./app.ts"
 
@@ -11,9 +11,10 @@ import { makeTestApp, type TestApp, type TestCompany } from "./app.ts"
 export const connectMcp = async (
   target: { readonly fetch: (request: Request) => Promise<Response> } | string,
   token: string,
-  headers: Record<string, string> = {}
+  headers: Record<string, string> = {},
+  options?: ClientOptions
 ): Promise<Client> => {
-  const client = new Client({ name: "ledger-test", version: "1.0.0" })
+  const client = new Client({ name: "ledger-test", version: "1.0.0" }, options)
   const transport = new StreamableHTTPClientTransport(new URL(typeof target === "string" ? target : "http://ledger.test/mcp"), {
     requestInit: { headers: { authorization: `Bearer ${token}`, ...headers } },
     ...(typeof target === "string"
@@ -23,6 +24,18 @@ export const connectMcp = async (
   await client.connect(transport)
   return client
 }
+
+/**
+ * The discovery tools (ADR 2200), first in every tool list whatever toolsets are named; tests
+ * about the catalog's tools set them aside with `catalogTools`.
+ */
+export const discoveryToolNames: ReadonlyArray<string> = ["list_toolsets", "describe_tool", "enable_toolset", "disable_toolset", "call_tool"]
+
+export const catalogTools = <T extends { readonly name: string }>(tools: ReadonlyArray<T>): Array<T> =>
+  tools.filter((tool) => !discoveryToolNames.includes(tool.name))
+
+/** The header that lists every tool the caller may use, not the small default (ADR 2200). */
+export const allTools: Record<string, string> = { "x-ledger-toolsets": "all" }
 
 /** An app, one company in it, and its owner's MCP client in process. */
 export interface McpTestApp {
@@ -34,11 +47,11 @@ export interface McpTestApp {
 }
 
 /** How the MCP tests begin: an app with one company, its owner connected over MCP. */
-export const startMcpApp = async (companyName: string): Promise<McpTestApp> => {
+export const startMcpApp = async (companyName: string, headers: Record<string, string> = {}): Promise<McpTestApp> => {
   const app = await makeTestApp()
   try {
     const company = await app.createCompany({ name: companyName })
-    const owner = await connectMcp(app, company.ownerKey)
+    const owner = await connectMcp(app, company.ownerKey, headers)
     const close = async () => {
       await owner.close()
       await app.close()

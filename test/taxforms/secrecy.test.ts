@@ -73,7 +73,7 @@ describe("over MCP", () => {
     const v = await vendor(c, "Ann Agentread")
     await paidBill(c, v, 300_000, "6020", "2026-04-10")
     const agent = await agentWithKey(t.app, c.key, ["read", "propose"])
-    const client = await connectMcp(t.app, agent.key.secret, { "x-agent-model": agentModel })
+    const client = await connectMcp(t.app, agent.key.secret, { "x-agent-model": agentModel, "x-ledger-toolsets": "taxforms" })
     try {
       const tools = (await client.listTools()).tools.map((tool) => tool.name)
       expect(tools).toEqual(expect.arrayContaining(["get1099_summary", "create_filing", "list_filings"]))

@@ -8,6 +8,7 @@ import * as Docs from "./Docs.ts"
 import * as Files from "./Files.ts"
 import * as Mcp from "../mcp/Mcp.ts"
 import * as McpDoor from "../mcp/Door.ts"
+import * as McpSessions from "../mcp/Sessions.ts"
 import * as Observability from "./Observability.ts"
 import * as OpenApi from "./OpenApi.ts"
 import * as WebConnector from "./WebConnector.ts"
@@ -197,12 +198,13 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
       : render(answered)
   }).pipe(guard)
 
-const mcpRoute = (dispatcher: Dispatcher["Service"], trustProxy: boolean, bodyTimeoutMs: number) =>
+const mcpRoute = (dispatcher: Dispatcher["Service"], trustProxy: boolean, bodyTimeoutMs: number, sessions: McpSessions.Store) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = (yield* readJsonBody(request, Limits.requestBodyBytesMax, bodyTimeoutMs)).value
     const headers = new Headers()
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value)
+    const acceptsEventStream = (headers.get("accept") ?? "").includes("text/event-stream")
     // The SDK insists on both; JSON-only clients may send just one.
     if (!(headers.get("accept") ?? "").includes("text/event-stream")) {
       headers.set("accept", "application/json, text/event-stream")
@@ -224,8 +226,11 @@ const mcpRoute = (dispatcher: Dispatcher["Service"], trustProxy: boolean, bodyTi
         company: header(request, "x-ledger-company"),
         clientAddress: ClientAddress.of(request, trustProxy),
         toolsets: new URL(request.url, "http://localhost").searchParams.get("toolsets") ?? header(request, "x-ledger-toolsets"),
-        outputSchemas: new URL(request.url, "http://localhost").searchParams.get("output_schemas") ?? header(request, "x-ledger-output-schemas")
-      }
+        outputSchemas: new URL(request.url, "http://localhost").searchParams.get("output_schemas") ?? header(request, "x-ledger-output-schemas"),
+        sessionId: header(request, "mcp-session-id"),
+        acceptsEventStream
+      },
+      sessions
     }
     const door = McpDoor.refusal(input, body)
     const refused = door === null ? null : yield* door
@@ -275,7 +280,9 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
-    yield* router.add("POST", "/mcp", OAuth.protectMcp(mcpRoute(dispatcher, trustProxy, bodyTimeoutMs)))
+    // The MCP sessions' toolsets, kept by this process (mcp/Sessions.ts, ADR 2200).
+    const mcpSessions = yield* Effect.sync(() => McpSessions.make())
+    yield* router.add("POST", "/mcp", OAuth.protectMcp(mcpRoute(dispatcher, trustProxy, bodyTimeoutMs, mcpSessions)))
     yield* router.add("GET", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     yield* router.add("DELETE", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {

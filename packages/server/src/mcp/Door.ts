@@ -41,6 +41,10 @@ const asking = (input: McpRequest, operationId: "getMe" | "getFirm", counted: bo
 export const whoIsAsking = (input: McpRequest): Effect.Effect<Outcome> =>
   input.dispatcher.execute(asking(input, "getMe", false))
 
+/** Who is asking as a firm (`GET /v1/firm`), for a firm's credential that names no client. Not counted, as `whoIsAsking`. */
+export const whoIsAskingForFirm = (input: McpRequest): Effect.Effect<Outcome> =>
+  input.dispatcher.execute(asking(input, "getFirm", false))
+
 /** Messages in the body (one, or a batch) that are not tool calls. */
 const holdsOtherThanToolCalls = (body: unknown): boolean =>
   (Array.isArray(body) ? body : [body]).some((message) =>

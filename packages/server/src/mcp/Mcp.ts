@@ -5,109 +5,20 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
-  type Tool
+  McpError
 } from "@modelcontextprotocol/sdk/types.js"
-import { Effect } from "effect"
-import { ApiError, Catalog, Operation, type Scope } from "@ledger/api"
+import { Clock, Effect } from "effect"
+import { ApiError, type Scope } from "@ledger/api"
 import type { Dispatcher, Invocation } from "@ledger/engine"
 import { Engine } from "../EngineVersion.ts"
-import * as JsonSchema from "../JsonSchema.ts"
-import * as Describe from "./Describe.ts"
+import * as Discovery from "./Discovery.ts"
 import * as Door from "./Door.ts"
+import * as Hints from "./Hints.ts"
 import * as JsonRpcChecks from "./JsonRpcChecks.ts"
-import * as OutputSchema from "./OutputSchema.ts"
+import * as Listing from "./Listing.ts"
+import type * as Sessions from "./Sessions.ts"
+import { type ToolEntry, toolsOf, withoutOutputSchema } from "./Tools.ts"
 import * as Toolsets from "./Toolsets.ts"
-
-/** Names whose calls end or undo something: MCP clients may ask a person before calling them. */
-const destructiveVerbs = /^(revoke|void|remove|delete|cancel|disconnect|reject|archive|unlink|undo|unmatch|exclude|deactivate|discard)/
-
-interface ToolEntry {
-  readonly operation: Operation.Any
-  readonly tool: Tool
-  readonly pathFields: ReadonlySet<string>
-  readonly queryFields: ReadonlySet<string>
-  /** The answer is not a JSON object: `structuredContent` is `{ result: body }` (see OutputSchema). */
-  readonly wrapped: boolean
-}
-
-/**
- * Said on each of the owner's ~140 writes, so kept short: the server's instructions explain the
- * key once in full, and the schema's `required` (or its `anyOf` with dry_run) says when it is due.
- */
-const keyDescription = "Unique per change; reuse it to retry safely."
-
-const buildTools = (): ReadonlyMap<string, ToolEntry> => {
-  const entries = new Map<string, ToolEntry>()
-  for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
-    if (!operation.mcpTool || operation.credential === "none") continue
-    const properties: Record<string, unknown> = {}
-    const required: Array<string> = []
-    for (const [where, schema] of [["path", operation.pathParams], ["query", operation.query], ["body", operation.body]] as const) {
-      if (schema === undefined) continue
-      const json = JsonSchema.of(schema, { closed: true })
-      for (const [field, property] of Object.entries((json.properties ?? {}) as Record<string, Record<string, unknown>>)) {
-        const description = property.description === undefined ? Describe.fallback(operation, field, property, where) : null
-        properties[field] = description === null ? property : { ...property, description }
-      }
-      required.push(...((json.required ?? []) as Array<string>))
-    }
-    // A write's key is required in the schema, as the pipeline requires it; an operation that
-    // previews with dry_run needs none for the preview.
-    let keyRule: Record<string, unknown> = {}
-    if (operation.mode === "K") {
-      const dryRun = operation.governed || JsonSchema.fieldNames(operation.body).includes("dry_run")
-      properties.idempotency_key = {
-        type: "string",
-        minLength: 8,
-        maxLength: 200,
-        description: dryRun ? `${keyDescription} Optional with dry_run.` : keyDescription
-      }
-      if (dryRun) {
-        keyRule = { anyOf: [{ required: ["idempotency_key"] }, { required: ["dry_run"], properties: { dry_run: { const: true } } }] }
-      } else {
-        required.push("idempotency_key")
-      }
-    }
-    const name = Operation.toolName(operation.id)
-    const output = OutputSchema.of(operation)
-    entries.set(name, {
-      operation,
-      wrapped: output.wrapped,
-      pathFields: new Set(JsonSchema.fieldNames(operation.pathParams)),
-      queryFields: new Set(JsonSchema.fieldNames(operation.query)),
-      tool: {
-        name,
-        title: operation.summary,
-        description: `${operation.summary} (${operation.method} ${operation.path}; scope ${operation.scope}${
-          operation.peopleOnly ? "; people only" : ""
-        }${operation.governed ? "; governed: may post, queue a proposal, or preview with dry_run" : ""})`,
-        inputSchema: {
-          type: "object",
-          properties: properties as Record<string, object>,
-          required: Array.from(new Set(required)),
-          additionalProperties: false,
-          ...keyRule
-        },
-        outputSchema: output.schema,
-        // The title is the tool's own `title`; `annotations.title` would say it a third time.
-        annotations: {
-          readOnlyHint: operation.mode === "R",
-          destructiveHint: operation.mode !== "R" && destructiveVerbs.test(operation.id),
-          idempotentHint: operation.mode !== "R",
-          openWorldHint: false
-        }
-      }
-    })
-  }
-  return entries
-}
-
-/** The tool as a client that asked for no output schemas lists it: the SDK then checks no answer's shape. */
-const withoutOutputSchema = ({ outputSchema: _, ...tool }: Tool): Tool => tool
-
-let tools: ReadonlyMap<string, ToolEntry> | undefined
-const toolsOf = () => (tools ??= buildTools())
 
 const text = (value: unknown) => JSON.stringify(value)
 
@@ -135,7 +46,13 @@ export interface McpRequest {
     readonly toolsets?: string | null | undefined
     /** `?output_schemas=none` on the MCP address or `X-Ledger-Output-Schemas: none`: list tools without output schemas. */
     readonly outputSchemas?: string | null | undefined
+    /** `Mcp-Session-Id`: the session whose toolsets to list (Sessions.ts). */
+    readonly sessionId?: string | null | undefined
+    /** The client's own Accept took `text/event-stream`: a toggle's answer may then carry `notifications/tools/list_changed`. */
+    readonly acceptsEventStream?: boolean | undefined
   }
+  /** The process's MCP sessions; without it, no session is opened and the list follows the address alone. */
+  readonly sessions?: Sessions.Store | undefined
 }
 
 /**
@@ -149,9 +66,10 @@ export interface McpRequest {
 export const handle = Effect.fn("Mcp.handle")(function*(input: McpRequest) {
   const context = yield* Effect.context<never>()
   const runWith = Effect.runPromiseWith(context)
+  const now = yield* Clock.currentTimeMillis
   return yield* Effect.promise((served) => {
     const run: RunEffect = (effect, called) => runWith(effect, { signal: AbortSignal.any([served, called]) })
-    return serve(input, run)
+    return serve(input, run, now)
   })
 })
 
@@ -198,59 +116,150 @@ const inMcpWords = <A extends { readonly body: unknown }>(outcome: A): A => {
   return { ...outcome, body: { ...(outcome.body as object), error: { ...error, message } } }
 }
 
-/** Who is asking, through the pipeline's own `GET /v1/me`; null when that is not a company principal. */
+/**
+ * Who is asking, through the pipeline's own `GET /v1/me`, or `GET /v1/firm` for a firm's
+ * credential that names no client; null when neither answers.
+ */
 const callerOf = (input: McpRequest): Effect.Effect<Toolsets.Caller | null> =>
-  Effect.map(Door.whoIsAsking(input), (outcome) => {
-    if (outcome.status !== 200) return null
-    const body = outcome.body as { readonly principal_type: string; readonly scopes: ReadonlyArray<Scope.Scope> }
-    return { principalType: body.principal_type, scopes: body.scopes }
+  Effect.flatMap(Door.whoIsAsking(input), (outcome) => {
+    if (outcome.status === 200) {
+      const body = outcome.body as {
+        readonly principal_type: string
+        readonly id: number | null
+        readonly scopes: ReadonlyArray<Scope.Scope>
+        readonly company: { readonly company_id: string }
+      }
+      return Effect.succeed({
+        principalType: body.principal_type,
+        scopes: body.scopes,
+        identity: `${body.principal_type}:${body.id ?? ""}@${body.company.company_id}`
+      })
+    }
+    if (input.headers.company !== null || input.headers.credential === null) return Effect.succeed(null)
+    return Effect.map(Door.whoIsAskingForFirm(input), (firm): Toolsets.Caller | null => {
+      if (firm.status !== 200) return null
+      const body = firm.body as {
+        readonly firm: { readonly id: string | number }
+        readonly principal: { readonly type: string; readonly id: number; readonly scopes: ReadonlyArray<Scope.Scope> }
+      }
+      return {
+        principalType: body.principal.type,
+        scopes: body.principal.scopes,
+        firm: true,
+        identity: `${body.principal.type}:${body.principal.id}@firm:${body.firm.id}`
+      }
+    })
   })
 
-const serve = (input: McpRequest, run: RunEffect): Promise<Response> => {
+/** Whether the body is one `tools/call` of a toggle (directly or through call_tool), whose answer may carry list_changed. */
+const togglesTools = (body: unknown): boolean => {
+  const message = body as { readonly method?: unknown; readonly params?: { readonly name?: unknown; readonly arguments?: { readonly name?: unknown } } } | null
+  if (Array.isArray(body) || message?.method !== "tools/call") return false
+  const name = message.params?.name === Discovery.callTool ? message.params.arguments?.name : message.params?.name
+  return typeof name === "string" && Discovery.toggles.has(name)
+}
+
+/** Whether the body is an `initialize` request, whose answer opens a session. */
+const initializes = (body: unknown): boolean =>
+  !Array.isArray(body) && (body as { readonly method?: unknown } | null)?.method === "initialize"
+
+/** Calls the catalog's tool `name` as the pipeline would over HTTP. */
+const callCatalog = async (input: McpRequest, run: RunEffect, name: string, call: CallToolRequest, signal: AbortSignal) => {
+  const entry = toolsOf().get(name)
+  if (entry === undefined) {
+    return Listing.refusedWith(ApiError.fail("not_found", `No tool named ${name}. list_toolsets names every tool you may call.`).toBody())
+  }
+  const outcome = inMcpWords(await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), signal))
+  // Matches the tool's outputSchema: an object answer as it is, any other under `result`.
+  const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body) &&
+      !(entry.wrapped && outcome.status < 400)
+    ? outcome.body
+    : { result: outcome.body }) as Record<string, unknown>
+  // The next step, for a model (a second text block) and a program (_meta): the body stays the API's.
+  const hint = Listing.withHint(Hints.forAnswer(outcome.status, outcome.body))
+  return {
+    ...(outcome.status >= 400 ? { isError: true } : {}),
+    content: [{ type: "text" as const, text: text(outcome.body) }, ...hint.blocks],
+    structuredContent: structured,
+    _meta: { "dev.ledger/status": outcome.status, ...hint.meta }
+  }
+}
+
+/**
+ * The call a `tools/call` makes: itself, or for `call_tool` the same call addressed to the named
+ * tool (its arguments, the outer call's `_meta`); a refusal when call_tool's input is not that.
+ */
+const addressed = (call: CallToolRequest) => {
+  const args = (call.params.arguments ?? {}) as Record<string, unknown>
+  if (call.params.name !== Discovery.callTool) return { name: call.params.name, args, target: call }
+  const inner = args.arguments
+  if (typeof args.name !== "string" || args.name === Discovery.callTool ||
+    (inner !== undefined && (typeof inner !== "object" || inner === null || Array.isArray(inner)))) {
+    return { refused: Listing.refusedWith(ApiError.fail("invalid_request", "call_tool takes name (a tool other than call_tool) and arguments (an object).").toBody()) }
+  }
+  const innerArgs = (inner ?? {}) as Record<string, unknown>
+  return { name: args.name, args: innerArgs, target: { ...call, params: { ...call.params, name: args.name, arguments: innerArgs } } }
+}
+
+/**
+ * Hands the request to the SDK's transport: an event stream for a toggle when the client takes one
+ * (so list_changed reaches it before the answer), plain JSON for every other answer; the answer
+ * to `initialize` opens a session.
+ */
+const respond = (server: Server, input: McpRequest, opened: string | null): Promise<Response> => {
+  const streamed = input.headers.acceptsEventStream === true && togglesTools(input.parsedBody)
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !streamed })
+  return server.connect(transport).then(() =>
+    transport.handleRequest(input.request, { parsedBody: input.parsedBody }).then(async (response) => {
+      if (opened === null && !streamed) return response
+      const headers = new Headers(response.headers)
+      if (opened !== null && response.status === 200) headers.set("mcp-session-id", opened)
+      // An event stream ends once the call's answer is written (the notification before it): read
+      // whole here, so the server is closed after it, not while the handler still writes.
+      const body = streamed ? await response.text() : response.body
+      return new Response(body, { status: response.status, statusText: response.statusText, headers })
+    }).finally(() => {
+      void server.close()
+    })
+  )
+}
+
+const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response> => {
   const refused = JsonRpcChecks.refusal(input.parsedBody, input.request.headers.get("mcp-protocol-version"))
   if (refused !== null) return Promise.resolve(refused)
   const server = new Server(
     { name: "ledger", version: Engine.serverVersion },
-    { capabilities: { tools: {} }, instructions: Toolsets.instructions }
+    { capabilities: { tools: { listChanged: true } }, instructions: Toolsets.instructions }
   )
+  // The toolsets listed: the session's, once it has any; else those the address names (`default` when none).
+  const fromAddress = Toolsets.named(input.headers.toolsets ?? null)
+  const listing = Listing.make({ fromAddress, sessions: input.sessions, sessionId: input.headers.sessionId, now })
+
   server.setRequestHandler(ListToolsRequestSchema, async (_list, extra) => {
-    const chosen = Toolsets.selected(input.headers.toolsets ?? null)
-    if (chosen.unknown.length > 0) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown toolsets: ${chosen.unknown.join(", ")}. ` +
-        `Known: all, ${[...Toolsets.toolsets.keys()].sort().join(", ")}.`)
+    if (fromAddress.unknown.length > 0) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown toolsets: ${fromAddress.unknown.join(", ")}. ` +
+        `Known: all, default, ${[...Toolsets.toolsets.keys()].sort().join(", ")}.`)
     }
     const outputs = Toolsets.outputSchemas(input.headers.outputSchemas ?? null)
     if (outputs === null) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown output_schemas value: say ${Toolsets.outputSchemasValues.join(" or ")}.`)
     }
-    const caller = await run(callerOf(input), extra.signal)
-    const tools = Array.from(toolsOf().values()).filter((entry) =>
-      Toolsets.usableBy(entry.operation, caller) && (chosen.ids === null || chosen.ids.has(entry.operation.id)))
-    return { tools: tools.map((entry) => outputs ? entry.tool : withoutOutputSchema(entry.tool)) }
+    const tools = listing.list(await run(callerOf(input), extra.signal))
+    return { tools: tools.map((tool) => outputs ? tool : withoutOutputSchema(tool)) }
   })
   server.setRequestHandler(CallToolRequestSchema, async (call, extra) => {
-    const entry = toolsOf().get(call.params.name)
-    if (entry === undefined) {
-      const body = ApiError.fail("not_found", `No tool named ${call.params.name}.`).toBody()
-      return { isError: true, content: [{ type: "text", text: text(body) }], structuredContent: body }
-    }
-    const outcome = inMcpWords(await run(input.dispatcher.execute(invocationOf(entry, call, input.headers)), extra.signal))
-    // Matches the tool's outputSchema: an object answer as it is, any other under `result`.
-    const structured = (typeof outcome.body === "object" && outcome.body !== null && !Array.isArray(outcome.body) &&
-        !(entry.wrapped && outcome.status < 400)
-      ? outcome.body
-      : { result: outcome.body }) as Record<string, unknown>
-    return {
-      ...(outcome.status >= 400 ? { isError: true } : {}),
-      content: [{ type: "text", text: text(outcome.body) }],
-      structuredContent: structured,
-      _meta: { "dev.ledger/status": outcome.status }
-    }
+    const target = addressed(call)
+    if ("refused" in target) return target.refused
+    if (!Discovery.names.has(target.name)) return callCatalog(input, run, target.name, target.target, extra.signal)
+    // The discovery tools' answers (Listing.ts); a toggle sends list_changed on this call's answer.
+    const caller = await run(callerOf(input), extra.signal)
+    if (target.name === Discovery.listToolsets) return listing.listToolsets(caller)
+    if (target.name === Discovery.describeTool) return listing.describeTool(caller, target.args)
+    return listing.toggle(caller, target.name === Discovery.enableToolset, target.args,
+      () => extra.sendNotification({ method: "notifications/tools/list_changed" }))
   })
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
-  return server.connect(transport).then(() =>
-    transport.handleRequest(input.request, { parsedBody: input.parsedBody }).finally(() => {
-      void server.close()
-    })
-  )
+  const opened = input.sessions !== undefined && initializes(input.parsedBody) && fromAddress.unknown.length === 0
+    ? input.sessions.open(fromAddress.names, now)
+    : null
+  return respond(server, input, opened)
 }

@@ -9,10 +9,17 @@ import { Catalog, type Operation, Scope } from "@ledger/api"
  * it as it would over HTTP: the list is a courtesy to the agent, never the access control.
  */
 
-/** Who asks, as `getMe` answered; null when the credential is not a company principal's. */
+/**
+ * Who asks, as `getMe` answered (or `getFirm`, for a firm's credential that names no client);
+ * null when neither knows the credential.
+ */
 export interface Caller {
   readonly principalType: string
   readonly scopes: ReadonlyArray<Scope.Scope>
+  /** Acting as its firm (no client named): the firm's tools, and the company tools it may call in a client. */
+  readonly firm?: boolean | undefined
+  /** Who this is, to bind a session's toolsets to one principal: type, id and company (or firm). */
+  readonly identity?: string | undefined
 }
 
 const people = new Set(["user", "firm_member", "operator"])
@@ -23,6 +30,7 @@ export const usableBy = (operation: Operation.Any, caller: Caller | null): boole
   // A browser session's operations never run over MCP, which takes keys and access tokens.
   if (operation.browserSessionOnly) return false
   if (caller === null) return true
+  if (operation.credential === "firm" && caller.firm === true) return Scope.satisfies(caller.scopes, operation.scope)
   if (operation.credential !== "company") return false
   if (operation.peopleOnly && !people.has(caller.principalType)) return false
   return Scope.satisfies(caller.scopes, operation.scope)
@@ -30,7 +38,10 @@ export const usableBy = (operation: Operation.Any, caller: Caller | null): boole
 
 /**
  * Toolsets a client may ask for with `?toolsets=` on the MCP address or the `X-Ledger-Toolsets`
- * header: every area of the catalog by its name, and `books` for the ledger with its reports.
+ * header, or turn on and off during a session with `enable_toolset` and `disable_toolset`: every
+ * area of the catalog by its name, and `books` for the ledger with its reports. Two more names are
+ * not sets of their own: `default`, the starting list of the caller's kind (`startingIds`), and
+ * `all`, every tool the caller may use.
  */
 export const toolsets: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const sets = new Map<string, Set<string>>()
@@ -41,24 +52,91 @@ export const toolsets: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   return sets
 })()
 
+/** One line per toolset for `list_toolsets`: what the tools are for, so an agent can choose without loading them. */
+const about: Readonly<Record<string, string>> = {
+  default: "The starting list for your kind of credential: read the books, propose entries, categorize bank lines, draft invoices (approvals for people who may approve).",
+  all: "Every tool your credential may use (large: several hundred KB).",
+  books: "The ledger and its reports together.",
+  administration: "The company, its people, agents, API keys, kill switch and audit log.",
+  ledger: "Chart of accounts, journal entries, proposals and their approval, periods and fiscal years, classes.",
+  sales: "Contacts, items, invoices, bills, credit memos, estimates, payments, recurring templates, sales tax rates, email outbox, aging.",
+  banking: "Bank accounts, statement imports, bank lines (categorize, match, exclude), rules, feeds, reconciliations.",
+  reports: "Trial balance, profit and loss, balance sheet, general ledger.",
+  firms: "An accounting firm: its members, agents, keys and client companies.",
+  auth: "Sign-in and browser sessions (people only).",
+  webhooks: "Webhook subscriptions, their secrets, test events and deliveries.",
+  receipts: "Receipts: upload, extract, match to bank lines, turn into expenses; the receipt inbox.",
+  profile: "The company's profile and logo, as documents show them.",
+  tax: "Income-tax lines, the tax profile, account-to-line mapping, the tax trial balance and tax return exports.",
+  taxforms: "1099s: payer, vendor tax profiles and TINs, W-9 requests, prior amounts, filings and recipient copies.",
+  payroll: "Payroll year-to-date imports and payroll summary entries.",
+  mileage: "Vehicles, trips (one-off and recurring), the mileage log and deduction, reimbursements.",
+  "estimated-taxes": "The estimated income tax plan and its payments.",
+  crypto: "Crypto wallets, lots, disposals, gains, receipts, quotes and valuations (reads; writes are the owner's, not over MCP).",
+  integrations: "Connections to outside systems, their mappings, syncs and synced objects.",
+  migrations: "Importing books from another system: connections, staging, tie-out, import.",
+  "ai-apps": "AI apps connected to the company: their levels and disconnection.",
+  "ai-consent": "AI providers, disclosure consents (7216) and their log.",
+  "online-payments": "Online payments: settings, charges, payouts and pay links.",
+  billing: "Ledger's own subscription for the company."
+}
+
+/** What `list_toolsets` says of a toolset; the area's name when no line was written for it yet. */
+export const describe = (name: string): string => about[name] ?? `The ${name} area's tools.`
+
+/**
+ * The starting list (issue 40): the common work of each kind of caller, at most 40 tools and 48 KB
+ * with the discovery tools (test/mcp/default-list.test.ts measures every kind). Everything else is
+ * one `list_toolsets` / `enable_toolset` / `call_tool` away. Reads first, then the writes of the
+ * caller's level: a reader gets the reports, a proposer the three writes agents are hired for, an
+ * approver the approvals too. Chosen by bytes as much as by use: a governed write's schema is 4 to
+ * 7 KB, so only the writes of the common work are here.
+ */
+const reading = [
+  "getMe", "listAccounts", "getTrialBalance", "listPeriods", "listProposals", "listBankAccounts", "listBankLines",
+  "listContacts", "listDocuments"
+]
+const readingMore = ["getJournalEntry", "getProposal", "getProfitAndLoss", "getBalanceSheet", "getGeneralLedger", "getDocument"]
+const working = ["proposeJournalEntry", "categorizeBankLine", "createInvoice"]
+const approving = ["approveProposal", "rejectProposal"]
+const firmWork = ["getFirm", "listFirmClients"]
+
+export const startingIds = (caller: Caller | null): ReadonlyArray<string> => {
+  const writes = caller === null || Scope.satisfies(caller.scopes, "propose")
+  const approves = caller === null || Scope.satisfies(caller.scopes, "approve")
+  return [
+    ...(caller?.firm === true ? firmWork : []),
+    ...reading,
+    ...(writes ? [] : readingMore),
+    ...(writes ? working : []),
+    ...(approves ? approving : [])
+  ]
+}
+
 /** At most this many names in one `toolsets` value: a longer list is a mistake, not a choice. */
 const toolsetNamesMax = 32
 
+/** Whether `name` is a toolset a client may name: an area, `books`, `default` or `all`. */
+export const known = (name: string): boolean => name === "default" || name === "all" || toolsets.has(name)
+
 /**
- * The operation ids of the named toolsets, or null for all (no value, or `all`). Unknown names are
- * answered, not ignored, so a typo does not silently give an agent nothing.
+ * The toolsets named by `?toolsets=` or `X-Ledger-Toolsets`: `default` when none is named. Unknown
+ * names are answered, not ignored, so a typo does not silently give an agent nothing.
  */
-export const selected = (value: string | null): { readonly ids: ReadonlySet<string> | null; readonly unknown: ReadonlyArray<string> } => {
-  if (value === null || value.trim() === "" || value.trim() === "all") return { ids: null, unknown: [] }
+export const named = (value: string | null): { readonly names: ReadonlySet<string>; readonly unknown: ReadonlyArray<string> } => {
+  if (value === null || value.trim() === "") return { names: new Set(["default"]), unknown: [] }
   const names = value.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== "").slice(0, toolsetNamesMax)
+  return { names: new Set(names.filter(known)), unknown: names.filter((name) => !known(name)) }
+}
+
+/** The operation ids the named toolsets hold for `caller`, or null for all of them (`all`). */
+export const idsOf = (names: ReadonlySet<string>, caller: Caller | null): ReadonlySet<string> | null => {
+  if (names.has("all")) return null
   const ids = new Set<string>()
-  const unknown: Array<string> = []
   for (const name of names) {
-    const set = toolsets.get(name)
-    if (set === undefined) unknown.push(name)
-    else for (const id of set) ids.add(id)
+    for (const id of name === "default" ? startingIds(caller) : toolsets.get(name) ?? []) ids.add(id)
   }
-  return { ids, unknown }
+  return ids
 }
 
 /** The values of the output-schemas option: `none` lists tools without their output schemas. */
@@ -87,5 +165,8 @@ export const instructions = [
   "approves; report the proposal id to the person instead of retrying.",
   "Refusals are JSON with error.type (stable) and error.message; read error.details for what to fix.",
   "Record ids are integers; timestamps are ISO 8601 in UTC.",
-  "The tool list is sized to your key's scopes; ask for fewer tools with ?toolsets=books,sales,banking on the MCP URL."
+  "The tool list starts small, with the common work of your kind of credential. Every other tool you may use is one",
+  "step away: list_toolsets names them by toolset, describe_tool shows one tool's input, enable_toolset adds a toolset",
+  "to this session's list (the server then sends notifications/tools/list_changed), and call_tool calls any of them",
+  "by name if your client does not reload its list. ?toolsets=books,sales on the MCP URL chooses the starting list."
 ].join(" ")
