@@ -280,8 +280,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
-    // The MCP sessions' toolsets, kept by this process (mcp/Sessions.ts, ADR 2200).
-    const mcpSessions = yield* Effect.sync(() => McpSessions.make())
+    const mcpSessions = yield* Effect.sync(() => McpSessions.make()) // toolsets per MCP session, per process (ADR 2200)
     yield* router.add("POST", "/mcp", OAuth.protectMcp(mcpRoute(dispatcher, trustProxy, bodyTimeoutMs, mcpSessions)))
     yield* router.add("GET", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     yield* router.add("DELETE", "/mcp", Effect.succeed(mcpMethodNotAllowed))

@@ -133,7 +133,7 @@ interface Budget {
 }
 
 /** MAIL FROM and RCPT TO: the rates, the declared size against the budget, and the engine's verdict on each recipient. */
-const admission = (bounds: Limits, budget: Budget, run: Runner): Pick<SMTPServerOptions, "onMailFrom" | "onRcptTo"> => {
+const admission = (bounds: Limits, budget: Budget, run: Runner): Required<Pick<SMTPServerOptions, "onMailFrom" | "onRcptTo">> => {
   const perClient = rateWindow(bounds.messagesPerClientPerMinute)
   const perInbox = rateWindow(bounds.messagesPerInboxPerMinute)
   return {
@@ -167,7 +167,7 @@ const admission = (bounds: Limits, budget: Budget, run: Runner): Pick<SMTPServer
 }
 
 /** DATA: the message read within its size and the budget, parsed, and handed to the engine. */
-const receiver = (settings: Settings, bounds: Limits, budget: Budget, run: Runner): SMTPServerOptions["onData"] =>
+const receiver = (settings: Settings, bounds: Limits, budget: Budget, run: Runner): NonNullable<SMTPServerOptions["onData"]> =>
   (stream, session, callback) => {
     const chunks: Array<Buffer> = []
     let size = 0

@@ -151,26 +151,26 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
       const txnDate = `${date.toISOString().slice(0, 7)}-${day}`
       const amount = 10_000 + ((sequence * 7919) % 90_000)
       const id = String(sequence++)
-      company.Invoice.push({ Id: id, TxnDate: txnDate, DocNumber: `INV-${id}`, TotalAmt: money(amount), CustomerRef: { value: "58" },
+      company.Invoice!.push({ Id: id, TxnDate: txnDate, DocNumber: `INV-${id}`, TotalAmt: money(amount), CustomerRef: { value: "58" },
         Line: [{ Amount: money(amount), DetailType: "SalesItemLineDetail", SalesItemLineDetail: { ItemRef: { value: "1" } } }, { Amount: money(amount), DetailType: "SubTotalLineDetail" }] })
       add("1200", amount)
       add("4000", amount)
       ar += amount
       if (n % 3 !== 0) {
-        company.Payment.push({ Id: `P${id}`, TxnDate: txnDate, TotalAmt: money(amount), DepositToAccountRef: { value: "1000" } })
+        company.Payment!.push({ Id: `P${id}`, TxnDate: txnDate, TotalAmt: money(amount), DepositToAccountRef: { value: "1000" } })
         add("1000", amount)
         add("1200", -amount)
         ar -= amount
       }
       const cost = Math.floor(amount / 3)
-      company.Bill.push({ Id: `B${id}`, TxnDate: txnDate, TotalAmt: money(cost), VendorRef: { value: "41" }, APAccountRef: { value: "2000" },
+      company.Bill!.push({ Id: `B${id}`, TxnDate: txnDate, TotalAmt: money(cost), VendorRef: { value: "41" }, APAccountRef: { value: "2000" },
         Line: [{ Amount: money(cost), DetailType: "AccountBasedExpenseLineDetail", AccountBasedExpenseLineDetail: { AccountRef: { value: "6000" } } }] })
       add("6000", cost)
       add("2000", cost)
       ap += cost
       if (n === 0) everyday(company, { id, txnDate, amount, add, customer: (cents) => { ar -= cents }, vendor: (cents) => { ap -= cents } })
       if (n % 2 === 0) {
-        company.BillPayment.push({ Id: `BP${id}`, TxnDate: txnDate, TotalAmt: money(cost), PayType: "Check", CheckPayment: { BankAccountRef: { value: "1000" } } })
+        company.BillPayment!.push({ Id: `BP${id}`, TxnDate: txnDate, TotalAmt: money(cost), PayType: "Check", CheckPayment: { BankAccountRef: { value: "1000" } } })
         add("2000", -cost)
         add("1000", -cost)
         ap -= cost
