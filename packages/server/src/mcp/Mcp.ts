@@ -16,6 +16,7 @@ import * as Door from "./Door.ts"
 import * as Hints from "./Hints.ts"
 import * as JsonRpcChecks from "./JsonRpcChecks.ts"
 import * as Listing from "./Listing.ts"
+import * as Resources from "./Resources.ts"
 import type * as Sessions from "./Sessions.ts"
 import { type ToolEntry, toolsOf, withoutOutputSchema } from "./Tools.ts"
 import * as Toolsets from "./Toolsets.ts"
@@ -229,8 +230,14 @@ const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response
   if (refused !== null) return Promise.resolve(refused)
   const server = new Server(
     { name: "ledger", version: Engine.serverVersion },
-    { capabilities: { tools: { listChanged: true } }, instructions: Toolsets.instructions }
+    { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} }, instructions: Toolsets.instructions }
   )
+  // Resources are read through their tools: the same pipeline, scopes and audit as a call.
+  Resources.register(server, async (tool, args, signal) => {
+    const answer = await callCatalog(input, run, tool, { method: "tools/call", params: { name: tool, arguments: { ...args } } }, signal)
+    const first = answer.content[0]
+    return { ok: answer.isError !== true, text: first !== undefined && first.type === "text" ? first.text : "" }
+  })
   // The toolsets listed: the session's, once it has any; else those the address names (`default` when none).
   const fromAddress = Toolsets.named(input.headers.toolsets ?? null)
   const listing = Listing.make({ fromAddress, sessions: input.sessions, sessionId: input.headers.sessionId, now })
