@@ -19,10 +19,10 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => app.close())
 
-const json = (result: { contents: ReadonlyArray<{ uri: string; mimeType?: string; text?: unknown }> }) => {
+const json = (result: { contents: ReadonlyArray<{ uri: string; mimeType?: string | undefined }> }) => {
   expect(result.contents).toHaveLength(1)
   expect(result.contents[0]!.mimeType).toBe("application/json")
-  return JSON.parse(String(result.contents[0]!.text))
+  return JSON.parse(String((result.contents[0] as { text?: unknown }).text))
 }
 
 describe("MCP resources", () => {

@@ -39,10 +39,10 @@ export const listAuditEvents = Operation.make({
 })
 
 /** A SHA-256 in lower-case hexadecimal, as the chain stores it. */
-const AuditHash = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/u))
+export const AuditHash = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/u))
 
-/** The company log's hash chain (docs/decisions/2310-company-audit-hash-chain.md), verified as the firm log's is. */
-export const AuditChainVerdict = Schema.Struct({
+/** What a hash chain's check answers: the company log's here, the firm log's (firms/Audit.ts) the same. */
+export const auditVerdictFields = {
   valid: Schema.Boolean,
   events_checked: Schema.Int,
   head_seq: Schema.Int,
@@ -50,7 +50,18 @@ export const AuditChainVerdict = Schema.Struct({
   first_broken_seq: Schema.NullOr(Schema.Int),
   problem: Schema.NullOr(Schema.Literals(["hash_mismatch", "link_broken", "sequence_gap", "head_mismatch", "anchor_mismatch"])),
   message: Schema.String
-}).annotate({ identifier: "AuditChainVerdict" })
+}
+
+/** A head recorded outside the database (`ledger audit-head`, `ledger firm-audit-head`): both or neither. */
+export const auditAnchorQuery = Schema.Struct({
+  anchor_seq: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
+    description: "The seq of a head recorded earlier outside the database; the chain must pass through it."
+  })),
+  anchor_hash: Schema.optionalKey(AuditHash.annotate({ description: "The hash recorded with `anchor_seq`." }))
+})
+
+/** The company log's hash chain (docs/decisions/2310-company-audit-hash-chain.md), verified as the firm log's is. */
+export const AuditChainVerdict = Schema.Struct(auditVerdictFields).annotate({ identifier: "AuditChainVerdict" })
 
 export const verifyAuditLog = Operation.make({
   id: "verifyAuditLog",
@@ -60,13 +71,7 @@ export const verifyAuditLog = Operation.make({
   summary: "Recompute the company log's hash chain; the verdict names the first broken sequence number.",
   scope: "read",
   mode: "R",
-  query: Schema.Struct({
-    /** A head recorded outside the database (`ledger audit-head`): both or neither. */
-    anchor_seq: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
-      description: "The seq of a head recorded earlier outside the database; the chain must pass through it."
-    })),
-    anchor_hash: Schema.optionalKey(AuditHash.annotate({ description: "The hash recorded with `anchor_seq`." }))
-  }),
+  query: auditAnchorQuery,
   success: AuditChainVerdict
 })
 

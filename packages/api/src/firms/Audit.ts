@@ -1,22 +1,12 @@
 import { Schema } from "effect"
 import { Id, PageQuery, Timestamp } from "../Common.ts"
+import { auditAnchorQuery, auditVerdictFields } from "../administration/AuditLog.ts"
 import * as Operation from "../Operation.ts"
 import { area, FirmAuditEvent, IdPath } from "./Records.ts"
 
 /** The firm's hash-chained audit log (docs/decisions/0901-firm-audit-hash-chain.md). */
 
-/** A SHA-256 in lower-case hexadecimal, as the chain stores it. */
-const AuditHash = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/u))
-
-export const AuditVerdict = Schema.Struct({
-  valid: Schema.Boolean,
-  events_checked: Schema.Int,
-  head_seq: Schema.Int,
-  head_hash: Schema.String,
-  first_broken_seq: Schema.NullOr(Schema.Int),
-  problem: Schema.NullOr(Schema.Literals(["hash_mismatch", "link_broken", "sequence_gap", "head_mismatch", "anchor_mismatch"])),
-  message: Schema.String
-}).annotate({ identifier: "FirmAuditVerdict" })
+export const AuditVerdict = Schema.Struct(auditVerdictFields).annotate({ identifier: "FirmAuditVerdict" })
 
 export const verifyFirmAudit = Operation.make({
   id: "verifyFirmAudit",
@@ -27,13 +17,8 @@ export const verifyFirmAudit = Operation.make({
   credential: "firm",
   scope: "read",
   mode: "R",
-  query: Schema.Struct({
-    /** A head recorded outside the database (`ledger firm-audit-head`, ADR 0903): both or neither. */
-    anchor_seq: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
-      description: "The seq of a head recorded earlier outside the database; the chain must pass through it."
-    })),
-    anchor_hash: Schema.optionalKey(AuditHash.annotate({ description: "The hash recorded with `anchor_seq`." }))
-  }),
+  /** A head recorded outside the database (`ledger firm-audit-head`, ADR 0903): both or neither. */
+  query: auditAnchorQuery,
   success: AuditVerdict
 })
 
