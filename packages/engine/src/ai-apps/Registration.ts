@@ -12,8 +12,8 @@ import * as OAuthStore from "./OAuthStore.ts"
  * bounded and refused past it, and registrations no connection names forgotten a day on.
  */
 
-/** An answer in the OAuth wire format (OAuth.ts `Answer`). */
-interface Answer {
+/** An answer in the OAuth wire format (the same shape as OAuth.ts `Answer`; exported: `register`'s published type names it). */
+export interface Answer {
   readonly status: number
   readonly body: unknown
   readonly headers?: Readonly<Record<string, string>>
