@@ -41,8 +41,10 @@ export const App = () => {
       const me = await call<Me>(cookieCaller, "GET", "/v1/me")
       setSession({ state: "in", me: me.body })
     } catch (failure) {
-      // 401: no session; 404: a firm member's console session, which acts in no company of its own.
-      if (failure instanceof ApiFailure && (failure.status === 401 || failure.status === 404)) setSession({ state: "out" })
+      // 401: no session; 404 or 400 `company_required`: a firm member's console session, which acts
+      // in no company of its own until it names a client (the console does that itself).
+      const firmConsole = failure instanceof ApiFailure && (failure.status === 404 || failure.body.type === "company_required")
+      if (failure instanceof ApiFailure && (failure.status === 401 || firmConsole)) setSession({ state: "out" })
       else {
         setSession({ state: "out" })
         setError(messageOf(failure))
