@@ -84,6 +84,31 @@ const stopOnSignals = () => {
   return { teardown }
 }
 
+/**
+ * Prints an audit log's head with the time it was read (`ledger firm-audit-head`, `ledger
+ * audit-head`): what an operator records outside the database. Exit 1 when there is no such log.
+ */
+const printAuditHead = <A extends object, E>(missing: string, read: Effect.Effect<A | null, E, Layer.Success<ReturnType<typeof Server.engineLayer>>>) =>
+  Layer.build(Server.engineLayer({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    operatorToken: config.operatorToken,
+    pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing"
+  })).pipe(
+    Effect.flatMap((context) => Effect.provide(read, context)),
+    Effect.flatMap((head) => Effect.map(Clock.currentTimeMillis, (nowMs) => ({ head, asOf: new Date(nowMs).toISOString() }))),
+    Effect.tap(({ asOf, head }) => Effect.sync(() => {
+      if (head === null) {
+        process.stderr.write(`ledger: ${missing}\n`)
+        process.exitCode = 1
+      } else {
+        process.stdout.write(`${JSON.stringify({ ...head, as_of: asOf })}\n`)
+      }
+    })),
+    Effect.scoped,
+    NodeRuntime.runMain
+  )
+
 if (command === "serve") {
   const storage = config.databaseUrl === undefined
     ? `embedded PGlite (${config.dataDir === "memory" ? "in memory" : config.dataDir}; ` +
@@ -137,25 +162,7 @@ if (command === "serve") {
     process.stderr.write("ledger: firm-audit-head needs a firm id: ledger firm-audit-head FIRM_ID\n")
     process.exitCode = 2
   } else {
-    Layer.build(Server.engineLayer({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      operatorToken: config.operatorToken,
-      pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing"
-    })).pipe(
-      Effect.flatMap((context) => Effect.provide(FirmAudit.head(firmId), context)),
-      Effect.flatMap((head) => Effect.map(Clock.currentTimeMillis, (nowMs) => ({ head, asOf: new Date(nowMs).toISOString() }))),
-      Effect.tap(({ asOf, head }) => Effect.sync(() => {
-        if (head === null) {
-          process.stderr.write(`ledger: no firm ${firmId}\n`)
-          process.exitCode = 1
-        } else {
-          process.stdout.write(`${JSON.stringify({ ...head, as_of: asOf })}\n`)
-        }
-      })),
-      Effect.scoped,
-      NodeRuntime.runMain
-    )
+    printAuditHead(`no firm ${firmId}`, FirmAudit.head(firmId))
   }
 } else if (command === "audit-head") {
   // The company log's head anchored outside the database (docs/decisions/2310-company-audit-hash-chain.md).
@@ -164,25 +171,7 @@ if (command === "serve") {
     process.stderr.write("ledger: audit-head needs a company id (a lower-case UUID): ledger audit-head COMPANY_ID\n")
     process.exitCode = 2
   } else {
-    Layer.build(Server.engineLayer({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      operatorToken: config.operatorToken,
-      pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing"
-    })).pipe(
-      Effect.flatMap((context) => Effect.provide(AuditChain.companyHead(companyId), context)),
-      Effect.flatMap((head) => Effect.map(Clock.currentTimeMillis, (nowMs) => ({ head, asOf: new Date(nowMs).toISOString() }))),
-      Effect.tap(({ asOf, head }) => Effect.sync(() => {
-        if (head === null) {
-          process.stderr.write(`ledger: no company ${companyId}\n`)
-          process.exitCode = 1
-        } else {
-          process.stdout.write(`${JSON.stringify({ ...head, as_of: asOf })}\n`)
-        }
-      })),
-      Effect.scoped,
-      NodeRuntime.runMain
-    )
+    printAuditHead(`no company ${companyId}`, AuditChain.companyHead(companyId))
   }
 } else {
   process.stdout.write(`${usage}\n`)
