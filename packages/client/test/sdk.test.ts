@@ -156,15 +156,18 @@ describe("errors are values with the spec's type", () => {
 describe("the test ledger serves MCP clients too", () => {
   it("an MCP client over the test ledger's fetch lists tools and calls them", async () => {
     const client = new McpClient({ name: "sdk-test", version: "1.0.0" })
+    // The starting list is small (issue 40); a client names the toolsets it wants on the address.
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${ledger.baseUrl}/mcp`), {
+      new StreamableHTTPClientTransport(new URL(`${ledger.baseUrl}/mcp?toolsets=default,administration`), {
         fetch: ledger.fetch,
         requestInit: { headers: { authorization: `Bearer ${company.ownerKey}` } }
       })
     )
     try {
       const tools = await client.listTools()
-      expect(tools.tools.map((tool) => tool.name)).toContain("create_user")
+      const names = tools.tools.map((tool) => tool.name)
+      expect(names).toContain("get_me")
+      expect(names).toContain("create_user")
       const me = await client.callTool({ name: "get_me", arguments: {} })
       expect(me.isError).not.toBe(true)
       expect(JSON.stringify(me.structuredContent ?? me.content)).toContain(company.companyId)
