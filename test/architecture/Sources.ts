@@ -16,14 +16,14 @@ const skippedFolders = new Set(["node_modules", "dist", "coverage", ".turbo", "g
 
 const toRepo = (absolute: string): string => relative(repoRoot, absolute).split(sep).join("/")
 
-/** Every `.ts` file under `folder` (repository-relative), sorted. */
+/** Every `.ts` and `.tsx` file under `folder` (repository-relative), sorted. */
 export const typeScriptFiles = (folder: string): Array<string> => {
   const files: Array<string> = []
   const walk = (absolute: string) => {
     for (const entry of readdirSync(absolute, { withFileTypes: true })) {
       if (entry.isDirectory()) {
         if (!skippedFolders.has(entry.name) && !entry.name.startsWith(".")) walk(join(absolute, entry.name))
-      } else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) {
+      } else if ((entry.name.endsWith(".ts") || entry.name.endsWith(".tsx")) && !entry.name.endsWith(".d.ts")) {
         files.push(toRepo(join(absolute, entry.name)))
       }
     }
@@ -72,8 +72,9 @@ export interface Import {
 
 const resolveRelative = (from: string, specifier: string): string | null => {
   const base = resolve(repoRoot, dirname(from), specifier)
-  for (const candidate of [base, `${base}.ts`, join(base, "index.ts"), base.replace(/\.js$/, ".ts")]) {
-    if ((candidate.endsWith(".ts") || candidate.endsWith(".mjs")) && existsSync(candidate) && statSync(candidate).isFile()) return toRepo(candidate)
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts"), base.replace(/\.js$/, ".ts")]) {
+    // A stylesheet the web app imports is a file with no imports of its own: an arrow that ends there.
+    if (/\.(ts|tsx|mjs|css)$/.test(candidate) && existsSync(candidate) && statSync(candidate).isFile()) return toRepo(candidate)
   }
   return null
 }
@@ -85,18 +86,39 @@ export const lineOf = (text: string, position: number): number => {
   return line
 }
 
-/**
- * The imports of one file: static imports and exports, `import type` included, and dynamic
- * `import()` of a literal. `ts.preProcessFile` is the compiler's own import scanner.
- */
-export const importsOf = (file: string, text: string, entries: ReadonlyMap<string, string>): Array<Import> => {
-  const info = ts.preProcessFile(text, true, true)
-  return info.importedFiles.map((reference) => {
-    const specifier = reference.fileName
-    const target = specifier.startsWith(".") ? resolveRelative(file, specifier) : entries.get(specifier) ?? null
-    return { specifier, target, line: lineOf(text, reference.pos) }
-  })
+/** The module specifiers a file names, each with its position: every form the language has. */
+const specifiersOf = (file: string, text: string): Array<{ readonly specifier: string; readonly position: number }> => {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const found: Array<{ readonly specifier: string; readonly position: number }> = []
+  const literal = (node: ts.Node | undefined) => {
+    if (node !== undefined && ts.isStringLiteralLike(node)) found.push({ specifier: node.text, position: node.getStart(source) })
+  }
+  const visit = (node: ts.Node): void => {
+    // `import ... from "x"`, `import "x"`, `export ... from "x"` and `export * as X from "x"`.
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier)
+    // `import X = require("x")`.
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression)
+    // `import("x")` with a literal, as an expression.
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) literal(node.arguments[0])
+    // `typeof import("x")` and `import("x").T` in types.
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal)
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
 }
+
+/**
+ * The imports of one file: static imports and every form of export from another module (`export *
+ * as X from` included, which `ts.preProcessFile` does not report), `import type`, `import =
+ * require()`, and `import()` of a literal in code or in types. Read from the syntax tree that
+ * TypeScript's own parser builds.
+ */
+export const importsOf = (file: string, text: string, entries: ReadonlyMap<string, string>): Array<Import> =>
+  specifiersOf(file, text).map(({ specifier, position }) => {
+    const target = specifier.startsWith(".") ? resolveRelative(file, specifier) : entries.get(specifier) ?? null
+    return { specifier, target, line: lineOf(text, position) }
+  })
 
 export interface ImportGraph {
   readonly files: ReadonlyArray<string>

@@ -31,7 +31,8 @@ const checkedFiles = [
   ...typeScriptFiles("bench")
 ].filter((file) => !exemptByRule(file))
 
-const parse = (file: string): ts.SourceFile => ts.createSourceFile(file, readSource(file), ts.ScriptTarget.Latest, true)
+const parse = (file: string): ts.SourceFile =>
+  ts.createSourceFile(file, readSource(file), ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
 
 const lineCount = (text: string): number => text.replace(/\n$/, "").split("\n").length
 

@@ -10,7 +10,7 @@ import * as InboxRules from "./InboxRules.ts"
 import * as Reading from "./Reading.ts"
 
 /**
- * Mail into the receipt inbox. The server's adapter (server/adapters/InboundMail.ts) parses a
+ * Mail into the receipt inbox. The server's adapter (server/mail/InboundMail.ts) parses a
  * MIME message and calls `receive`; each recipient address is resolved to a company (its private
  * `r-<token>` address, its custom name, or a name still forwarding), and the message is decided
  * by InboxRules.decide in that company's own transaction: `processed` stores its files as

@@ -12,7 +12,7 @@ export * as Ports from "./Ports.ts"
 
 // Mail: sending over SMTP, receiving into the receipt inbox (parsing, and its own SMTP listener).
 export * as SmtpMail from "./SmtpMail.ts"
-export * as InboundMail from "./InboundMail.ts"
+export * as InboundMail from "../mail/InboundMail.ts"
 export * as InboxListener from "../mail/InboxListener.ts"
 
 // Secrets and files: the master key that seals them, the receipts' stores and reader.

@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import { SMTPServer, type SMTPServerOptions } from "smtp-server"
 import { Receipts as ReceiptsApi } from "@ledger/api"
 import { Receipts } from "@ledger/engine"
-import * as InboundMail from "../adapters/InboundMail.ts"
+import * as InboundMail from "./InboundMail.ts"
 
 /**
  * The receipt inbox's own SMTP listener (DECISIONS.md "Receipt inbox"; ADR 1206): `ledger serve`
