@@ -1,8 +1,12 @@
 import { defineConfig } from "vitest/config"
+import { storeTestFiles } from "./test/store-files.ts"
+
+const include = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/*/test/**/*.test.ts"]
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    // LEDGER_TEST_STORE_ONLY=1: only the files that open the store (CI's PostgreSQL pass; test/store-files.ts).
+    include: process.env.LEDGER_TEST_STORE_ONLY === "1" ? storeTestFiles(import.meta.dirname, include) : include,
     // PGlite instances are heavy (about 300 MB, a second or two to start): a few files at a time.
     maxWorkers: 2,
     testTimeout: 60_000,
