@@ -51,6 +51,23 @@ describe("entry refusals (422 with details.issues naming the line)", () => {
     expect(result.body.error.details.issues[0].path).toEqual(["body", "lines", 0])
   })
 
+  it("refuses a contact the company does not have (another company's too), naming the line, and posts with its own", async () => {
+    // The ledger asks the sales area, which owns contacts (kernel/Registry.ts contactLookups).
+    const other = await app.createCompany({ name: "Entries Other Co" })
+    const theirs = await app.call("POST", "/v1/contacts", { token: other.ownerKey, key: newKey(), body: { kind: "vendor", name: "Theirs" } })
+    const ours = await app.call("POST", "/v1/contacts", { token: company.ownerKey, key: newKey(), body: { kind: "vendor", name: "Ours" } })
+    expect([theirs.status, ours.status]).toEqual([201, 201])
+    const withContact = (contactId: number) => [{ account: "6070", debit_cents: 1000, contact_id: contactId }, { account: "1010", credit_cents: 1000 }]
+    for (const id of [theirs.body.id as number, 987_654_321]) {
+      const result = await refusal(withContact(id))
+      expect(result.status).toBe(422)
+      expect(result.body.error.type).toBe("unknown_contact")
+      expect(result.body.error.details.issues).toEqual([{ path: ["body", "lines", 0, "contact_id"], message: `No contact ${id}` }])
+    }
+    const posted = await refusal(withContact(ours.body.id as number))
+    expect(posted.status).toBe(201)
+  })
+
   it("refuses an unknown account, naming the line", async () => {
     const result = await refusal([{ account: "6070", debit_cents: 1000 }, { account: "9999", credit_cents: 1000 }])
     expect(result.status).toBe(422)

@@ -4,7 +4,7 @@ import { ApiError, Crypto } from "@ledger/api"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
-import { AccountStore } from "../ledger/index.ts"
+import { AccountStore, addAccounts } from "../ledger/index.ts"
 import * as Access from "./Access.ts"
 
 /** GET and POST /v1/crypto/settings: the accounts crypto posts to are created when it is first switched on. */
@@ -25,7 +25,7 @@ const wire = (settings: Access.Settings, addon: boolean): Crypto.Settings.Crypto
 })
 
 /** The accounts made when none is given: code, name, type, subtype (docs/crypto.md). */
-const made: Record<Access.AccountField, { code: string; name: string; type: string; subtype: string }> = {
+const made: Record<Access.AccountField, { code: string; name: string; type: "asset" | "income" | "expense"; subtype: string }> = {
   settlementAccount: { code: "1480", name: "Digital assets", type: "asset", subtype: "digital_assets" },
   fairValueAccount: { code: "1485", name: "Digital assets fair value adjustment", type: "asset", subtype: "digital_assets" },
   realizedAccount: { code: "4880", name: "Realized gain or loss on digital assets", type: "income", subtype: "other_income" },
@@ -41,9 +41,12 @@ const bodyField: Record<Access.AccountField, keyof typeof Crypto.Settings.update
   feeAccount: "fee_account"
 }
 
-/** Creates the account, or the first free code after it when the code is taken by another account. */
+/**
+ * Creates the account, or the first free code after it when the code is taken by another account.
+ * Through the ledger's `addAccounts`, the one writer of `accounts`: under the chart's lock and its
+ * size limit, like every other area's additions.
+ */
 const createAccount = Effect.fn("CryptoSettings.createAccount")(function*(company: string, field: Access.AccountField, now: string) {
-  const sql = yield* SqlClient.SqlClient
   const spec = made[field]
   for (let offset = 0; offset < 100; offset++) {
     const code = String(Number(spec.code) + offset)
@@ -52,8 +55,9 @@ const createAccount = Effect.fn("CryptoSettings.createAccount")(function*(compan
       if (String(existing.name) === spec.name && existing.active === true) return code
       continue
     }
-    yield* sql`INSERT INTO accounts ${sql.insert({ company_id: company, code, name: spec.name, type: spec.type, subtype: spec.subtype, created_at: now })}`
-      .pipe(Effect.orDie)
+    const added = yield* addAccounts(company, [{ code, name: spec.name, type: spec.type, subtype: spec.subtype }], now)
+    // Another writer took the code between the read and the lock: try the next one.
+    if (added.length === 0) continue
     return code
   }
   return yield* Effect.die(new Error("no free account code for crypto"))

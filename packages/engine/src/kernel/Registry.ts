@@ -155,6 +155,13 @@ export interface GuardedWrite {
  */
 export type WriteGuard = (write: GuardedWrite) => Effect.Effect<ApiError.LedgerError | null, never, SqlClient.SqlClient>
 
+/**
+ * Which of the given contact ids are the company's contacts (the sales area owns `contacts`): the
+ * ledger asks when a journal line names one, mileage when a trip does, and neither reads the
+ * sales area's table. Asked inside the caller's transaction; returns the ids it knows.
+ */
+export type ContactLookup = (companyId: string, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, never, SqlClient.SqlClient>
+
 export interface Contributions {
   readonly proposalKinds: ReadonlyMap<string, ProposalKind>
   readonly protections: ReadonlyArray<ProtectionCheck>
@@ -164,6 +171,8 @@ export interface Contributions {
   readonly postingLimits?: ReadonlyArray<PostingLimit>
   /** Optional so the composition roots that build contributions by hand need not name it. */
   readonly writeGuards?: ReadonlyArray<WriteGuard>
+  /** Optional likewise; none: no contact is known, so a line naming one is refused. */
+  readonly contactLookups?: ReadonlyArray<ContactLookup>
 }
 
 /** The areas' contributions, folded once (pipeline/Area.ts `fold`); every handler may read it. */

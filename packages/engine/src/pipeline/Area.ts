@@ -2,7 +2,7 @@ import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Event, Operation } from "@ledger/api"
 import type { Handler } from "../kernel/Handler.ts"
-import type { Contributions, PostingLimit, ProposalKind, ProtectionCheck, ReversalHook, SetupStep, WriteGuard } from "../kernel/Registry.ts"
+import type { ContactLookup, Contributions, PostingLimit, ProposalKind, ProtectionCheck, ReversalHook, SetupStep, WriteGuard } from "../kernel/Registry.ts"
 import type { Job } from "../store/Jobs.ts"
 import type { EngineInfo } from "../kernel/EngineInfo.ts"
 import type { Registry } from "../kernel/Registry.ts"
@@ -13,6 +13,7 @@ import type { BatchWriter } from "./batching/GroupCommit.ts"
 import type { EventType } from "./Outbox.ts"
 
 export type {
+  ContactLookup,
   Contributions,
   PostingLimit,
   PostingLimitInput,
@@ -83,6 +84,8 @@ export interface Area<Id extends string = string> {
   readonly postingLimits: ReadonlyArray<PostingLimit>
   /** Refusals of a company's writes before their handler, asked by the pipeline (kernel/Registry.ts). */
   readonly writeGuards: ReadonlyArray<WriteGuard>
+  /** Answers which contact ids are a company's, for areas that may not read its table (kernel/Registry.ts). */
+  readonly contactLookups: ReadonlyArray<ContactLookup>
   /** Job kinds by name (`jobs.kind`). */
   readonly jobKinds: Readonly<Record<string, JobKind>>
   /**
@@ -127,6 +130,7 @@ export const make = <
   readonly reversalHooks?: ReadonlyArray<ReversalHook>
   readonly postingLimits?: ReadonlyArray<PostingLimit>
   readonly writeGuards?: ReadonlyArray<WriteGuard>
+  readonly contactLookups?: ReadonlyArray<ContactLookup>
   readonly jobKinds?: Readonly<Record<string, JobKind>>
   readonly batchWriters?: { readonly [K in IdOf<Operations>]?: () => BatchWriter }
   /** The area's contract `events` (`Api.<Area>.events`), never a list of its own. */
@@ -146,6 +150,7 @@ export const make = <
     reversalHooks: area.reversalHooks ?? [],
     postingLimits: area.postingLimits ?? [],
     writeGuards: area.writeGuards ?? [],
+    contactLookups: area.contactLookups ?? [],
     jobKinds: area.jobKinds ?? {},
     batchWriters: (area.batchWriters ?? {}) as Area<Exclude<IdOf<Operations>, Elsewhere[number]>>["batchWriters"],
     events: Object.keys(area.events ?? {}) as Array<EventType>
@@ -186,6 +191,7 @@ export const fold = (areas: ReadonlyArray<Area>): Folded => {
     reversalHooks: areas.flatMap((area) => area.reversalHooks),
     postingLimits: areas.flatMap((area) => area.postingLimits),
     writeGuards: areas.flatMap((area) => area.writeGuards),
+    contactLookups: areas.flatMap((area) => area.contactLookups),
     jobKinds: byName("Job kind", (area) => Object.entries(area.jobKinds)),
     batchWriters: byName("Batch writer", (area) =>
       Object.entries(area.batchWriters).flatMap(([id, make]) => make === undefined ? [] : [[id, make] as const])),

@@ -5,6 +5,7 @@ import * as Area from "../pipeline/Area.ts"
 import type { JobOutcome } from "../pipeline/Area.ts"
 import * as Aging from "./aging/Aging.ts"
 import * as Contacts from "./contacts/Contacts.ts"
+import * as ContactStore from "./contacts/ContactStore.ts"
 import * as Documents from "./documents/Documents.ts"
 import * as Email from "./email/Email.ts"
 import * as EmailDelivery from "./email/EmailDelivery.ts"
@@ -51,6 +52,7 @@ export const area = Area.make({
     payment_void: Payments.paymentVoidProposalKind
   },
   protections: [SalesTaxStore.activeTaxRatePayable, Items.activeItemAccount],
+  contactLookups: [ContactStore.knownContacts],
   jobKinds: {
     [EmailDelivery.jobKind]: {
       run: (job) =>

@@ -1,7 +1,8 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Ledger } from "@ledger/api"
 import * as Row from "../../kernel/Row.ts"
+import { Registry } from "../../kernel/Registry.ts"
 import type { AccountRef, ClassRef } from "./AccountRules.ts"
 
 /**
@@ -101,19 +102,19 @@ export const defaults = Effect.fn("AccountStore.defaults")(function*(companyId: 
 })
 
 /**
- * Contacts belong to the sales area, whose table is created by a later migration: lines may name
- * one only once it exists. Returns the ids that are not contacts of the company.
+ * The ids that are not contacts of the company. Contacts belong to the sales area, which answers
+ * through the registry (`contactLookups`, kernel/Registry.ts): the ledger never reads its table.
+ * Without the registry (a group-commit writer, which takes no line naming a contact) or without a
+ * lookup, no contact is known.
  */
 export const unknownContacts = Effect.fn("AccountStore.unknownContacts")(function*(companyId: string, ids: ReadonlyArray<number>) {
-  const sql = yield* SqlClient.SqlClient
   const unique = Array.from(new Set(ids))
   if (unique.length === 0) return []
-  const present = yield* sql<{ present: boolean }>`SELECT to_regclass('contacts') IS NOT NULL AS present`.pipe(Effect.orDie)
-  if (present[0]?.present !== true) return unique
-  const rows = yield* sql<{ id: unknown }>`SELECT id FROM contacts WHERE company_id = ${companyId} AND id IN ${sql.in(unique)}`
-    .pipe(Effect.orDie)
-  const found = new Set(rows.map((row) => Row.int(row.id)))
-  return unique.filter((id) => !found.has(id))
+  const registry = yield* Effect.serviceOption(Registry)
+  const lookups = Option.isSome(registry) ? registry.value.contactLookups ?? [] : []
+  const known = new Set<number>()
+  for (const lookup of lookups) for (const id of yield* lookup(companyId, unique)) known.add(id)
+  return unique.filter((id) => !known.has(id))
 })
 
 /** `sql.insert` of several rows wants a non-empty array; callers check emptiness first. */
