@@ -10,6 +10,24 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 
 export type Fetch = (request: Request) => Promise<Response>
 
+/**
+ * A hard budget, shared by the clients that spend it: a request past `calls` is not sent, and an
+ * answer that takes the bytes past `bytes`, or is itself over `responseBytes`, fails as it is read.
+ */
+export interface Budget {
+  /** JSON-RPC requests (notifications are not counted). */
+  readonly calls: number
+  /** Bytes of every answer read. */
+  readonly bytes: number
+  /** Bytes of any one answer. */
+  readonly responseBytes: number
+  readonly spent: { calls: number; bytes: number }
+}
+
+export const newBudget = (limits: Omit<Budget, "spent">): Budget => ({ ...limits, spent: { calls: 0, bytes: 0 } })
+
+export class BudgetExceeded extends Error {}
+
 export interface Meter {
   /** JSON-RPC requests sent, by method (tools/call by tool name: `tools/call get_me`). */
   readonly calls: Array<string>
@@ -23,9 +41,11 @@ export interface Meter {
   largest: { bytes: number; call: string }
   /** Every answer's bytes and what asked for it, in order. */
   readonly answers: Array<{ readonly call: string; readonly bytes: number }>
+  readonly budget: Budget | null
 }
 
-export const newMeter = (): Meter => ({ calls: [], notifications: 0, httpRequests: 0, bytes: 0, toolListBytes: 0, largest: { bytes: 0, call: "" }, answers: [] })
+export const newMeter = (budget: Budget | null = null): Meter =>
+  ({ calls: [], notifications: 0, httpRequests: 0, bytes: 0, toolListBytes: 0, largest: { bytes: 0, call: "" }, answers: [], budget })
 
 /** What a POST carries: one JSON-RPC message or a batch, named for the meter. */
 const namesOf = (body: string): Array<{ readonly name: string; readonly request: boolean }> => {
@@ -46,6 +66,12 @@ const counted = (response: Response, meter: Meter, call: string): Response => {
       bytes += chunk.byteLength
       meter.bytes += chunk.byteLength
       if (call === "tools/list") meter.toolListBytes += chunk.byteLength
+      const budget = meter.budget
+      if (budget !== null) {
+        budget.spent.bytes += chunk.byteLength
+        if (bytes > budget.responseBytes) return controller.error(new BudgetExceeded(`${call} answered over ${budget.responseBytes} bytes`))
+        if (budget.spent.bytes > budget.bytes) return controller.error(new BudgetExceeded(`${call} took the bytes read past ${budget.bytes}`))
+      }
       controller.enqueue(chunk)
     },
     flush: () => {
@@ -62,8 +88,14 @@ export const meteredFetch = (fetch: Fetch, meter: Meter): Fetch => async (reques
   const body = request.method === "POST" ? await request.clone().text() : ""
   const names = namesOf(body)
   for (const { name, request: isRequest } of names) {
-    if (isRequest) meter.calls.push(name)
-    else meter.notifications++
+    if (!isRequest) {
+      meter.notifications++
+      continue
+    }
+    if (meter.budget !== null && ++meter.budget.spent.calls > meter.budget.calls) {
+      throw new BudgetExceeded(`${name}: over the budget of ${meter.budget.calls} calls`)
+    }
+    meter.calls.push(name)
   }
   return counted(await fetch(request), meter, names.length === 1 ? names[0]!.name : `${request.method} ${names.length}`)
 }

@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { connectMetered, type Fetch, type Meter, newMeter } from "./metered.ts"
+import { type Budget, connectMetered, type Fetch, type Meter, newBudget, newMeter } from "./metered.ts"
 import { dayOf, type MonthEndCompany } from "./month-end-company.ts"
 
 /**
@@ -11,6 +11,22 @@ import { dayOf, type MonthEndCompany } from "./month-end-company.ts"
  * the month. A tool outside the default list is read with describe_tool and called through
  * call_tool, and only with arguments its described schema names: what discovery teaches is enough.
  */
+
+/**
+ * What one month's close may spend, both actors together (docs/agents.md "A month-end in
+ * figures"): enforced while it runs (a call past the budget is not sent) and asserted after.
+ */
+export const monthEndBudget = {
+  /** JSON-RPC requests. */
+  calls: 40,
+  /** Bytes of every answer read, tool lists included. */
+  bytes: 240_000,
+  /** The largest single answer: the default tool list is bounded at 48 KB; nothing else may be larger. */
+  responseBytes: 48 * 1024
+} as const
+
+/** Bytes of the tool lists read (each actor's default list, once). */
+export const toolListBytesMax = 100_000
 
 export interface Actor {
   readonly client: Client
@@ -62,8 +78,8 @@ const readJson = async (actor: Actor, uri: string): Promise<any> => {
   return JSON.parse(String((read.contents[0] as { text?: string }).text))
 }
 
-const connect = async (fetch: Fetch, url: string, token: string, headers: Record<string, string> = {}): Promise<Actor> => {
-  const meter = newMeter()
+const connect = async (fetch: Fetch, url: string, token: string, budget: Budget, headers: Record<string, string> = {}): Promise<Actor> => {
+  const meter = newMeter(budget)
   const client = await connectMetered(fetch, url, token, meter, headers)
   const listed = new Set((await client.listTools()).tools.map((tool) => tool.name))
   return { client, meter, listed, described: new Set() }
@@ -152,8 +168,9 @@ const lock = async (owner: Actor, company: MonthEndCompany, reconciliationId: nu
 
 /** Runs the month-end over MCP at `url` (the server's /mcp) through `fetch`. */
 export const closeMonth = async (fetch: Fetch, url: string, company: MonthEndCompany): Promise<MonthEndReport> => {
-  const agent = await connect(fetch, url, company.agentKey, { "x-agent-model": agentModel })
-  const owner = await connect(fetch, url, company.ownerKey)
+  const budget = newBudget(monthEndBudget)
+  const agent = await connect(fetch, url, company.agentKey, budget, { "x-agent-model": agentModel })
+  const owner = await connect(fetch, url, company.ownerKey, budget)
   try {
     const books = await keepTheBooks(agent, company)
     await approve(owner, books.proposals)

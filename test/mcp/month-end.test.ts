@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeTestApp, type TestApp } from "../support/index.ts"
-import { closeMonth, type MonthEndReport } from "./month-end-agent.ts"
+import { closeMonth, monthEndBudget as budget, type MonthEndReport, toolListBytesMax } from "./month-end-agent.ts"
 import { type MonthEndCompany, setUpMonthEnd, statementLines } from "./month-end-company.ts"
-import type { Meter } from "./metered.ts"
+import { connectMetered, type Meter, newBudget, newMeter } from "./metered.ts"
 
 /**
  * The month-end close as an agent does it over MCP (issue 40 item 5, ADR 2210): a scripted agent
@@ -12,18 +12,6 @@ import type { Meter } from "./metered.ts"
  * The figures are printed (and in docs/agents.md); `pnpm bench mcp-month-end` runs the same script
  * against a real server process.
  */
-
-/** The bounds (docs/agents.md "A month-end in figures"): what an agent may spend on one month. */
-export const budget = {
-  /** JSON-RPC requests, both actors together (the agent's and the owner's). */
-  calls: 45,
-  /** Bytes of every answer read, both actors, tool lists included. */
-  bytes: 200_000,
-  /** Bytes of the tool lists read (the default lists, once per actor). */
-  toolListBytes: 100_000,
-  /** The largest single answer: the default tool list is bounded at 48 KB; nothing else may be larger. */
-  responseBytes: 48 * 1024
-} as const
 
 let app: TestApp
 let company: MonthEndCompany
@@ -87,10 +75,25 @@ describe("a scripted month-end over MCP", () => {
     }
     expect(total.calls).toBeLessThanOrEqual(budget.calls)
     expect(total.bytes).toBeLessThanOrEqual(budget.bytes)
-    expect(total.toolListBytes).toBeLessThanOrEqual(budget.toolListBytes)
+    expect(total.toolListBytes).toBeLessThanOrEqual(toolListBytesMax)
     expect(total.largest).toBeLessThanOrEqual(budget.responseBytes)
     // Each actor read its tool list once: nothing in the month needed the whole list or a reload.
     expect(report.agent.calls.filter((call) => call === "tools/list")).toHaveLength(1)
     expect(report.owner.calls.filter((call) => call === "tools/list")).toHaveLength(1)
+  })
+
+  it("is a hard budget: a call past it is not sent, an answer past it is not read", async () => {
+    const calls = newMeter(newBudget({ calls: 2, bytes: 1_000_000, responseBytes: budget.responseBytes }))
+    const client = await connectMetered(app.fetch, "http://ledger.test/mcp", company.agentKey, calls, { "x-agent-model": "budget-test/1" })
+    await client.listTools()
+    await expect(client.callTool({ name: "get_me", arguments: {} })).rejects.toThrow(/over the budget of 2 calls/u)
+    expect(calls.calls).toEqual(["initialize", "tools/list"])
+    await client.close()
+    const bytes = newMeter(newBudget({ calls: 10, bytes: 1_000_000, responseBytes: 10_000 }))
+    const small = await connectMetered(app.fetch, "http://ledger.test/mcp", company.agentKey, bytes, { "x-agent-model": "budget-test/1" })
+    await expect(small.listTools()).rejects.toThrow(/tools\/list answered over 10000 bytes/u)
+    expect(bytes.bytes).toBeGreaterThan(10_000)
+    expect(bytes.bytes).toBeLessThan(10_000 + 65_536)
+    await small.close()
   })
 })
