@@ -64,7 +64,8 @@ const answerOf = (tool: string, result: unknown): any => {
 export const use = async (actor: Actor, tool: string, args: Record<string, unknown>): Promise<any> => {
   if (actor.listed.has(tool)) return answerOf(tool, await actor.client.callTool({ name: tool, arguments: args }))
   if (!actor.described.has(tool)) {
-    const described = answerOf("describe_tool", await actor.client.callTool({ name: "describe_tool", arguments: { name: tool } }))
+    // What to send is all the script needs: it reads answers as they come, without their schema.
+    const described = answerOf("describe_tool", await actor.client.callTool({ name: "describe_tool", arguments: { name: tool, output_schema: false } }))
     const properties = Object.keys(described.tool.inputSchema.properties ?? {})
     const unknown = Object.keys(args).filter((name) => !properties.includes(name))
     if (unknown.length > 0) throw new StepFailed(`${tool}: describe_tool does not name ${unknown.join(", ")}`)
