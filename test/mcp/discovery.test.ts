@@ -75,6 +75,17 @@ describe("MCP discovery", () => {
       const described = structured(await client.callTool({ name: "describe_tool", arguments: { name: "match_bank_line" } }))
       expect(described).toMatchObject({ listed: false, toolsets: ["banking"], tool: { name: "match_bank_line", inputSchema: { type: "object" } } })
       expect(Object.keys(described.tool.inputSchema.properties)).toContain("id")
+      // Only what to send, for an agent that reads answers as they come: about half a write's bytes.
+      expect(described.tool.outputSchema).toMatchObject({ type: "object" })
+      const inputOnly = structured(await client.callTool({ name: "describe_tool", arguments: { name: "match_bank_line", output_schema: false } }))
+      expect(inputOnly.tool.outputSchema).toBeUndefined()
+      expect(inputOnly.tool.inputSchema).toEqual(described.tool.inputSchema)
+      // A client that asked for no output schemas in its list gets none here either, unless it asks.
+      const lean = await connectMcp(app, company.ownerKey, { "x-ledger-output-schemas": "none" })
+      expect(structured(await lean.callTool({ name: "describe_tool", arguments: { name: "match_bank_line" } })).tool.outputSchema).toBeUndefined()
+      expect(structured(await lean.callTool({ name: "describe_tool", arguments: { name: "match_bank_line", output_schema: true } })).tool.outputSchema)
+        .toMatchObject({ type: "object" })
+      await lean.close()
 
       const enabled = structured(await client.callTool({ name: "enable_toolset", arguments: { toolset: "banking" } }))
       expect(enabled).toMatchObject({ toolset: "banking", enabled: true, changed: true, session: true })

@@ -73,7 +73,10 @@ export const tools: ReadonlyArray<Tool> = [
       "Next: call it by name, or through call_tool if your client only calls listed tools.",
     inputSchema: {
       type: "object",
-      properties: { name: { type: "string", minLength: 1, maxLength: 80, description: "The tool's name, e.g. match_bank_line." } },
+      properties: {
+        name: { type: "string", minLength: 1, maxLength: 80, description: "The tool's name, e.g. match_bank_line." },
+        output_schema: { type: "boolean", description: "false: leave the output schema out (about half a write's bytes). Default: as your tool list." }
+      },
       required: ["name"],
       additionalProperties: false
     },

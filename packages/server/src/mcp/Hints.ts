@@ -19,7 +19,8 @@ const byType: Readonly<Record<string, string>> = {
   kill_switch_active: "A person has suspended agent writes: stop writing and tell them; reads still work.",
   not_found: "Check the id: the matching list_ tool gives the ids that exist (list_toolsets names the tools).",
   period_locked: "The date is in a locked period: use a date in an open period (list_periods), or ask a person to reopen it (set_period_status).",
-  period_hard_locked: "The date is in a closed period: post in an open period (list_periods); a closed period is not reopened.",
+  // A hard lock is reopened by a person with a reason (setPeriodStatus: hard_locked -> open).
+  period_hard_locked: "The date is in a hard-locked period: post in an open period (list_periods); only a person may reopen it with set_period_status and a reason.",
   soft_lock_reason_required: "The date is in a soft-locked period: give soft_lock_override_reason if you should post there, or use an open period.",
   period_not_found: "No period covers the date: use a date list_periods covers, or ask a person to create the period.",
   unbalanced_entry: "Debits must equal credits: fix the lines' amounts, then call again.",
@@ -35,11 +36,60 @@ const byType: Readonly<Record<string, string>> = {
 /** The next step after a refusal of this type, or null when its message says all. */
 export const forRefusal = (type: string): string | null => byType[type] ?? null
 
+type Details = Readonly<Record<string, unknown>>
+
+/** The arguments' issues the API named (`details.issues`), as the agent's field names: `lines`, `lines.0.account`. */
+const issuesOf = (details: Details): ReadonlyArray<{ readonly field: string; readonly message: string }> =>
+  (Array.isArray(details.issues) ? details.issues : []).flatMap((issue: { path?: unknown; message?: unknown }) => {
+    const path = Array.isArray(issue.path) ? issue.path.map(String) : []
+    // The API says where a field came from (body, query, path); a tool's arguments are one object.
+    const field = (["body", "query", "path"].includes(path[0] ?? "") ? path.slice(1) : path).join(".")
+    return field === "" || typeof issue.message !== "string" ? [] : [{ field, message: issue.message }]
+  })
+
+/** The field to add, to remove or to fix, first: what an agent can act on without reading the schema. */
+const fieldsHint = (details: Details): string | null => {
+  const issues = issuesOf(details).slice(0, 3)
+  if (issues.length === 0) return null
+  const missing = issues.filter((issue) => /required|missing/iu.test(issue.message)).map((issue) => issue.field)
+  const excess = issues.filter((issue) => /excess|unexpected|not allowed/iu.test(issue.message)).map((issue) => issue.field)
+  const other = issues.filter((issue) => !missing.includes(issue.field) && !excess.includes(issue.field))
+  return [
+    ...(missing.length === 0 ? [] : [`Add ${missing.join(", ")} (describe_tool shows what it takes).`]),
+    ...(excess.length === 0 ? [] : [`Remove ${excess.join(", ")}: this tool does not take ${excess.length === 1 ? "it" : "them"}.`]),
+    ...other.map((issue) => `Fix ${issue.field}: ${issue.message}.`)
+  ].join(" ") + " Then call again."
+}
+
+/** After "<date> is in period <id>, ": what to do about each kind of lock. */
+const periodSteps: Readonly<Record<string, string>> = {
+  period_locked: "locked: use a date in an open period (list_periods), or ask a person to reopen it (set_period_status).",
+  period_hard_locked: "hard-locked: post in an open period (list_periods); only a person may reopen it with set_period_status and a reason.",
+  soft_lock_reason_required: "soft-locked: give soft_lock_override_reason if you should post there, or use a date in an open period (list_periods)."
+}
+
+/** A refusal's next step, made exact by its details: the fields, the scope, the period. */
+const forRefusalBody = (type: string, details: Details): string | null => {
+  if (type === "invalid_request" || type === "validation_failed" || byType[type] === undefined) {
+    const fields = fieldsHint(details)
+    if (fields !== null) return fields
+  }
+  if (type === "insufficient_scope" && typeof details.required_scope === "string") {
+    return `This step needs the ${details.required_scope} scope, which your credential lacks: leave it to a person who has it, and tell them what you wanted.`
+  }
+  if (periodSteps[type] !== undefined && typeof details.period_id === "number") {
+    const date = typeof details.entry_date === "string" ? details.entry_date : "The date"
+    return `${date} is in period ${details.period_id}, ${periodSteps[type]}`
+  }
+  return forRefusal(type)
+}
+
 /** The next step after an answer: a queued proposal's, or a refusal's. */
 export const forAnswer = (status: number, body: unknown): string | null => {
   if (status >= 400) {
-    const type = (body as { readonly error?: { readonly type?: unknown } } | null)?.error?.type
-    return typeof type === "string" ? forRefusal(type) : null
+    const error = (body as { readonly error?: { readonly type?: unknown; readonly details?: unknown } } | null)?.error
+    const details = typeof error?.details === "object" && error.details !== null ? error.details as Details : {}
+    return typeof error?.type === "string" ? forRefusalBody(error.type, details) : null
   }
   if (status === 202) {
     const proposal = (body as { readonly proposal?: { readonly id?: unknown } } | null)?.proposal

@@ -3,7 +3,7 @@ import { ApiError } from "@ledger/api"
 import * as Discovery from "./Discovery.ts"
 import * as Hints from "./Hints.ts"
 import * as Sessions from "./Sessions.ts"
-import { toolsOf } from "./Tools.ts"
+import { toolsOf, withoutOutputSchema } from "./Tools.ts"
 import * as Toolsets from "./Toolsets.ts"
 
 /**
@@ -40,6 +40,8 @@ export interface Context {
   readonly sessions: Sessions.Store | undefined
   readonly sessionId: string | null | undefined
   readonly now: number
+  /** Whether the client's list carries output schemas (`?output_schemas=`): describe_tool follows it unless asked. */
+  readonly outputSchemas?: boolean | undefined
 }
 
 interface View {
@@ -73,7 +75,7 @@ const toolsetTools = (caller: Caller, toolset: string): Array<string> => {
   return usable(caller).filter((entry) => ids === null || ids.has(entry.operation.id)).map((entry) => entry.tool.name)
 }
 
-const describeTool = (caller: Caller, listed: ReadonlySet<string>, args: Record<string, unknown>): Result => {
+const describeTool = (caller: Caller, listed: ReadonlySet<string>, args: Record<string, unknown>, outputSchemas: boolean): Result => {
   const wanted = typeof args.name === "string" ? args.name : ""
   if (Discovery.names.has(wanted)) {
     return result({ tool: Discovery.tools.find((tool) => tool.name === wanted)!, toolsets: [], listed: true })
@@ -91,7 +93,9 @@ const describeTool = (caller: Caller, listed: ReadonlySet<string>, args: Record<
     ).toBody())
   }
   const toolsets = [...Toolsets.toolsets.entries()].filter(([, ids]) => ids.has(entry.operation.id)).map(([toolset]) => toolset)
-  return result({ tool: entry.tool, toolsets, listed: listed.has(wanted) })
+  // An agent that only needs what to send asks without the output schema: about half a write's bytes.
+  const withOutput = typeof args.output_schema === "boolean" ? args.output_schema : outputSchemas
+  return result({ tool: withOutput ? entry.tool : withoutOutputSchema(entry.tool), toolsets, listed: listed.has(wanted) })
 }
 
 /** One line per toolset the caller has tools in: what it is for, its tools, whether they are listed now. */
@@ -169,5 +173,7 @@ export const make = (context: Context): Listing => {
     return result({ toolset, enabled, changed, session: true, tools, ...(enabled ? {} : { note: "Still callable through call_tool." }) })
   }
 
-  return { list, listToolsets, describeTool: (caller, args) => describeTool(caller, listedNames(caller, viewOf(caller).names), args), toggle }
+  const describe = (caller: Caller, args: Record<string, unknown>) =>
+    describeTool(caller, listedNames(caller, viewOf(caller).names), args, context.outputSchemas ?? true)
+  return { list, listToolsets, describeTool: describe, toggle }
 }

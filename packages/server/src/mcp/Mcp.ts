@@ -240,7 +240,10 @@ const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response
   })
   // The toolsets listed: the session's, once it has any; else those the address names (`default` when none).
   const fromAddress = Toolsets.named(input.headers.toolsets ?? null)
-  const listing = Listing.make({ fromAddress, sessions: input.sessions, sessionId: input.headers.sessionId, now })
+  const listing = Listing.make({
+    fromAddress, sessions: input.sessions, sessionId: input.headers.sessionId, now,
+    outputSchemas: Toolsets.outputSchemas(input.headers.outputSchemas ?? null) ?? true
+  })
 
   server.setRequestHandler(ListToolsRequestSchema, async (_list, extra) => {
     if (fromAddress.unknown.length > 0) {
