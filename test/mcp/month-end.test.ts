@@ -9,7 +9,7 @@ import { connectMetered, type Meter, newBudget, newMeter } from "./metered.ts"
  * and its owner, with the official SDK client from the default tool lists, close January for a
  * small company. The books must end balanced, reconciled and locked, and the work must fit the
  * budget an agent's context can carry: calls, bytes read, and no single answer over a bound.
- * The figures are printed (and in docs/agents.md); `node --import tsx bench/mcp-month-end.ts` runs the same script
+ * The figures are printed (and in docs/agents.md); `pnpm bench mcp-month-end` runs the same script
  * against a real server process.
  */
 
