@@ -185,6 +185,9 @@ describe("desktop edition migration over the Web Connector", () => {
     expect(failed.body.differences.length).toBeGreaterThan(0)
     expect(await count("journal_entries", company.companyId)).toBe(0)
     expect(await count("accounts", company.companyId)).toBe(accountsBefore)
+    // Nor the contacts and open documents the attempt made (ADR 2111).
+    expect(await count("contacts", company.companyId)).toBe(0)
+    expect(await count("documents", company.companyId)).toBe(0)
     expect((await owner.post(`/v1/migrations/${failed.body.id}/cutover`)).body.error.type).toBe("migration_not_passed")
   })
 })
