@@ -35,12 +35,16 @@ describe("open documents from qbXML", () => {
     // From a history step: the credit memo's entry and its open credit; from an open step only an open item.
     expect(Staging.stagedOf(credit!.kind, credit!.node, false).map((staged) => staged.entity)).toEqual(["txn", "open"])
     const [paidInvoice] = records("InvoiceQueryRs", `<InvoiceRet><TxnID>6</TxnID>${party("CustomerRef", "C1")}<TxnDate>2026-02-06</TxnDate><BalanceRemaining>0.00</BalanceRemaining></InvoiceRet>`)
+    const [payment] = records("ReceivePaymentQueryRs", `<ReceivePaymentRet><TxnID>7</TxnID>${party("CustomerRef", "C1")}${party("ARAccountRef", "AR")}
+      ${party("DepositToAccountRef", "BANK")}<TxnDate>2026-02-07</TxnDate><TotalAmount>50.00</TotalAmount><UnusedPayment>8.25</UnusedPayment></ReceivePaymentRet>`)
+    expect(Staging.stagedOf(payment!.kind, payment!.node, false).map((staged) => staged.entity === "open" ? [staged.record.kind, staged.record.openCents] : staged.entity))
+      .toEqual(["txn", ["payment_received", 825]])
     expect(Staging.stagedOf(paidInvoice!.kind, paidInvoice!.node, true)).toEqual([])
     expect(Staging.stagedOf(invoice!.kind, invoice!.node, true).map((staged) => staged.id)).toEqual(["invoice:1"])
   })
 })
 
-const kinds = ["invoice", "bill", "credit_memo", "vendor_credit"] as const
+const kinds = ["invoice", "bill", "credit_memo", "vendor_credit", "payment_received"] as const
 const arbitraryItems = fc.array(fc.record({ kind: fc.constantFrom(...kinds), party: fc.integer({ min: 0, max: 3 }), openCents: fc.integer({ min: 1, max: 1e9 }) }), { maxLength: 30 })
 
 /** A bundle whose parties' balances and AR and AP are exactly what the open items add up to. */
@@ -48,9 +52,8 @@ const bundleOf = (items: ReadonlyArray<{ kind: (typeof kinds)[number]; party: nu
   const open = items.map((item, index) => ({
     id: String(index), kind: item.kind, party: `P${item.party}`, account: null, number: null, date: "2026-01-01", due: null, openCents: item.openCents
   }))
-  const side = (kind: string) => kind === "invoice" || kind === "credit_memo" ? "ar" : "ap"
   const balance = (target: "ar" | "ap", id: string) =>
-    open.filter((item) => side(item.kind) === target && item.party === id).reduce((sum, item) => sum + TieoutRules.signedOpen(item), 0)
+    open.filter((item) => TieoutRules.sideOf(item.kind) === target && item.party === id).reduce((sum, item) => sum + TieoutRules.signedOpen(item), 0)
   const parties = (target: "ar" | "ap") => [0, 1, 2, 3].map((n) => ({ id: `P${n}`, name: `${target} ${n}`, balanceCents: balance(target, `P${n}`) }))
   const bundle: TieoutRules.Bundle = { accounts: [], customers: parties("ar"), vendors: parties("ap"), items: [], txns: [], open }
   const control = { ar: bundle.customers.reduce((sum, p) => sum + p.balanceCents, 0), ap: bundle.vendors.reduce((sum, p) => sum + p.balanceCents, 0) }

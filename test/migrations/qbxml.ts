@@ -35,12 +35,15 @@ const sale = (accounts: Record<string, Account>, post: Post, txns: Record<string
   post("tax", -tax)
   customer.balance += net + tax
   if (received > 0) {
+    // Now and then a customer pays 10.00 more than the invoice: QuickBooks keeps it as UnusedPayment, the customer's credit.
+    const unused = id % 8 === 5 ? 1_000 : 0
     txns.ReceivePayment!.push(`<ReceivePaymentRet><TxnID>P-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("CustomerRef", customer.id, customer.name)}
-      ${ref("ARAccountRef", accounts.ar!.id, "Accounts Receivable")}<TotalAmount>${amount(received)}</TotalAmount>
-      ${ref("DepositToAccountRef", accounts.bank!.id, "Checking")}<UnusedPayment>0.00</UnusedPayment><AppliedToTxnRet><TxnID>I-${id}</TxnID><Amount>${amount(received)}</Amount></AppliedToTxnRet></ReceivePaymentRet>`)
-    post("bank", received)
-    post("ar", -received)
-    customer.balance -= received
+      ${ref("ARAccountRef", accounts.ar!.id, "Accounts Receivable")}<RefNumber>CHK-${id}</RefNumber><TotalAmount>${amount(received + unused)}</TotalAmount>
+      ${ref("DepositToAccountRef", accounts.bank!.id, "Checking")}<UnusedPayment>${amount(unused)}</UnusedPayment><UnusedCredits>0.00</UnusedCredits>
+      <AppliedToTxnRet><TxnID>I-${id}</TxnID><Amount>${amount(received)}</Amount></AppliedToTxnRet></ReceivePaymentRet>`)
+    post("bank", received + unused)
+    post("ar", -(received + unused))
+    customer.balance -= received + unused
   }
 }
 
@@ -160,11 +163,8 @@ const otherTransactions = (
   }
 }
 
-const cents = (text: string) => {
-  const [whole, fraction = ""] = text.replace(/^-/, "").split(".")
-  const value = Number(whole) * 100 + Number(fraction.padEnd(2, "0"))
-  return text.startsWith("-") ? -value : value
-}
+const cents = (text: string) =>
+  (text.startsWith("-") ? -1 : 1) * text.replace(/^-/, "").split(".").reduce((sum, part, index) => index === 0 ? Number(part) * 100 : sum + Number(part.padEnd(2, "0")), 0)
 
 // What each query takes, in the order qbXML 13 requires (qbxmlops130: the filters used here).
 const listFilters = ["MaxReturned", "ActiveStatus"]
@@ -288,8 +288,10 @@ export const makeCompany = (options: { readonly customers?: number; readonly per
     creditMemos: sum(txns.CreditMemo!, "CreditRemaining"),
     bills: sum(txns.Bill!, "OpenAmount") + sum(txns.ItemReceipt!, "TotalAmount"),
     vendorCredits: sum(txns.VendorCredit!, "OpenAmount"),
+    unusedPayments: sum(txns.ReceivePayment!, "UnusedPayment"),
     documents: [...txns.Invoice!, ...txns.Bill!].filter((record) => record.includes("<IsPaid>false</IsPaid>")).length +
-      txns.CreditMemo!.length + txns.VendorCredit!.length + txns.ItemReceipt!.length
+      txns.CreditMemo!.length + txns.VendorCredit!.length + txns.ItemReceipt!.length +
+      txns.ReceivePayment!.filter((record) => !record.includes("<UnusedPayment>0.00</UnusedPayment>")).length
   }
   return { respond, accounts, customers, vendors, open, transactions: Object.values(txns).reduce((sum, list) => sum + list.length, 0) }
 }

@@ -2,20 +2,19 @@ import { Effect } from "effect"
 import { ApiError, Limits } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
 import { type JournalEntryRules, JournalEntryStore } from "../ledger/index.ts"
-import { ImportedDocuments, insertContact } from "../sales/index.ts"
+import { ImportedDocuments, insertContact, recordReceivedPayment } from "../sales/index.ts"
 import type { SourceAccount, SourceOpenItem } from "./Staging.ts"
-import type { Bundle } from "./TieoutRules.ts"
+import { type Bundle, sideOf } from "./TieoutRules.ts"
 
 /**
  * Lists and open documents at import (ADR 2111): the source's customers and vendors become
  * contacts (through sales), and the source's open invoices, bills and credits become sales
- * documents that carry AR and AP from the as-of date. The history already put the source's AR and
+ * documents (and a customer's unapplied payment as a payment) that carry AR and AP from the as-of date. The history already put the source's AR and
  * AP balances in the books; one entry on the as-of date moves them to the migration's clearing
  * account, and each open document's own entry (as sales shapes it, against that account) takes
  * its part back, so the clearing account ends at zero and AR and AP equal their aging.
  */
 
-type Side = "ar" | "ap"
 interface Contact { readonly id: number; readonly name: string }
 
 const emailPattern = /^[^\s@<>(),;:"]+@[^\s@<>(),;:"]+\.[^\s@<>(),;:"]+$/u
@@ -40,7 +39,6 @@ export const createContacts = Effect.fn("OpenItems.createContacts")(function*(co
   return contacts
 })
 
-const sideOf = (kind: SourceOpenItem["kind"]): Side => kind === "invoice" || kind === "credit_memo" ? "ar" : "ap"
 
 /** The ledger code of the AR or AP account an open item sits in: its own, else the first of its side. */
 const controlOf = (bundle: Bundle, codes: ReadonlyMap<string, string>, item: SourceOpenItem): string | undefined => {
@@ -81,6 +79,60 @@ const numberOf = (taken: Set<string>, item: SourceOpenItem, contact: Contact): s
   return item.number
 }
 
+interface Place {
+  readonly contact: Contact
+  readonly control: string
+  readonly clearing: string
+  readonly asOf: string
+  readonly description: string
+}
+
+/** An open invoice, bill or credit: sales shapes it and its entry; its entry posts on the as-of date. */
+const openDocument = Effect.fn("OpenItems.openDocument")(function*(item: SourceOpenItem, place: Place & { readonly number: string | null }) {
+  const document: ImportedDocuments.ImportedDocument = {
+    kind: item.kind as ImportedDocuments.ImportedDocument["kind"],
+    contactId: place.contact.id,
+    contactName: place.contact.name,
+    number: place.number,
+    docDate: item.date,
+    dueDate: item.due,
+    controlAccount: place.control,
+    account: place.clearing,
+    amountCents: item.openCents,
+    description: place.description,
+    entryDate: place.asOf
+  }
+  const entry = yield* post(ImportedDocuments.entryOf(document))
+  yield* ImportedDocuments.persist(document, entry.id)
+})
+
+/**
+ * A customer's payment not applied to any invoice: its unapplied part comes over as a payment
+ * received into the clearing account (Dr clearing, Cr AR), applied to nothing, so it stands as the
+ * customer's credit, as sales records any payment another area posted.
+ */
+const unappliedPayment = Effect.fn("OpenItems.unappliedPayment")(function*(item: SourceOpenItem, place: Place) {
+  const entry = yield* post({
+    date: place.asOf,
+    memo: place.description,
+    lines: [
+      { account: place.clearing, debit_cents: item.openCents },
+      { account: place.control, credit_cents: item.openCents, contact_id: place.contact.id }
+    ]
+  })
+  yield* recordReceivedPayment({
+    contactId: place.contact.id,
+    paymentDate: item.date,
+    account: place.clearing,
+    controlAccount: place.control,
+    amountCents: item.openCents,
+    applications: [],
+    reference: item.number,
+    memo: place.description,
+    entryId: entry.id
+  })
+})
+
 /** The carry-over entry and every open document with its entry; answers how many entries were posted. */
 export const carry = Effect.fn("OpenItems.carry")(function*(input: {
   readonly bundle: Bundle
@@ -106,21 +158,8 @@ export const carry = Effect.fn("OpenItems.carry")(function*(input: {
     if (contact === undefined || control === undefined) {
       return yield* Effect.fail(ApiError.fail("tieout_failed", `The open ${item.kind} ${item.id} names no customer, vendor or account the extraction has.`))
     }
-    const document: ImportedDocuments.ImportedDocument = {
-      kind: item.kind,
-      contactId: contact.id,
-      contactName: contact.name,
-      number: numberOf(taken, item, contact),
-      docDate: item.date,
-      dueDate: item.due,
-      controlAccount: control,
-      account: clearing,
-      amountCents: item.openCents,
-      description: `Open balance brought over from ${label}${item.number === null ? "" : ` (${item.number})`}`.slice(0, 200),
-      entryDate: asOf
-    }
-    const entry = yield* post(ImportedDocuments.entryOf(document))
-    yield* ImportedDocuments.persist(document, entry.id)
+    const place = { contact, control, clearing, asOf, description: `${item.kind === "payment_received" ? "Unapplied payment" : "Open balance"} brought over from ${label}${item.number === null ? "" : ` (${item.number})`}`.slice(0, 200) }
+    yield* item.kind === "payment_received" ? unappliedPayment(item, place) : openDocument(item, { ...place, number: numberOf(taken, item, contact) })
     entries++
   }
   return entries

@@ -31,12 +31,13 @@ export interface SourceParty {
 
 /**
  * An open document as of the extraction (ADR 2111): an invoice or bill still owed, a credit memo
- * or vendor credit still to use, an item receipt waiting for its bill (owed to the vendor). What
- * the aging shows after the import; `openCents` is positive.
+ * or vendor credit still to use, an item receipt waiting for its bill (owed to the vendor), a
+ * customer's payment not applied to any invoice. What the aging shows after the import;
+ * `openCents` is positive.
  */
 export interface SourceOpenItem {
   readonly id: string
-  readonly kind: "invoice" | "bill" | "credit_memo" | "vendor_credit"
+  readonly kind: "invoice" | "bill" | "credit_memo" | "vendor_credit" | "payment_received"
   /** The customer's or vendor's ListID (else its full name). */
   readonly party: string | null
   /** The AR or AP account it sits in (ListID, else full name); null: the first one. */
@@ -232,8 +233,8 @@ const openItem = (kind: SourceOpenItem["kind"], node: Node, party: unknown, acco
  * The open item of a record, or null. An invoice's `BalanceRemaining` and a bill's `OpenAmount`
  * (else, from a company file that does not give it, nothing when `IsPaid`, else `AmountDue`, the
  * bill's total) come from the open-documents steps; a credit memo's `CreditRemaining`, a vendor
- * credit's `OpenAmount` and an item receipt's total (it becomes a bill when its bill arrives, so
- * one still listed is owed as received) from their history steps.
+ * credit's `OpenAmount`, an item receipt's total (it becomes a bill when its bill arrives, so
+ * one still listed is owed as received) and a payment's `UnusedPayment` from their history steps.
  */
 export const openItemOf = (kind: string, node: Node): SourceOpenItem | null => {
   if (node.TxnID === undefined) return null
@@ -252,14 +253,18 @@ export const openItemOf = (kind: string, node: Node): SourceOpenItem | null => {
       return openItem("vendor_credit", node, node.VendorRef, node.APAccountRef, centsOf(node.OpenAmount ?? "0", "OpenAmount"))
     case "ItemReceiptRet":
       return openItem("bill", node, node.VendorRef, node.APAccountRef, centsOf(node.TotalAmount ?? "0", "TotalAmount"))
+    case "ReceivePaymentRet":
+      return openItem("payment_received", node, node.CustomerRef, node.ARAccountRef, centsOf(node.UnusedPayment ?? "0", "UnusedPayment"))
     default:
       return null
   }
 }
 
+const openBeside = new Set(["CreditMemoRet", "VendorCreditRet", "ItemReceiptRet", "ReceivePaymentRet"])
+
 /**
  * What one `...Ret` element stages: from an open-documents step only its open item; from any other
- * step its record (history), with a credit's or an item receipt's open item beside it.
+ * step its record (history), with the open item of a credit, an item receipt or a payment beside it.
  */
 export const stagedOf = (kind: string, node: Node, openStep: boolean): Array<Staged> => {
   const staged: Array<Staged> = []
@@ -267,7 +272,7 @@ export const stagedOf = (kind: string, node: Node, openStep: boolean): Array<Sta
     const record = fromQbxml(kind, node)
     if (record !== null) staged.push(record)
   }
-  const open = openStep || kind === "CreditMemoRet" || kind === "VendorCreditRet" || kind === "ItemReceiptRet" ? openItemOf(kind, node) : null
+  const open = openStep || openBeside.has(kind) ? openItemOf(kind, node) : null
   if (open !== null && open.openCents !== 0) staged.push({ entity: "open", id: `${open.kind}:${open.id}`, record: open })
   return staged
 }

@@ -56,9 +56,10 @@ export interface OpenDocuments {
   readonly orphans: ReadonlyArray<string>
 }
 
-const sideOf = (kind: SourceOpenItem["kind"]): "ar" | "ap" => kind === "invoice" || kind === "credit_memo" ? "ar" : "ap"
-/** What an open item adds to its side's balance: a document what is owed, a credit less. */
-export const signedOpen = (item: SourceOpenItem): number => item.kind === "credit_memo" || item.kind === "vendor_credit" ? -item.openCents : item.openCents
+/** AR for a customer's open items, AP for a vendor's. */
+export const sideOf = (kind: SourceOpenItem["kind"]): "ar" | "ap" => kind === "invoice" || kind === "credit_memo" || kind === "payment_received" ? "ar" : "ap"
+/** What an open item adds to its side's balance: a document what is owed, a credit or an unapplied payment less. */
+export const signedOpen = (item: SourceOpenItem): number => item.kind === "invoice" || item.kind === "bill" ? item.openCents : -item.openCents
 
 /** The open documents against the AR and AP balances (natural sign) and against each party's balance. */
 export const openDocuments = (bundle: Bundle, control: { readonly ar: number; readonly ap: number }): OpenDocuments => {
