@@ -144,8 +144,10 @@ describe("desktop edition migration over the Web Connector", () => {
 
     const imported = await owner.post(`/v1/migrations/desktop/connections/${connection.id}/import`)
     expect(imported.status).toBe(201)
-    expect(imported.body).toMatchObject({ result: "PASS", status: "imported", entries: books.transactions })
-    expect(await count("journal_entries", company.companyId)).toBe(books.transactions)
+    // One entry per source transaction, one per open document, and the one carrying AR and AP to them (ADR 2111).
+    const entries = books.transactions + books.open.documents + 1
+    expect(imported.body).toMatchObject({ result: "PASS", status: "imported", entries })
+    expect(await count("journal_entries", company.companyId)).toBe(entries)
     const audit = await app.query<{ details: any }>(`SELECT details FROM audit_events WHERE company_id = $1 AND target_type = 'migration_import'`, [company.companyId])
     expect(JSON.stringify(audit[0]?.details)).toContain("imported_history")
     const checking = await app.query<{ total: unknown }>(`SELECT SUM(l.amount_cents) AS total FROM journal_lines l JOIN accounts a
@@ -183,6 +185,9 @@ describe("desktop edition migration over the Web Connector", () => {
     expect(failed.body.differences.length).toBeGreaterThan(0)
     expect(await count("journal_entries", company.companyId)).toBe(0)
     expect(await count("accounts", company.companyId)).toBe(accountsBefore)
+    // Nor the contacts and open documents the attempt made (ADR 2111).
+    expect(await count("contacts", company.companyId)).toBe(0)
+    expect(await count("documents", company.companyId)).toBe(0)
     expect((await owner.post(`/v1/migrations/${failed.body.id}/cutover`)).body.error.type).toBe("migration_not_passed")
   })
 })

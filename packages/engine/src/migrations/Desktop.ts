@@ -172,7 +172,7 @@ export const handlers = [
     Effect.gen(function*() {
       const company = yield* requireCompanyId
       const row = yield* MigrationStore.load(company, path.id, "desktop")
-      const { unresolved: _unresolved, balances: _balances, ...body } = yield* tieoutBody(row)
+      const { unresolved: _unresolved, balances: _balances, open_documents: _open, ...body } = yield* tieoutBody(row)
       return { body }
     })),
   revoke,

@@ -8,13 +8,16 @@ import * as Ledger from "../ledger/index.ts"
 import { JournalEntryStore } from "../ledger/index.ts"
 import * as Outbox from "../pipeline/Outbox.ts"
 import * as MigrationStore from "./MigrationStore.ts"
+import * as OpenItems from "./OpenItems.ts"
 import type { SourceAccount } from "./Staging.ts"
 import * as TieoutRules from "./TieoutRules.ts"
 
 /**
  * The import of a tied-out extraction into empty books (spec 4.16, ADR 1613): the source's accounts
- * become the chart, each source transaction one entry (`source.kind` `migration_import`), then the
- * ledger's own tie-out compares its trial balance at every month end with the extraction's. The
+ * become the chart, each source transaction one entry (`source.kind` `migration_import`), the
+ * customers and vendors contacts, the open documents sales documents carrying AR and AP from the
+ * as-of date (OpenItems.ts, ADR 2111); then the ledger's own tie-out compares its trial balance at
+ * every month end with the extraction's. The
  * attempt runs under a savepoint: on any difference it is rolled back whole (no account, entry or
  * event kept) and only the failed attempt is recorded.
  */
@@ -43,9 +46,19 @@ export const codesFor = (accounts: ReadonlyArray<SourceAccount>, taken: Readonly
   return codes
 }
 
-const createAccounts = Effect.fn("Import.createAccounts")(function*(company: string, accounts: ReadonlyArray<SourceAccount>, now: string) {
+/**
+ * The account the source's AR and AP pass through on the as-of date while the open documents take
+ * them over (ADR 2111): it ends at zero. Only made when there are open documents.
+ */
+const clearingId = "migration:clearing"
+const clearingAccount: SourceAccount = {
+  id: clearingId, name: "Migration clearing (open documents)", number: "MIGRATION-CLEARING", type: "equity", special: null, balanceCents: 0
+}
+
+const createAccounts = Effect.fn("Import.createAccounts")(function*(company: string, source: ReadonlyArray<SourceAccount>, withClearing: boolean, now: string) {
   const sql = yield* SqlClient.SqlClient
   const existing = yield* sql<{ code: string; control: string | null }>`SELECT code, control FROM accounts WHERE company_id = ${company}`.pipe(Effect.orDie)
+  const accounts = withClearing ? [...source, clearingAccount] : source
   const codes = codesFor(accounts, new Set(existing.map((row) => row.code)))
   const controls = new Set(existing.map((row) => row.control).filter((control) => control !== null))
   const added: Array<Ledger.NewAccount> = []
@@ -74,6 +87,26 @@ const ledgerBalances = Effect.fn("Import.ledgerBalances")(function*(company: str
   return new Map(rows.map((row) => [row.code, Row.int(row.total)]))
 })
 
+/** The ledger's own tie-out: its trial balance at every month end against the extraction's figures. */
+const compare = Effect.fn("Import.compare")(function*(
+  company: string,
+  bundle: TieoutRules.Bundle,
+  codes: ReadonlyMap<string, string>,
+  expected: TieoutRules.Tieout["balances"]
+) {
+  const types = new Map(bundle.accounts.map((account) => [account.id, account.type]))
+  const differences: Array<unknown> = []
+  for (const [end, balances] of Object.entries(expected)) {
+    const actual = yield* ledgerBalances(company, end)
+    for (const [id, code] of codes) {
+      const books = TieoutRules.naturalSign(types.get(id)!) * (actual.get(code) ?? 0)
+      const source = balances[id] ?? 0
+      if (books !== source) differences.push({ month_end: end, account: code, source_cents: source, books_cents: books })
+    }
+  }
+  return differences
+})
+
 const attempt = Effect.fn("Import.attempt")(function*(
   company: string,
   bundle: TieoutRules.Bundle,
@@ -83,7 +116,8 @@ const attempt = Effect.fn("Import.attempt")(function*(
 ) {
   const request = yield* RequestContext
   const result = TieoutRules.tieout(bundle, asOf)
-  const codes = yield* createAccounts(company, bundle.accounts, request.now)
+  const open = bundle.open ?? []
+  const codes = yield* createAccounts(company, bundle.accounts, open.length > 0, request.now)
   let entries = 0
   for (const txn of result.resolved) {
     const prepared = yield* JournalEntryStore.prepare({
@@ -97,17 +131,16 @@ const attempt = Effect.fn("Import.attempt")(function*(
     yield* JournalEntryStore.post(prepared, { sourceKind: "migration_import" })
     entries++
   }
-  // The ledger's own tie-out: its trial balance at every month end against the extraction's figures.
-  const types = new Map(bundle.accounts.map((account) => [account.id, account.type]))
-  const differences: Array<unknown> = []
-  for (const [end, balances] of Object.entries(expected)) {
-    const actual = yield* ledgerBalances(company, end)
-    for (const [id, code] of codes) {
-      const books = TieoutRules.naturalSign(types.get(id)!) * (actual.get(code) ?? 0)
-      const source = balances[id] ?? 0
-      if (books !== source) differences.push({ month_end: end, account: code, source_cents: source, books_cents: books })
-    }
+  const contacts = yield* OpenItems.createContacts(company, bundle, request.now)
+  const clearing = codes.get(clearingId)
+  codes.delete(clearingId)
+  if (clearing !== undefined) {
+    entries += yield* OpenItems.carry({ bundle, asOf, codes, balances: expected[asOf] ?? {}, clearing, contacts, label })
   }
+  const differences = yield* compare(company, bundle, codes, expected)
+  // The clearing account ends at zero when the open documents carry exactly what the history left in AR and AP.
+  const cleared = clearing === undefined ? 0 : (yield* ledgerBalances(company, asOf)).get(clearing) ?? 0
+  if (cleared !== 0) differences.push({ month_end: asOf, account: clearing, source_cents: 0, books_cents: cleared })
   if (differences.length > 0) return yield* Effect.fail(new Mismatch(differences, entries))
   return entries
 })

@@ -56,7 +56,9 @@ export const bundle = Effect.fn("MigrationStore.bundle")(function*(company: stri
   const rows = yield* sql<{ entity: string; record: unknown }>`SELECT entity, record FROM migration_staged
     WHERE company_id = ${company} AND connection_id = ${connection} ORDER BY entity, source_id`.pipe(Effect.orDie)
   const of = <A>(entity: string) => rows.filter((row) => row.entity === entity).map((row) => Row.json<A>(row.record))
-  const result: Bundle = { accounts: of("account"), customers: of("customer"), vendors: of("vendor"), items: of("item"), txns: of("txn") }
+  const result: Bundle = {
+    accounts: of("account"), customers: of("customer"), vendors: of("vendor"), items: of("item"), txns: of("txn"), open: of("open")
+  }
   return result
 })
 

@@ -13,6 +13,11 @@ export interface Step {
   readonly iterator: boolean
   readonly lines: boolean
   readonly transactions: boolean
+  /**
+   * Open documents only (qbXML `PaidStatus` NotPaidOnly): the invoices and bills still owed, each
+   * with its open balance (`BalanceRemaining`, `OpenAmount`), staged as open items, not history.
+   */
+  readonly open?: boolean
 }
 
 export const steps: ReadonlyArray<Step> = [
@@ -20,7 +25,8 @@ export const steps: ReadonlyArray<Step> = [
   { step: "customers", request: "CustomerQueryRq", iterator: true, lines: false, transactions: false },
   { step: "vendors", request: "VendorQueryRq", iterator: true, lines: false, transactions: false },
   { step: "items", request: "ItemQueryRq", iterator: true, lines: false, transactions: false },
-  { step: "journal_entries", request: "JournalEntryQueryRq", iterator: true, lines: false, transactions: true },
+  // A journal entry's debit and credit lines are its line items: qbXML leaves them out unless asked.
+  { step: "journal_entries", request: "JournalEntryQueryRq", iterator: true, lines: true, transactions: true },
   { step: "invoices", request: "InvoiceQueryRq", iterator: true, lines: true, transactions: true },
   { step: "sales_receipts", request: "SalesReceiptQueryRq", iterator: true, lines: true, transactions: true },
   { step: "payments_received", request: "ReceivePaymentQueryRq", iterator: true, lines: false, transactions: true },
@@ -35,7 +41,10 @@ export const steps: ReadonlyArray<Step> = [
   { step: "item_receipts", request: "ItemReceiptQueryRq", iterator: true, lines: true, transactions: true },
   { step: "card_charges", request: "CreditCardChargeQueryRq", iterator: true, lines: true, transactions: true },
   { step: "card_credits", request: "CreditCardCreditQueryRq", iterator: true, lines: true, transactions: true },
-  { step: "transfers", request: "TransferQueryRq", iterator: true, lines: false, transactions: true }
+  { step: "transfers", request: "TransferQueryRq", iterator: true, lines: false, transactions: true },
+  // The open invoices and bills, after the history (ADR 2111): what AR and AP aging show after the import.
+  { step: "open_invoices", request: "InvoiceQueryRq", iterator: true, lines: false, transactions: true, open: true },
+  { step: "open_bills", request: "BillQueryRq", iterator: true, lines: false, transactions: true, open: true }
 ]
 
 export const pageSize = 100
@@ -53,6 +62,8 @@ export const request = (step: Step, options: { readonly requestId: string; reado
     // inactive account with history would be missing and the tie-out could never pass.
     step.transactions ? "" : "<ActiveStatus>All</ActiveStatus>",
     step.transactions ? `<TxnDateRangeFilter><ToTxnDate>${escape(options.asOf)}</ToTxnDate></TxnDateRangeFilter>` : "",
+    // After the filters, before IncludeLineItems: the order qbXML 13's InvoiceQueryRq and BillQueryRq require.
+    step.open === true ? "<PaidStatus>NotPaidOnly</PaidStatus>" : "",
     step.lines ? "<IncludeLineItems>true</IncludeLineItems>" : ""
   ].join("")
   return `<?xml version="1.0" encoding="utf-8"?>\n<?qbxml version="13.0"?>\n<QBXML><QBXMLMsgsRq onError="stopOnError">` +

@@ -20,7 +20,33 @@ export interface SourceAccount {
   readonly balanceCents: number
 }
 
-export interface SourceParty { readonly id: string; readonly name: string; readonly balanceCents: number }
+export interface SourceParty {
+  readonly id: string
+  readonly name: string
+  readonly balanceCents: number
+  /** Absent (the online edition's parties): active. */
+  readonly active?: boolean
+  readonly email?: string | null
+}
+
+/**
+ * An open document as of the extraction (ADR 2111): an invoice or bill still owed, a credit memo
+ * or vendor credit still to use, an item receipt waiting for its bill (owed to the vendor), a
+ * customer's payment not applied to any invoice. What the aging shows after the import;
+ * `openCents` is positive.
+ */
+export interface SourceOpenItem {
+  readonly id: string
+  readonly kind: "invoice" | "bill" | "credit_memo" | "vendor_credit" | "payment_received"
+  /** The customer's or vendor's ListID (else its full name). */
+  readonly party: string | null
+  /** The AR or AP account it sits in (ListID, else full name); null: the first one. */
+  readonly account: string | null
+  readonly number: string | null
+  readonly date: string
+  readonly due: string | null
+  readonly openCents: number
+}
 export interface SourceItem { readonly id: string; readonly name: string; readonly income: string | null; readonly expense: string | null }
 
 export interface SourceLine {
@@ -50,6 +76,7 @@ export type Staged =
   | { readonly entity: "customer" | "vendor"; readonly id: string; readonly record: SourceParty }
   | { readonly entity: "item"; readonly id: string; readonly record: SourceItem }
   | { readonly entity: "txn"; readonly id: string; readonly record: SourceTxn }
+  | { readonly entity: "open"; readonly id: string; readonly record: SourceOpenItem }
 
 const typeOf: Record<string, AccountType | null> = {
   Bank: "asset", AccountsReceivable: "asset", OtherCurrentAsset: "asset", FixedAsset: "asset", OtherAsset: "asset",
@@ -171,7 +198,14 @@ const txnLines = (kind: string, node: Node): Array<SourceLine> | null => {
 export const fromQbxml = (kind: string, node: Node): Staged | null => {
   if (kind === "AccountRet") return { entity: "account", id: String(node.ListID), record: account(node) }
   if (kind === "CustomerRet" || kind === "VendorRet") {
-    const record = { id: String(node.ListID), name: String(node.FullName ?? node.Name), balanceCents: centsOf(node.Balance ?? node.TotalBalance ?? "0", node.Balance === undefined ? "TotalBalance" : "Balance") }
+    const record: SourceParty = {
+      id: String(node.ListID),
+      name: String(node.FullName ?? node.Name),
+      balanceCents: centsOf(node.Balance ?? node.TotalBalance ?? "0", node.Balance === undefined ? "TotalBalance" : "Balance"),
+      // qbXML's IsActive is optional and true when absent.
+      active: String(node.IsActive ?? "true") !== "false",
+      email: text(node.Email)
+    }
     return { entity: kind === "CustomerRet" ? "customer" : "vendor", id: record.id, record }
   }
   if (kind.startsWith("Item") && node.ListID !== undefined) return { entity: "item", id: String(node.ListID), record: item(node) }
@@ -182,4 +216,63 @@ export const fromQbxml = (kind: string, node: Node): Staged | null => {
     id: `${kind.replace(/Ret$/, "")}:${String(node.TxnID)}`,
     record: { id: String(node.TxnID), type: kind.replace(/Ret$/, ""), date: String(node.TxnDate), ref: text(node.RefNumber), lines }
   }
+}
+
+const openItem = (kind: SourceOpenItem["kind"], node: Node, party: unknown, account: unknown, openCents: number): SourceOpenItem => ({
+  id: String(node.TxnID),
+  kind,
+  party: ref(party),
+  account: ref(account),
+  number: text(node.RefNumber),
+  date: String(node.TxnDate),
+  due: text(node.DueDate),
+  openCents
+})
+
+/**
+ * The open item of a record, or null. An invoice's `BalanceRemaining` and a bill's `OpenAmount`
+ * (else, from a company file that does not give it, nothing when `IsPaid`, else `AmountDue`, the
+ * bill's total) come from the open-documents steps; a credit memo's `CreditRemaining`, a vendor
+ * credit's `OpenAmount`, an item receipt's total (it becomes a bill when its bill arrives, so
+ * one still listed is owed as received) and a payment's `UnusedPayment` from their history steps.
+ */
+export const openItemOf = (kind: string, node: Node): SourceOpenItem | null => {
+  if (node.TxnID === undefined) return null
+  switch (kind) {
+    case "InvoiceRet":
+      return openItem("invoice", node, node.CustomerRef, node.ARAccountRef, centsOf(node.BalanceRemaining ?? "0", "BalanceRemaining"))
+    case "BillRet": {
+      const open = node.OpenAmount !== undefined
+        ? centsOf(node.OpenAmount, "OpenAmount")
+        : String(node.IsPaid ?? "false") === "true" ? 0 : centsOf(node.AmountDue ?? "0", "AmountDue")
+      return openItem("bill", node, node.VendorRef, node.APAccountRef, open)
+    }
+    case "CreditMemoRet":
+      return openItem("credit_memo", node, node.CustomerRef, node.ARAccountRef, centsOf(node.CreditRemaining ?? "0", "CreditRemaining"))
+    case "VendorCreditRet":
+      return openItem("vendor_credit", node, node.VendorRef, node.APAccountRef, centsOf(node.OpenAmount ?? "0", "OpenAmount"))
+    case "ItemReceiptRet":
+      return openItem("bill", node, node.VendorRef, node.APAccountRef, centsOf(node.TotalAmount ?? "0", "TotalAmount"))
+    case "ReceivePaymentRet":
+      return openItem("payment_received", node, node.CustomerRef, node.ARAccountRef, centsOf(node.UnusedPayment ?? "0", "UnusedPayment"))
+    default:
+      return null
+  }
+}
+
+const openBeside = new Set(["CreditMemoRet", "VendorCreditRet", "ItemReceiptRet", "ReceivePaymentRet"])
+
+/**
+ * What one `...Ret` element stages: from an open-documents step only its open item; from any other
+ * step its record (history), with the open item of a credit, an item receipt or a payment beside it.
+ */
+export const stagedOf = (kind: string, node: Node, openStep: boolean): Array<Staged> => {
+  const staged: Array<Staged> = []
+  if (!openStep) {
+    const record = fromQbxml(kind, node)
+    if (record !== null) staged.push(record)
+  }
+  const open = openStep || openBeside.has(kind) ? openItemOf(kind, node) : null
+  if (open !== null && open.openCents !== 0) staged.push({ entity: "open", id: `${open.kind}:${open.id}`, record: open })
+  return staged
 }

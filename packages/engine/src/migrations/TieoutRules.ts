@@ -1,9 +1,10 @@
-import type { AccountType, SourceAccount, SourceItem, SourceLine, SourceParty, SourceTxn } from "./Staging.ts"
+import type { AccountType, SourceAccount, SourceItem, SourceLine, SourceOpenItem, SourceParty, SourceTxn } from "./Staging.ts"
 
 /**
  * The tie-out (pure, ADR 1612): every source transaction resolved to accounts, the trial balance
  * it builds at every month end, the final balances against the source's own account balances, and
- * the AR and AP totals against the customers' and vendors' open balances. Any difference fails it.
+ * the AR and AP totals against the customers' and vendors' open balances, and (the desktop edition)
+ * the open documents against both (ADR 2111). Any difference fails it.
  */
 
 export interface Bundle {
@@ -12,6 +13,8 @@ export interface Bundle {
   readonly vendors: ReadonlyArray<SourceParty>
   readonly items: ReadonlyArray<SourceItem>
   readonly txns: ReadonlyArray<SourceTxn>
+  /** Open invoices, bills and credits (the desktop edition's extraction; absent for the online edition). */
+  readonly open?: ReadonlyArray<SourceOpenItem>
 }
 
 export interface ResolvedTxn {
@@ -33,8 +36,53 @@ export interface Tieout {
   readonly ap_aging: { readonly source_cents: number; readonly computed_cents: number; readonly passed: boolean }
   /** Transactions that could not be resolved or do not balance: never imported. */
   readonly unresolved: ReadonlyArray<{ readonly id: string; readonly reason: string }>
+  /**
+   * The open documents against AR and AP and against each customer's and vendor's balance (ADR
+   * 2111): the import carries AR and AP by them, so they must add up to both. Absent when the
+   * extraction reads no open documents (the online edition, desktop extractions before it).
+   */
+  readonly open_documents?: OpenDocuments
   /** The extraction's trial balance at each month end (source account id to natural cents): what the import must reproduce. */
   readonly balances: Readonly<Record<string, Readonly<Record<string, number>>>>
+}
+
+export interface OpenDocuments {
+  readonly passed: boolean
+  readonly ar: { readonly control_cents: number; readonly documents_cents: number }
+  readonly ap: { readonly control_cents: number; readonly documents_cents: number }
+  /** Customers and vendors whose balance is not what their open documents add up to. */
+  readonly parties: ReadonlyArray<{ readonly id: string; readonly name: string; readonly balance_cents: number; readonly documents_cents: number }>
+  /** Open documents naming a customer or vendor the extraction does not have. */
+  readonly orphans: ReadonlyArray<string>
+}
+
+/** AR for a customer's open items, AP for a vendor's. */
+export const sideOf = (kind: SourceOpenItem["kind"]): "ar" | "ap" => kind === "invoice" || kind === "credit_memo" || kind === "payment_received" ? "ar" : "ap"
+/** What an open item adds to its side's balance: a document what is owed, a credit or an unapplied payment less. */
+export const signedOpen = (item: SourceOpenItem): number => item.kind === "invoice" || item.kind === "bill" ? item.openCents : -item.openCents
+
+/** The open documents against the AR and AP balances (natural sign) and against each party's balance. */
+export const openDocuments = (bundle: Bundle, control: { readonly ar: number; readonly ap: number }): OpenDocuments => {
+  const items = bundle.open ?? []
+  const parties = new Map([...bundle.customers.map((party) => ["ar", party] as const), ...bundle.vendors.map((party) => ["ap", party] as const)]
+    .flatMap(([side, party]) => [[`${side}:${party.id}`, party], [`${side}:${party.name}`, party]] as const))
+  const byParty = new Map<SourceParty, number>()
+  const totals = { ar: 0, ap: 0 }
+  const orphans: Array<string> = []
+  for (const item of items) {
+    const side = sideOf(item.kind)
+    totals[side] += signedOpen(item)
+    const party = item.party === null ? undefined : parties.get(`${side}:${item.party}`)
+    if (party === undefined) orphans.push(`${item.kind}:${item.id}`)
+    else byParty.set(party, (byParty.get(party) ?? 0) + signedOpen(item))
+  }
+  const differing = [...bundle.customers, ...bundle.vendors]
+    .filter((party) => (byParty.get(party) ?? 0) !== party.balanceCents)
+    .map((party) => ({ id: party.id, name: party.name, balance_cents: party.balanceCents, documents_cents: byParty.get(party) ?? 0 }))
+  const ar = { control_cents: control.ar, documents_cents: totals.ar }
+  const ap = { control_cents: control.ap, documents_cents: totals.ap }
+  const passed = ar.control_cents === ar.documents_cents && ap.control_cents === ap.documents_cents && differing.length === 0 && orphans.length === 0
+  return { passed, ar, ap, parties: differing, orphans }
 }
 
 export const naturalSign = (type: AccountType): 1 | -1 => type === "asset" || type === "expense" ? 1 : -1
@@ -108,7 +156,11 @@ export const balancesAt = (accounts: ReadonlyArray<SourceAccount>, txns: Readonl
   return result
 }
 
-export const tieout = (bundle: Bundle, asOf: string): Tieout & { readonly resolved: ReadonlyArray<ResolvedTxn> } => {
+export const tieout = (
+  bundle: Bundle,
+  asOf: string,
+  options: { readonly openDocuments?: boolean } = {}
+): Tieout & { readonly resolved: ReadonlyArray<ResolvedTxn> } => {
   const { resolved, unresolved } = resolve(bundle)
   const ends = monthEnds(resolved[0]?.date ?? null, asOf)
   const balances = balancesAt(bundle.accounts, resolved, ends)
@@ -130,12 +182,21 @@ export const tieout = (bundle: Bundle, asOf: string): Tieout & { readonly resolv
   const ap = { source_cents: partyTotal(bundle.vendors), computed_cents: controlTotal("ap") }
   const arAging = { ...ar, passed: ar.source_cents === ar.computed_cents }
   const apAging = { ...ap, passed: ap.source_cents === ap.computed_cents }
-  const passed = months.every((month) => month.passed) && arAging.passed && apAging.passed && unresolved.length === 0
+  const open = options.openDocuments === true ? openDocuments(bundle, { ar: ar.computed_cents, ap: ap.computed_cents }) : undefined
+  const passed = months.every((month) => month.passed) && arAging.passed && apAging.passed && unresolved.length === 0 && open?.passed !== false
   const stored = Object.fromEntries([...balances].map(([end, map]) => [end, Object.fromEntries(map)]))
-  return { passed, as_of: asOf, months, ar_aging: arAging, ap_aging: apAging, unresolved, balances: stored, resolved }
+  return {
+    passed, as_of: asOf, months, ar_aging: arAging, ap_aging: apAging, unresolved, ...(open === undefined ? {} : { open_documents: open }), balances: stored, resolved
+  }
 }
 
 const money = (cents: number) => `${cents < 0 ? "-" : ""}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, "0")}`
+
+const openLines = (open: OpenDocuments | undefined): Array<string> => open === undefined ? [] : [
+  `Open documents: AR ${money(open.ar.documents_cents)} against ${money(open.ar.control_cents)}, AP ${money(open.ap.documents_cents)} against ${money(open.ap.control_cents)} (${open.passed ? "ties" : "differs"})`,
+  ...open.parties.map((party) => `- ${party.name}: balance ${money(party.balance_cents)}, open documents ${money(party.documents_cents)}`),
+  ...open.orphans.map((id) => `- ${id}: names a customer or vendor the extraction does not have`)
+]
 
 export const markdown = (result: Tieout): string => [
   `# Tie-out as of ${result.as_of}: ${result.passed ? "PASS" : "FAIL"}`,
@@ -148,5 +209,6 @@ export const markdown = (result: Tieout): string => [
   `AP aging: source ${money(result.ap_aging.source_cents)}, books ${money(result.ap_aging.computed_cents)} (${result.ap_aging.passed ? "ties" : "differs"})`,
   ...result.months.flatMap((month) => month.differences.map((difference) =>
     `- ${difference.name}: source ${money(difference.source_cents)}, computed ${money(difference.computed_cents)}`)),
+  ...openLines(result.open_documents),
   ...result.unresolved.map((item) => `- ${item.id}: ${item.reason}`)
 ].join("\n")

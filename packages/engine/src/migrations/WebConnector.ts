@@ -149,25 +149,25 @@ const sendRequest = Effect.fn("WebConnector.sendRequest")(function*(params: Reco
 const finish = Effect.fn("WebConnector.finish")(function*(row: Record<string, unknown>, progress: Progress) {
   const company = String(row.company_id)
   const bundle = yield* MigrationStore.bundle(company, Row.int(row.id))
-  const { resolved: _resolved, ...tieout } = TieoutRules.tieout(bundle, Row.date(row.as_of))
+  const { resolved: _resolved, ...tieout } = TieoutRules.tieout(bundle, Row.date(row.as_of), { openDocuments: true })
   yield* save(row, {
     status: "extracted",
     progress: JSON.stringify(progress),
-    extracted: JSON.stringify({ accounts: bundle.accounts.length, transactions: bundle.txns.length }),
+    extracted: JSON.stringify({ accounts: bundle.accounts.length, transactions: bundle.txns.length, open_documents: bundle.open?.length ?? 0 }),
     tieout: JSON.stringify(tieout)
   })
 })
 
 /** Parses a response and stages all its records, or throws naming the record: nothing is staged from a page with one bad record. */
-const read = (xml: string) => {
+const read = (xml: string, step: Qbxml.Step | undefined) => {
   const response = Qbxml.parseResponse(xml)
-  const staged = response.records.map((record) => {
+  const staged = response.records.flatMap((record) => {
     try {
-      return Staging.fromQbxml(record.kind, record.node)
+      return Staging.stagedOf(record.kind, record.node, step?.open === true)
     } catch (error) {
       throw new Error(`${record.kind} ${String(record.node.TxnID ?? record.node.ListID ?? "")}: ${(error as Error).message}`)
     }
-  }).filter((record) => record !== null)
+  })
   return { response, staged }
 }
 
@@ -178,9 +178,10 @@ const receiveResponse = Effect.fn("WebConnector.receiveResponse")(function*(para
     yield* save(row, { last_error: `${params.hresult}: ${params.message ?? ""}`.slice(0, 1000) })
     return -101
   }
+  const progress = Row.json<Progress>(row.progress)
   let page: ReturnType<typeof read>
   try {
-    page = read(params.response ?? "")
+    page = read(params.response ?? "", Qbxml.steps[progress.step])
   } catch (error) {
     yield* save(row, { last_error: `The response could not be read: ${(error as Error).message}`.slice(0, 1000) })
     return -1
@@ -191,11 +192,12 @@ const receiveResponse = Effect.fn("WebConnector.receiveResponse")(function*(para
     yield* save(row, { last_error: `${response.statusCode}: ${response.statusMessage}`.slice(0, 1000) })
     return -1
   }
-  const progress = Row.json<Progress>(row.progress)
   const step = Qbxml.steps[progress.step]!
   yield* MigrationStore.stage(String(row.company_id), Row.int(row.id), staged)
   const counted = progress.steps[step.step] ?? { fetched: 0, remaining: null }
-  progress.steps[step.step] = { fetched: counted.fetched + staged.length, remaining: step.iterator ? response.remaining : 0 }
+  // A step counts its own records: a credit's open item staged beside its history is not fetched twice.
+  const fetched = staged.filter((record) => (record.entity === "open") === (step.open === true)).length
+  progress.steps[step.step] = { fetched: counted.fetched + fetched, remaining: step.iterator ? response.remaining : 0 }
   if (step.iterator && response.remaining > 0 && response.iteratorId !== null) {
     progress.iterator_id = response.iteratorId
   } else {

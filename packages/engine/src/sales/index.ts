@@ -76,6 +76,12 @@ export * as EmailDelivery from "./email/EmailDelivery.ts"
 export * as Jobs from "../store/Jobs.ts"
 export { Mail, MailError, type Attachment, type OutgoingMessage } from "../ports/Mail.ts"
 export * as Reminders from "./email/Reminders.ts"
+/**
+ * What a migration brings over into sales (ADR 2111): its customers and vendors as contacts, and
+ * its open invoices, bills and credits as documents linked to the entries the migration posts.
+ */
+export { insert as insertContact } from "./contacts/Contacts.ts"
+export * as ImportedDocuments from "./documents/ImportedDocuments.ts"
 /** Vendors and payments made, read only, for the 1099 forms (taxforms). */
 export * as VendorReaders from "./common/VendorReaders.ts"
 

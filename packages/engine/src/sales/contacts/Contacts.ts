@@ -41,25 +41,39 @@ const refuse1099ForCustomers = (kind: string, is1099: boolean | undefined) =>
     ? Effect.fail(ApiError.validationFailed("Only vendors receive 1099s.", [{ path: ["body", "is_1099"], message: "Vendors only" }]))
     : Effect.void
 
+/** A new contact's row (the create operation's, and a migration's lists: `active` false for an inactive one). */
+export const insert = Effect.fn("Contacts.insert")(function*(company: string, body: {
+  readonly kind: "customer" | "vendor"
+  readonly name: string
+  readonly email?: string | null | undefined
+  readonly terms_days?: number | null | undefined
+  readonly is_1099?: boolean | undefined
+  readonly tax_id?: string | undefined
+  readonly active?: boolean | undefined
+}, now: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<Record<string, unknown>>`INSERT INTO contacts ${sql.insert({
+    company_id: company,
+    kind: body.kind,
+    name: body.name,
+    email: body.email ?? null,
+    terms_days: body.terms_days ?? null,
+    active: body.active ?? true,
+    is_1099: body.is_1099 ?? false,
+    tax_id_last4: body.tax_id === undefined ? null : lastFour(body.tax_id),
+    created_at: now,
+    updated_at: now
+  })} RETURNING *`.pipe(Effect.orDie)
+  return rows[0]!
+})
+
 export const handlers = [
   Handler.make(Sales.Contacts.createContact, ({ body }) =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       const company = yield* requireCompanyId
       yield* refuse1099ForCustomers(body.kind, body.is_1099)
-      const rows = yield* sql<Record<string, unknown>>`INSERT INTO contacts ${sql.insert({
-        company_id: company,
-        kind: body.kind,
-        name: body.name,
-        email: body.email ?? null,
-        terms_days: body.terms_days ?? null,
-        is_1099: body.is_1099 ?? false,
-        tax_id_last4: body.tax_id === undefined ? null : lastFour(body.tax_id),
-        created_at: request.now,
-        updated_at: request.now
-      })} RETURNING *`.pipe(Effect.orDie)
-      const created = contact(rows[0]!, request.today, undefined)
+      const created = contact(yield* insert(company, body, request.now), request.today, undefined)
       return { body: created, audit: { targetType: "contact", targetId: created.id, details: { kind: body.kind } } }
     })),
 
