@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { PayrollCsvRules, Qbxml, ReceiptTextFields, StatementAmount } from "@ledger/engine/rules"
+import * as Money from "../src/kernel/values/Money.ts"
 
 /**
  * Text to cents, as each caller reads it. The table was written from the four parsers as they were
@@ -115,6 +116,39 @@ describe("text to cents, each caller's grammar", () => {
       expect(Qbxml.centsOf(`-${text}`)).toBe(-cents)
       expect(PayrollCsvRules.parseAmount(text)).toBe(cents)
       expect(ReceiptTextFields.centsOf(String(Math.floor(cents / 100)), text.slice(-2))).toBe(cents)
+    }))
+  })
+})
+
+describe("the shared steps (kernel/values/Money.ts)", () => {
+  const digits = (length: { min: number; max: number }) => fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: length.min, maxLength: length.max })
+
+  it("digitsToCents is whole * 100 + fraction, exactly, for any number of digits", () => {
+    fc.assert(fc.property(digits({ min: 0, max: 30 }), digits({ min: 0, max: 2 }), (whole, fraction) => {
+      const exact = BigInt(whole === "" ? "0" : whole) * 100n + BigInt(fraction.padEnd(2, "0"))
+      const cents = Money.digitsToCents(whole, fraction)
+      if (exact <= BigInt(Number.MAX_SAFE_INTEGER)) expect(BigInt(cents)).toBe(exact)
+      else expect(Number.isSafeInteger(cents)).toBe(false)
+    }))
+  })
+
+  it("parsePlainCents says why it refuses", () => {
+    expect(Money.parsePlainCents("12.5")).toStrictEqual({ cents: 1250 })
+    expect(Money.parsePlainCents("-12.500")).toStrictEqual({ cents: -1250 })
+    expect(Money.parsePlainCents("1,234")).toStrictEqual({ refused: "not_an_amount" })
+    expect(Money.parsePlainCents("0.125")).toStrictEqual({ refused: "more_than_two_decimals" })
+    expect(Money.parsePlainCents("90071992547409.92")).toStrictEqual({ refused: "out_of_range" })
+  })
+
+  it("parseCents reads its own sign and separators the same whichever way a bank writes an amount", () => {
+    fc.assert(fc.property(fc.integer({ min: -99_999_999_99, max: 99_999_999_99 }), (cents) => {
+      const whole = Math.floor(Math.abs(cents) / 100).toLocaleString("en-US")
+      const fraction = String(Math.abs(cents) % 100).padStart(2, "0")
+      const european = `${whole.replaceAll(",", ".")},${fraction}`
+      const sign = cents < 0 ? "-" : ""
+      expect(Money.parseCents(`${sign}${whole}.${fraction}`)).toBe(cents)
+      expect(Money.parseCents(`${sign}${european}`, ",")).toBe(cents)
+      expect(Money.parseCents(cents < 0 ? `($${whole}.${fraction})` : `$${whole}.${fraction}`)).toBe(cents)
     }))
   })
 })
