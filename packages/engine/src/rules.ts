@@ -30,7 +30,7 @@ export * as Rounding from "./sales/common/Rounding.ts"
 export * as LineAmounts from "./sales/common/LineAmounts.ts"
 export * as DocumentPosting from "./sales/documents/DocumentPosting.ts"
 export * as AgingRules from "./sales/aging/AgingRules.ts"
-export * as Calendar from "./sales/common/Calendar.ts"
+export * as Calendar from "./kernel/values/Calendar.ts"
 export * as Recurrence from "./sales/recurring/Recurrence.ts"
 
 // Banking: matching, bank rules, duplicate imports, reconciliation, reading statements.
