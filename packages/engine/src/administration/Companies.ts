@@ -1,14 +1,13 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { Administration, ApiError, Limits } from "@ledger/api"
+import { Administration, ApiError, type Company, Limits } from "@ledger/api"
 import * as CompanySetup from "./CompanySetup.ts"
 import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import * as Handler from "../kernel/Handler.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Secret from "../kernel/Secret.ts"
+import { addDaysToInstant } from "../kernel/values/Calendar.ts"
 import * as AdministrationRows from "./AdministrationRows.ts"
-
-const daysLater = (now: string, days: number): string => new Date(Date.parse(now) + days * 86_400_000).toISOString()
 
 /** The caller's company row; a company request always has one. */
 export const loadCompany = Effect.fn("Companies.load")(function*(companyId: string) {
@@ -41,7 +40,7 @@ export const issueKey = Effect.fn("Companies.issueKey")(function*(input: {
     user_id: input.principalType === "user" ? input.principalId : null,
     agent_id: input.principalType === "agent" ? input.principalId : null,
     scopes: JSON.stringify(input.scopes),
-    expires_at: daysLater(request.now, input.expiresInDays),
+    expires_at: addDaysToInstant(request.now, input.expiresInDays),
     rate_limit_rpm: input.rateLimitRpm,
     rotated_from_key_id: input.rotatedFromKeyId ?? null,
     created_at: request.now
@@ -49,31 +48,61 @@ export const issueKey = Effect.fn("Companies.issueKey")(function*(input: {
   return { key: AdministrationRows.apiKey(rows[0]!, request.now), secret }
 })
 
+/**
+ * A new company with its owner, its starter chart and its periods, inside the caller's
+ * transaction: the one place a company is created, for `POST /v1/companies` and for a firm's new
+ * client (firms call it through administration's index.ts). Keys and invitations are the caller's.
+ */
+export const createCompanyWithOwner = Effect.fn("Companies.createCompanyWithOwner")(function*(input: {
+  readonly name: string
+  readonly plan: Company.Plan
+  readonly starterChart: Company.StarterChartName
+  readonly periods: boolean
+  readonly ownerName: string
+  readonly ownerEmail: string | undefined
+}) {
+  const sql = yield* SqlClient.SqlClient
+  const request = yield* RequestContext
+  const companyId = yield* Secret.uuid()
+  const companyRows = yield* sql<Record<string, unknown>>`INSERT INTO companies ${sql.insert({
+    company_id: companyId,
+    name: input.name,
+    plan: input.plan,
+    starter_chart: input.starterChart,
+    periods: input.periods,
+    created_at: request.now
+  })} RETURNING *`.pipe(Effect.orDie)
+  const ownerRows = yield* sql<Record<string, unknown>>`INSERT INTO users ${sql.insert({
+    company_id: companyId,
+    name: input.ownerName,
+    role: "owner",
+    // The owner signs in by email code with it (DECISIONS.md "People, sign-in and sessions").
+    email: input.ownerEmail?.toLowerCase() ?? null,
+    created_at: request.now
+  })} RETURNING *`.pipe(Effect.orDie)
+  const company = AdministrationRows.company(companyRows[0]!)
+  const setup = yield* CompanySetup.run({
+    companyId,
+    starterChart: input.starterChart,
+    periods: input.periods,
+    fiscalYearStartMonth: company.fiscal_year_start_month,
+    today: request.today
+  })
+  return { company, owner: AdministrationRows.user(ownerRows[0]!), setup }
+})
+
 export const handlers = [
   Handler.make(Administration.Companies.createCompany, ({ body }) =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const request = yield* RequestContext
-      const companyId = yield* Secret.uuid()
-      const starterChart = body.starter_chart ?? "general"
-      const periods = body.periods ?? true
-      const companyRows = yield* sql<Record<string, unknown>>`INSERT INTO companies ${sql.insert({
-        company_id: companyId,
+      const { company, owner, setup } = yield* createCompanyWithOwner({
         name: body.name,
         plan: body.plan ?? "solo",
-        starter_chart: starterChart,
-        periods,
-        created_at: request.now
-      })} RETURNING *`.pipe(Effect.orDie)
-      const ownerRows = yield* sql<Record<string, unknown>>`INSERT INTO users ${sql.insert({
-        company_id: companyId,
-        name: body.owner_name,
-        role: "owner",
-        // The owner signs in by email code with it (DECISIONS.md "People, sign-in and sessions").
-        email: body.owner_email?.toLowerCase() ?? null,
-        created_at: request.now
-      })} RETURNING *`.pipe(Effect.orDie)
-      const owner = AdministrationRows.user(ownerRows[0]!)
+        starterChart: body.starter_chart ?? "general",
+        periods: body.periods ?? true,
+        ownerName: body.owner_name,
+        ownerEmail: body.owner_email
+      })
+      const companyId = company.company_id
       const issued = yield* issueKey({
         companyId,
         principalType: "user",
@@ -82,17 +111,9 @@ export const handlers = [
         expiresInDays: Limits.personKeyDaysDefault,
         rateLimitRpm: null
       })
-      const company = AdministrationRows.company(companyRows[0]!)
-      const setup = yield* CompanySetup.run({
-        companyId,
-        starterChart,
-        periods,
-        fiscalYearStartMonth: company.fiscal_year_start_month,
-        today: request.today
-      })
       return {
-        body: { company, owner, api_key: issued.key, secret: issued.secret, setup: { starter_chart: starterChart, ...setup } },
-        audit: { companyId, targetType: "company", targetId: companyId, details: { plan: company.plan, starter_chart: starterChart } }
+        body: { company, owner, api_key: issued.key, secret: issued.secret, setup: { starter_chart: company.starter_chart, ...setup } },
+        audit: { companyId, targetType: "company", targetId: companyId, details: { plan: company.plan, starter_chart: company.starter_chart } }
       }
     })),
 

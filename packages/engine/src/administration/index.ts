@@ -17,6 +17,9 @@ export const area = Area.make({
   servedByTheServer: ["getOpenApi", "postMcp"]
 })
 
+/** Company creation, for firms' new clients: the company, its owner and its setup, made here only. */
+export { createCompanyWithOwner } from "./Companies.ts"
+
 /**
  * Agents other areas make and end for their own connections (an integration's sync agent), so
  * administration stays the one writer of `agents` and of the keys a revoked agent loses.

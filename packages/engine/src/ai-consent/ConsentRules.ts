@@ -1,5 +1,6 @@
 import type { AiConsent } from "@ledger/api"
 import * as Secret from "../kernel/Secret.ts"
+import { addYears } from "../kernel/values/Calendar.ts"
 
 /**
  * The pure rules of section 7216 consent (spec 4.4, concepts 3.10, docs/ai-apps.md): the
@@ -85,14 +86,6 @@ export const templateText = (input: TemplateInput): string => {
 }
 
 export const textHash = (text: string): string => Secret.sha256Hex(text)
-
-const addYears = (day: string, years: number): string => {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number]
-  const date = new Date(Date.UTC(y + years, m - 1, d))
-  // 29 February plus a year is 28 February, never 1 March.
-  if (date.getUTCMonth() !== m - 1) date.setUTCDate(0)
-  return date.toISOString().slice(0, 10)
-}
 
 /** Why a requested end date is refused on `today`, or null: after today and at most three years on. */
 export const validUntilProblem = (validUntil: string | undefined, today: string): string | null => {

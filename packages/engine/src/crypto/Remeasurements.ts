@@ -7,6 +7,7 @@ import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
+import { addDays } from "../kernel/values/Calendar.ts"
 import { Governed } from "../ledger/index.ts"
 import * as Outbox from "../pipeline/Outbox.ts"
 import * as Access from "./Access.ts"
@@ -26,7 +27,7 @@ import * as Prices from "./core/Prices.ts"
 
 type Line = typeof Crypto.Valuations.RemeasurementLine.Type
 
-const nextDay = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+const nextDay = (date: string): string => addDays(date, 1)
 
 const holdings = Effect.fn("Remeasurements.holdings")(function*(company: string, end: string) {
   const sql = yield* SqlClient.SqlClient

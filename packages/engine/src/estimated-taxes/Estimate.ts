@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { ApiError, type EstimatedTaxes } from "@ledger/api"
+import { daysBetween } from "../kernel/values/Calendar.ts"
 import * as DueDates from "./DueDates.ts"
 import * as Store from "./EstimateStore.ts"
 import * as Tables from "./TaxTables.ts"
@@ -42,7 +43,8 @@ export const inputsOf = (saved: PlanInputs | null, body: PlanBody, profile: Plan
   return { ...base, ...defined, return_type: returnType }
 }
 
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1
+/** Days from `from` through `to`, both counted: January 1 to January 1 is one day. */
+const daysThrough = (from: string, to: string) => daysBetween(from, to) + 1
 
 /** The business income the plan's method gives: typed in, the books' year to date, or that annualized by days. */
 export const incomeOf = (company: string, inputs: PlanInputs, year: number, today: string) =>
@@ -53,8 +55,8 @@ export const incomeOf = (company: string, inputs: PlanInputs, year: number, toda
     if (through < `${year}-01-01`) return { cents: 0, basis: "the year has not started" }
     const ytd = yield* Store.netIncome(company, year, through)
     if (inputs.income_method === "ytd") return { cents: ytd, basis: `books, January 1 to ${through}` }
-    const elapsed = daysBetween(`${year}-01-01`, through)
-    const days = daysBetween(`${year}-01-01`, yearEnd)
+    const elapsed = daysThrough(`${year}-01-01`, through)
+    const days = daysThrough(`${year}-01-01`, yearEnd)
     return { cents: Worksheet.scaleHalfUp(ytd, days, elapsed), basis: `books, January 1 to ${through}, annualized (${days}/${elapsed} days)` }
   })
 

@@ -2,6 +2,7 @@ import { Clock, Effect, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import type { EstimatedTaxes } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
+import { addDays } from "../kernel/values/Calendar.ts"
 import type { JobKind, JobOutcome } from "../pipeline/Area.ts"
 import { Mail } from "../ports/Mail.ts"
 import * as DueDates from "./DueDates.ts"
@@ -33,9 +34,6 @@ export const plansPerScanMax = 500
 export const recipientsMax = 10
 
 type PlanInputs = EstimatedTaxes.EstimatedTaxes.PlanInputs
-
-const dayMs = 86_400_000
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * dayMs).toISOString().slice(0, 10)
 
 /** The quarters whose reminder window holds `today`: from `days` before the due date through it. */
 export const dueForReminder = (dueDates: ReadonlyArray<string>, days: number, today: string): Array<{ readonly quarter: number; readonly dueDate: string }> =>

@@ -1,13 +1,13 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Firms as FirmsApi } from "@ledger/api"
-import { reference, roleScopes } from "../kernel/Actor.ts"
+import { reference } from "../kernel/Actor.ts"
 import * as Handler from "../kernel/Handler.ts"
 import * as StepUp from "../kernel/StepUp.ts"
-import { Registry } from "../kernel/Registry.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
 import * as Secret from "../kernel/Secret.ts"
+import * as Administration from "../administration/index.ts"
 import { memberRoleScopes } from "../pipeline/authenticate/FirmPrincipal.ts"
 import * as FirmAudit from "./audit/FirmAudit.ts"
 import * as FirmContext from "./FirmContext.ts"
@@ -22,22 +22,6 @@ import * as FirmRows from "./FirmRows.ts"
 
 const api = FirmsApi.Clients
 const { FirmLimits } = FirmsApi
-
-const companyRecord = (row: Record<string, unknown>) => ({
-  company_id: String(row.company_id),
-  name: String(row.name),
-  plan: row.plan as "solo" | "business" | "advanced" | "owned",
-  rate_limit_rpm: Row.intOrNull(row.rate_limit_rpm),
-  fiscal_year_start_month: Row.int(row.fiscal_year_start_month),
-  kill_switch: {
-    suspended: Boolean(row.kill_switch_suspended),
-    reason: row.kill_switch_reason === null ? null : String(row.kill_switch_reason),
-    changed_at: Row.isoOrNull(row.kill_switch_changed_at)
-  },
-  starter_chart: row.starter_chart as "general" | "services" | "retail" | "empty",
-  periods: Boolean(row.periods),
-  created_at: Row.iso(row.created_at)
-})
 
 /** A new pending invitation for the company's owner, replacing any pending one. */
 const issueInvitation = Effect.fn("FirmClients.issueInvitation")(function*(input: {
@@ -64,43 +48,21 @@ const issueInvitation = Effect.fn("FirmClients.issueInvitation")(function*(input
   return { invitation: FirmRows.invitation(rows[0]!), secret, replaced: replaced.length }
 })
 
+/**
+ * The client company and its owner, made as administration makes every company (plan solo). The
+ * owner is shown without an email, as this answer always was (the invitation carries it).
+ */
 const createCompany = Effect.fn("FirmClients.createCompany")(function*(body: typeof api.createFirmClient.body.Type) {
-  const sql = yield* SqlClient.SqlClient
-  const request = yield* RequestContext
-  const registry = yield* Registry
-  const companyId = yield* Secret.uuid()
-  const starterChart = body.starter_chart ?? "general"
-  const periods = body.periods ?? true
-  const companyRows = yield* sql<Record<string, unknown>>`INSERT INTO companies ${sql.insert({
-    company_id: companyId,
+  const created = yield* Administration.createCompanyWithOwner({
     name: body.name,
     plan: "solo",
-    starter_chart: starterChart,
-    periods,
-    created_at: request.now
-  })} RETURNING *`.pipe(Effect.orDie)
-  const ownerRows = yield* sql<Record<string, unknown>>`INSERT INTO users ${sql.insert({
-    company_id: companyId,
-    name: body.owner_name,
-    role: "owner",
-    // The owner signs in by email code with it (DECISIONS.md "People, sign-in and sessions").
-    email: body.owner_email?.toLowerCase() ?? null,
-    created_at: request.now
-  })} RETURNING *`.pipe(Effect.orDie)
-  const company = companyRecord(companyRows[0]!)
-  // The same setup steps company creation runs (administration/CompanySetup.ts): chart and periods.
-  for (const step of registry.setupSteps) {
-    yield* step({ companyId, starterChart, periods, fiscalYearStartMonth: company.fiscal_year_start_month, today: request.today })
-  }
-  const ownerRow = ownerRows[0]!
-  const owner = {
-    id: Row.int(ownerRow.id),
-    name: String(ownerRow.name),
-    role: "owner" as const,
-    scopes: [...roleScopes.owner],
-    created_at: Row.iso(ownerRow.created_at)
-  }
-  return { company, owner }
+    starterChart: body.starter_chart ?? "general",
+    periods: body.periods ?? true,
+    ownerName: body.owner_name,
+    ownerEmail: body.owner_email
+  })
+  const { id, name, role, scopes, created_at } = created.owner
+  return { company: created.company, owner: { id, name, role, scopes, created_at } }
 })
 
 export const handlers = [

@@ -5,6 +5,7 @@ import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
+import { addDays } from "../kernel/values/Calendar.ts"
 import * as FirmCloseStore from "./store/FirmCloseStore.ts"
 import * as FirmConsoleStore from "./store/FirmConsoleStore.ts"
 import * as FirmContext from "./FirmContext.ts"
@@ -45,7 +46,6 @@ const proposalCursor = (cursor: string | undefined) =>
       : Effect.fail(ApiError.invalidRequest([{ path: ["query", "cursor"], message: "Not a cursor this server issued" }]))
   })
 
-const daysBefore = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10)
 
 export const handlers = [
   Handler.make(Clients.listFirmClients, ({ query }) =>
@@ -120,7 +120,7 @@ export const handlers = [
       const data = []
       for (const client of shown) {
         const companyId = String(client.company_id)
-        const found = yield* FirmCloseStore.checklist(companyId, date, daysBefore(date, unappliedDays))
+        const found = yield* FirmCloseStore.checklist(companyId, date, addDays(date, -unappliedDays))
         data.push(checklistOf(companyId, String(client.name), found))
       }
       const hasMore = clients.length > limit

@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser"
+import * as Money from "../kernel/values/Money.ts"
 
 /**
  * qbXML, the desktop edition's request and response language (pure): the requests of each
@@ -111,13 +112,15 @@ export type Node = Record<string, unknown>
  */
 export const centsOf = (value: unknown, field = "Amount"): number => {
   const text = String(value ?? "0").replace(/,/g, "").trim()
-  const match = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(text)
-  if (match === null) throw new Error(`${field}: not an amount: ${text.slice(0, 40)}`)
-  const fraction = (match[3] ?? "").replace(/0+$/, "")
-  if (fraction.length > 2) throw new Error(`${field}: ${text.slice(0, 40)} has more than 2 decimals`)
-  const cents = Number(match[2] === "" ? "0" : match[2]) * 100 + Number(fraction.padEnd(2, "0"))
-  if (!Number.isSafeInteger(cents)) throw new Error(`${field}: ${text.slice(0, 40)} is out of range`)
-  return match[1] === "-" ? -cents : cents
+  const read = Money.parsePlainCents(text)
+  if ("cents" in read) return read.cents
+  throw new Error(`${field}: ${refusals[read.refused](text.slice(0, 40))}`)
+}
+
+const refusals: Record<Money.PlainRefusal, (text: string) => string> = {
+  not_an_amount: (text) => `not an amount: ${text}`,
+  more_than_two_decimals: (text) => `${text} has more than 2 decimals`,
+  out_of_range: (text) => `${text} is out of range`
 }
 
 export interface Response {

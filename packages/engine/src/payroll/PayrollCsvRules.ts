@@ -1,5 +1,6 @@
 import Papa from "papaparse"
 import type { Payroll } from "@ledger/api"
+import { digitsToCents } from "../kernel/values/Money.ts"
 import { aliases, type HeaderMap, mapHeaders, nameAliases } from "./PayrollHeaders.ts"
 
 // The header tables and their recognition live in PayrollHeaders.ts; the rules' users read them here.
@@ -66,8 +67,8 @@ export const parseAmount = (raw: string): number | null => {
   if (text === "" || text === "-") return 0
   const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text) ?? /^\.(\d{1,2})$/.exec(text)
   if (match === null) return null
-  if (match.length === 2) return Number(match[1]!.padEnd(2, "0"))
-  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"))
+  if (match.length === 2) return digitsToCents("", match[1]!)
+  return digitsToCents(match[1]!, match[2] ?? "")
 }
 
 const isTotalRow = (employee: string): boolean => /^(grand\s+)?totals?:?$/i.test(employee.trim())

@@ -6,6 +6,7 @@ import * as Handler from "../kernel/Handler.ts"
 import * as Pagination from "../kernel/Pagination.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Row from "../kernel/Row.ts"
+import { addDaysToInstant } from "../kernel/values/Calendar.ts"
 import { InboxSettings } from "../ports/ReceiptReader.ts"
 import * as InboxRules from "./InboxRules.ts"
 import * as InboxStore from "./InboxStore.ts"
@@ -13,7 +14,6 @@ import * as Intake from "./Intake.ts"
 
 const Ops = Receipts.Inbox
 const limits = Receipts.Shared.limits
-const addDays = (iso: string, days: number) => new Date(Date.parse(iso) + days * 86_400_000).toISOString()
 
 /** The inbox as the API shows it. */
 const present = Effect.fn("Inbox.present")(function*(company: string, row: Record<string, unknown>) {
@@ -58,7 +58,7 @@ const availability = Effect.fn("Inbox.availability")(function*(company: string, 
 const retireSlug = (row: Record<string, unknown>, now: string) =>
   row.slug === null || row.slug === undefined
     ? {}
-    : { previous_slug: row.slug, previous_slug_until: addDays(now, limits.slugForwardDays) }
+    : { previous_slug: row.slug, previous_slug_until: addDaysToInstant(now, limits.slugForwardDays) }
 
 const withCompany = <A>(body: (company: string, now: string) => Effect.Effect<A, ApiError.LedgerError, Handler.Services>) =>
   Effect.gen(function*() {

@@ -1,3 +1,4 @@
+import { digitsToCents } from "../kernel/values/Money.ts"
 import type { Fields } from "./ReceiptRules.ts"
 
 /**
@@ -19,7 +20,7 @@ const amountPattern = String.raw`${currency}?\s*(\d{1,3}(?:[,\s]\d{3})*|\d+)[.,]
 const wholePattern = String.raw`${currency}\s*(\d{1,3}(?:,\d{3})+|\d+)(?![.,]?\d)`
 
 /** "1,234.56" -> 123456 cents, from the digits. */
-export const centsOf = (whole: string, fraction: string): number => Number(whole.replace(/[,\s]/gu, "")) * 100 + Number(fraction)
+export const centsOf = (whole: string, fraction: string): number => digitsToCents(whole.replace(/[,\s]/gu, ""), fraction)
 
 const pad = (value: number) => String(value).padStart(2, "0")
 

@@ -1,5 +1,6 @@
 import { Result } from "effect"
 import type { ApiError } from "@ledger/api"
+import { addDays, addMonthsClamped } from "../kernel/values/Calendar.ts"
 import { FiscalYear } from "../ledger/index.ts"
 
 /**
@@ -13,12 +14,7 @@ export interface Span {
   readonly to: string
 }
 
-const dayMilliseconds = 86_400_000
-
-const toTime = (date: string): number => Date.parse(`${date}T00:00:00Z`)
-const fromTime = (time: number): string => new Date(time).toISOString().slice(0, 10)
-
-export const addDays = (date: string, days: number): string => fromTime(toTime(date) + days * dayMilliseconds)
+export { addDays }
 export const dayBefore = (date: string): string => addDays(date, -1)
 
 export const monthStart = (date: string): string => `${date.slice(0, 7)}-01`
@@ -28,11 +24,7 @@ export const monthEnd = (date: string): string => {
 }
 
 /** The first day of the month `count` months after the month of `date` (count may be negative). */
-export const addMonths = (date: string, count: number): string => {
-  const { year, month } = FiscalYear.parts(date)
-  const index = year * 12 + (month - 1) + count
-  return FiscalYear.format(Math.floor(index / 12), (index % 12) + 1, 1)
-}
+export const addMonths = (date: string, count: number): string => monthStart(addMonthsClamped(date, count))
 
 /** The first day of the fiscal year containing `date`. */
 export const fiscalYearStart = (date: string, startMonth: number): string =>

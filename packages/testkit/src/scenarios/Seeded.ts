@@ -1,3 +1,5 @@
+import { Calendar } from "@ledger/engine/rules"
+
 /** A seeded generator and the date arithmetic scenarios are written in (UTC, YYYY-MM-DD). */
 
 /** mulberry32: a small seeded generator, so the same seed gives the same year. */
@@ -19,7 +21,7 @@ export const generator = (seed: number) => {
 
 const pad = (value: number) => String(value).padStart(2, "0")
 export const dateOf = (year: number, month: number, day: number) => `${year}-${pad(month)}-${pad(day)}`
-export const addDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10)
+/** The engine's own calendar, so a scenario's dates are computed as the engine computes them. */
+export const addDays = Calendar.addDays
 
 export type Generator = ReturnType<typeof generator>

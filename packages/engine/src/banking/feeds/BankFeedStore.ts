@@ -4,6 +4,7 @@ import { ApiError, type Banking, Limits } from "@ledger/api"
 import { requireCompanyId } from "../../kernel/CompanyContext.ts"
 import { RequestContext } from "../../kernel/RequestContext.ts"
 import * as Row from "../../kernel/Row.ts"
+import { addDays, addMonthsClamped } from "../../kernel/values/Calendar.ts"
 import { Aggregator, AggregatorFailure } from "../../ports/Aggregator.ts"
 import { TokenSealer } from "../../ports/TokenSealer.ts"
 import { Entitlements } from "../../billing/index.ts"
@@ -149,6 +150,6 @@ export const defaultImportFrom = Effect.fn("BankFeedStore.defaultImportFrom")(fu
   const last = yield* sql<{ last: unknown }>`SELECT max(line_date) AS last FROM bank_lines WHERE company_id = ${companyId}
     AND bank_account_id = ${bankAccountId} AND source = 'file'`.pipe(Effect.orDie)
   return last[0]?.last === null || last[0]?.last === undefined
-    ? BankFeedRules.addMonths(request.today, -Limits.feedImportMonthsDefault)
-    : BankFeedRules.nextDay(Row.date(last[0].last))
+    ? addMonthsClamped(request.today, -Limits.feedImportMonthsDefault)
+    : addDays(Row.date(last[0].last), 1)
 })

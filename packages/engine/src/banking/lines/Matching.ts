@@ -5,6 +5,7 @@ import * as Handler from "../../kernel/Handler.ts"
 import { requireCompanyId } from "../../kernel/CompanyContext.ts"
 import { proposalKind } from "../../kernel/Registry.ts"
 import * as Row from "../../kernel/Row.ts"
+import { addDays } from "../../kernel/values/Calendar.ts"
 import { Governed } from "../../ledger/index.ts"
 import * as MatchingRules from "./MatchingRules.ts"
 import * as BankAccounts from "../accounts/BankAccounts.ts"
@@ -19,11 +20,6 @@ import * as BankLineStore from "./BankLineStore.ts"
 /** What a queued transfer stores with its proposal: its two lines. */
 const TransferRequest = Schema.Struct({ out_line_id: Schema.Number, in_line_id: Schema.Number })
 type TransferRequest = typeof TransferRequest.Type
-
-const addDays = (date: string, days: number): string => {
-  const time = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) + days * 86_400_000
-  return new Date(time).toISOString().slice(0, 10)
-}
 
 const lineOf = (row: Record<string, unknown>): MatchingRules.Line => ({
   id: Row.int(row.id),

@@ -1,6 +1,6 @@
 import Papa from "papaparse"
 import type { Banking } from "@ledger/api"
-import { type DecimalSeparator, parseCents } from "./Amount.ts"
+import { type DecimalSeparator, parseCents } from "../../kernel/values/Money.ts"
 import { type DateOrder, detectOrder, orderOfFormat, parseDate } from "./Dates.ts"
 import { type Columns, columnsOf, detectDecimal, type Row } from "./CsvColumns.ts"
 import { headerRowIndex, normalize } from "./CsvHeader.ts"

@@ -1,5 +1,5 @@
 import type { Banking } from "@ledger/api"
-import type { DecimalSeparator } from "./Amount.ts"
+import type { DecimalSeparator } from "../../kernel/values/Money.ts"
 import { findByWords, headerWords, normalize } from "./CsvHeader.ts"
 import { UnreadableStatement } from "./Statement.ts"
 

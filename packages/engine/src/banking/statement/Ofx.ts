@@ -1,4 +1,4 @@
-import { parseCents } from "./Amount.ts"
+import { parseCents } from "../../kernel/values/Money.ts"
 import { parseOfxDate } from "./Dates.ts"
 import { tokenizer, type Token } from "./OfxTokens.ts"
 import { type StatementInfo, type StatementLine, type StatementReader, UnreadableStatement } from "./Statement.ts"

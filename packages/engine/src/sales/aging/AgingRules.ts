@@ -1,4 +1,4 @@
-import { daysBetween } from "../common/Calendar.ts"
+import { daysBetween } from "../../kernel/values/Calendar.ts"
 
 export type Bucket = "current" | "days_1_30" | "days_31_60" | "days_61_90" | "over_90"
 export const buckets: ReadonlyArray<Bucket> = ["current", "days_1_30", "days_31_60", "days_61_90", "over_90"]

@@ -2,7 +2,7 @@ import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Row from "../../kernel/Row.ts"
 import * as OpenBalanceStore from "../common/OpenBalanceStore.ts"
-import { addDays, isCalendarDate } from "../common/Calendar.ts"
+import { addDays, isCalendarDate } from "../../kernel/values/Calendar.ts"
 import * as EmailStore from "./EmailStore.ts"
 import { money } from "../common/Pdf.ts"
 

@@ -1,4 +1,4 @@
-import { addDays, addMonthsClamped, isCalendarDate } from "../common/Calendar.ts"
+import { addDays, addMonthsClamped, isCalendarDate } from "../../kernel/values/Calendar.ts"
 
 export type Frequency = "weekly" | "monthly" | "quarterly" | "yearly"
 

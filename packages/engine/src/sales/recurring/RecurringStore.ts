@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Limits, type Sales } from "@ledger/api"
 import * as Row from "../../kernel/Row.ts"
-import { isCalendarDate } from "../common/Calendar.ts"
+import { isCalendarDate } from "../../kernel/values/Calendar.ts"
 import { occurrence, type Schedule } from "./Recurrence.ts"
 
 /** Recurring templates (spec 4.9): a schedule and the invoice or bill each occurrence creates. */

@@ -1,5 +1,7 @@
 /**
- * Calendar arithmetic on `YYYY-MM-DD` strings, in UTC, with no time of day to go wrong. Years
+ * Calendar arithmetic on `YYYY-MM-DD` strings, in UTC, with no time of day to go wrong: the one
+ * copy every area uses (sales' due dates, reports' ranges, bank matching windows, consents' end
+ * dates, estimated-tax reminders). Years
  * outside 0000-9999 come out with more or fewer than four digits: callers treat any result that
  * is not ten characters long as "beyond the calendar" (`isCalendarDate`), since such strings do
  * not compare correctly as text.
@@ -28,6 +30,12 @@ export const isCalendarDate = (date: string): boolean => /^\d{4}-\d{2}-\d{2}$/.t
 
 export const addDays = (date: string, days: number): string => fromUtc(toUtc(date) + days * dayMilliseconds)
 
+/**
+ * An ISO timestamp (`2026-01-31T10:00:00.000Z`) `days` later, to the millisecond: for expiries
+ * counted from a request's `now`, where the time of day is kept.
+ */
+export const addDaysToInstant = (instant: string, days: number): string => new Date(Date.parse(instant) + days * dayMilliseconds).toISOString()
+
 /** Whole days from `from` to `to` (negative when `to` is earlier). */
 export const daysBetween = (from: string, to: string): number => Math.round((toUtc(to) - toUtc(from)) / dayMilliseconds)
 
@@ -48,3 +56,6 @@ export const addMonthsClamped = (start: string, months: number): string => {
   const targetMonth = index - targetYear * 12 + 1
   return format(targetYear, targetMonth, Math.min(day, daysInMonth(targetYear, targetMonth)))
 }
+
+/** The same day `years` later (earlier when negative); 29 February falls back to 28 February, never to 1 March. */
+export const addYears = (date: string, years: number): string => addMonthsClamped(date, years * 12)
