@@ -9,7 +9,7 @@ import { packageFolders, readSource, typeScriptFiles } from "./Sources.ts"
  * it (issue 42 item 2). The packages' sources hold `orDieMax` of them today; the bound only goes
  * down. A store that moves its statements to typed errors lowers it in the same change.
  */
-const orDieMax = 798
+const orDieMax = 796
 
 /** Every `orDie` the code names (`Effect.orDie`, `.pipe(Effect.orDie)`, `Effect.orDie(x)`), from the syntax tree. */
 const orDiesOf = (file: string, text: string): number => {

@@ -35,7 +35,6 @@ export const tableReaches: Readonly<Record<string, ReadonlyArray<string>>> = {
   "estimated-taxes/EstimateStore.ts": ["tax_profiles"],
   "estimated-taxes/Reminders.ts": ["companies", "users"],
   "firms/FirmBatch.ts": ["periods"],
-  "firms/FirmClients.ts": ["companies", "users"],
   "firms/FirmStore.ts": ["companies"],
   "firms/store/FirmCloseStore.ts": ["accounts", "applications", "bank_accounts", "bank_lines", "documents", "journal_lines", "payments", "periods", "proposals", "reconciliations"],
   "firms/store/FirmConsoleStore.ts": ["applications", "audit_events", "bank_accounts", "bank_lines", "companies", "documents", "migration_connections", "migration_imports", "periods", "proposals", "reconciliations"],
