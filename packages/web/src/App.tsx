@@ -1,9 +1,10 @@
 import { type MouseEvent, useCallback, useEffect, useState } from "react"
-import { ApiFailure, call, cookieCaller, messageOf } from "./api.ts"
+import { isClientError } from "@ledger/client"
+import { ledger, messageOf, refusalStatus, type Success } from "./api.ts"
 import { Consent } from "./Consent.tsx"
 import { Console } from "./Console.tsx"
 import { Inbox } from "./Inbox.tsx"
-import { base, navigate, routeOf, useLocation, w9TokenOf } from "./router.ts"
+import { base, navigate, type Route, routeOf, useLocation, w9TokenOf } from "./router.ts"
 import { SignIn } from "./SignIn.tsx"
 import { Claim } from "./screens/Claim.tsx"
 import { Close } from "./screens/Close.tsx"
@@ -14,13 +15,7 @@ import { Security } from "./screens/Security.tsx"
 import { Sources } from "./screens/Sources.tsx"
 import { W9Form } from "./screens/W9.tsx"
 
-export interface Me {
-  readonly type?: string
-  readonly name?: string
-  readonly role?: string | null
-  readonly company_id?: string
-  readonly scopes?: ReadonlyArray<string>
-}
+type Me = Success<"getMe">
 
 type Session = { readonly state: "loading" } | { readonly state: "out" } | { readonly state: "in"; readonly me: Me }
 
@@ -30,92 +25,110 @@ const link = (to: string) => (event: MouseEvent<HTMLAnchorElement>) => {
   navigate(to)
 }
 
-export const App = () => {
-  const location = useLocation()
-  const route = routeOf(location.pathname)
+/** Who is signed in (`GET /v1/me`), read on load and after signing in; signing out ends it. */
+const useSession = () => {
   const [session, setSession] = useState<Session>({ state: "loading" })
   const [error, setError] = useState<string | null>(null)
 
   const refresh = useCallback(async () => {
     try {
-      const me = await call<Me>(cookieCaller, "GET", "/v1/me")
-      setSession({ state: "in", me: me.body })
+      setSession({ state: "in", me: await ledger.getMe() })
     } catch (failure) {
       // 401: no session; 404 or 400 `company_required`: a firm member's console session, which acts
       // in no company of its own until it names a client (the console does that itself).
-      const firmConsole = failure instanceof ApiFailure && (failure.status === 404 || failure.body.type === "company_required")
-      if (failure instanceof ApiFailure && (failure.status === 401 || firmConsole)) setSession({ state: "out" })
-      else {
-        setSession({ state: "out" })
-        setError(messageOf(failure))
-      }
+      const status = refusalStatus(failure)
+      const firmConsole = status === 404 || isClientError(failure, "company_required")
+      setSession({ state: "out" })
+      if (status !== 401 && !firmConsole) setError(messageOf(failure))
     }
   }, [])
   useEffect(() => void refresh(), [refresh])
 
   const signOut = async () => {
     try {
-      await call(cookieCaller, "POST", "/v1/auth/sign-out", {})
+      await ledger.signOut()
     } catch (failure) {
       setError(messageOf(failure))
     }
     setSession({ state: "out" })
     navigate("/sign-in")
   }
+  return { session, error, refresh, signOut }
+}
 
-  // The vendor's public W-9 page: no session, no app navigation (the vendor is no user of these books).
-  if (route === "w9") {
-    return (
-      <>
-        <a className="skip" href="#main">Skip to content</a>
-        <header className="bar"><span className="brand">Ledger</span></header>
-        <main id="main" tabIndex={-1}><W9Form token={w9TokenOf(location.pathname)} /></main>
-      </>
-    )
-  }
+/** The vendor's public W-9 page: no session, no app navigation (the vendor is no user of these books). */
+const W9Page = (props: { readonly token: string }) => (
+  <>
+    <a className="skip" href="#main">Skip to content</a>
+    <header className="bar"><span className="brand">Ledger</span></header>
+    <main id="main" tabIndex={-1}><W9Form token={props.token} /></main>
+  </>
+)
 
-  const signedIn = session.state === "in"
-  const needsPerson = route === "inbox" || route === "consent" || route === "security" || route === "periods" || route === "reports" || route === "consents" || route === "sources"
-  let main
-  if (session.state === "loading") main = <p role="status">Loading…</p>
-  else if (route === "console") main = <Console search={location.search} />
-  else if (route === "close") main = <Close />
-  else if (route === "claim") main = <Claim />
-  else if (route === "not-found") main = <p>No such page. <a href={`${base}/`} onClick={link("/")}>Go to the inbox</a>.</p>
-  else if (route === "sign-in" || route === "sign-in-email" || (needsPerson && !signedIn)) {
-    main = <SignIn search={location.search} onSignedIn={async () => {
+/** The app's sections, in the order the bar lists them: each one's route and its link's words. */
+const sections: ReadonlyArray<readonly [Route, string]> = [
+  ["inbox", "Inbox"],
+  ["reports", "Reports"],
+  ["periods", "Periods"],
+  ["consents", "AI consents"],
+  ["sources", "Integrations"],
+  ["security", "Security"],
+  ["console", "Accountant console"],
+  ["close", "Close checklist"]
+]
+
+const MainNav = (props: { readonly route: Route }) => (
+  <nav aria-label="Main">
+    {sections.map(([route, words]) => (
+      <a key={route} href={`${base}/${route}`} onClick={link(`/${route}`)} aria-current={props.route === route ? "page" : undefined}>{words}</a>
+    ))}
+  </nav>
+)
+
+/** The screens that need a person's session: without one, the sign-in form shows in their place. */
+const personRoutes: ReadonlySet<Route> = new Set<Route>(["inbox", "consent", "security", "periods", "reports", "consents", "sources"])
+
+/** The screen a route shows, given the session. */
+const screenOf = (route: Route, search: string, session: Session, refresh: () => Promise<void>) => {
+  if (session.state === "loading") return <p role="status">Loading…</p>
+  if (route === "console") return <Console search={search} />
+  if (route === "close") return <Close />
+  if (route === "claim") return <Claim />
+  if (route === "not-found") return <p>No such page. <a href={`${base}/`} onClick={link("/")}>Go to the inbox</a>.</p>
+  if (route === "sign-in" || route === "sign-in-email" || (personRoutes.has(route) && session.state !== "in")) {
+    return <SignIn search={search} onSignedIn={async () => {
       await refresh()
       if (route === "sign-in" || route === "sign-in-email") navigate("/inbox")
     }} />
-  } else if (route === "consent") main = <Consent search={location.search} />
-  else if (route === "security") main = <Security />
-  else if (route === "periods") main = <Periods />
-  else if (route === "reports") main = <Reports />
-  else if (route === "consents") main = <Consents />
-  else if (route === "sources") main = <Sources />
-  else main = <Inbox caller={cookieCaller} title="Approval inbox" />
+  }
+  if (route === "consent") return <Consent search={search} />
+  if (route === "security") return <Security />
+  if (route === "periods") return <Periods />
+  if (route === "reports") return <Reports />
+  if (route === "consents") return <Consents />
+  if (route === "sources") return <Sources />
+  return <Inbox client={ledger} title="Approval inbox" />
+}
+
+export const App = () => {
+  const location = useLocation()
+  const route = routeOf(location.pathname)
+  const { session, error, refresh, signOut } = useSession()
+
+  if (route === "w9") return <W9Page token={w9TokenOf(location.pathname)} />
 
   return (
     <>
       <a className="skip" href="#main">Skip to content</a>
       <header className="bar">
         <span className="brand">Ledger</span>
-        <nav aria-label="Main">
-          <a href={`${base}/inbox`} onClick={link("/inbox")} aria-current={route === "inbox" ? "page" : undefined}>Inbox</a>
-          <a href={`${base}/reports`} onClick={link("/reports")} aria-current={route === "reports" ? "page" : undefined}>Reports</a>
-          <a href={`${base}/periods`} onClick={link("/periods")} aria-current={route === "periods" ? "page" : undefined}>Periods</a>
-          <a href={`${base}/consents`} onClick={link("/consents")} aria-current={route === "consents" ? "page" : undefined}>AI consents</a>
-          <a href={`${base}/sources`} onClick={link("/sources")} aria-current={route === "sources" ? "page" : undefined}>Integrations</a>
-          <a href={`${base}/security`} onClick={link("/security")} aria-current={route === "security" ? "page" : undefined}>Security</a>
-          <a href={`${base}/console`} onClick={link("/console")} aria-current={route === "console" ? "page" : undefined}>Accountant console</a>
-          <a href={`${base}/close`} onClick={link("/close")} aria-current={route === "close" ? "page" : undefined}>Close checklist</a>
-        </nav>
-        {signedIn
+        <MainNav route={route} />
+        {session.state === "in"
           ? <span className="who">{session.me.name ?? "Signed in"} <button type="button" onClick={() => void signOut()}>Sign out</button></span>
           : null}
       </header>
       {error === null ? null : <p role="alert" className="error">{error}</p>}
-      <main id="main" tabIndex={-1}>{main}</main>
+      <main id="main" tabIndex={-1}>{screenOf(route, location.search, session, refresh)}</main>
     </>
   )
 }

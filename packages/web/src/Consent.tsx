@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react"
-import { call, cookieCaller } from "./api.ts"
+import type { Input, OperationOf } from "@ledger/client"
+import { ledger } from "./api.ts"
 import { declineUrl } from "./consentDecline.ts"
 import { parseCents } from "./money.ts"
 import { ErrorMessage, useAction } from "./useAction.tsx"
@@ -55,8 +56,9 @@ export const Consent = (props: { readonly search: string }) => {
   const approve = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
-      const answer = await call<{ redirect_to: string }>(cookieCaller, "POST", "/v1/ai-connections", bodyOf(params, level, { perEntry, daily, accounts }))
-      window.location.assign(answer.body.redirect_to)
+      // The request's fields go as the authorize request carried them: the server checks each one.
+      const answer = await ledger.createAiConnection(bodyOf(params, level, { perEntry, daily, accounts }) as Input<OperationOf<"createAiConnection">>)
+      window.location.assign(answer.redirect_to)
     })
   }
 

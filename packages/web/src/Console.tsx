@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from "react"
-import { ApiFailure, type Caller, call, cookieCaller, messageOf } from "./api.ts"
+import { type Client, type Item, ledger, messageOf, refusalStatus, type Success } from "./api.ts"
 import { Inbox } from "./Inbox.tsx"
 import { formatCents } from "./money.ts"
 import { FirmLocks, FirmQueue } from "./screens/FirmBatch.tsx"
@@ -13,17 +13,7 @@ import { SignIn } from "./SignIn.tsx"
  * person's is (docs/decisions/1006-firm-members-sign-in.md, which supersedes 1901).
  */
 
-interface ClientStatus {
-  readonly company_id: string
-  readonly name: string
-  readonly scopes: ReadonlyArray<string>
-  readonly bank: { readonly unmatched_lines: number; readonly last_reconciled_date: string | null }
-  readonly proposals: { readonly pending: number; readonly pending_cents: number }
-  readonly periods: { readonly locked_through: string | null; readonly open_before_as_of: number }
-  readonly overdue_ar: { readonly invoices: number; readonly cents: number }
-  readonly migration: { readonly state: string }
-  readonly kill_switch_suspended: boolean
-}
+type ClientStatus = Item<"listFirmClients">
 
 const ClientTable = (props: { readonly clients: ReadonlyArray<ClientStatus>; readonly chosen: string | null; readonly onChoose: (id: string) => void }) => (
   <table>
@@ -50,10 +40,7 @@ const ClientTable = (props: { readonly clients: ReadonlyArray<ClientStatus>; rea
   </table>
 )
 
-interface FirmIdentity {
-  readonly firm: { readonly name: string }
-  readonly principal: { readonly name: string; readonly credential: string }
-}
+type FirmIdentity = Success<"getFirm">
 
 type State = { readonly state: "loading" } | { readonly state: "out" } | { readonly state: "in"; readonly who: FirmIdentity }
 
@@ -65,25 +52,21 @@ export const Console = (props: { readonly search: string }) => {
   const load = useCallback(async () => {
     setError(null)
     try {
-      const who = await call<FirmIdentity>(cookieCaller, "GET", "/v1/firm")
-      setSession({ state: "in", who: who.body })
-      const page = await call<{ data: ReadonlyArray<ClientStatus> }>(cookieCaller, "GET", "/v1/firm/clients?limit=100")
-      setClients(page.body.data)
+      setSession({ state: "in", who: await ledger.getFirm() })
+      setClients((await ledger.listFirmClients({ limit: 100 })).data)
     } catch (failure) {
       // No firm session in this browser (none, a person's, or ended): the member signs in.
-      if (failure instanceof ApiFailure && failure.status === 401) setSession({ state: "out" })
-      else {
-        setSession({ state: "out" })
-        setError(messageOf(failure))
-      }
+      setSession({ state: "out" })
+      if (refusalStatus(failure) !== 401) setError(messageOf(failure))
     }
   }, [])
   useEffect(() => void load(), [load])
-  const caller = useMemo<Caller | null>(() => (chosen === null ? null : { kind: "cookie", company: chosen }), [chosen])
-  const client = clients?.find((each) => each.company_id === chosen)
+  // The client chosen is named on every call of its inbox (`X-Ledger-Company`).
+  const client = useMemo<Client | null>(() => (chosen === null ? null : ledger.with({ company: chosen })), [chosen])
+  const chosenName = clients?.find((each) => each.company_id === chosen)?.name
   const signOut = async () => {
     try {
-      await call(cookieCaller, "POST", "/v1/auth/sign-out", {})
+      await ledger.signOut()
     } catch (failure) {
       setError(messageOf(failure))
     }
@@ -116,7 +99,7 @@ export const Console = (props: { readonly search: string }) => {
           <FirmLocks clients={clients} onChanged={() => void load()} />
         </>
       )}
-      {caller === null ? null : <Inbox key={chosen} caller={caller} title={`Proposals of ${client?.name ?? "the client"}`} />}
+      {client === null ? null : <Inbox key={chosen} client={client} title={`Proposals of ${chosenName ?? "the client"}`} />}
     </section>
   )
 }

@@ -1,31 +1,12 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react"
-import { type Caller, call, messageOf } from "./api.ts"
+import { type Client, type Item, messageOf } from "./api.ts"
 import { formatCents } from "./money.ts"
 import { amountsInWords, kindInWords } from "./words.ts"
 import { ErrorMessage, useAction } from "./useAction.tsx"
 
 /** The approval inbox: pending proposals with their exact entry and the agent's reasons. */
 
-interface Line {
-  readonly line_no?: number
-  readonly account: string
-  readonly account_name?: string
-  readonly debit_cents: number
-  readonly credit_cents: number
-  readonly memo?: string | null
-}
-
-export interface Proposal {
-  readonly id: number
-  readonly kind: string
-  readonly summary: string
-  readonly amount_cents: number
-  readonly entry: { readonly date: string; readonly memo: string | null; readonly lines: ReadonlyArray<Line>; readonly total_cents: number }
-  readonly reasons: ReadonlyArray<{ readonly type: string; readonly message: string }>
-  readonly created_by: { readonly type: string; readonly id: number; readonly name?: string | null }
-  readonly agent_model: string | null
-  readonly created_at: string
-}
+export type Proposal = Item<"listProposals">
 
 const Entry = ({ proposal }: { readonly proposal: Proposal }) => (
   <table>
@@ -36,7 +17,7 @@ const Entry = ({ proposal }: { readonly proposal: Proposal }) => (
     <tbody>
       {proposal.entry.lines.map((line, index) => (
         <tr key={line.line_no ?? index}>
-          <td>{line.account}{line.account_name === undefined ? "" : ` ${line.account_name}`}{line.memo ? ` (${line.memo})` : ""}</td>
+          <td>{line.account}{` ${line.account_name}`}{line.memo ? ` (${line.memo})` : ""}</td>
           <td className="num">{line.debit_cents === 0 ? "" : formatCents(line.debit_cents)}</td>
           <td className="num">{line.credit_cents === 0 ? "" : formatCents(line.credit_cents)}</td>
         </tr>
@@ -45,15 +26,22 @@ const Entry = ({ proposal }: { readonly proposal: Proposal }) => (
   </table>
 )
 
-const Decision = (props: { readonly caller: Caller; readonly proposal: Proposal; readonly onDecided: (message: string) => void }) => {
+const Decision = (props: { readonly client: Client; readonly proposal: Proposal; readonly onDecided: (message: string) => void }) => {
   const { proposal } = props
   const [reason, setReason] = useState("")
   const { busy, error, run } = useAction()
   const decide = (decision: "approve" | "reject") =>
     void run(async () => {
       const text = reason.trim()
-      const answer = await call<{ entry_id?: number }>(props.caller, "POST", `/v1/proposals/${proposal.id}/${decision}`, text === "" ? {} : { reason: text })
-      props.onDecided(decision === "approve" ? `Approved proposal ${proposal.id}: entry ${answer.body.entry_id ?? ""} posted.` : `Rejected proposal ${proposal.id}.`)
+      const why = text === "" ? {} : { reason: text }
+      if (decision === "approve") {
+        const answer = await props.client.approveProposal({ id: proposal.id, ...why })
+        props.onDecided(`Approved proposal ${proposal.id}: entry ${answer.entry_id} posted.`)
+      } else {
+        // Without a reason the server refuses in its own words, which the form shows.
+        await props.client.rejectProposal({ id: proposal.id, ...why } as { id: number; reason: string })
+        props.onDecided(`Rejected proposal ${proposal.id}.`)
+      }
     })
   const reasonId = `reason-${proposal.id}`
   return (
@@ -69,19 +57,18 @@ const Decision = (props: { readonly caller: Caller; readonly proposal: Proposal;
   )
 }
 
-export const Inbox = (props: { readonly caller: Caller; readonly title: string }) => {
+export const Inbox = (props: { readonly client: Client; readonly title: string }) => {
   const [proposals, setProposals] = useState<ReadonlyArray<Proposal> | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [status, setStatus] = useState<string | null>(null)
   const load = useCallback(async () => {
     try {
-      const page = await call<{ data: ReadonlyArray<Proposal> }>(props.caller, "GET", "/v1/proposals?status=pending&limit=50")
-      setProposals(page.body.data)
+      setProposals((await props.client.listProposals({ status: "pending", limit: 50 })).data)
       setError(null)
     } catch (failure) {
       setError(messageOf(failure))
     }
-  }, [props.caller])
+  }, [props.client])
   useEffect(() => void load(), [load])
 
   return (
@@ -103,7 +90,7 @@ export const Inbox = (props: { readonly caller: Caller; readonly title: string }
               <h3>Why it waits</h3>
               <ul aria-label="Reasons">{proposal.reasons.map((reason, index) => <li key={index}>{reason.message}</li>)}</ul>
               <Entry proposal={proposal} />
-              <Decision caller={props.caller} proposal={proposal} onDecided={(message) => {
+              <Decision client={props.client} proposal={proposal} onDecided={(message) => {
                 setStatus(message)
                 void load()
               }} />

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react"
-import { call, cookieCaller } from "./api.ts"
+import type { Input, OperationOf } from "@ledger/client"
+import { ledger, type Success } from "./api.ts"
 import { ErrorMessage, useAction } from "./useAction.tsx"
 
 /**
@@ -24,10 +25,13 @@ type Step =
   | { readonly name: "code" }
   | { readonly name: "second"; readonly ticket: string }
 
-interface CodeAnswer {
-  readonly second_factor_required?: boolean
-  readonly ticket?: string
-}
+/**
+ * The 200 answer of `signInWithEmailCode` when a second step is needed (`SecondStepRequired` in
+ * @ledger/api auth/Shared.ts): the SDK types only the operation's main success, the 201 `SignedIn`.
+ */
+type CodeAnswer = Success<"signInWithEmailCode"> | { readonly second_factor_required: true; readonly ticket: string }
+
+type Credential = Input<OperationOf<"signInWithPasskey">>["credential"]
 
 interface PasskeyStatics {
   parseRequestOptionsFromJSON?: (options: unknown) => CredentialRequestOptions["publicKey"]
@@ -36,11 +40,11 @@ interface PasskeyStatics {
 const signInWithPasskey = async () => {
   const statics = window.PublicKeyCredential as unknown as PasskeyStatics | undefined
   if (statics?.parseRequestOptionsFromJSON === undefined) throw new Error("This browser cannot sign in with a passkey. Use an email code.")
-  const challenge = await call<{ options: unknown }>(cookieCaller, "POST", "/v1/auth/passkey/challenge", {})
-  const publicKey = statics.parseRequestOptionsFromJSON(challenge.body.options)
+  const challenge = await ledger.passkeyChallenge()
+  const publicKey = statics.parseRequestOptionsFromJSON(challenge.options)
   const credential = await navigator.credentials.get(publicKey === undefined ? {} : { publicKey }) as (Credential & { toJSON(): unknown }) | null
   if (credential === null) throw new Error("No passkey was chosen.")
-  await call(cookieCaller, "POST", "/v1/auth/passkey/sign-in", { credential: credential.toJSON() })
+  await ledger.signInWithPasskey({ credential: credential.toJSON() as Credential })
 }
 
 /** One labelled field and its submit button. */
@@ -60,16 +64,15 @@ const Field = (props: {
   </>
 )
 
-/**
- * `principalType` says who to sign in as when an address is both a company's person and a firm
- * member: the accountant console asks for the firm member (docs/decisions/1006-firm-members-sign-in.md).
- */
-export const SignIn = (props: {
+interface SignInProps {
   readonly search: string
   readonly onSignedIn: () => Promise<void>
   readonly principalType?: "user" | "firm_member"
   readonly title?: string
-}) => {
+}
+
+/** The sign-in steps and what each one's form sends. */
+const useSignIn = (props: SignInProps) => {
   const linkCode = new URLSearchParams(props.search).get("code")
   const [step, setStep] = useState<Step>(linkCode === null ? { name: "email" } : { name: "code" })
   const [email, setEmail] = useState("")
@@ -83,7 +86,7 @@ export const SignIn = (props: {
     void run(work)
   }
   const askCode = submit(async () => {
-    await call(cookieCaller, "POST", "/v1/auth/email-links", {
+    await ledger.requestEmailLink({
       email,
       browser: browserValue(),
       ...(props.principalType === undefined ? {} : { principal_type: props.principalType })
@@ -92,46 +95,57 @@ export const SignIn = (props: {
     setStep({ name: "code" })
   })
   const sendCode = submit(async () => {
-    const answer = await call<CodeAnswer>(cookieCaller, "POST", "/v1/auth/email-links/code", { browser: browserValue(), code: code.trim() })
-    if (answer.status === 200 && answer.body.second_factor_required === true) setStep({ name: "second", ticket: answer.body.ticket ?? "" })
+    const answer = await ledger.request("signInWithEmailCode", { browser: browserValue(), code: code.trim() })
+    const body = answer.body as CodeAnswer
+    if (answer.status === 200 && "second_factor_required" in body) setStep({ name: "second", ticket: body.ticket })
     else await props.onSignedIn()
   })
   const sendSecond = submit(async () => {
     const value = second.trim()
     const factor = /^\d{6}$/.test(value) ? { totp_code: value } : { recovery_code: value }
-    await call(cookieCaller, "POST", "/v1/auth/second-factor", { ticket: step.name === "second" ? step.ticket : "", browser: browserValue(), ...factor })
+    await ledger.completeSecondFactor({ ticket: step.name === "second" ? step.ticket : "", browser: browserValue(), ...factor })
     await props.onSignedIn()
   })
+  const withPasskey = () => void run(async () => {
+    await signInWithPasskey()
+    await props.onSignedIn()
+  })
+  return { step, setStep, email, setEmail, code, setCode, second, setSecond, notice, busy, error, askCode, sendCode, sendSecond, withPasskey }
+}
 
+/**
+ * `principalType` says who to sign in as when an address is both a company's person and a firm
+ * member: the accountant console asks for the firm member (docs/decisions/1006-firm-members-sign-in.md).
+ */
+export const SignIn = (props: SignInProps) => {
+  const flow = useSignIn(props)
+  const { step, busy } = flow
   return (
     <section aria-labelledby="sign-in-title" className="card narrow">
       <h1 id="sign-in-title">{props.title ?? "Sign in to Ledger"}</h1>
       {step.name === "email" ? (
         <>
-          <form onSubmit={askCode}>
-            <Field id="email" label="Email address" value={email} onChange={setEmail} submit="Email me a code" busy={busy} input={{ type: "email", autoComplete: "email" }} />
+          <form onSubmit={flow.askCode}>
+            <Field id="email" label="Email address" value={flow.email} onChange={flow.setEmail} submit="Email me a code" busy={busy} input={{ type: "email", autoComplete: "email" }} />
           </form>
-          <p><button type="button" className="secondary" disabled={busy} onClick={() => void run(async () => {
-            await signInWithPasskey()
-            await props.onSignedIn()
-          })}>Sign in with a passkey</button></p>
+          <p><button type="button" className="secondary" disabled={busy} onClick={flow.withPasskey}>Sign in with a passkey</button></p>
         </>
       ) : null}
       {step.name === "code" ? (
-        <form onSubmit={sendCode}>
-          {notice === null ? null : <p role="status">{notice}</p>}
-          <Field id="code" label="Sign-in code" value={code} onChange={setCode} submit="Sign in" busy={busy}
+        <form onSubmit={flow.sendCode}>
+          {flow.notice === null ? null : <p role="status">{flow.notice}</p>}
+          <Field id="code" label="Sign-in code" value={flow.code} onChange={flow.setCode} submit="Sign in" busy={busy}
             input={{ inputMode: "numeric", autoComplete: "one-time-code", maxLength: 6 }} />
-          <button type="button" className="link" onClick={() => setStep({ name: "email" })}>Use another address</button>
+          <button type="button" className="link" onClick={() => flow.setStep({ name: "email" })}>Use another address</button>
         </form>
       ) : null}
       {step.name === "second" ? (
-        <form onSubmit={sendSecond}>
+        <form onSubmit={flow.sendSecond}>
           <p>Two-step sign-in: enter the code from your authenticator app, or one of your recovery codes.</p>
-          <Field id="second" label="Authenticator or recovery code" value={second} onChange={setSecond} submit="Continue" busy={busy} input={{ autoComplete: "one-time-code" }} />
+          <Field id="second" label="Authenticator or recovery code" value={flow.second} onChange={flow.setSecond} submit="Continue" busy={busy} input={{ autoComplete: "one-time-code" }} />
         </form>
       ) : null}
-      <ErrorMessage error={error} />
+      <ErrorMessage error={flow.error} />
     </section>
   )
 }

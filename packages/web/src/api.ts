@@ -1,85 +1,62 @@
 /**
- * The app's only way to the server: the public /v1 API on the same origin. The session travels as
- * the HttpOnly `ledger_session` cookie (credentials: "same-origin"), a person's (`ldgs_`) or, in
- * the accountant's console, a firm member's (`ldgf_`, which names the client it acts in with
- * `X-Ledger-Company`); every write adds the anti-forgery header `X-Ledger-CSRF` and an
- * `Idempotency-Key` (docs/web-app.md, docs/decisions/1006-firm-members-sign-in.md).
+ * The app's only way to the server: the public /v1 API on the same origin, through the SDK's
+ * Promise client (`@ledger/client`), so every call and answer is typed by the contract instead of
+ * by hand (issue 42 item 5). The session travels as the HttpOnly `ledger_session` cookie, a
+ * person's (`ldgs_`) or, in the accountant's console, a firm member's (`ldgf_`, which names the
+ * client it acts in with `X-Ledger-Company`: `ledger.with({ company })`); every write adds the
+ * anti-forgery header `X-Ledger-CSRF`, and writes that take one an `Idempotency-Key` (the client's)
+ * (docs/web-app.md, docs/decisions/1006-firm-members-sign-in.md).
  */
 
+import { createClient, isClientError, type ItemOf, type OperationId, type OperationOf, type PromiseClient } from "@ledger/client"
 import { refusalInWords } from "./words.ts"
 
-export interface ApiErrorBody {
-  readonly type: string
-  readonly message: string
-  readonly details?: Record<string, unknown>
+export type { PromiseClient as Client } from "@ledger/client"
+
+/** The answer of an operation's main success, as the contract types it. */
+export type Success<Id extends OperationId> = OperationOf<Id>["output"]
+/** One item of a list operation's page. */
+export type Item<Id extends OperationId> = ItemOf<OperationOf<Id>>
+
+/**
+ * The client hands its requests to this fetch, which adds what a browser session needs and the SDK
+ * does not know: the cookie (`credentials`) and, on a write, the anti-forgery header. A call made
+ * with a Bearer credential of its own (the owner-invitation claim) carries no cookie: a request
+ * carries exactly one credential.
+ */
+const sessionFetch: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers)
+  const bearer = headers.has("authorization")
+  if (!bearer && init?.method !== undefined && init.method !== "GET") headers.set("x-ledger-csrf", "1")
+  return fetch(input, { ...init, headers, credentials: bearer ? "omit" : "same-origin" })
 }
 
-/** A refusal from the API, carrying its error body; `status` 0 when the network failed. */
-export class ApiFailure extends Error {
-  constructor(readonly status: number, readonly body: ApiErrorBody) {
-    super(body.message)
-  }
-}
+/**
+ * The app's client. Same origin, so paths alone (`baseUrl` empty). No retries: a person sees a
+ * refusal or a lost connection at once and chooses to try again, as before the SDK; a sign-in code
+ * tried again on its own would spend the person's tries.
+ */
+export const ledger: PromiseClient = createClient({ baseUrl: "", fetch: sessionFetch, retry: false })
 
-/** Who a call is made as: the browser's session cookie, in the client `company` names for a firm member's. */
-export interface Caller {
-  readonly kind: "cookie"
-  readonly company?: string | null
-}
+const unreachable = "The server could not be reached. Check your connection and try again."
 
-export const cookieCaller: Caller = { kind: "cookie" }
-
-const newKey = () => crypto.randomUUID()
-
-const errorOf = (status: number, payload: unknown): ApiErrorBody => {
-  const error = (payload as { error?: Partial<ApiErrorBody> } | null)?.error
-  if (error !== undefined && typeof error.message === "string") {
-    return { type: String(error.type ?? "error"), message: error.message, ...(error.details === undefined ? {} : { details: error.details }) }
-  }
-  return { type: "http_error", message: `The server answered ${status}.` }
-}
-
-export interface Answer<A> {
-  readonly status: number
-  readonly body: A
-}
-
-/** Calls `/v1…`; resolves with 2xx answers, rejects with `ApiFailure` carrying the error body. */
-export const call = async <A = unknown>(
-  caller: Caller,
-  method: "GET" | "POST",
-  path: string,
-  body?: unknown
-): Promise<Answer<A>> => {
-  const headers: Record<string, string> = { accept: "application/json" }
-  if (caller.company !== undefined && caller.company !== null) headers["x-ledger-company"] = caller.company
-  if (method === "POST") {
-    headers["content-type"] = "application/json"
-    headers["x-ledger-csrf"] = "1"
-    headers["idempotency-key"] = newKey()
-  }
-  let response: Response
-  try {
-    response = await fetch(path, {
-      method,
-      headers,
-      credentials: "same-origin",
-      ...(method === "POST" ? { body: JSON.stringify(body ?? {}) } : {})
-    })
-  } catch {
-    throw new ApiFailure(0, { type: "network_error", message: "The server could not be reached. Check your connection and try again." })
-  }
-  const text = await response.text()
-  let payload: unknown = null
-  try {
-    payload = text === "" ? null : JSON.parse(text)
-  } catch {
-    payload = null
-  }
-  if (!response.ok) throw new ApiFailure(response.status, errorOf(response.status, payload))
-  return { status: response.status, body: payload as A }
+const foreignMessage = (body: unknown): string | null => {
+  const error = typeof body === "object" && body !== null ? (body as { error?: { message?: unknown } }).error : undefined
+  return typeof error?.message === "string" ? error.message : null
 }
 
 /** The message to show for any failure: a refusal with its field issues and tries left (words.ts). */
-export const messageOf = (error: unknown): string =>
-  error instanceof ApiFailure ? refusalInWords(error.body) : error instanceof Error ? error.message : String(error)
+export const messageOf = (error: unknown): string => {
+  if (isClientError(error)) {
+    if (error.type === "network_error" || error.type === "timeout") return unreachable
+    // An answer that is not the contract's: an error type this build does not know yet (its own
+    // message is still the best words), or a proxy's error page.
+    if (error.type === "unexpected_response") return foreignMessage(error.body) ?? `The server answered ${error.status}.`
+    return refusalInWords(error)
+  }
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The status of an API refusal (401, 404, ...), or null for any other failure. */
+export const refusalStatus = (error: unknown): number | null =>
+  isClientError(error) && error.type !== "network_error" && error.type !== "timeout" && error.type !== "unexpected_response" ? error.status : null

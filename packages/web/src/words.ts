@@ -36,7 +36,7 @@ export interface FieldIssue {
 /** At most this many field issues are shown under a refusal; the API itself caps the list. */
 export const issuesShownMax = 5
 
-const issuesOf = (details: Record<string, unknown> | undefined): ReadonlyArray<FieldIssue> => {
+const issuesOf = (details: Readonly<Record<string, unknown>> | undefined): ReadonlyArray<FieldIssue> => {
   const issues = details?.issues
   if (!Array.isArray(issues)) return []
   return issues.filter((issue): issue is FieldIssue =>
@@ -53,7 +53,7 @@ const issueInWords = (issue: FieldIssue): string => {
  * A refusal as a person reads it: the API's message, then each field issue it listed, then the
  * tries left after a wrong code (`details.attempts_left`).
  */
-export const refusalInWords = (body: { readonly type: string; readonly message: string; readonly details?: Record<string, unknown> }): string => {
+export const refusalInWords = (body: { readonly type: string; readonly message: string; readonly details?: Readonly<Record<string, unknown>> | undefined }): string => {
   const issues = issuesOf(body.details)
   const parts = [body.message]
   if (issues.length > 0) {

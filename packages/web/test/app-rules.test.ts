@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { ApiFailure, messageOf } from "../src/api.ts"
+import { LedgerApiError, LedgerNetworkError, LedgerUnexpectedResponse } from "@ledger/client"
+import { messageOf } from "../src/api.ts"
 import { declineUrl } from "../src/consentDecline.ts"
 import { formatCents, parseCents } from "../src/money.ts"
 import { routeOf, w9TokenOf } from "../src/router.ts"
@@ -111,9 +112,25 @@ describe("words shown instead of the API's raw words (issue 38 item 16)", () => 
     expect(refusalInWords({ type: "invalid_request", message: "Bad.", details: { issues: many } })).toMatch(/field4: is required; and 3 more\.$/)
   })
 
-  it("reaches the screens: messageOf words an ApiFailure the same way", () => {
-    const failure = new ApiFailure(422, { type: "wrong_code", message: "That code is not right.", details: { attempts_left: 2 } })
+  it("reaches the screens: messageOf words the SDK's refusal the same way", () => {
+    const failure = new LedgerApiError({
+      type: "sign_in_refused",
+      status: 401,
+      message: "That code is not right.",
+      details: { outcome: "wrong_code", attempts_left: 2 },
+      idempotencyKey: null,
+      operationId: "signInWithEmailCode"
+    })
     expect(messageOf(failure)).toBe("That code is not right. 2 tries left.")
+  })
+
+  it("words the SDK's own failures for a person: no connection, or an answer that is not the contract's", () => {
+    const lost = new LedgerNetworkError({ type: "network_error", message: "getMe: no answer after 1 attempt(s): Failed to fetch", cause: null, idempotencyKey: null, operationId: "getMe", attempts: 1 })
+    expect(messageOf(lost)).toBe("The server could not be reached. Check your connection and try again.")
+    const page = new LedgerUnexpectedResponse({ type: "unexpected_response", message: "getMe answered 502 without a known error type.", status: 502, body: "<html>", operationId: "getMe" })
+    expect(messageOf(page)).toBe("The server answered 502.")
+    const newer = new LedgerUnexpectedResponse({ type: "unexpected_response", message: "x", status: 409, body: { error: { type: "brand_new", message: "Not now." } }, operationId: "getMe" })
+    expect(messageOf(newer)).toBe("Not now.")
   })
 })
 

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react"
-import { ApiFailure } from "../api.ts"
+import { ledger, type Success } from "../api.ts"
 import { ErrorMessage, useAction } from "../useAction.tsx"
 
 /**
@@ -11,28 +11,10 @@ import { ErrorMessage, useAction } from "../useAction.tsx"
  * answers the API's `conflict`, which means someone else used it (revoke the firm's access).
  */
 
-interface NewKey { readonly secret: string; readonly key?: { readonly expires_at?: string | null } }
+type NewKey = Success<"claimOwnerInvite">
 
-const claim = async (invitation: string): Promise<NewKey> => {
-  const response = await fetch("/v1/owner-invites/claim", {
-    method: "POST",
-    credentials: "omit",
-    headers: {
-      accept: "application/json",
-      authorization: `Bearer ${invitation}`,
-      "content-type": "application/json",
-      "idempotency-key": crypto.randomUUID()
-    },
-    body: "{}"
-  }).catch(() => {
-    throw new ApiFailure(0, { type: "network_error", message: "The server could not be reached. Check your connection and try again." })
-  })
-  const payload = (await response.json().catch(() => null)) as { error?: { type?: string; message?: string } } | null
-  if (!response.ok) {
-    throw new ApiFailure(response.status, { type: String(payload?.error?.type ?? "http_error"), message: payload?.error?.message ?? `The server answered ${response.status}.` })
-  }
-  return payload as unknown as NewKey
-}
+/** The invitation as this call's Bearer credential; the app's fetch then sends no cookie (api.ts). */
+const claim = (invitation: string): Promise<NewKey> => ledger.claimOwnerInvite({}, { token: invitation })
 
 export const Claim = () => {
   const [invitation, setInvitation] = useState("")

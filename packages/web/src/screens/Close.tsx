@@ -1,5 +1,5 @@
 import { useState } from "react"
-import { cookieCaller } from "../api.ts"
+import { ledger } from "../api.ts"
 import { formatCents } from "../money.ts"
 import { ListState, More, usePaged } from "./usePaged.tsx"
 
@@ -9,24 +9,11 @@ import { ListState, More, usePaged } from "./usePaged.tsx"
  * session (sign in at /app/console first); any other session gets the API's refusal shown.
  */
 
-interface Checklist {
-  readonly company_id: string
-  readonly name: string
-  readonly period: { readonly id: number; readonly start_date: string; readonly end_date: string; readonly status: string } | null
-  readonly unreconciled_bank_accounts: ReadonlyArray<{ readonly bank_account_id: number; readonly name: string }>
-  readonly unposted_bank_lines: number
-  readonly unapplied_payments: { readonly count: number; readonly cents: number }
-  readonly open_proposals: number
-  readonly unlocked_prior_periods: number
-  readonly ar_ap_tie_out: { readonly ties: boolean }
-  readonly ready: boolean
-}
-
 const today = () => new Date().toISOString().slice(0, 10)
 
 export const Close = () => {
   const [date, setDate] = useState(today)
-  const { items, error, busy, more } = usePaged<Checklist>(cookieCaller, `/v1/firm/close?date=${encodeURIComponent(date)}`, 25)
+  const { items, error, busy, more } = usePaged(ledger, "getFirmClose", { date }, 25)
   return (
     <section aria-labelledby="close-title">
       <h1 id="close-title">Close checklist</h1>

@@ -1,5 +1,6 @@
+import type { Input, OperationOf } from "@ledger/client"
 import { type FormEvent, useState } from "react"
-import { call, cookieCaller } from "../api.ts"
+import { ledger, type Success } from "../api.ts"
 import { ErrorMessage, useAction } from "../useAction.tsx"
 import { ListState, More, usePaged } from "./usePaged.tsx"
 
@@ -10,26 +11,16 @@ import { ListState, More, usePaged } from "./usePaged.tsx"
  * revoking a valid one.
  */
 
-interface Consent {
-  readonly id: number
-  readonly version: number
-  readonly status: string
-  readonly providers: ReadonlyArray<string>
-  readonly data_categories: ReadonlyArray<string>
-  readonly purposes: ReadonlyArray<string>
-  readonly valid_until: string | null
-  readonly text: string
-  readonly signed_at: string | null
-  readonly signed_by: string | null
-  readonly accepted_providers: ReadonlyArray<string>
-}
+type Consent = Success<"signAiConsent">
+type NewConsent = Input<OperationOf<"createAiConsent">>
+type Accepted = Input<OperationOf<"signAiConsent">>["accepted_providers"]
 
-const providers = ["provider_a", "provider_b", "provider_c", "provider_d"] as const
-const categories = ["books", "bank_lines", "documents", "receipts", "contacts", "tax_mappings", "tax_forms"] as const
-const purposes = ["bookkeeping", "reconciliation", "tax_preparation_support", "review", "support"] as const
+const providers: NewConsent["providers"] = ["provider_a", "provider_b", "provider_c", "provider_d"]
+const categories: NewConsent["data_categories"] = ["books", "bank_lines", "documents", "receipts", "contacts", "tax_mappings", "tax_forms"]
+const purposes: NewConsent["purposes"] = ["bookkeeping", "reconciliation", "tax_preparation_support", "review", "support"]
 const words = (values: ReadonlyArray<string>) => values.map((value) => value.replace(/_/gu, " ")).join(", ")
 
-const Choices = (props: { readonly legend: string; readonly name: string; readonly options: ReadonlyArray<string>; readonly chosen: ReadonlyArray<string>; readonly onChange: (chosen: ReadonlyArray<string>) => void }) => (
+const Choices = <A extends string>(props: { readonly legend: string; readonly name: string; readonly options: ReadonlyArray<A>; readonly chosen: ReadonlyArray<A>; readonly onChange: (chosen: ReadonlyArray<A>) => void }) => (
   <fieldset>
     <legend>{props.legend}</legend>
     {props.options.map((option) => (
@@ -48,7 +39,7 @@ const Sign = (props: { readonly consent: Consent; readonly onSigned: (consent: C
   const submit = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
-      props.onSigned((await call<Consent>(cookieCaller, "POST", `/v1/company/ai-consents/${props.consent.id}/sign`, { typed_name: name.trim(), accepted_providers: accepted })).body)
+      props.onSigned(await ledger.signAiConsent({ id: props.consent.id, typed_name: name.trim(), accepted_providers: accepted as Accepted }))
     })
   }
   return (
@@ -70,7 +61,7 @@ const Revoke = (props: { readonly consent: Consent; readonly onRevoked: (consent
     event.preventDefault()
     void run(async () => {
       const text = reason.trim()
-      props.onRevoked((await call<Consent>(cookieCaller, "POST", `/v1/company/ai-consents/${props.consent.id}/revoke`, text === "" ? {} : { reason: text })).body)
+      props.onRevoked(await ledger.revokeAiConsent(text === "" ? { id: props.consent.id } : { id: props.consent.id, reason: text }))
     })
   }
   return (
@@ -84,16 +75,19 @@ const Revoke = (props: { readonly consent: Consent; readonly onRevoked: (consent
 }
 
 const Request = (props: { readonly onRequested: () => void }) => {
-  const [chosen, setChosen] = useState({ providers: [] as ReadonlyArray<string>, categories: ["books"] as ReadonlyArray<string>, purposes: ["bookkeeping"] as ReadonlyArray<string> })
+  const [chosen, setChosen] = useState<{ readonly providers: NewConsent["providers"]; readonly categories: NewConsent["data_categories"]; readonly purposes: NewConsent["purposes"] }>(
+    { providers: [], categories: ["books"], purposes: ["bookkeeping"] }
+  )
   const [text, setText] = useState<string | null>(null)
   const { busy, error, run } = useAction()
   const fields = { providers: chosen.providers, data_categories: chosen.categories, purposes: chosen.purposes }
   const preview = () => void run(async () => {
-    const query = new URLSearchParams(Object.entries(fields).map(([key, values]) => [key, values.join(",")]))
-    setText((await call<{ text: string }>(cookieCaller, "GET", `/v1/company/ai-consents/template?${query}`)).body.text)
+    // The template's query takes each list comma-separated.
+    const query = { providers: fields.providers.join(","), data_categories: fields.data_categories.join(","), purposes: fields.purposes.join(",") }
+    setText((await ledger.getAiConsentTemplate(query)).text)
   })
   const request = () => void run(async () => {
-    await call(cookieCaller, "POST", "/v1/company/ai-consents", { ...fields, send_request: false })
+    await ledger.createAiConsent({ ...fields, send_request: false })
     setText(null)
     props.onRequested()
   })
@@ -112,7 +106,7 @@ const Request = (props: { readonly onRequested: () => void }) => {
 }
 
 export const Consents = () => {
-  const { items, error, busy, more, reload } = usePaged<Consent>(cookieCaller, "/v1/company/ai-consents", 20)
+  const { items, error, busy, more, reload } = usePaged(ledger, "listAiConsents", {}, 20)
   const [signed, setSigned] = useState<Record<number, Consent>>({})
   return (
     <section aria-labelledby="consents-title">

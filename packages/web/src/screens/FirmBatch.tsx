@@ -1,5 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react"
-import { call, cookieCaller, messageOf } from "../api.ts"
+import { type Item, ledger, messageOf, type Success } from "../api.ts"
 import { formatCents } from "../money.ts"
 import { amountsInWords } from "../words.ts"
 import { ErrorMessage, useAction } from "../useAction.tsx"
@@ -13,32 +13,8 @@ import { ErrorMessage, useAction } from "../useAction.tsx"
  * message, and one refusal never hides the others' success.
  */
 
-interface FirmProposal {
-  readonly company_id: string
-  readonly company_name: string
-  readonly proposal_id: number
-  readonly kind: string
-  readonly summary: string
-  readonly amount_cents: number
-  readonly entry_date: string
-  readonly created_by_name: string | null
-  readonly age_days: number
-}
-
-interface BatchItem {
-  readonly company_id: string
-  readonly proposal_id?: number
-  readonly ok: boolean
-  readonly status: number
-  readonly error?: { readonly type?: string; readonly message?: string }
-}
-
-interface BatchResult {
-  readonly dry_run: boolean
-  readonly succeeded: number
-  readonly failed: number
-  readonly results: ReadonlyArray<BatchItem>
-}
+type FirmProposal = Item<"listFirmProposals">
+type BatchResult = Success<"lockClientPeriods">
 
 export interface BatchClient {
   readonly company_id: string
@@ -50,6 +26,12 @@ const batchMax = 100
 
 const keyOf = (proposal: { readonly company_id: string; readonly proposal_id: number }) => `${proposal.company_id}/${proposal.proposal_id}`
 
+/** The message of an item's refusal: its error body as the API sent it (the contract types it loosely). */
+const refusalOf = (item: BatchResult["results"][number]): string => {
+  const message = typeof item.error === "object" && item.error !== null ? (item.error as { message?: unknown }).message : undefined
+  return typeof message === "string" ? message : `the server answered ${item.status}`
+}
+
 const Results = (props: { readonly title: string; readonly result: BatchResult; readonly nameOf: (company: string) => string; readonly done: string }) => (
   <table>
     <caption>{props.title}: {props.result.succeeded} done, {props.result.failed} refused</caption>
@@ -59,27 +41,24 @@ const Results = (props: { readonly title: string; readonly result: BatchResult; 
         <tr key={`${item.company_id}/${item.proposal_id ?? ""}`}>
           <th scope="row">{props.nameOf(item.company_id)}</th>
           <td>{item.proposal_id === undefined ? "Period" : `Proposal ${item.proposal_id}`}</td>
-          <td>{item.ok ? props.done : `Refused: ${item.error?.message ?? `the server answered ${item.status}`}`}</td>
+          <td>{item.ok ? props.done : `Refused: ${refusalOf(item)}`}</td>
         </tr>
       ))}
     </tbody>
   </table>
 )
 
-/** The proposal queue across clients, with batch approve and reject. */
-export const FirmQueue = (props: { readonly clients: ReadonlyArray<BatchClient>; readonly onChanged: () => void }) => {
+/** The pending proposals of every client, loaded when the queue is opened, and the batch decision. */
+const useFirmQueue = (props: { readonly clients: ReadonlyArray<BatchClient>; readonly onChanged: () => void }, open: boolean) => {
   const [proposals, setProposals] = useState<ReadonlyArray<FirmProposal> | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set())
   const [reason, setReason] = useState("")
   const [result, setResult] = useState<{ readonly decision: "approve" | "reject"; readonly body: BatchResult } | null>(null)
-  // Shown on demand: the queue repeats client names the clients table already lists.
-  const [open, setOpen] = useState(false)
   const { busy, error, run } = useAction()
   const load = useCallback(async () => {
     try {
-      const page = await call<{ data: ReadonlyArray<FirmProposal> }>(cookieCaller, "GET", `/v1/firm/proposals?limit=${batchMax}`)
-      setProposals(page.body.data)
+      setProposals((await ledger.listFirmProposals({ limit: batchMax })).data)
       setLoadError(null)
     } catch (failure) {
       setLoadError(messageOf(failure))
@@ -90,25 +69,73 @@ export const FirmQueue = (props: { readonly clients: ReadonlyArray<BatchClient>;
   }, [open, load])
   const nameOf = (company: string) =>
     props.clients.find((client) => client.company_id === company)?.name ?? proposals?.find((each) => each.company_id === company)?.company_name ?? company
-  const toggle = (key: string, on: boolean) =>
-    setSelected((before) => {
-      const next = new Set(before)
-      if (on) next.add(key)
-      else next.delete(key)
-      return next
-    })
+  const toggle = (key: string, on: boolean) => setSelected((before) => toggled(before, key, on))
   const decide = (decision: "approve" | "reject") => (event?: FormEvent) => {
     event?.preventDefault()
     void run(async () => {
       const items = (proposals ?? []).filter((each) => selected.has(keyOf(each))).map((each) => ({ company_id: each.company_id, proposal_id: each.proposal_id }))
       const text = reason.trim()
-      const answer = await call<BatchResult>(cookieCaller, "POST", "/v1/firm/proposals/decide", text === "" ? { decision, items } : { decision, items, reason: text })
-      setResult({ decision, body: answer.body })
+      const body = await ledger.decideFirmProposals(text === "" ? { decision, items } : { decision, items, reason: text })
+      setResult({ decision, body })
       setSelected(new Set())
       await load()
       props.onChanged()
     })
   }
+  return { proposals, loadError, selected, toggle, reason, setReason, result, busy, error, nameOf, decide }
+}
+
+/** A set with `key` in it or not. */
+const toggled = (before: ReadonlySet<string>, key: string, on: boolean): ReadonlySet<string> => {
+  const next = new Set(before)
+  if (on) next.add(key)
+  else next.delete(key)
+  return next
+}
+
+/** The pending proposals, each with its box to select it. */
+const QueueTable = (props: { readonly proposals: ReadonlyArray<FirmProposal>; readonly selected: ReadonlySet<string>; readonly toggle: (key: string, on: boolean) => void }) => (
+  <table>
+    <caption>Pending proposals, oldest first</caption>
+    <thead>
+      <tr>
+        <th scope="col"><span className="sr-only">Select</span></th><th scope="col">Client</th><th scope="col">Proposal</th>
+        <th scope="col">Date</th><th scope="col" className="num">Amount</th><th scope="col">By</th><th scope="col" className="num">Days waiting</th>
+      </tr>
+    </thead>
+    <tbody>
+      {props.proposals.map((proposal) => {
+        const key = keyOf(proposal)
+        return (
+          <tr key={key}>
+            <td>
+              <input
+                type="checkbox"
+                className="pick"
+                aria-label={`Select proposal ${proposal.proposal_id} of ${proposal.company_name}`}
+                checked={props.selected.has(key)}
+                onChange={(event) => props.toggle(key, event.target.checked)}
+              />
+            </td>
+            <th scope="row">{proposal.company_name}</th>
+            <td>{proposal.proposal_id}: {amountsInWords(proposal.summary)}</td>
+            <td>{proposal.entry_date}</td>
+            <td className="num">{formatCents(proposal.amount_cents)}</td>
+            <td>{proposal.created_by_name ?? ""}</td>
+            <td className="num">{proposal.age_days}</td>
+          </tr>
+        )
+      })}
+    </tbody>
+  </table>
+)
+
+/** The proposal queue across clients, with batch approve and reject. */
+export const FirmQueue = (props: { readonly clients: ReadonlyArray<BatchClient>; readonly onChanged: () => void }) => {
+  // Shown on demand: the queue repeats client names the clients table already lists.
+  const [open, setOpen] = useState(false)
+  const queue = useFirmQueue(props, open)
+  const { proposals, loadError, selected, busy, result } = queue
 
   return (
     <section aria-labelledby="queue-title">
@@ -123,53 +150,21 @@ export const FirmQueue = (props: { readonly clients: ReadonlyArray<BatchClient>;
         : proposals.length === 0
         ? <p>No client has a pending proposal.</p>
         : (
-          <form onSubmit={decide("approve")} aria-label="Decide proposals across clients">
-            <table>
-              <caption>Pending proposals, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col"><span className="sr-only">Select</span></th><th scope="col">Client</th><th scope="col">Proposal</th>
-                  <th scope="col">Date</th><th scope="col" className="num">Amount</th><th scope="col">By</th><th scope="col" className="num">Days waiting</th>
-                </tr>
-              </thead>
-              <tbody>
-                {proposals.map((proposal) => {
-                  const key = keyOf(proposal)
-                  return (
-                    <tr key={key}>
-                      <td>
-                        <input
-                          type="checkbox"
-                          className="pick"
-                          aria-label={`Select proposal ${proposal.proposal_id} of ${proposal.company_name}`}
-                          checked={selected.has(key)}
-                          onChange={(event) => toggle(key, event.target.checked)}
-                        />
-                      </td>
-                      <th scope="row">{proposal.company_name}</th>
-                      <td>{proposal.proposal_id}: {amountsInWords(proposal.summary)}</td>
-                      <td>{proposal.entry_date}</td>
-                      <td className="num">{formatCents(proposal.amount_cents)}</td>
-                      <td>{proposal.created_by_name ?? ""}</td>
-                      <td className="num">{proposal.age_days}</td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </table>
+          <form onSubmit={queue.decide("approve")} aria-label="Decide proposals across clients">
+            <QueueTable proposals={proposals} selected={selected} toggle={queue.toggle} />
             <label htmlFor="queue-reason">Reason (required to reject)</label>
-            <input id="queue-reason" maxLength={500} value={reason} onChange={(event) => setReason(event.target.value)} />
+            <input id="queue-reason" maxLength={500} value={queue.reason} onChange={(event) => queue.setReason(event.target.value)} />
             <div>
               <button type="submit" disabled={busy || selected.size === 0}>Approve selected ({selected.size})</button>
-              <button type="button" className="secondary" disabled={busy || selected.size === 0} onClick={() => decide("reject")()}>Reject selected ({selected.size})</button>
+              <button type="button" className="secondary" disabled={busy || selected.size === 0} onClick={() => queue.decide("reject")()}>Reject selected ({selected.size})</button>
             </div>
           </form>
         )}
       </div>
-      <ErrorMessage error={error} />
+      <ErrorMessage error={queue.error} />
       {result === null ? null : (
         <div role="status">
-          <Results title={result.decision === "approve" ? "Approvals" : "Rejections"} result={result.body} nameOf={nameOf} done={result.decision === "approve" ? "Approved" : "Rejected"} />
+          <Results title={result.decision === "approve" ? "Approvals" : "Rejections"} result={result.body} nameOf={queue.nameOf} done={result.decision === "approve" ? "Approved" : "Rejected"} />
         </div>
       )}
     </section>
@@ -192,8 +187,7 @@ export const FirmLocks = (props: { readonly clients: ReadonlyArray<BatchClient>;
     event.preventDefault()
     void run(async () => {
       const company_ids = props.clients.filter((client) => chosen.has(client.company_id)).map((client) => client.company_id)
-      const answer = await call<BatchResult>(cookieCaller, "POST", "/v1/firm/clients/lock-period", { company_ids, date, status, reason: reason.trim() })
-      setResult({ status, body: answer.body })
+      setResult({ status, body: await ledger.lockClientPeriods({ company_ids, date, status, reason: reason.trim() }) })
       props.onChanged()
     })
   }
@@ -208,13 +202,7 @@ export const FirmLocks = (props: { readonly clients: ReadonlyArray<BatchClient>;
               <input
                 type="checkbox"
                 checked={chosen.has(client.company_id)}
-                onChange={(event) =>
-                  setChosen((before) => {
-                    const next = new Set(before)
-                    if (event.target.checked) next.add(client.company_id)
-                    else next.delete(client.company_id)
-                    return next
-                  })}
+                onChange={(event) => setChosen((before) => toggled(before, client.company_id, event.target.checked))}
               />
               {client.name}
             </label>

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react"
-import { call, cookieCaller } from "../api.ts"
+import { ledger, type Success } from "../api.ts"
 import { ErrorMessage, useAction } from "../useAction.tsx"
 import { ListState, More, usePaged } from "./usePaged.tsx"
 
@@ -9,17 +9,8 @@ import { ListState, More, usePaged } from "./usePaged.tsx"
  * Reopening a hard lock needs a person and a reason; the API says so when it refuses.
  */
 
-type Status = "open" | "soft_locked" | "hard_locked"
-
-interface Period {
-  readonly id: number
-  readonly start_date: string
-  readonly end_date: string
-  readonly fiscal_year: number
-  readonly status: Status
-  readonly status_reason: string | null
-  readonly status_changed_at: string | null
-}
+type Period = Success<"setPeriodStatus">
+type Status = Period["status"]
 
 const statusLabel: Record<Status, string> = { open: "Open", soft_locked: "Soft-locked", hard_locked: "Hard-locked" }
 
@@ -32,8 +23,7 @@ const Change = (props: { readonly period: Period; readonly onChanged: (period: P
     event.preventDefault()
     void run(async () => {
       const text = reason.trim()
-      const answer = await call<Period>(cookieCaller, "POST", `/v1/periods/${period.id}/status`, text === "" ? { status } : { status, reason: text })
-      props.onChanged(answer.body)
+      props.onChanged(await ledger.setPeriodStatus(text === "" ? { id: period.id, status } : { id: period.id, status, reason: text }))
       setReason("")
     })
   }
@@ -53,7 +43,7 @@ const Change = (props: { readonly period: Period; readonly onChanged: (period: P
 }
 
 export const Periods = () => {
-  const { items, error, busy, more } = usePaged<Period>(cookieCaller, "/v1/periods", 24)
+  const { items, error, busy, more } = usePaged(ledger, "listPeriods", {}, 24)
   const [changed, setChanged] = useState<Record<number, Period>>({})
   const [status, setStatus] = useState<string | null>(null)
   return (

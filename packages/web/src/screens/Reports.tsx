@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react"
-import { call, cookieCaller } from "../api.ts"
+import { ledger, type Success } from "../api.ts"
 import { formatCents } from "../money.ts"
 import { ErrorMessage, useAction } from "../useAction.tsx"
 import { BarChart } from "./BarChart.tsx"
@@ -18,11 +18,12 @@ const kinds: ReadonlyArray<{ readonly value: Kind; readonly label: string }> = [
   { value: "balance-sheet", label: "Balance sheet" }
 ]
 
-interface Row { readonly code: string | null; readonly name: string; readonly debit_cents?: number; readonly credit_cents?: number; readonly amount_cents?: number; readonly balance_cents?: number }
-interface Section { readonly rows: ReadonlyArray<Row>; readonly total_cents: number }
-interface TrialBalance { readonly as_of: string; readonly rows: ReadonlyArray<Row>; readonly total_debit_cents: number; readonly total_credit_cents: number }
-interface ProfitAndLoss { readonly from: string; readonly to: string; readonly income: Section; readonly cost_of_goods_sold: Section; readonly gross_profit_cents: number; readonly expenses: Section; readonly net_income_cents: number }
-interface BalanceSheet { readonly as_of: string; readonly assets: Section; readonly liabilities: Section; readonly equity: Section; readonly total_liabilities_and_equity_cents: number }
+type TrialBalance = Exclude<Success<"getTrialBalance">, CsvFile>
+type ProfitAndLoss = Exclude<Success<"getProfitAndLoss">, CsvFile>
+type BalanceSheet = Exclude<Success<"getBalanceSheet">, CsvFile>
+/** The CSV envelope the report operations answer with `format=csv`, which this screen never asks for. */
+type CsvFile = { readonly format: "csv" }
+interface Section<R> { readonly rows: ReadonlyArray<R>; readonly total_cents: number }
 
 type Shown =
   | { readonly kind: "trial-balance"; readonly report: TrialBalance; readonly query: string }
@@ -30,9 +31,9 @@ type Shown =
   | { readonly kind: "balance-sheet"; readonly report: BalanceSheet; readonly query: string }
 
 const today = () => new Date().toISOString().slice(0, 10)
-const account = (row: Row) => `${row.code ?? ""} ${row.name}`.trim()
+const account = (row: { readonly code: string | null; readonly name: string }) => `${row.code ?? ""} ${row.name}`.trim()
 
-const SectionTable = (props: { readonly title: string; readonly section: Section; readonly amount: (row: Row) => number }) => (
+const SectionTable = <R extends { readonly code: string | null; readonly name: string }>(props: { readonly title: string; readonly section: Section<R>; readonly amount: (row: R) => number }) => (
   <table>
     <caption>{props.title}</caption>
     <thead><tr><th scope="col">Account</th><th scope="col" className="num">Amount</th></tr></thead>
@@ -69,7 +70,7 @@ const Report = ({ shown }: { readonly shown: Shown }) => {
   }
   if (shown.kind === "profit-and-loss") {
     const report = shown.report
-    const amount = (row: Row) => row.amount_cents ?? 0
+    const amount = (row: ProfitAndLoss["income"]["rows"][number]) => row.amount_cents
     return (
       <>
         <h2>Profit and loss, {report.from} to {report.to}</h2>
@@ -88,7 +89,7 @@ const Report = ({ shown }: { readonly shown: Shown }) => {
     )
   }
   const report = shown.report
-  const balance = (row: Row) => row.balance_cents ?? 0
+  const balance = (row: BalanceSheet["assets"]["rows"][number]) => row.balance_cents
   return (
     <>
       <h2>Balance sheet as of {report.as_of}</h2>
@@ -105,6 +106,24 @@ const Report = ({ shown }: { readonly shown: Shown }) => {
   )
 }
 
+const isCsv = (answer: object): answer is CsvFile => "format" in answer && answer.format === "csv"
+
+/** Asks for the report of `kind`; `query` is what the CSV link repeats with `format=csv`. */
+const report = async (kind: Kind, from: string, asOf: string): Promise<Shown> => {
+  const json = <A extends object>(answer: A): Exclude<A, CsvFile> => {
+    if (isCsv(answer)) throw new Error("The server answered a file instead of the report.")
+    return answer as Exclude<A, CsvFile>
+  }
+  if (kind === "profit-and-loss") {
+    const input = from === "" ? { to: asOf } : { from, to: asOf }
+    return { kind, report: json(await ledger.getProfitAndLoss(input)), query: new URLSearchParams(input).toString() }
+  }
+  const input = { as_of: asOf }
+  const query = new URLSearchParams(input).toString()
+  if (kind === "trial-balance") return { kind, report: json(await ledger.getTrialBalance(input)), query }
+  return { kind, report: json(await ledger.getBalanceSheet(input)), query }
+}
+
 export const Reports = () => {
   const [kind, setKind] = useState<Kind>("trial-balance")
   const [asOf, setAsOf] = useState(today)
@@ -115,14 +134,7 @@ export const Reports = () => {
   const show = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
-      const params = new URLSearchParams()
-      if (kind === "profit-and-loss") {
-        if (from !== "") params.set("from", from)
-        params.set("to", asOf)
-      } else params.set("as_of", asOf)
-      const query = params.toString()
-      const answer = await call<never>(cookieCaller, "GET", `/v1/reports/${kind}?${query}`)
-      setShown({ kind, report: answer.body, query } as Shown)
+      setShown(await report(kind, from, asOf))
     })
   }
 

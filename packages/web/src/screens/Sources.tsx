@@ -1,7 +1,6 @@
 import { useEffect, useState } from "react"
-import { call, cookieCaller, messageOf } from "../api.ts"
+import { type Item, ledger, messageOf } from "../api.ts"
 import { ErrorMessage, useAction } from "../useAction.tsx"
-import type { PageOf } from "./usePaged.tsx"
 
 /**
  * Where the books' data comes from (issue 30): the integration connections with their last sync,
@@ -10,24 +9,8 @@ import type { PageOf } from "./usePaged.tsx"
  * seconds (at most `pollsMax` times), so progress shows without reloading.
  */
 
-interface Connection {
-  readonly id: number
-  readonly provider: string
-  readonly status: string
-  readonly account_name: string | null
-  readonly health: string
-  readonly proposals_waiting: number
-  readonly last_sync: { readonly id: number; readonly status: string; readonly finished_at: string | null } | null
-  readonly next_sync_at: string | null
-  readonly last_error: string | null
-}
-
-interface Migration {
-  readonly id: number
-  readonly status: string
-  readonly as_of: string
-  readonly steps: ReadonlyArray<{ readonly step: string; readonly status: string; readonly fetched: number; readonly remaining: number | null }>
-}
+type Connection = Item<"listIntegrationConnections">
+type Migration = Item<"listDesktopMigrationConnections">
 
 const pollMs = 3_000
 const pollsMax = 200
@@ -39,7 +22,8 @@ const running = (connections: ReadonlyArray<Connection>, migrations: ReadonlyArr
 
 const label = (step: string) => step.replace(/_/g, " ")
 
-export const Sources = () => {
+/** Both lists, read on load and again every few seconds while something runs; "Sync now" queues a sync. */
+const useSources = () => {
   const [connections, setConnections] = useState<ReadonlyArray<Connection> | null>(null)
   const [migrations, setMigrations] = useState<ReadonlyArray<Migration> | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -50,11 +34,11 @@ export const Sources = () => {
   const load = async () => {
     try {
       const [integrations, desktop] = await Promise.all([
-        call<PageOf<Connection>>(cookieCaller, "GET", `/v1/integrations/connections?limit=${listLimit}`),
-        call<PageOf<Migration>>(cookieCaller, "GET", `/v1/migrations/desktop/connections?limit=${listLimit}`)
+        ledger.listIntegrationConnections({ limit: listLimit }),
+        ledger.listDesktopMigrationConnections({ limit: listLimit })
       ])
-      setConnections(integrations.body.data)
-      setMigrations(desktop.body.data)
+      setConnections(integrations.data)
+      setMigrations(desktop.data)
       setError(null)
     } catch (failure) {
       setError(messageOf(failure))
@@ -73,12 +57,54 @@ export const Sources = () => {
 
   const syncNow = (connection: Connection) =>
     void run(async () => {
-      await call(cookieCaller, "POST", `/v1/integrations/connections/${connection.id}/sync`, {})
+      await ledger.syncIntegrationConnection({ id: connection.id })
       setStatus(`A sync of ${connection.account_name ?? connection.provider} is queued.`)
       setPolls(0)
       await load()
     })
+  return { connections, migrations, error, status, busy, actionError, syncNow }
+}
 
+const Connections = (props: { readonly connections: ReadonlyArray<Connection>; readonly busy: boolean; readonly syncNow: (connection: Connection) => void }) => (
+  <table>
+    <caption>Integration connections</caption>
+    <thead><tr><th scope="col">Connection</th><th scope="col">Health</th><th scope="col">Last sync</th><th scope="col">Next sync</th><th scope="col">Waiting</th><th scope="col">Sync</th></tr></thead>
+    <tbody>
+      {props.connections.map((connection) => (
+        <tr key={connection.id}>
+          <th scope="row">{connection.account_name ?? connection.provider} ({connection.status})</th>
+          <td>{connection.health}{connection.last_error === null ? "" : `: ${connection.last_error}`}</td>
+          <td>{connection.last_sync === null ? "never" : `${connection.last_sync.status}${connection.last_sync.finished_at === null ? "" : ` ${connection.last_sync.finished_at}`}`}</td>
+          <td>{connection.next_sync_at ?? ""}</td>
+          <td>{connection.proposals_waiting}</td>
+          <td>{connection.status === "connected"
+            ? <button type="button" disabled={props.busy} onClick={() => props.syncNow(connection)}>Sync now</button>
+            : null}</td>
+        </tr>
+      ))}
+    </tbody>
+  </table>
+)
+
+const MigrationTable = ({ migration }: { readonly migration: Migration }) => (
+  <table>
+    <caption>Migration {migration.id} as of {migration.as_of}: {migration.status}</caption>
+    <thead><tr><th scope="col">Step</th><th scope="col">State</th><th scope="col">Read</th><th scope="col">Left</th></tr></thead>
+    <tbody>
+      {migration.steps.map((step) => (
+        <tr key={step.step}>
+          <th scope="row">{label(step.step)}</th>
+          <td>{step.status}</td>
+          <td>{step.fetched}</td>
+          <td>{step.remaining ?? ""}</td>
+        </tr>
+      ))}
+    </tbody>
+  </table>
+)
+
+export const Sources = () => {
+  const { connections, migrations, error, status, busy, actionError, syncNow } = useSources()
   return (
     <section aria-labelledby="sources-title">
       <h1 id="sources-title">Integrations and migrations</h1>
@@ -88,41 +114,11 @@ export const Sources = () => {
       <ErrorMessage error={actionError} />
       <h2>Connections</h2>
       {connections === null ? (error === null ? <p role="status">Loading…</p> : null) : connections.length === 0 ? <p>No provider is connected.</p> : (
-        <table>
-          <caption>Integration connections</caption>
-          <thead><tr><th scope="col">Connection</th><th scope="col">Health</th><th scope="col">Last sync</th><th scope="col">Next sync</th><th scope="col">Waiting</th><th scope="col">Sync</th></tr></thead>
-          <tbody>
-            {connections.map((connection) => (
-              <tr key={connection.id}>
-                <th scope="row">{connection.account_name ?? connection.provider} ({connection.status})</th>
-                <td>{connection.health}{connection.last_error === null ? "" : `: ${connection.last_error}`}</td>
-                <td>{connection.last_sync === null ? "never" : `${connection.last_sync.status}${connection.last_sync.finished_at === null ? "" : ` ${connection.last_sync.finished_at}`}`}</td>
-                <td>{connection.next_sync_at ?? ""}</td>
-                <td>{connection.proposals_waiting}</td>
-                <td>{connection.status === "connected"
-                  ? <button type="button" disabled={busy} onClick={() => syncNow(connection)}>Sync now</button>
-                  : null}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Connections connections={connections} busy={busy} syncNow={syncNow} />
       )}
       <h2>Desktop-edition migrations</h2>
       {migrations === null ? null : migrations.length === 0 ? <p>No migration is under way.</p> : migrations.map((migration) => (
-        <table key={migration.id}>
-          <caption>Migration {migration.id} as of {migration.as_of}: {migration.status}</caption>
-          <thead><tr><th scope="col">Step</th><th scope="col">State</th><th scope="col">Read</th><th scope="col">Left</th></tr></thead>
-          <tbody>
-            {migration.steps.map((step) => (
-              <tr key={step.step}>
-                <th scope="row">{label(step.step)}</th>
-                <td>{step.status}</td>
-                <td>{step.fetched}</td>
-                <td>{step.remaining ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <MigrationTable key={migration.id} migration={migration} />
       ))}
     </section>
   )

@@ -1,30 +1,34 @@
+import type { Input, ListOperationId, OperationOf } from "@ledger/client"
 import { useCallback, useEffect, useState } from "react"
-import { type Caller, call, messageOf } from "../api.ts"
+import { type Client, type Item, messageOf } from "../api.ts"
 
 /**
  * One paged list of the API (`data`, `has_more`, `next_cursor`): the first page on load, the next
  * one appended by "Show more". Pages are at most `limit` items, so a screen never asks for an
  * unbounded list.
  */
-export interface PageOf<A> {
+interface PageOf<A> {
   readonly data: ReadonlyArray<A>
   readonly has_more: boolean
   readonly next_cursor: string | null
 }
 
-export const usePaged = <A,>(caller: Caller, path: string, limit = 25) => {
-  const [items, setItems] = useState<ReadonlyArray<A> | null>(null)
+/** The pages of list operation `id` called with `input` (its filters): read again when they change. */
+export const usePaged = <Id extends ListOperationId>(client: Client, id: Id, input: Input<OperationOf<Id>>, limit = 25) => {
+  const [items, setItems] = useState<ReadonlyArray<Item<Id>> | null>(null)
   const [cursor, setCursor] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const url = (after: string | null) =>
-    `${path}${path.includes("?") ? "&" : "?"}limit=${limit}${after === null ? "" : `&cursor=${encodeURIComponent(after)}`}`
+  // The filters by value: a screen passes a fresh object on every render.
+  const filters = JSON.stringify(input)
   const load = useCallback(async (after: string | null) => {
     setBusy(true)
     try {
-      const page = await call<PageOf<A>>(caller, "GET", url(after))
-      setItems((before) => (after === null ? page.body.data : [...(before ?? []), ...page.body.data]))
-      setCursor(page.body.has_more ? page.body.next_cursor : null)
+      const answer = await client.request(id, { ...input, limit, ...(after === null ? {} : { cursor: after }) })
+      // Every list operation answers a page (ListOperationId); TypeScript cannot see it through `Id`.
+      const page = answer.body as PageOf<Item<Id>>
+      setItems((before) => (after === null ? page.data : [...(before ?? []), ...page.data]))
+      setCursor(page.has_more ? page.next_cursor : null)
       setError(null)
     } catch (failure) {
       setError(messageOf(failure))
@@ -32,7 +36,7 @@ export const usePaged = <A,>(caller: Caller, path: string, limit = 25) => {
       setBusy(false)
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [caller, path, limit])
+  }, [client, id, filters, limit])
   useEffect(() => void load(null), [load])
   return { items, error, busy, more: cursor === null ? null : () => void load(cursor), reload: () => void load(null) }
 }
