@@ -43,12 +43,27 @@ export const checker = (schemas: Readonly<Record<string, Schema>>, prefix = "#/c
     }
   }
 
+  /** Whether a schema's declared type is the value's JSON type (an untyped one fits anything; an array by its first item). */
+  const fits = (schema: Schema, value: Json): boolean => {
+    const kind = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value
+    const type = schema.type ?? (schema.properties !== undefined ? "object" : undefined)
+    if (type === "array" && kind === "array" && value.length > 0 && schema.items !== undefined) return fits(resolve(schema.items), value[0])
+    return type === undefined || type === kind || (type === "number" && kind === "integer")
+  }
+
   const problems = (raw: Schema, value: Json, at: string, reading: Reading): Array<string> => {
     const schema = merged(resolve(raw))
-    if (value === null) return schema.nullable === true ? [] : [`${at}: null where the description has no null`]
+    // OpenAPI 3.0 says `nullable`; JSON Schema (OpenRPC) says `type: "null"`, usually as one of `oneOf`.
+    if (value === null && schema.anyOf === undefined && schema.oneOf === undefined) {
+      return schema.nullable === true || schema.type === "null" ? [] : [`${at}: null where the description has no null`]
+    }
+    if (schema.type === "null") return [`${at}: null expected, not ${JSON.stringify(value)}`]
     if (schema.anyOf !== undefined || schema.oneOf !== undefined) {
-      const each = ((schema.anyOf ?? schema.oneOf) as Array<Schema>).map((option) => problems(option, value, at, reading))
-      return each.some((found) => found.length === 0) ? [] : each.sort((a, b) => a.length - b.length)[0]!
+      const options = (schema.anyOf ?? schema.oneOf) as Array<Schema>
+      const each = options.map((option) => ({ found: problems(option, value, at, reading), fits: fits(resolve(option), value) }))
+      if (each.some(({ found }) => found.length === 0)) return []
+      // The problems of the option the value was meant for: one of its type first, then the fewest.
+      return each.sort((a, b) => Number(b.fits) - Number(a.fits) || a.found.length - b.found.length)[0]!.found
     }
     if (schema.enum !== undefined && !schema.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.slice(0, 12).join(", ")}`]
     switch (schema.type) {
