@@ -17,6 +17,37 @@ export type Reading = "request" | "answer"
 
 const date = /^\d{4}-\d{2}-\d{2}$/u
 
+/** A string's or a number's problems: type, format, length, pattern, bounds. */
+const scalarProblems = (schema: Schema, value: Json, at: string): Array<string> => {
+  if (schema.type === "string") {
+    if (typeof value !== "string") return [`${at}: a string expected, not ${JSON.stringify(value)}`]
+    if (schema.format === "date" && !date.test(value)) return [`${at}: "${value}" is not a date (YYYY-MM-DD)`]
+    if (schema.format === "date-time" && Number.isNaN(Date.parse(value))) return [`${at}: "${value}" is not a date-time`]
+    if (schema.minLength !== undefined && value.length < schema.minLength) return [`${at}: shorter than ${schema.minLength}`]
+    if (schema.maxLength !== undefined && value.length > schema.maxLength) return [`${at}: longer than ${schema.maxLength}`]
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern, "u").test(value)) return [`${at}: "${value}" does not match ${schema.pattern}`]
+    return []
+  }
+  if (typeof value !== "number" || (schema.type === "integer" && !Number.isInteger(value))) return [`${at}: ${schema.type === "integer" ? "an integer" : "a number"} expected, not ${JSON.stringify(value)}`]
+  if (schema.minimum !== undefined && value < schema.minimum) return [`${at}: ${value} is under the minimum ${schema.minimum}`]
+  if (schema.maximum !== undefined && value > schema.maximum) return [`${at}: ${value} is over the maximum ${schema.maximum}`]
+  return []
+}
+
+/** `allOf` parts merged into one object schema: properties and required joined, open if any part is. */
+const merge = (schema: Schema, resolve: (schema: Schema) => Schema): Schema => {
+  if (schema.allOf === undefined) return schema
+  const parts = (schema.allOf as Array<Schema>).map((part) => merge(resolve(part), resolve))
+  const rest = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "allOf"))
+  return {
+    type: "object",
+    ...rest,
+    properties: Object.assign({}, ...parts.map((part) => part.properties ?? {}), rest.properties ?? {}),
+    required: [...parts.flatMap((part) => part.required ?? []), ...(rest.required ?? [])],
+    additionalProperties: parts.some((part) => part.additionalProperties === true) || rest.additionalProperties === true
+  }
+}
+
 export const checker = (schemas: Readonly<Record<string, Schema>>, prefix = "#/components/schemas/") => {
   const resolve = (schema: Schema): Schema => {
     let found = schema
@@ -29,20 +60,6 @@ export const checker = (schemas: Readonly<Record<string, Schema>>, prefix = "#/c
     return found
   }
 
-  /** `allOf` parts merged into one object schema: properties and required joined, open if any part is. */
-  const merged = (schema: Schema): Schema => {
-    if (schema.allOf === undefined) return schema
-    const parts = (schema.allOf as Array<Schema>).map((part) => merged(resolve(part)))
-    const rest = Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "allOf"))
-    return {
-      type: "object",
-      ...rest,
-      properties: Object.assign({}, ...parts.map((part) => part.properties ?? {}), rest.properties ?? {}),
-      required: [...parts.flatMap((part) => part.required ?? []), ...(rest.required ?? [])],
-      additionalProperties: parts.some((part) => part.additionalProperties === true) || rest.additionalProperties === true
-    }
-  }
-
   /** Whether a schema's declared type is the value's JSON type (an untyped one fits anything; an array by its first item). */
   const fits = (schema: Schema, value: Json): boolean => {
     const kind = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value
@@ -52,7 +69,7 @@ export const checker = (schemas: Readonly<Record<string, Schema>>, prefix = "#/c
   }
 
   const problems = (raw: Schema, value: Json, at: string, reading: Reading): Array<string> => {
-    const schema = merged(resolve(raw))
+    const schema = merge(resolve(raw), resolve)
     // OpenAPI 3.0 says `nullable`; JSON Schema (OpenRPC) says `type: "null"`, usually as one of `oneOf`.
     if (value === null && schema.anyOf === undefined && schema.oneOf === undefined) {
       return schema.nullable === true || schema.type === "null" ? [] : [`${at}: null where the description has no null`]
@@ -67,22 +84,10 @@ export const checker = (schemas: Readonly<Record<string, Schema>>, prefix = "#/c
     }
     if (schema.enum !== undefined && !schema.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.slice(0, 12).join(", ")}`]
     switch (schema.type) {
-      case "string": {
-        if (typeof value !== "string") return [`${at}: a string expected, not ${JSON.stringify(value)}`]
-        if (schema.format === "date" && !date.test(value)) return [`${at}: "${value}" is not a date (YYYY-MM-DD)`]
-        if (schema.format === "date-time" && Number.isNaN(Date.parse(value))) return [`${at}: "${value}" is not a date-time`]
-        if (schema.minLength !== undefined && value.length < schema.minLength) return [`${at}: shorter than ${schema.minLength}`]
-        if (schema.maxLength !== undefined && value.length > schema.maxLength) return [`${at}: longer than ${schema.maxLength}`]
-        if (schema.pattern !== undefined && !new RegExp(schema.pattern, "u").test(value)) return [`${at}: "${value}" does not match ${schema.pattern}`]
-        return []
-      }
+      case "string":
       case "integer":
-      case "number": {
-        if (typeof value !== "number" || (schema.type === "integer" && !Number.isInteger(value))) return [`${at}: ${schema.type === "integer" ? "an integer" : "a number"} expected, not ${JSON.stringify(value)}`]
-        if (schema.minimum !== undefined && value < schema.minimum) return [`${at}: ${value} is under the minimum ${schema.minimum}`]
-        if (schema.maximum !== undefined && value > schema.maximum) return [`${at}: ${value} is over the maximum ${schema.maximum}`]
-        return []
-      }
+      case "number":
+        return scalarProblems(schema, value, at)
       case "boolean":
         return typeof value === "boolean" ? [] : [`${at}: a boolean expected, not ${JSON.stringify(value)}`]
       case "array": {
