@@ -26,7 +26,7 @@ const hex = async (bytes: Uint8Array) => Buffer.from(await globalThis.crypto.sub
 const raw = async (method: string, key: string, body: Uint8Array, change: { readonly datetime?: string; readonly chunked?: boolean; readonly dropHash?: boolean } = {}) => {
   const url = `${endpoint}/${store.bucket}/${key}`
   const signer = new AwsV4Signer({
-    method, url, headers: { "x-amz-content-sha256": await hex(body) }, body: body.byteLength > 0 ? new Uint8Array(body) : undefined,
+    method, url, headers: { "x-amz-content-sha256": await hex(body) }, ...(body.byteLength > 0 ? { body: new Uint8Array(body) } : {}),
     accessKeyId: store.accessKeyId, secretAccessKey: store.secretAccessKey, service: "s3", region: store.region,
     ...(change.datetime === undefined ? {} : { datetime: change.datetime })
   })

@@ -32,7 +32,13 @@ const shape = (id: string): Shape => {
 }
 const service = shape("com.amazonaws.s3#AmazonS3")
 export const apiVersion: string = service.version
-const operations = (service.operations as Array<{ target: string }>).map(({ target }) => ({ name: target.split("#")[1]!, ...shape(target) }))
+interface Operation extends Shape {
+  readonly name: string
+  readonly input: { readonly target: string }
+  readonly output: { readonly target: string }
+  readonly errors?: ReadonlyArray<{ readonly target: string }>
+}
+const operations: ReadonlyArray<Operation> = (service.operations as Array<{ target: string }>).map(({ target }) => ({ name: target.split("#")[1]!, ...shape(target) }) as Operation)
 
 export interface Exchange {
   readonly method: string
@@ -139,7 +145,7 @@ export const responseProblems = (exchange: Exchange, bucket: string): Array<stri
   const errorCode = /^<Error>(?:(?!<\/Error>)[\s\S])*<Code>([^<]+)<\/Code>(?:(?!<\/Error>)[\s\S])*<\/Error>\s*$/u.exec(xml)?.[1]
   if (errorCode === undefined) return [`${name}: not an <Error> with a <Code> (restXml, noErrorWrapping)`]
   const found = /<Message>[^<]*<\/Message>/u.test(xml) ? [] : [`${name}: no <Message>`]
-  const modelled = (operation.errors as Array<{ target: string }> | undefined ?? []).map(({ target }) => target).find((target) => target.endsWith(`#${errorCode}`))
+  const modelled = (operation.errors ?? []).map(({ target }) => target).find((target) => target.endsWith(`#${errorCode}`))
   const status = modelled === undefined ? commonErrors[errorCode] : shape(modelled).traits?.["smithy.api#httpError"]
   if (status === undefined) return [...found, `${name}: ${errorCode} is neither an error of ${operation.name} nor one of S3's common errors`]
   return exchange.status === status ? found : [...found, `${name}: ${errorCode} with HTTP ${exchange.status}, not ${status}`]
