@@ -72,7 +72,7 @@ describe(`the bank aggregator against Plaid's description (${description.info.ve
     expect(seen).toEqual(["/plaid/item/public_token/exchange", "/plaid/item/get"])
   })
 
-  it("refusals are Plaid's: error shape and status, for bad keys, unknown tokens, a login due", async () => {
+  it("refusals are Plaid's: error shape and status, for bad keys, unknown tokens, a login due, too many requests", async () => {
     const before = face.requests().length
     const port = AggregatorHttp.make({ baseUrl: face.url, ...credentials })
     const login = fake.connect({ institution: "Strict Bank", accounts: [checking] })
@@ -83,8 +83,13 @@ describe(`the bank aggregator against Plaid's description (${description.info.ve
     fake.failNext()
     expect((await failureOf(port.accounts(accessToken))).code).toBe("unavailable")
     expect((await failureOf(AggregatorHttp.make({ baseUrl: face.url, ...credentials, secret: "wrong" }).accounts(accessToken))).message).toContain("INVALID_API_KEYS")
+    fake.setLoginRequired(login.itemId, false)
+    face.rateLimitNext()
+    // Too many requests is the aggregator being unavailable for now: the feed is not marked broken.
+    expect((await failureOf(port.sync(accessToken, null))).code).toBe("unavailable")
     const refused = since(before).filter((request) => request.status !== 200)
-    expect(refused.map((request) => request.answer.error_code)).toEqual(["INVALID_PUBLIC_TOKEN", "ITEM_LOGIN_REQUIRED", "INTERNAL_SERVER_ERROR", "INVALID_API_KEYS"])
+    expect(refused.map((request) => request.answer.error_code)).toEqual(["INVALID_PUBLIC_TOKEN", "ITEM_LOGIN_REQUIRED", "INTERNAL_SERVER_ERROR", "INVALID_API_KEYS", "TRANSACTIONS_SYNC_LIMIT"])
+    expect(refused.at(-1)!.status).toBe(429)
     expect(refused.flatMap((request) => responseProblems(request))).toEqual([])
   })
 

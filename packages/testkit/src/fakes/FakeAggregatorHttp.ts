@@ -27,6 +27,8 @@ export interface FakeAggregatorHttp {
   readonly calls: () => ReadonlyArray<string>
   /** Every request as received and the answer given, for contract tests (issue 39). */
   readonly requests: () => ReadonlyArray<ReceivedRequest>
+  /** The next `count` requests are refused as Plaid refuses too many: 429 `RATE_LIMIT_EXCEEDED`. */
+  readonly rateLimitNext: (count?: number) => void
   readonly close: () => Promise<void>
 }
 
@@ -228,6 +230,7 @@ export const serve = async (fake: FakeAggregator, options: Options): Promise<Fak
   const handlers = routes(fake, new Map(), new Map())
   const calls: Array<string> = []
   const received: Array<ReceivedRequest> = []
+  let rateLimited = 0
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://fake").pathname
     calls.push(path)
@@ -236,6 +239,11 @@ export const serve = async (fake: FakeAggregator, options: Options): Promise<Fak
       const reply = (status: number, json: Json) =>
         received.push({ method: request.method ?? "GET", path: request.url ?? "/", headers, body: text, status, answer: answer(response, status, json) })
       const refuse = (refusal: Refusal) => reply(refusal.status, { error_type: refusal.type, error_code: refusal.code, error_message: refusal.message, display_message: null })
+      if (rateLimited > 0) {
+        rateLimited--
+        const code = path === "/transactions/sync" ? "TRANSACTIONS_SYNC_LIMIT" : "RATE_LIMIT"
+        return refuse(new Refusal(429, "RATE_LIMIT_EXCEEDED", code, "rate limit exceeded for attempts to access this item. please try again later"))
+      }
       const handler = request.method === "POST" ? handlers[path] : undefined
       if (handler === undefined) return refuse(new Refusal(404, "INVALID_REQUEST", "NOT_FOUND", `no route ${path}`))
       let body: Json
@@ -265,6 +273,9 @@ export const serve = async (fake: FakeAggregator, options: Options): Promise<Fak
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls: () => [...calls],
     requests: () => [...received],
+    rateLimitNext: (count = 1) => {
+      rateLimited = count
+    },
     close: () => new Promise((resolve) => server.close(() => resolve()))
   }
 }
