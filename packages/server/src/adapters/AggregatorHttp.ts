@@ -2,8 +2,9 @@ import { Effect, Layer } from "effect"
 import { Ports } from "@ledger/engine"
 
 /**
- * The real adapter of the bank-feed aggregator port, speaking the HTTP API the leading aggregator
- * defined and others copied: JSON POSTs carrying `client_id` and `secret` in the body,
+ * The real adapter of the bank-feed aggregator port, speaking Plaid's API, version 2020-09-14
+ * (pinned in `Plaid-Version`; checked against Plaid's published OpenAPI description in
+ * test/fixtures/providers/plaid, ADR 2120): JSON POSTs carrying `client_id` and `secret` in the body,
  * `/link/token/create`, `/item/public_token/exchange`, `/item/get`, `/accounts/get` and cursor-based
  * `/transactions/sync`; refusals as HTTP 4xx with `{error_type, error_code, error_message}`.
  *
@@ -95,13 +96,19 @@ const kindOf = (json: Json): string => {
   return "other"
 }
 
+/** The API version the adapter reads; unpinned, Plaid answers in the dashboard's default version. */
+export const apiVersion = "2020-09-14"
+
+/** A path under the base URL, the base's own path kept (a gateway's `/plaid` prefix). */
+export const endpoint = (baseUrl: string, path: string): URL => new URL(`${baseUrl.replace(/\/+$/u, "")}/${path.replace(/^\/+/u, "")}`)
+
 /** One POST to the aggregator with the client's credentials; refusals become the port's failures. */
 const caller = (options: Options) => {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request))
   return (path: string, body: Json): Effect.Effect<Json, Failure> => {
-    const request = new Request(new URL(path, options.baseUrl), {
+    const request = new Request(endpoint(options.baseUrl, path), {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "plaid-version": apiVersion },
       body: JSON.stringify({ client_id: options.clientId, secret: options.secret, ...body })
     })
     return Effect.tryPromise({ try: () => send(request), catch: (error) => failure("unavailable", String(error)) }).pipe(
@@ -154,7 +161,8 @@ export const make = (options: Options): Ports.Aggregator["Service"] => {
           kind: kindOf(account)
         })))),
     sync: (accessToken, cursor) =>
-      call("/transactions/sync", { access_token: accessToken, count, ...(cursor === null ? {} : { cursor }) }).pipe(
+      // The bank's own text of a line (the memo) comes only when asked for.
+      call("/transactions/sync", { access_token: accessToken, count, options: { include_original_description: true }, ...(cursor === null ? {} : { cursor }) }).pipe(
         Effect.flatMap((json) =>
           Effect.all([transactionsOf(json.added), transactionsOf(json.modified)]).pipe(Effect.map(([added, modified]) => ({
             added,

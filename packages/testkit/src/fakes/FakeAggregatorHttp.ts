@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect, Exit } from "effect"
-import type { AggregatorFailure, FeedTransaction } from "@ledger/engine/ports"
+import type { AggregatorFailure, FeedAccountInfo, FeedTransaction } from "@ledger/engine/ports"
 import type { FakeAggregator } from "./FakeAggregator.ts"
 
 /**
@@ -10,6 +10,9 @@ import type { FakeAggregator } from "./FakeAggregator.ts"
  * against the real service: the test scripts the fake (`connect`, `add`, `setLoginRequired`...)
  * and the server reaches it over HTTP. Amounts go out the way the real API sends them: decimal
  * dollars, positive for money leaving the account. Sync pages hold at most `count` changes.
+ * Answers carry every field Plaid's description (API 2020-09-14) requires, and malformed requests
+ * are refused as Plaid refuses them (`UNKNOWN_FIELDS`, `MISSING_FIELDS`, `INVALID_FIELD`), checked by
+ * test/providers/plaid-contract.test.ts.
  */
 
 export interface Options {
@@ -22,10 +25,25 @@ export interface FakeAggregatorHttp {
   readonly url: string
   /** Requests received, by path, for tests that count calls. */
   readonly calls: () => ReadonlyArray<string>
+  /** Every request as received and the answer given, for contract tests (issue 39). */
+  readonly requests: () => ReadonlyArray<ReceivedRequest>
+  /** The next `count` requests are refused as Plaid refuses too many: 429 `RATE_LIMIT_EXCEEDED`. */
+  readonly rateLimitNext: (count?: number) => void
   readonly close: () => Promise<void>
 }
 
 type Json = Record<string, any>
+
+export interface ReceivedRequest {
+  readonly method: string
+  /** The path as received, with its query. */
+  readonly path: string
+  /** Header names lower-case. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+  readonly status: number
+  readonly answer: Json
+}
 
 /** Signed cents into the account -> the API's decimal dollars out of it, built as text (no float arithmetic). */
 export const dollarsOutOf = (amountCents: number): number => {
@@ -34,18 +52,74 @@ export const dollarsOutOf = (amountCents: number): number => {
   return Number(`${out < 0 ? "-" : ""}${Math.floor(magnitude / 100)}.${String(magnitude % 100).padStart(2, "0")}`)
 }
 
-const transactionJson = (transaction: FeedTransaction): Json => ({
+/** A transaction as Plaid sends it; the bank's own text (`original_description`) only when the request asked for it. */
+const transactionJson = (transaction: FeedTransaction, originalDescription: boolean): Json => ({
   transaction_id: transaction.transactionId,
   account_id: transaction.accountId,
   amount: dollarsOutOf(transaction.amountCents),
   iso_currency_code: "USD",
+  unofficial_currency_code: null,
   date: transaction.date,
   name: transaction.name,
   merchant_name: null,
-  original_description: transaction.memo,
+  original_description: originalDescription ? transaction.memo : null,
   pending: transaction.pending,
-  pending_transaction_id: transaction.pendingTransactionId
+  pending_transaction_id: transaction.pendingTransactionId,
+  // Required by the description, unknown to the fake: present and null, as Plaid sends what it does not know.
+  account_owner: null,
+  payment_channel: "other",
+  payment_meta: Object.fromEntries(["reference_number", "ppd_id", "payee", "by_order_of", "payer", "payment_method", "payment_processor", "reason"].map((key) => [key, null])),
+  location: Object.fromEntries(["address", "city", "region", "postal_code", "country", "lat", "lon", "store_number"].map((key) => [key, null])),
+  authorized_date: null,
+  authorized_datetime: null,
+  datetime: null,
+  transaction_code: null
 })
+
+/** An account as Plaid sends it (balances are not what a feed reads, so they are unknown here). */
+const accountJson = (account: FeedAccountInfo): Json => ({
+  account_id: account.accountId,
+  balances: { available: null, current: null, limit: null, iso_currency_code: "USD", unofficial_currency_code: null },
+  mask: account.mask,
+  name: account.name,
+  official_name: null,
+  type: account.kind === "credit_card" ? "credit" : "depository",
+  subtype: account.kind === "credit_card" ? "credit card" : account.kind
+})
+
+/** An Item as Plaid sends it, every field its description requires. */
+const itemJson = (itemId: string, institution: string | null): Json => ({
+  item_id: itemId, institution_id: null, institution_name: institution, webhook: null, error: null,
+  available_products: [], billed_products: ["transactions"], products: ["transactions"], consent_expiration_time: null, update_type: "background"
+})
+
+/**
+ * The top-level fields each operation takes and those it requires (Plaid's description): anything
+ * else is refused as `UNKNOWN_FIELDS`, a missing one as `MISSING_FIELDS`. Link token creation takes
+ * dozens of options, so only its required ones are checked.
+ */
+const fields: Record<string, { readonly known?: ReadonlyArray<string>; readonly required: ReadonlyArray<string> }> = {
+  "/link/token/create": { required: ["client_name", "language", "country_codes", "user"] },
+  "/item/public_token/exchange": { known: ["client_id", "secret", "public_token"], required: ["public_token"] },
+  "/item/get": { known: ["client_id", "secret", "access_token"], required: ["access_token"] },
+  "/accounts/get": { known: ["client_id", "secret", "access_token", "options"], required: ["access_token"] },
+  "/transactions/sync": { known: ["client_id", "secret", "access_token", "cursor", "count", "options"], required: ["access_token"] }
+}
+
+/** Plaid's refusal of a malformed request, or null. */
+const malformed = (path: string, body: Json): Refusal | null => {
+  const rule = fields[path]
+  if (rule === undefined) return null
+  const unknown = rule.known === undefined ? [] : Object.keys(body).filter((key) => !rule.known!.includes(key))
+  if (unknown.length > 0) return new Refusal(400, "INVALID_REQUEST", "UNKNOWN_FIELDS", `the following fields are not recognized by this endpoint: ${unknown.join(", ")}`)
+  const missing = [...rule.required, ...(path === "/link/token/create" ? ["user.client_user_id"] : [])]
+    .filter((key) => key.split(".").reduce<any>((node, part) => node?.[part], body) === undefined)
+  if (missing.length > 0) return new Refusal(400, "INVALID_REQUEST", "MISSING_FIELDS", `the following required fields are missing: ${missing.join(", ")}`)
+  if (body.count !== undefined && !(Number.isInteger(body.count) && body.count >= 1 && body.count <= 500)) {
+    return new Refusal(400, "INVALID_REQUEST", "INVALID_FIELD", "count must be an integer from 1 to 500")
+  }
+  return null
+}
 
 const errorCodes: Record<AggregatorFailure["code"], readonly [number, string, string]> = {
   login_required: [400, "ITEM_ERROR", "ITEM_LOGIN_REQUIRED"],
@@ -79,7 +153,7 @@ const cursorOf = (text: unknown): { readonly port: string | null; readonly offse
 }
 const cursorText = (port: string | null, offset: number) => Buffer.from(`${port ?? ""}|${offset}`).toString("base64url")
 
-const routes = (fake: FakeAggregator, institutions: Institutions): Record<string, (body: Json) => Json> => ({
+const routes = (fake: FakeAggregator, institutions: Institutions, accountOf: Map<string, string>): Record<string, (body: Json) => Json> => ({
   "/link/token/create": (body) => {
     const made = run(fake.service.createLinkToken({
       companyId: "",
@@ -97,25 +171,25 @@ const routes = (fake: FakeAggregator, institutions: Institutions): Record<string
   "/item/get": (body) => {
     const item = institutions.get(String(body.access_token ?? ""))
     if (item === undefined) throw new Refusal(400, "INVALID_INPUT", "INVALID_ACCESS_TOKEN", "Unknown access token.")
-    return { item: { item_id: item.itemId, institution_id: null, institution_name: item.institution } }
+    return { item: itemJson(item.itemId, item.institution) }
   },
-  "/accounts/get": (body) => ({
-    accounts: run(fake.service.accounts(String(body.access_token ?? ""))).map((account) => ({
-      account_id: account.accountId,
-      name: account.name,
-      mask: account.mask,
-      type: account.kind === "credit_card" ? "credit" : "depository",
-      subtype: account.kind === "credit_card" ? "credit card" : account.kind
-    }))
-  }),
+  "/accounts/get": (body) => {
+    const accounts = run(fake.service.accounts(String(body.access_token ?? ""))).map(accountJson)
+    const item = institutions.get(String(body.access_token))
+    return { accounts, item: itemJson(item?.itemId ?? "", item?.institution ?? null) }
+  },
   "/transactions/sync": (body) => {
     const count = Math.min(500, Math.max(1, Number(body.count ?? 100)))
     const cursor = cursorOf(body.cursor)
     const page = run(fake.service.sync(String(body.access_token ?? ""), cursor.port))
+    const accounts = run(fake.service.accounts(String(body.access_token ?? "")))
+    const original = body.options?.include_original_description === true
+    // A removed line names its account (Plaid's `RemovedTransaction`): remembered from when it was sent.
+    for (const transaction of [...page.added, ...page.modified]) accountOf.set(transaction.transactionId, transaction.accountId)
     const changes = [
-      ...page.added.map((transaction) => ({ kind: "added" as const, json: transactionJson(transaction) })),
-      ...page.modified.map((transaction) => ({ kind: "modified" as const, json: transactionJson(transaction) })),
-      ...page.removed.map((id) => ({ kind: "removed" as const, json: { transaction_id: id } }))
+      ...page.added.map((transaction) => ({ kind: "added" as const, json: transactionJson(transaction, original) })),
+      ...page.modified.map((transaction) => ({ kind: "modified" as const, json: transactionJson(transaction, original) })),
+      ...page.removed.map((id) => ({ kind: "removed" as const, json: { transaction_id: id, account_id: accountOf.get(id) ?? accounts[0]?.accountId ?? "" } }))
     ]
     const slice = changes.slice(cursor.offset, cursor.offset + count)
     const hasMore = cursor.offset + count < changes.length || page.hasMore
@@ -125,7 +199,9 @@ const routes = (fake: FakeAggregator, institutions: Institutions): Record<string
       removed: slice.filter((change) => change.kind === "removed").map((change) => change.json),
       // More of this page: the same port cursor further on; the page done: the port's next cursor.
       next_cursor: cursor.offset + count < changes.length ? cursorText(cursor.port, cursor.offset + count) : cursorText(page.nextCursor, 0),
-      has_more: hasMore
+      has_more: hasMore,
+      accounts: accounts.map(accountJson),
+      transactions_update_status: "HISTORICAL_UPDATE_COMPLETE"
     }
   }
 })
@@ -138,36 +214,57 @@ const readBody = (request: IncomingMessage): Promise<string> =>
     request.on("error", reject)
   })
 
-const answer = (response: ServerResponse, status: number, json: Json) => {
+let requestCount = 0
+
+/** Sends an answer (every Plaid answer carries a `request_id`) and returns what was sent. */
+const answer = (response: ServerResponse, status: number, json: Json): Json => {
+  const sent = { ...json, request_id: `req-${(++requestCount).toString(36)}` }
   response.writeHead(status, { "content-type": "application/json" })
-  response.end(JSON.stringify({ ...json, request_id: `req-${Date.now().toString(36)}` }))
+  response.end(JSON.stringify(sent))
+  return sent
 }
 
 /** Serves `fake` on 127.0.0.1 at a free port. */
 export const serve = async (fake: FakeAggregator, options: Options): Promise<FakeAggregatorHttp> => {
   // Items by access token, for `/item/get`: the port tells the institution only at the exchange.
-  const handlers = routes(fake, new Map())
+  const handlers = routes(fake, new Map(), new Map())
   const calls: Array<string> = []
+  const received: Array<ReceivedRequest> = []
+  let rateLimited = 0
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://fake").pathname
     calls.push(path)
     void readBody(request).then((text) => {
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(", ") : String(value)]))
+      const reply = (status: number, json: Json) =>
+        received.push({ method: request.method ?? "GET", path: request.url ?? "/", headers, body: text, status, answer: answer(response, status, json) })
+      const refuse = (refusal: Refusal) => reply(refusal.status, { error_type: refusal.type, error_code: refusal.code, error_message: refusal.message, display_message: null })
+      if (rateLimited > 0) {
+        rateLimited--
+        const code = path === "/transactions/sync" ? "TRANSACTIONS_SYNC_LIMIT" : "RATE_LIMIT"
+        return refuse(new Refusal(429, "RATE_LIMIT_EXCEEDED", code, "rate limit exceeded for attempts to access this item. please try again later"))
+      }
       const handler = request.method === "POST" ? handlers[path] : undefined
-      if (handler === undefined) return answer(response, 404, { error_type: "INVALID_REQUEST", error_code: "NOT_FOUND", error_message: `no route ${path}` })
+      if (handler === undefined) return refuse(new Refusal(404, "INVALID_REQUEST", "NOT_FOUND", `no route ${path}`))
       let body: Json
       try {
         body = JSON.parse(text) as Json
       } catch {
-        return answer(response, 400, { error_type: "INVALID_REQUEST", error_code: "INVALID_BODY", error_message: "body is not JSON" })
+        return refuse(new Refusal(400, "INVALID_REQUEST", "INVALID_BODY", "body could not be parsed as JSON"))
       }
-      if (body.client_id !== options.clientId || body.secret !== options.secret) {
-        return answer(response, 400, { error_type: "INVALID_INPUT", error_code: "INVALID_API_KEYS", error_message: "invalid client_id or secret" })
+      // The credentials in the body or in Plaid's headers (the description's security schemes).
+      const clientId = body.client_id ?? headers["plaid-client-id"]
+      const secret = body.secret ?? headers["plaid-secret"]
+      if (clientId !== options.clientId || secret !== options.secret) {
+        return refuse(new Refusal(400, "INVALID_INPUT", "INVALID_API_KEYS", "invalid client_id or secret provided"))
       }
+      const wrong = malformed(path, body)
+      if (wrong !== null) return refuse(wrong)
       try {
-        return answer(response, 200, handlers[path]!(body))
+        return reply(200, handler(body))
       } catch (error) {
         if (!(error instanceof Refusal)) throw error
-        return answer(response, error.status, { error_type: error.type, error_code: error.code, error_message: error.message })
+        return refuse(error)
       }
     })
   })
@@ -175,6 +272,10 @@ export const serve = async (fake: FakeAggregator, options: Options): Promise<Fak
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls: () => [...calls],
+    requests: () => [...received],
+    rateLimitNext: (count = 1) => {
+      rateLimited = count
+    },
     close: () => new Promise((resolve) => server.close(() => resolve()))
   }
 }

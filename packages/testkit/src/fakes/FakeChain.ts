@@ -8,7 +8,7 @@ import { evm } from "./chain/Evm.ts"
 import { type Json, json, loopback, readBody } from "./chain/Loopback.ts"
 import { digestValid, monero } from "./chain/MoneroWalletRpc.ts"
 import { solana } from "./chain/Solana.ts"
-import { type ChainState, heightFor, newState, tokenRails } from "./chain/State.ts"
+import { type ChainRequest, type ChainState, heightFor, newState, tokenRails } from "./chain/State.ts"
 
 export { type FakePrices, makePrices } from "./chain/Prices.ts"
 
@@ -55,8 +55,8 @@ export interface FakeChain {
   readonly failNext: () => void
   /** The number of watch calls answered (Esplora tip, Monero `get_transfers`, EVM `eth_blockNumber`, Solana `getSlot`). */
   readonly calls: () => number
-  /** Every request's method and path (with its JSON-RPC method), for tests to look at. */
-  readonly requests: ReadonlyArray<{ readonly path: string; readonly rpc: string | null }>
+  /** Every request's method and path (with its JSON-RPC method), its body and the answer, for tests to look at. */
+  readonly requests: ReadonlyArray<Readonly<ChainRequest>>
   /** Makes the Monero wallet RPC ask for HTTP digest with this `user:password` (null: no login). */
   readonly requireLogin: (login: string | null) => void
 }
@@ -65,8 +65,25 @@ export interface FakeChain {
 const route = (state: ChainState) => async (request: IncomingMessage, response: ServerResponse) => {
   const url = new URL(request.url ?? "/", "http://127.0.0.1")
   const body = request.method === "POST" ? await readBody(request) : ""
-  const call = body === "" ? null : JSON.parse(body) as Json
-  state.requests.push({ path: url.pathname, rpc: call === null ? null : String(call.method) })
+  let call: Json | null = null
+  try {
+    call = body === "" ? null : JSON.parse(body) as Json
+  } catch {
+    call = null
+  }
+  const entry: ChainRequest = {
+    path: url.pathname, rpc: call === null ? null : String(call.method), method: request.method ?? "GET",
+    contentType: request.headers["content-type"] ?? "", body, status: 0, answer: ""
+  }
+  state.requests.push(entry)
+  // Every answer is recorded as sent (the fakes write it with one `end`).
+  const end = response.end.bind(response) as (chunk?: unknown) => ServerResponse
+  response.end = ((chunk?: unknown) => {
+    entry.status = response.statusCode
+    entry.answer = chunk === undefined ? "" : String(chunk)
+    return end(chunk)
+  }) as typeof response.end
+  if (body !== "" && call === null) return json(response, 200, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })
   const path = url.pathname.split("/").filter((part) => part !== "").map(decodeURIComponent)
   if (path[0] === "monero" && state.login !== null && !digestValid(request.headers.authorization, state.login, request.method ?? "POST", state.nonce)) {
     response.writeHead(401, { "www-authenticate": `Digest qop="auth", algorithm=MD5, realm="monero-rpc", nonce="${state.nonce}", stale=false` }).end()

@@ -11,6 +11,10 @@ import { S3BlobStore } from "@ledger/server"
  * aws4fetch's signer recomputing the signature from what arrived) and a payload hash that is the
  * body's; otherwise it answers S3's 403/400 XML errors. Objects over `objectBytesMax` are refused
  * (400 EntityTooLarge). `failNext(n)` makes the next n requests answer 503, as an outage would.
+ * As S3 does (checked against AWS's model of S3 by test/providers/s3-contract.test.ts), it refuses
+ * a signed request without `x-amz-content-sha256`, an `x-amz-date` more than 15 minutes from its
+ * clock (`RequestTimeTooSkewed`) and a PUT without `Content-Length`, and its errors carry the key
+ * or resource and a request id.
  */
 
 export interface StoredRequest {
@@ -18,6 +22,20 @@ export interface StoredRequest {
   readonly style: "path" | "virtual"
   readonly key: string
   readonly status: number
+}
+
+/** A request as received and the answer given (the object's bytes left out), for contract tests (issue 39). */
+export interface Exchange {
+  readonly method: string
+  /** The request target: path and query, still percent-encoded. */
+  readonly target: string
+  /** Header names lower-case, `host` included. */
+  readonly headers: Readonly<Record<string, string | undefined>>
+  readonly bodyBytes: number
+  readonly status: number
+  readonly responseHeaders: Readonly<Record<string, string>>
+  /** The answer's text when it is not an object's bytes (an error's XML), else "". */
+  readonly responseBody: string
 }
 
 export interface FakeObjectStore {
@@ -33,14 +51,29 @@ export interface FakeObjectStore {
   /** Objects by key (without the bucket). */
   readonly objects: ReadonlyMap<string, Uint8Array>
   readonly requests: ReadonlyArray<StoredRequest>
+  readonly exchanges: ReadonlyArray<Exchange>
   readonly failNext: (count?: number) => void
 }
 
-const xmlError = (status: number, code: string, message: string) => ({
-  status,
-  headers: { "content-type": "application/xml" },
-  body: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`)
-})
+const escape = (text: string) => text.replace(/[<>&'"]/gu, (char) => `&#${char.charCodeAt(0)};`)
+let requestIds = 0
+
+/**
+ * S3's error answer (restXml without wrapping: `<Error>` is the root): its code, message, the key or
+ * resource it is about and the request's id, in the body and in `x-amz-request-id`.
+ */
+const xmlError = (status: number, code: string, message: string, about: { readonly key?: string; readonly resource?: string } = {}) => {
+  const requestId = (++requestIds).toString(16).toUpperCase().padStart(16, "0")
+  const detail = `${about.key === undefined ? "" : `<Key>${escape(about.key)}</Key>`}${about.resource === undefined ? "" : `<Resource>${escape(about.resource)}</Resource>`}`
+  return {
+    status,
+    headers: { "content-type": "application/xml", "x-amz-request-id": requestId },
+    body: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${escape(message)}</Message>${detail}<RequestId>${requestId}</RequestId><HostId>fake</HostId></Error>`)
+  }
+}
+
+/** S3's tolerance of a request's clock (`x-amz-date`) against its own: 15 minutes. */
+const skewMs = 15 * 60_000
 
 /**
  * A fetch that sends every request to 127.0.0.1 whatever its host name says, keeping the name in
@@ -81,7 +114,10 @@ interface State {
   readonly limit: number
   readonly objects: Map<string, Uint8Array>
   readonly requests: Array<StoredRequest>
+  readonly exchanges: Array<Exchange>
   failures: number
+  /** The fake's clock, for S3's 15-minute tolerance of a request's `x-amz-date`. */
+  readonly now: () => number
 }
 
 /** One S3 request: the bucket and key from the Host or the path, the signature checked, then the object call. */
@@ -93,12 +129,22 @@ const answer = async (state: State, method: string, target: string, headers: Rec
   const key = segments.map(decodeURIComponent).join("/")
   const refuse = (status: number, code: string, message: string) => {
     state.requests.push({ method, style: virtual ? "virtual" : "path", key, status })
-    return xmlError(status, code, message)
+    return xmlError(status, code, message, code === "NoSuchKey" ? { key } : { resource: new URL(target, "http://fake").pathname })
   }
   if (state.failures > 0) {
     state.failures--
     return refuse(503, "ServiceUnavailable", "Please reduce your request rate.")
   }
+  // What S3 refuses before it looks at the signature: a signed request without its payload hash, a
+  // clock too far from its own, and an upload that does not say its length.
+  if (headers.authorization !== undefined && headers["x-amz-content-sha256"] === undefined) {
+    return refuse(400, "InvalidRequest", "Missing required header for this request: x-amz-content-sha256")
+  }
+  const stamped = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/u.exec(headers["x-amz-date"] ?? "")
+  if (stamped !== null && Math.abs(state.now() - Date.UTC(+stamped[1]!, +stamped[2]! - 1, +stamped[3]!, +stamped[4]!, +stamped[5]!, +stamped[6]!)) > skewMs) {
+    return refuse(403, "RequestTimeTooSkewed", "The difference between the request time and the current time is too large.")
+  }
+  if (method === "PUT" && headers["content-length"] === undefined) return refuse(411, "MissingContentLength", "You must provide the Content-Length HTTP header.")
   const verdict = await S3BlobStore.verify({ method, target, headers, body }, (id) => id === state.accessKeyId ? state.secretAccessKey : null)
   if (!verdict.ok) return refuse(verdict.code === "XAmzContentSHA256Mismatch" || verdict.code === "AuthorizationHeaderMalformed" ? 400 : 403, verdict.code, verdict.message)
   if (verdict.region !== state.region) return refuse(400, "AuthorizationHeaderMalformed", `The region '${verdict.region}' is wrong; expecting '${state.region}'`)
@@ -142,6 +188,12 @@ const serve = (state: State) =>
       request.on("end", () => {
         const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : value]))
         answer(state, request.method ?? "GET", request.url ?? "/", headers, new Uint8Array(Buffer.concat(chunks))).then((out) => {
+          const error = out.status >= 300 && request.method !== "HEAD"
+          state.exchanges.push({
+            method: request.method ?? "GET", target: request.url ?? "/", headers, bodyBytes: size, status: out.status,
+            responseHeaders: Object.fromEntries(Object.entries(out.headers).map(([name, value]) => [name.toLowerCase(), value])),
+            responseBody: error ? out.body.toString("utf8") : ""
+          })
           response.writeHead(out.status, out.headers).end(request.method === "HEAD" ? undefined : out.body)
         }, (error: unknown) => response.writeHead(500).end(String(error)))
       })
@@ -150,7 +202,7 @@ const serve = (state: State) =>
     server.listen(0, "127.0.0.1", () => resolve({ server, endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }))
   })
 
-export const make = (options: { readonly bucket?: string; readonly region?: string; readonly objectBytesMax?: number } = {}): FakeObjectStore => {
+export const make = (options: { readonly bucket?: string; readonly region?: string; readonly objectBytesMax?: number; readonly now?: () => number } = {}): FakeObjectStore => {
   const state: State = {
     accessKeyId: "AKIAFAKEOBJECTSTORE1",
     secretAccessKey: createHash("sha256").update("ledger fake object store").digest("base64").slice(0, 40),
@@ -159,7 +211,9 @@ export const make = (options: { readonly bucket?: string; readonly region?: stri
     limit: options.objectBytesMax ?? S3BlobStore.objectBytesMax,
     objects: new Map(),
     requests: [],
-    failures: 0
+    exchanges: [],
+    failures: 0,
+    now: options.now ?? Date.now
   }
   let started: Promise<{ server: Server; endpoint: string }> | null = null
   let endpoint = ""
@@ -196,6 +250,7 @@ export const make = (options: { readonly bucket?: string; readonly region?: stri
     },
     objects: state.objects,
     requests: state.requests,
+    exchanges: state.exchanges,
     failNext: (count = 1) => {
       state.failures = count
     }

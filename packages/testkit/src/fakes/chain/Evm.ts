@@ -11,11 +11,16 @@ export const evm = (state: ChainState, response: ServerResponse, rail: string, c
     state.calls++
     return reply(`0x${state.tip.toString(16)}`)
   }
-  if (call.method !== "eth_getLogs") return json(response, 200, { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "Method not found" } })
+  const fail = (code: number, message: string) => json(response, 200, { jsonrpc: "2.0", id: call.id, error: { code, message } })
+  if (call.method !== "eth_getLogs") return fail(-32601, `the method ${String(call.method)} does not exist/is not available`)
   const filter = (call.params as Array<Json>)[0]!
   const from = Number.parseInt(filter.fromBlock, 16)
   const to = Number.parseInt(filter.toBlock, 16)
-  if (to - from + 1 > 10_000) return json(response, 200, { jsonrpc: "2.0", id: call.id, error: { code: -32005, message: "block range is too wide" } })
+  // A node's refusals, as the execution APIs' conformance exchanges show them (tests/eth_getLogs/filter-error-*.io).
+  if (from > to) return fail(-32602, "invalid block range params")
+  if (to > state.tip) return fail(-32602, "block range extends beyond current head block")
+  // Not the specification's: hosted nodes bound a call's range; the adapter asks within 10,000 blocks.
+  if (to - from + 1 > 10_000) return fail(-32005, "block range is too wide")
   const contract = evmForm(CryptoPorts.contracts[rail as CryptoPorts.TokenRail])
   const wanted = new Set(((filter.topics?.[2] ?? []) as Array<string>).map((topic) => topic.toLowerCase()))
   const logs = state.outputs.flatMap((output) => {

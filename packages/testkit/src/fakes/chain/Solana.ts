@@ -10,6 +10,15 @@ export const solana = (state: ChainState, response: ServerResponse, call: Json) 
   const mint = CryptoPorts.solanaUsdcMint
   const tokenAccount = (owner: string) => `ata-${owner}`
   const mined = state.outputs.filter((output) => isSolana(output) && output.height !== null)
+  const fail = (code: number, message: string) => json(response, 200, { jsonrpc: "2.0", id: call.id, error: { code, message } })
+  // What Solana's RPC refuses (solana.com/docs/rpc/http): history below `confirmed`, more than 1,000
+  // signatures a page, and a versioned transaction to a client that does not say it reads them.
+  const history = call.method === "getSignaturesForAddress" || call.method === "getTransaction"
+  if (history && params[1]?.commitment === "processed") return fail(-32602, "Method does not support commitment below `confirmed`")
+  if (call.method === "getSignaturesForAddress" && Number(params[1]?.limit ?? 1000) > 1000) return fail(-32602, "Invalid limit; max 1000")
+  if (call.method === "getTransaction" && params[1]?.maxSupportedTransactionVersion === undefined && mined.some((output) => output.txid === params[0])) {
+    return fail(-32015, "Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": 0")
+  }
   switch (call.method) {
     case "getSlot":
       state.calls++
@@ -31,9 +40,10 @@ export const solana = (state: ChainState, response: ServerResponse, call: Json) 
       const before = mined.filter((other) => other.address === output.address && (other.height! < output.height! || (other.height === output.height && other.sequence < output.sequence)))
         .reduce((sum, other) => sum + other.units, 0n)
       const balance = (amount: bigint) => [{ accountIndex: 1, mint, owner: output.address, uiTokenAmount: { amount: amount.toString(), decimals: 6 } }]
-      return reply({ slot: output.height, meta: { err: null, preTokenBalances: balance(before), postTokenBalances: balance(before + output.units) } })
+      // Wallets send version 0 transactions: the reason a client must pass `maxSupportedTransactionVersion`.
+      return reply({ slot: output.height, version: 0, meta: { err: null, preTokenBalances: balance(before), postTokenBalances: balance(before + output.units) } })
     }
     default:
-      return json(response, 200, { jsonrpc: "2.0", id: call.id, error: { code: -32601, message: "Method not found" } })
+      return fail(-32601, "Method not found")
   }
 }

@@ -13,9 +13,20 @@ export interface Output {
   readonly monero: { readonly primary: string; readonly minor: number } | null
 }
 
+/** A request as received and the answer given, for contract tests (issue 39). */
+export interface ChainRequest {
+  readonly path: string
+  readonly rpc: string | null
+  readonly method: string
+  readonly contentType: string
+  readonly body: string
+  status: number
+  answer: string
+}
+
 export interface ChainState {
   readonly outputs: Array<Output>
-  readonly requests: Array<{ path: string; rpc: string | null }>
+  readonly requests: Array<ChainRequest>
   /** Monero wallet file name to its primary address. */
   readonly wallets: Map<string, string>
   /** The Monero wallet open (its primary address). */
