@@ -143,7 +143,7 @@ const kindOf = (value: Json) => value === null ? "null" : Array.isArray(value) ?
 /** Problems of a value against a field's TypeScript type in the generated resource (`string | null`, `{[key: string]: unknown}[] | null`, ...). */
 const fieldProblems = (type: string, value: Json, at: string): Array<string> => {
   const kind = kindOf(value)
-  const accepts = type.split(" | ").map((option) =>
+  const accepts: Array<string> = type.split(" | ").map((option) =>
     option === "null" ? "null" : option === "string" ? "string" : option === "number" ? "number" : option === "boolean" ? "boolean" : option.endsWith("[]") ? "array" : "object")
   return accepts.includes(kind) ? [] : [`${at}: ${JSON.stringify(value)} is not ${type}`]
 }
