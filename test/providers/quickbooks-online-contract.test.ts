@@ -64,10 +64,15 @@ describe("the online edition against Intuit's description (v3 XSDs, OAuth 2.0)",
     const parsed = await run(Effect.flip(port.count({ accessToken, realmId: consent.realmId, entity: "Invoice" })))
     expect(parsed).toMatchObject({ code: "error" })
     expect(parsed.message).toContain("code 4000")
+    fake.failNext("unavailable")
+    expect(await run(Effect.flip(port.count({ accessToken, realmId: consent.realmId, entity: "Invoice" })))).toMatchObject({ code: "unavailable" })
+    // A malformed page is a failure, never an empty page taken as the end.
+    fake.failNext("malformed")
+    expect(await run(Effect.flip(port.query({ accessToken, realmId: consent.realmId, entity: "Invoice", startPosition: 1, maxResults: 1_000 })))).toMatchObject({ code: "error", message: "not JSON" })
     const replayed = await run(Effect.flip(port.exchange({ code: consent.code, realmId: consent.realmId, redirectUri: "/cb" })))
     expect(replayed.code).toBe("invalid_grant")
     expect(requests.flatMap(requestProblems)).toEqual([])
-    expect(requests.flatMap(responseProblems)).toEqual([])
+    expect(requests.filter((request) => typeof request.answer !== "string").flatMap(responseProblems)).toEqual([])
   })
 
   it("points at Intuit's own OAuth endpoints for Intuit's API, a base URL's path kept otherwise", () => {

@@ -20,8 +20,8 @@ export interface FakeOnlineBooks {
   /** The person consents: the code and realm the provider sends back with the state. */
   readonly consent: (consentUrl: string) => { readonly state: string; readonly code: string; readonly realmId: string }
   readonly calls: () => number
-  /** The next API call is refused as the service refuses it: throttled (429, Retry-After), a query fault (400), down (503). */
-  readonly failNext: (failure: "throttle" | "validation" | "unavailable") => void
+  /** The next API call is refused as the service refuses it: throttled (429, Retry-After), a query fault (400), down (503), or cut off (a malformed 200). */
+  readonly failNext: (failure: "throttle" | "validation" | "unavailable" | "malformed") => void
   readonly revoked: ReadonlyArray<string>
   /** Fills the company with `months` months of invoices, payments, bills and bill payments from `start` (YYYY-MM). */
   readonly generateYear: (options?: { readonly start?: string; readonly months?: number; readonly perMonth?: number; readonly customers?: number }) => void
@@ -31,7 +31,7 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const realmId = "9130350000000001"
 const money = (cents: number) => Number((cents / 100).toFixed(2))
 
-type Failure = "throttle" | "validation" | "unavailable"
+type Failure = "throttle" | "validation" | "unavailable" | "malformed"
 interface State { company: Record<string, Array<Json>>; codes: Set<string>; tokens: Set<string>; revoked: Array<string>; calls: number; failing: Array<Failure> }
 
 const clientBasic = `Basic ${btoa("client:secret")}`
@@ -82,6 +82,8 @@ const handler = (state: State) =>
     if (match[1] !== realmId) return fault(403, "AUTHORIZATION", "3100", "message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403", "The token does not open this company")
     const failing = state.failing.shift()
     if (failing === "throttle") return fault(429, "SERVICE", "3001", "message=ThrottleExceeded; errorCode=003001; statusCode=429", "The request limit was reached.", { "retry-after": "60" })
+    // A page cut off in transit: a 200 whose body is not whole JSON.
+    if (failing === "malformed") return new Response('{"QueryResponse":{"Invoice":[{"Id":"1"', { status: 200, headers: { "content-type": "application/json" } })
     if (failing === "unavailable") return fault(503, "SERVICE", "10000", "An application error has occurred while processing your request", "System Failure Error")
     state.calls++
     const text = url.searchParams.get("query") ?? ""
