@@ -39,7 +39,8 @@ type Json = Record<string, any>
 
 export const processorObject = (item: Json): Ports.SourceObject => {
   const date = new Date(Number(item.created) * 1000).toISOString().slice(0, 10)
-  const base = { id: String(item.id), version: String(item.updated ?? item.created), date, description: String(item.description ?? item.type) }
+  // A balance transaction does not change once made (Stripe has no `updated`): its version is when it was made.
+  const base = { id: String(item.id), version: String(item.created), date, description: String(item.description ?? item.type) }
   if (item.type === "charge") {
     return { ...base, type: "charge", lines: [
       { kind: "category", key: String(item.category ?? "*"), amountCents: Number(item.amount) },

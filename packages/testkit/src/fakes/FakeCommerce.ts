@@ -115,11 +115,15 @@ const handler = (state: State) => async (request: Request): Promise<Response> =>
   return json(404, { error: "not_found" })
 }
 
+const transaction = (id: string, type: "charge" | "refund" | "payout", amount: number, fee: number, date: string) => ({
+  id, object: "balance_transaction", type, reporting_category: type, amount, fee, net: amount - fee, currency: "usd", status: "available",
+  created: epoch(date), available_on: epoch(date)
+})
+
 export const make = (): FakeCommerce => {
   const accounts = new Map<string, Account>()
   const state: State = { codes: new Map(), tokens: new Map(), revoked: [], failing: null, shopCodes: new Map(), shopTokens: new Map(), shops: new Map() }
   const handle = handler(state)
-  let version = 0
 
   const account = (provider: string, id: string, name = id) => {
     const key = `${provider}:${id}`
@@ -150,15 +154,15 @@ export const make = (): FakeCommerce => {
       state.codes.set(code, { account: account(providerOf(url), who.id, who.name), challenge: url.searchParams.get("code_challenge") ?? "" })
       return { state: url.searchParams.get("state") ?? "", code }
     },
+    // Balance transactions as Stripe's API 2023-08-16 describes them (no field it does not have).
     addCharge: (accountId, charge) => {
-      byId(accountId).log.push({ id: charge.id, object: "balance_transaction", type: "charge", amount: charge.amountCents, fee: charge.feeCents ?? 0,
-        net: charge.amountCents - (charge.feeCents ?? 0), category: charge.category, created: epoch(charge.date), updated: ++version })
+      byId(accountId).log.push({ ...transaction(charge.id, "charge", charge.amountCents, charge.feeCents ?? 0, charge.date), ...(charge.category === undefined ? {} : { category: charge.category }) })
     },
     addRefund: (accountId, refund) => {
-      byId(accountId).log.push({ id: refund.id, type: "refund", amount: -refund.amountCents, fee: 0, created: epoch(refund.date), updated: ++version })
+      byId(accountId).log.push(transaction(refund.id, "refund", -refund.amountCents, 0, refund.date))
     },
     addPayout: (accountId, payout) => {
-      byId(accountId).log.push({ id: payout.id, type: "payout", amount: -payout.amountCents, fee: 0, created: epoch(payout.date), updated: ++version })
+      byId(accountId).log.push(transaction(payout.id, "payout", -payout.amountCents, 0, payout.date))
     },
     putOrder: (accountId, order) => putOrder(state, accountId, order),
     revoked: state.revoked,
