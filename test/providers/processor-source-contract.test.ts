@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import type { ObjectPage } from "@ledger/engine/ports"
 import { CommerceHttp } from "@ledger/server"
 import { FakeCommerce } from "@ledger/testkit"
 import { recording } from "../support/providers/shopify.ts"
@@ -25,7 +26,7 @@ describe("the processor source against Stripe's description", () => {
     fake.addPayout("acct_1Contract", { id: "txn_po_1", amountCents: 50_000, date: "2026-03-05" })
     let cursor: string | null = null
     for (let more = true; more;) {
-      const page = await Effect.runPromise(port.objects({ provider: "provider_a", accessToken: grant.accessToken, cursor }))
+      const page: ObjectPage = await Effect.runPromise(port.objects({ provider: "provider_a", accessToken: grant.accessToken, cursor }))
       cursor = page.nextCursor
       more = page.hasMore
     }
