@@ -26,7 +26,9 @@ const order = (id: string, date: string, options: { sku?: string; price?: string
 const connect = async (owner: ReturnType<typeof writer>, shop: string, threshold = 10_000) => {
   const started = await owner.post("/v1/integrations/connections", { provider: "provider_b" })
   expect(started.status).toBe(201)
-  expect(started.body.consent_url).toContain("code_challenge_method=S256")
+  // Shopify's consent (its authorization-code grant takes no PKCE; the state guards the callback).
+  expect(started.body.consent_url).toContain("/admin/oauth/authorize?")
+  expect(started.body.consent_url).not.toContain("code_challenge")
   const consent = commerce.consent(started.body.consent_url, { id: shop, name: "Mug Shop" })
   const completed = await owner.post("/v1/integrations/connections/complete", { state: consent.state, code: consent.code, posting_threshold_cents: threshold })
   expect(completed.status).toBe(201)

@@ -1,5 +1,8 @@
 import { Effect, Layer } from "effect"
 import { Ports } from "@ledger/engine"
+import * as Shopify from "./storefront/Shopify.ts"
+
+export { cents, storefrontDiscounts, storefrontOrder } from "./storefront/Shopify.ts"
 
 /**
  * The real adapter of the commerce providers port: OAuth 2.0 with PKCE (authorization-code grant,
@@ -9,9 +12,10 @@ import { Ports } from "@ledger/engine"
  *   `GET /v1/balance_transactions?limit=100` answers `{data, has_more}` of charges (amount and fee
  *   in integer minor units), refunds and payouts, NEWEST FIRST. `starting_after=<id>` pages to
  *   older ones, `ending_before=<id>` to newer ones (see `processorCursor`).
- * - `provider_b`, a storefront modelled on the admin order APIs storefronts share:
- *   `GET /admin/api/orders.json?since_cursor=&limit=100` answers `{orders, next_cursor, has_more}`
- *   with line items, discounts, shipping lines, tax lines and tips as decimal strings.
+ * - `provider_b`, a storefront: Shopify's Admin REST API 2024-04 (`storefront/Shopify.ts`, ADR
+ *   2126): orders with line items, discounts, shipping lines, tax lines and tips as decimal
+ *   strings, listed by `updated_at_min` and paged by the `Link` header. `LEDGER_PROVIDER_B_URL` is
+ *   the shop's address (`https://{shop}.myshopify.com`).
  *
  * Configured per provider by `LEDGER_PROVIDER_A_URL` / `LEDGER_PROVIDER_B_URL` with
  * `..._CLIENT_ID` and `..._CLIENT_SECRET`, and `LEDGER_APP_URL` for the redirect. The testkit's
@@ -33,16 +37,10 @@ export interface Options {
 
 type Json = Record<string, any>
 
-/** Integer cents from a decimal string ("19.99"), never through a float. */
-export const cents = (value: unknown): number => {
-  const [whole, fraction = ""] = String(value ?? "0").split(".")
-  const sign = whole!.startsWith("-") ? -1 : 1
-  return sign * (Math.abs(Number(whole)) * 100 + Number(fraction.padEnd(2, "0").slice(0, 2)))
-}
-
 export const processorObject = (item: Json): Ports.SourceObject => {
   const date = new Date(Number(item.created) * 1000).toISOString().slice(0, 10)
-  const base = { id: String(item.id), version: String(item.updated ?? item.created), date, description: String(item.description ?? item.type) }
+  // A balance transaction does not change once made (Stripe has no `updated`): its version is when it was made.
+  const base = { id: String(item.id), version: String(item.created), date, description: String(item.description ?? item.type) }
   if (item.type === "charge") {
     return { ...base, type: "charge", lines: [
       { kind: "category", key: String(item.category ?? "*"), amountCents: Number(item.amount) },
@@ -51,50 +49,6 @@ export const processorObject = (item: Json): Ports.SourceObject => {
   }
   if (item.type === "refund") return { ...base, type: "refund", lines: [{ kind: "refund", key: "*", amountCents: Math.abs(Number(item.amount)) }] }
   return { ...base, type: "payout", lines: [{ kind: "payout", key: "*", amountCents: Math.abs(Number(item.amount)) }] }
-}
-
-/**
- * An order's discounts in money (issue 39 item 5). The storefront's `discount_applications` say how
- * a discount was defined (`value_type` percentage or fixed amount, `value`), not what it took off:
- * the amounts are each line's (and each shipping line's) `discount_allocations`, keyed here by their
- * application's code or title. An order without allocations falls back to its `discount_codes`
- * amounts, then to `total_discounts`.
- */
-export const storefrontDiscounts = (order: Json): Array<Ports.SourceLine> => {
-  const applications = (order.discount_applications ?? []) as Array<Json>
-  const keyOf = (index: unknown): string => {
-    const application = typeof index === "number" ? applications[index] : undefined
-    return String(application?.code ?? application?.title ?? "*").slice(0, 200)
-  }
-  const allocated: Array<Ports.SourceLine> = []
-  for (const line of [...(order.line_items ?? []), ...(order.shipping_lines ?? [])] as Array<Json>) {
-    for (const allocation of (line.discount_allocations ?? []) as Array<Json>) {
-      allocated.push({ kind: "discount", key: keyOf(allocation.discount_application_index), amountCents: cents(allocation.amount) })
-    }
-  }
-  if (allocated.length > 0) return allocated
-  const codes = ((order.discount_codes ?? []) as Array<Json>).map((code): Ports.SourceLine => ({ kind: "discount", key: String(code.code ?? "*").slice(0, 200), amountCents: cents(code.amount) }))
-  if (codes.some((code) => code.amountCents !== 0)) return codes
-  return cents(order.total_discounts) > 0 ? [{ kind: "discount", key: "*", amountCents: cents(order.total_discounts) }] : []
-}
-
-export const storefrontOrder = (order: Json): Ports.SourceObject => {
-  const lines: Array<Ports.SourceLine> = []
-  for (const item of (order.line_items ?? []) as Array<Json>) {
-    lines.push({ kind: "product", key: String(item.sku ?? "*"), amountCents: cents(item.price) * Number(item.quantity ?? 1) })
-  }
-  lines.push(...storefrontDiscounts(order))
-  for (const shipping of (order.shipping_lines ?? []) as Array<Json>) lines.push({ kind: "shipping", key: String(shipping.code ?? "*"), amountCents: cents(shipping.price) })
-  for (const tax of (order.tax_lines ?? []) as Array<Json>) lines.push({ kind: "tax", key: String(tax.title ?? "*"), amountCents: cents(tax.price) })
-  if (cents(order.total_tip_received) > 0) lines.push({ kind: "tip", key: "*", amountCents: cents(order.total_tip_received) })
-  return {
-    id: String(order.id),
-    type: "order",
-    version: String(order.updated_at),
-    date: String(order.created_at).slice(0, 10),
-    description: String(order.name ?? order.id),
-    lines: lines.filter((line) => line.amountCents !== 0)
-  }
 }
 
 /**
@@ -176,6 +130,43 @@ const processorObjects = <E>(call: (request: Request) => Effect.Effect<Json, E>,
   }))
 }
 
+/** Sending, and reading an answer: its JSON, or the port's failure with what the provider said. */
+const client = (send: (request: Request) => Promise<Response>) => {
+  const sent = (request: Request) => Effect.tryPromise({ try: () => send(request), catch: (error) => failure("unavailable", String(error)) })
+  const answer = (request: Request, response: Response): Effect.Effect<Json, Ports.CommerceFailure> => {
+    if (response.ok) return Effect.tryPromise({ try: () => response.json() as Promise<Json>, catch: () => failure("error", "not JSON") })
+    return Effect.flatMap(Effect.promise(() => response.text().catch(() => "")), (text) => {
+      // What the provider said: Shopify's `errors`, Stripe's `error.message`, OAuth's `error`.
+      const said = `HTTP ${response.status}${text === "" ? "" : `: ${text.slice(0, 300)}`}`
+      const retryAfter = response.headers.get("retry-after")
+      return Effect.fail(
+        response.status === 401 ? failure("unauthorized", `the provider refused the token (${said})`)
+          : response.status === 400 && new URL(request.url).pathname.includes("oauth") ? failure("invalid_grant", `the provider refused the grant (${said})`)
+          : response.status === 429 ? failure("unavailable", `the provider throttled the call${retryAfter === null ? "" : `, retry after ${retryAfter} s`} (${said})`)
+          : response.status >= 500 ? failure("unavailable", said)
+          : failure("error", `the provider refused the call (${said})`)
+      )
+    })
+  }
+  const call = (request: Request) => Effect.flatMap(sent(request), (response) => answer(request, response))
+  return { sent, answer, call }
+}
+
+/** Shopify's token, then its shop: the token answer names no account. */
+const shopifyExchange = (call: (request: Request) => Effect.Effect<Json, Ports.CommerceFailure>, found: ProviderConfig, code: string) =>
+  call(new Request(Shopify.tokenUrl(found.baseUrl), {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ client_id: found.clientId, client_secret: found.clientSecret, code })
+  })).pipe(Effect.flatMap((token) => {
+    const accessToken = typeof token.access_token === "string" ? token.access_token : ""
+    if (accessToken === "") return Effect.fail(failure("error", "the storefront's token answer has no access_token"))
+    return call(new Request(Shopify.adminUrl(found.baseUrl, "shop.json"), { headers: Shopify.headers(accessToken) })).pipe(Effect.flatMap((json) => {
+      const account = Shopify.shopAccount(json)
+      return account === null ? Effect.fail(failure("error", "the storefront's shop answer names no shop")) : Effect.succeed({ accessToken, ...account })
+    }))
+  }))
+
 export const make = (options: Options): Ports.CommerceProviders["Service"] => {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request))
   // Under the app's address, its path kept (an app served under a prefix).
@@ -184,19 +175,18 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
     const found = options.providers[provider]
     return found === undefined ? Effect.fail(failure("not_configured", `${provider} is not configured`)) : Effect.succeed(found)
   }
-  const call = (request: Request) =>
-    Effect.tryPromise({ try: () => send(request), catch: (error) => failure("unavailable", String(error)) }).pipe(
-      Effect.flatMap((response) =>
-        response.status === 401 ? Effect.fail(failure("unauthorized", "the provider refused the token"))
-          : response.status === 400 ? Effect.fail(failure("invalid_grant", "the provider refused the grant"))
-          : !response.ok ? Effect.fail(failure("unavailable", `HTTP ${response.status}`))
-          : Effect.tryPromise({ try: () => response.json() as Promise<Json>, catch: () => failure("error", "not JSON") }))
-    )
+  const { sent, answer, call } = client(send)
+  const shopify = Shopify.headers
   return Ports.CommerceProviders.of({
     configured: (provider) => options.providers[provider] !== undefined,
     consentUrl: ({ provider, state, codeChallenge, redirectUri }) => {
       const found = options.providers[provider]
       if (found === undefined) return ""
+      if (provider === "provider_b") {
+        const url = Shopify.authorizeUrl(found.baseUrl)
+        url.search = new URLSearchParams({ client_id: found.clientId, scope: Shopify.scope, redirect_uri: redirect(redirectUri), state }).toString()
+        return url.toString()
+      }
       const url = endpoint(found.baseUrl, "/oauth/authorize")
       url.search = new URLSearchParams({
         response_type: "code", client_id: found.clientId, redirect_uri: redirect(redirectUri), state, scope: "read_only",
@@ -205,7 +195,7 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
       return url.toString()
     },
     exchange: ({ provider, code, codeVerifier, redirectUri }) =>
-      Effect.flatMap(config(provider), (found) =>
+      Effect.flatMap(config(provider), (found) => provider === "provider_b" ? shopifyExchange(call, found, code) :
         call(new Request(endpoint(found.baseUrl, "/oauth/token"), {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -221,13 +211,11 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
     objects: ({ provider, accessToken, cursor }) =>
       Effect.flatMap(config(provider), (found) => {
         if (provider === "provider_a") return processorObjects(call, found.baseUrl, accessToken, cursor)
-        const url = endpoint(found.baseUrl, "/admin/api/orders.json")
-        url.searchParams.set("limit", "100")
-        if (cursor !== null && cursor !== "") url.searchParams.set("since_cursor", cursor)
-        return call(new Request(url, { headers: { authorization: `Bearer ${accessToken}` } })).pipe(Effect.map((json) => {
-          const items = json.orders as Array<Json>
-          return { objects: items.map(storefrontOrder), nextCursor: String(json.next_cursor ?? cursor ?? ""), hasMore: json.has_more === true }
-        }))
+        const at = Shopify.storefrontCursor(cursor)
+        const request = new Request(Shopify.ordersUrl(found.baseUrl, at), { headers: shopify(accessToken) })
+        return Effect.flatMap(sent(request), (response) => answer(request, response).pipe(
+          Effect.map((json) => Shopify.storefrontPage(at, (json.orders ?? []) as Array<Json>, Shopify.nextPage(response.headers.get("link"))))
+        ))
       }),
     balance: ({ provider, accessToken }) =>
       Effect.flatMap(config(provider), (found) =>
@@ -235,7 +223,8 @@ export const make = (options: Options): Ports.CommerceProviders["Service"] => {
           : call(new Request(endpoint(found.baseUrl, "/v1/balance"), { headers: { authorization: `Bearer ${accessToken}` } }))
             .pipe(Effect.map(processorBalance))),
     revoke: ({ provider, accessToken }) =>
-      Effect.flatMap(config(provider), (found) =>
+      Effect.flatMap(config(provider), (found) => provider === "provider_b"
+        ? call(new Request(Shopify.uninstallUrl(found.baseUrl), { method: "DELETE", headers: shopify(accessToken) })).pipe(Effect.asVoid) :
         call(new Request(endpoint(found.baseUrl, "/oauth/revoke"), {
           method: "POST",
           headers: { "content-type": "application/x-www-form-urlencoded" },

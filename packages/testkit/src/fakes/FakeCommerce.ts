@@ -2,14 +2,15 @@ import { createHash, randomBytes } from "node:crypto"
 import type { Layer } from "effect"
 import type { CommerceProviders } from "@ledger/engine/ports"
 import { CommerceHttp } from "@ledger/server"
+import { putOrder, type Shop, shopConsent, shopify } from "./FakeShopify.ts"
 
 /**
  * The commerce providers' fake: the same HTTP API the real adapter (@ledger/server
  * `CommerceHttp`) calls, served in memory, so tests run the real adapter against it. OAuth 2.0
  * with PKCE is checked for real (the token exchange verifies the S256 challenge). `provider_a` is
  * a payment processor (balance transactions: charges with fees, refunds, payouts); `provider_b` a
- * storefront (orders with line items, discounts, shipping, tax lines and tips; an update appends
- * the order's new version to its change log).
+ * storefront as Shopify's Admin REST API 2024-04 serves it (`FakeShopify.ts`: orders with line
+ * items, discounts, shipping, tax lines and tips, each listed once as it is now).
  */
 
 type Json = Record<string, any>
@@ -32,17 +33,19 @@ export interface FakeCommerce {
   /** Adds or changes an order (a new `updated_at` each time). */
   readonly putOrder: (accountId: string, order: Json) => void
   readonly revoked: ReadonlyArray<string>
-  readonly failNext: () => void
+  /** The next call fails: the provider down (503), or throttled (429 with `Retry-After`). */
+  readonly failNext: (kind?: "unavailable" | "throttle") => void
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } })
 const epoch = (date: string) => Math.floor(Date.parse(`${date}T12:00:00Z`) / 1000)
 
-interface State {
+interface State extends Shop {
   readonly codes: Map<string, { account: Account; challenge: string }>
   readonly tokens: Map<string, Account>
   readonly revoked: Array<string>
-  failing: boolean
+  failing: "unavailable" | "throttle" | null
 }
 
 const oauth = async (state: State, request: Request, url: URL): Promise<Response | null> => {
@@ -71,11 +74,16 @@ const oauth = async (state: State, request: Request, url: URL): Promise<Response
 
 /** The providers' HTTP API over the state. */
 const handler = (state: State) => async (request: Request): Promise<Response> => {
-  if (state.failing) {
-    state.failing = false
-    return json(503, { error: "unavailable" })
-  }
   const url = new URL(request.url)
+  const failing = state.failing
+  state.failing = null
+  if (failing === "throttle") {
+    return url.pathname.startsWith("/admin/")
+      ? json(429, { errors: "Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service." }, { "retry-after": "2.0" })
+      : json(429, { error: { type: "rate_limit_error", message: "Too many requests" } }, { "retry-after": "1" })
+  }
+  if (failing === "unavailable") return url.pathname.startsWith("/admin/") ? json(503, { errors: "Service Unavailable" }) : json(503, { error: { type: "api_error", message: "unavailable" } })
+  if (url.pathname.startsWith("/admin/")) return shopify(state, request, url)
   const granted = await oauth(state, request, url)
   if (granted !== null) return granted
   const holder = state.tokens.get((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""))
@@ -104,19 +112,18 @@ const handler = (state: State) => async (request: Request): Promise<Response> =>
     const held = holder.log.reduce((sum, item) => sum + (typeof item.net === "number" ? item.net : Number(item.amount) - Number(item.fee ?? 0)), 0)
     return json(200, { object: "balance", livemode: false, available: [{ amount: held, currency: "usd", source_types: { card: held } }], pending: [{ amount: 0, currency: "usd", source_types: { card: 0 } }] })
   }
-  if (url.pathname === "/admin/api/orders.json") {
-    const since = Number(url.searchParams.get("since_cursor") ?? 0)
-    const slice = holder.log.slice(since, since + limit)
-    return json(200, { orders: slice, next_cursor: String(since + slice.length), has_more: since + limit < holder.log.length })
-  }
   return json(404, { error: "not_found" })
 }
 
+const transaction = (id: string, type: "charge" | "refund" | "payout", amount: number, fee: number, date: string) => ({
+  id, object: "balance_transaction", type, reporting_category: type, amount, fee, net: amount - fee, currency: "usd", status: "available",
+  created: epoch(date), available_on: epoch(date)
+})
+
 export const make = (): FakeCommerce => {
   const accounts = new Map<string, Account>()
-  const state: State = { codes: new Map(), tokens: new Map(), revoked: [], failing: false }
+  const state: State = { codes: new Map(), tokens: new Map(), revoked: [], failing: null, shopCodes: new Map(), shopTokens: new Map(), shops: new Map() }
   const handle = handler(state)
-  let version = 0
 
   const account = (provider: string, id: string, name = id) => {
     const key = `${provider}:${id}`
@@ -141,27 +148,26 @@ export const make = (): FakeCommerce => {
     fetch: handle,
     consent: (consentUrl, who) => {
       const url = new URL(consentUrl)
+      if (providerOf(url) === "provider_b") return shopConsent(state, url, who)
       if (url.searchParams.get("code_challenge_method") !== "S256") throw new Error("PKCE S256 expected")
       const code = `code_${randomBytes(8).toString("hex")}`
       state.codes.set(code, { account: account(providerOf(url), who.id, who.name), challenge: url.searchParams.get("code_challenge") ?? "" })
       return { state: url.searchParams.get("state") ?? "", code }
     },
+    // Balance transactions as Stripe's API 2023-08-16 describes them (no field it does not have).
     addCharge: (accountId, charge) => {
-      byId(accountId).log.push({ id: charge.id, object: "balance_transaction", type: "charge", amount: charge.amountCents, fee: charge.feeCents ?? 0,
-        net: charge.amountCents - (charge.feeCents ?? 0), category: charge.category, created: epoch(charge.date), updated: ++version })
+      byId(accountId).log.push({ ...transaction(charge.id, "charge", charge.amountCents, charge.feeCents ?? 0, charge.date), ...(charge.category === undefined ? {} : { category: charge.category }) })
     },
     addRefund: (accountId, refund) => {
-      byId(accountId).log.push({ id: refund.id, type: "refund", amount: -refund.amountCents, fee: 0, created: epoch(refund.date), updated: ++version })
+      byId(accountId).log.push(transaction(refund.id, "refund", -refund.amountCents, 0, refund.date))
     },
     addPayout: (accountId, payout) => {
-      byId(accountId).log.push({ id: payout.id, type: "payout", amount: -payout.amountCents, fee: 0, created: epoch(payout.date), updated: ++version })
+      byId(accountId).log.push(transaction(payout.id, "payout", -payout.amountCents, 0, payout.date))
     },
-    putOrder: (accountId, order) => {
-      byId(accountId).log.push({ ...order, updated_at: `${order.created_at}#${++version}` })
-    },
+    putOrder: (accountId, order) => putOrder(state, accountId, order),
     revoked: state.revoked,
-    failNext: () => {
-      state.failing = true
+    failNext: (kind = "unavailable") => {
+      state.failing = kind
     }
   }
 }

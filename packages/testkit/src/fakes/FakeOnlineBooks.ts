@@ -20,6 +20,8 @@ export interface FakeOnlineBooks {
   /** The person consents: the code and realm the provider sends back with the state. */
   readonly consent: (consentUrl: string) => { readonly state: string; readonly code: string; readonly realmId: string }
   readonly calls: () => number
+  /** The next API call is refused as the service refuses it: throttled (429, Retry-After), a query fault (400), down (503), or cut off (a malformed 200). */
+  readonly failNext: (failure: "throttle" | "validation" | "unavailable" | "malformed") => void
   readonly revoked: ReadonlyArray<string>
   /** Fills the company with `months` months of invoices, payments, bills and bill payments from `start` (YYYY-MM). */
   readonly generateYear: (options?: { readonly start?: string; readonly months?: number; readonly perMonth?: number; readonly customers?: number }) => void
@@ -29,34 +31,72 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const realmId = "9130350000000001"
 const money = (cents: number) => Number((cents / 100).toFixed(2))
 
-const handler = (state: { company: Record<string, Array<Json>>; codes: Set<string>; tokens: Set<string>; revoked: Array<string>; calls: number }) =>
+type Failure = "throttle" | "validation" | "unavailable" | "malformed"
+interface State { company: Record<string, Array<Json>>; codes: Set<string>; tokens: Set<string>; revoked: Array<string>; calls: number; failing: Array<Failure> }
+
+const clientBasic = `Basic ${btoa("client:secret")}`
+/** An answer of the v3 API: its envelope carries the time. */
+const intuit = (status: number, body: Json, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ ...body, time: new Date().toISOString() }), { status, headers: { "content-type": "application/json", ...headers } })
+/** The API's refusal, as the v3 XSDs describe it: a Fault listing its Errors, each with a code. */
+const fault = (status: number, type: string, code: string, message: string, detail: string, headers: Record<string, string> = {}) =>
+  intuit(status, { Fault: { Error: [{ Message: message, Detail: detail, code }], type } }, headers)
+const queryFault = (detail: string) => fault(400, "ValidationFault", "4000", "message=QueryParserError; errorCode=004000; statusCode=400", detail)
+
+/** Intuit's OAuth 2.0 endpoints: client credentials by HTTP Basic; errors as RFC 6749 has them. */
+const oauth = async (state: State, request: Request, url: URL): Promise<Response | null> => {
+  if (url.pathname !== "/oauth2/v1/tokens/bearer" && url.pathname !== "/v2/oauth2/tokens/revoke") return null
+  if (request.method !== "POST") return json(405, { error: "invalid_request" })
+  if (request.headers.get("authorization") !== clientBasic) return json(401, { error: "invalid_client" })
+  if (url.pathname === "/oauth2/v1/tokens/bearer") {
+    const form = new URLSearchParams(await request.text())
+    if (form.get("grant_type") !== "authorization_code") return json(400, { error: "unsupported_grant_type" })
+    if (!URL.canParse(form.get("redirect_uri") ?? "")) return json(400, { error: "invalid_request" })
+    if (!state.codes.delete(form.get("code") ?? "")) return json(400, { error: "invalid_grant" })
+    const token = `qbo_${randomBytes(12).toString("hex")}`
+    state.tokens.add(token)
+    return json(200, { access_token: token, token_type: "bearer", expires_in: 3600, refresh_token: `AB11${randomBytes(12).toString("hex")}`, x_refresh_token_expires_in: 8726400 })
+  }
+  let body: Json
+  try {
+    body = await request.json() as Json
+  } catch {
+    return json(400, { error: "invalid_request" })
+  }
+  if (typeof body.token !== "string") return json(400, { error: "invalid_request" })
+  state.tokens.delete(body.token)
+  state.revoked.push(body.token)
+  return new Response(null, { status: 200 })
+}
+
+const handler = (state: State) =>
   async (request: Request): Promise<Response> => {
     const url = new URL(request.url)
-    if (url.pathname === "/oauth2/v1/tokens/bearer") {
-      const code = new URLSearchParams(await request.text()).get("code") ?? ""
-      if (!state.codes.delete(code)) return json(400, { error: "invalid_grant" })
-      const token = `qbo_${randomBytes(12).toString("hex")}`
-      state.tokens.add(token)
-      return json(200, { access_token: token, token_type: "bearer", expires_in: 3600, refresh_token: "r", x_refresh_token_expires_in: 8726400 })
+    const granted = await oauth(state, request, url)
+    if (granted !== null) return granted
+    if (!state.tokens.has((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""))) {
+      return fault(401, "AUTHENTICATION", "3200", "message=AuthenticationFailed; errorCode=003200; statusCode=401", "Token revoked or expired")
     }
-    if (url.pathname === "/oauth2/v1/tokens/revoke") {
-      const token = String((await request.json() as Json).token)
-      state.tokens.delete(token)
-      state.revoked.push(token)
-      return json(200, {})
-    }
-    if (!state.tokens.has((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""))) return json(401, { fault: "AuthenticationFailed" })
     const match = /^\/v3\/company\/([^/]+)\/query$/.exec(url.pathname)
-    if (match === null || match[1] !== realmId) return json(404, { fault: "not found" })
+    if (match === null) return fault(404, "SERVICE", "610", "Object Not Found", `No resource at ${url.pathname}`)
+    if (match[1] !== realmId) return fault(403, "AUTHORIZATION", "3100", "message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403", "The token does not open this company")
+    const failing = state.failing.shift()
+    if (failing === "throttle") return fault(429, "SERVICE", "3001", "message=ThrottleExceeded; errorCode=003001; statusCode=429", "The request limit was reached.", { "retry-after": "60" })
+    // A page cut off in transit: a 200 whose body is not whole JSON.
+    if (failing === "malformed") return new Response('{"QueryResponse":{"Invoice":[{"Id":"1"', { status: 200, headers: { "content-type": "application/json" } })
+    if (failing === "unavailable") return fault(503, "SERVICE", "10000", "An application error has occurred while processing your request", "System Failure Error")
     state.calls++
     const text = url.searchParams.get("query") ?? ""
+    if (failing === "validation") return queryFault(`Error parsing query: ${text}`)
     const count = /^SELECT COUNT\(\*\) FROM (\w+)$/.exec(text)
-    if (count !== null) return json(200, { QueryResponse: { totalCount: (state.company[count[1]!] ?? []).length } })
+    if (count !== null) return intuit(200, { QueryResponse: { totalCount: (state.company[count[1]!] ?? []).length } })
     const page = /^SELECT \* FROM (\w+) STARTPOSITION (\d+) MAXRESULTS (\d+)$/.exec(text)
-    if (page === null) return json(400, { Fault: { Error: [{ Message: "QueryParserError" }] } })
+    if (page === null) return queryFault(`Error parsing query: ${text}`)
+    if (Number(page[2]) < 1) return queryFault("STARTPOSITION starts at 1")
     const start = Number(page[2]) - 1
     const rows = (state.company[page[1]!] ?? []).slice(start, start + Math.min(1000, Number(page[3])))
-    return json(200, { QueryResponse: { [page[1]!]: rows, startPosition: start + 1, maxResults: rows.length }, time: new Date().toISOString() })
+    // Past the end the service answers an empty QueryResponse, not an empty list.
+    return intuit(200, { QueryResponse: rows.length === 0 ? {} : { [page[1]!]: rows, startPosition: start + 1, maxResults: rows.length } })
   }
 
 
@@ -195,7 +235,7 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
 
 
 export const make = (options: { readonly monthlyReadBudget?: number } = {}): FakeOnlineBooks => {
-  const state = { company: {} as Record<string, Array<Json>>, codes: new Set<string>(), tokens: new Set<string>(), revoked: [] as Array<string>, calls: 0 }
+  const state: State = { company: {}, codes: new Set<string>(), tokens: new Set<string>(), revoked: [], calls: 0, failing: [] }
   const handle = handler(state)
 
   return {
@@ -211,12 +251,17 @@ export const make = (options: { readonly monthlyReadBudget?: number } = {}): Fak
     company: state.company,
     consent: (consentUrl) => {
       const url = new URL(consentUrl)
-      if (url.searchParams.get("scope") !== "com.intuit.quickbooks.accounting.read") throw new Error("read-only scope expected")
+      if (url.pathname !== "/connect/oauth2") throw new Error(`Intuit's authorization endpoint is /connect/oauth2, not ${url.pathname}`)
+      // Intuit refuses a scope it does not have (there is no read-only accounting scope).
+      if (url.searchParams.get("scope") !== "com.intuit.quickbooks.accounting") throw new Error(`invalid_scope: ${url.searchParams.get("scope")}`)
       const code = `AB11${randomBytes(8).toString("hex")}`
       state.codes.add(code)
       return { state: url.searchParams.get("state") ?? "", code, realmId }
     },
     calls: () => state.calls,
+    failNext: (failure) => {
+      state.failing.push(failure)
+    },
     revoked: state.revoked,
     generateYear: (settings) => fillYear(state.company, settings)
   }
