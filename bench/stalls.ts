@@ -8,6 +8,7 @@
  * Printed per load and store: the other company's p99 (and /health's), and what the load was
  * answered. Target: p99 <= 100 ms. The behaviour itself is asserted in test/reliability/stalls-*.
  */
+import { randomBytes } from "node:crypto"
 import * as Client from "./lib/HttpClient.ts"
 import * as Loads from "./lib/Loads.ts"
 import * as Options from "./lib/Options.ts"
@@ -66,6 +67,8 @@ for (const storage of Options.storages) {
   const smtpPort = await ServerProcess.freePort()
   process.env.LEDGER_INBOUND_SMTP_PORT = String(smtpPort)
   process.env.LEDGER_INBOUND_AUTHSERV_ID = "mx.bench.test"
+  // Receipts are stored sealed: on PostgreSQL a deployment's master key is required.
+  process.env.LEDGER_MASTER_KEY ??= randomBytes(32).toString("base64")
   const server = await ServerProcess.start(storage, { name: "stalls" })
   try {
     const target = await prepare(server, smtpPort)

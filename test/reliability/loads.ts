@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto"
 import { request as httpRequest } from "node:http"
 import { connect } from "node:net"
 import { Effect, Fiber, Layer } from "effect"
@@ -54,6 +55,8 @@ export const startLoadServer = async (environment: Record<string, string> = {}, 
     LEDGER_ACCESS_LOG: "off",
     LEDGER_SHUTDOWN_TIMEOUT_MS: "0",
     LEDGER_DATA_DIR: "memory",
+    // Receipts are stored sealed: on PostgreSQL nothing else provides a key (PGlite's folder would).
+    LEDGER_MASTER_KEY: randomBytes(32).toString("base64"),
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
     ...(smtpPort === null ? {} : { LEDGER_INBOUND_SMTP_PORT: String(smtpPort), LEDGER_INBOUND_AUTHSERV_ID: "mx.ledger.test" }),
     ...environment
