@@ -244,6 +244,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
     Layer.provide(Layer.succeed(Observability.GenerateRequestIds)(true)),
     Layer.provide(Layer.succeed(Http.TrustProxy)(config.trustProxy ?? false)),
     Layer.provide(Layer.succeed(SlowClients.BodyTimeout)(config.slowClients?.bodyTimeoutMs ?? SlowClients.defaults.bodyTimeoutMs!)),
+    Layer.provide(Layer.succeed(SlowClients.BodyReadsPerAddress)(config.slowClients?.bodyReadsPerAddress ?? SlowClients.defaults.bodyReadsPerAddress!)),
     Layer.provide(config.logFormat === "json" ? Logger.layer([Logger.consoleJson]) : Layer.empty),
     Layer.provide(config.otlp === null ? Layer.empty : otlpLayer(config.otlp))
   )

@@ -71,5 +71,8 @@ describe("slow clients", () => {
       .toMatchObject({ headersTimeoutMs: 2_000, requestTimeoutMs: 30_000, checkIntervalMs: 500 })
     expect(() => SlowClients.fromEnvironment({ LEDGER_HEADERS_TIMEOUT_MS: "soon" })).toThrow(/LEDGER_HEADERS_TIMEOUT_MS/)
     expect(() => SlowClients.fromEnvironment({ LEDGER_HEADERS_TIMEOUT_MS: "20000", LEDGER_REQUEST_TIMEOUT_MS: "10000" })).toThrow(/at least/)
+    expect(SlowClients.fromEnvironment({}).bodyReadsPerAddress).toBe(32)
+    expect(SlowClients.fromEnvironment({ LEDGER_BODY_READS_PER_ADDRESS: "4" }).bodyReadsPerAddress).toBe(4)
+    expect(() => SlowClients.fromEnvironment({ LEDGER_BODY_READS_PER_ADDRESS: "0" })).toThrow(/LEDGER_BODY_READS_PER_ADDRESS/)
   })
 })

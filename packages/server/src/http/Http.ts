@@ -1,11 +1,12 @@
-import { ByteSize, Context, Effect, Layer, Result, type Types } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Context, Effect, Layer, Result, type Types } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError, Catalog, File, Limits, type Operation } from "@ledger/api"
 import { Authenticate, Dispatcher, type Outcome } from "@ledger/engine"
 import { SqlClient } from "effect/sql"
 import * as ClientAddress from "./ClientAddress.ts"
 import * as Docs from "./Docs.ts"
 import * as Files from "./Files.ts"
+import { readJsonBody } from "./JsonBody.ts"
 import * as Mcp from "../mcp/Mcp.ts"
 import * as McpDoor from "../mcp/Door.ts"
 import * as McpSessions from "../mcp/Sessions.ts"
@@ -20,9 +21,8 @@ import * as SlowClients from "./SlowClients.ts"
 const json = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
 
-/** A body that did not arrive in time leaves its socket unusable: the answer closes it. */
-const errorResponse = (error: ApiError.LedgerError) =>
-  json(error.status, error.toBody(), error.type === "request_timeout" ? { Connection: "close" } : {})
+/** A body that did not arrive in time, or was refused unread, leaves its socket unusable: the answer closes it. */
+const errorResponse = (error: ApiError.LedgerError) => json(error.status, error.toBody(), SlowClients.refusalHeaders(error))
 
 /**
  * Refusals become the spec's error body; anything else is a real fault: logged in full, and the
@@ -39,18 +39,6 @@ const guard = <R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, A
     )
   )
 
-/** True when a parsed JSON value nests deeper than `max` arrays and objects. */
-export const nestsDeeperThan = (value: unknown, max: number): boolean => {
-  const stack: Array<[unknown, number]> = [[value, 0]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!
-    if (node === null || typeof node !== "object") continue
-    if (depth >= max) return true
-    for (const child of Object.values(node)) stack.push([child, depth + 1])
-  }
-  return false
-}
-
 const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | null => {
   const value = request.headers[name]
   return typeof value === "string" && value !== "" ? value : null
@@ -62,44 +50,6 @@ const bearer = (request: HttpServerRequest.HttpServerRequest): string | null => 
   const match = /^Bearer\s+(\S+)\s*$/i.exec(value)
   return match === null ? "" : match[1]!
 }
-
-/**
- * Reads a JSON body within the size limit and its deadline. Bodies are small (the largest, a
- * receipt, is 20 MB of base64 and has its own limit), so reading whole is fine once the size is bounded.
- */
-const readJsonBody = (request: HttpServerRequest.HttpServerRequest, bytesMax: number, bodyTimeoutMs: number) =>
-  Effect.gen(function*() {
-    const declared = Number(header(request, "content-length") ?? "0")
-    if (declared > bytesMax) {
-      return yield* Effect.fail(ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
-    }
-    // A body without a Content-Length (chunked) is read only up to the limit, never whole.
-    const text = yield* SlowClients.readBodyWithin(request, bytesMax, bodyTimeoutMs, request.text.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bytesMax)),
-      Effect.mapError(() => ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
-    ))
-    if (new TextEncoder().encode(text).byteLength > bytesMax) {
-      return yield* Effect.fail(ApiError.fail("payload_too_large", `The body exceeds ${bytesMax} bytes.`, { bytes_max: bytesMax }))
-    }
-    if (text.trim() === "") return { value: undefined, text }
-    const contentType = header(request, "content-type")
-    if (contentType !== null && !/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) {
-      return yield* Effect.fail(ApiError.fail("unsupported_media_type", "Bodies are JSON: send Content-Type: application/json."))
-    }
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch (cause) {
-      return yield* Effect.fail(ApiError.invalidRequest([{ path: ["body"], message: `Not valid JSON: ${(cause as Error).message}` }], "The body is not valid JSON."))
-    }
-    if (nestsDeeperThan(parsed, Limits.requestBodyDepthMax)) {
-      return yield* Effect.fail(ApiError.invalidRequest(
-        [{ path: ["body"], message: `Nested deeper than ${Limits.requestBodyDepthMax} levels` }],
-        "The body is nested too deeply."
-      ))
-    }
-    return { value: parsed, text }
-  })
 
 const queryOf = (request: HttpServerRequest.HttpServerRequest): Record<string, unknown> => {
   const url = new URL(request.url, "http://localhost")
@@ -143,7 +93,13 @@ const bodyWithoutCredential = (operation: Operation.Any, credential: string | nu
 
 const render = (outcome: Outcome) => json(outcome.status, outcome.body, outcome.headers)
 
-const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Service"], trustProxy = false, bodyTimeoutMs = SlowClients.defaults.bodyTimeoutMs!) =>
+const operationRoute = (
+  operation: Operation.Any,
+  dispatcher: Dispatcher["Service"],
+  trustProxy: boolean,
+  bodyTimeoutMs: number,
+  gate: SlowClients.ReadGate
+) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const params = yield* HttpRouter.params
@@ -173,17 +129,19 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
     // Only a caller with a valid credential may make the server read a body larger than the
     // common limit (a statement import): the credential is checked from the headers first, and a
     // refusal closes the connection without reading on (issue 19 item 7).
-    if (readsLargeBody(operation, request) || bodyWithoutCredential(operation, session.credential, asked.company)) {
+    const admitted = readsLargeBody(operation, request) || bodyWithoutCredential(operation, session.credential, asked.company)
+    if (admitted) {
       const refused = yield* dispatcher.admits(asked)
       if (refused !== null) return render({ ...refused, headers: { ...refused.headers, Connection: "close" } })
     }
     // A body that cannot be read is refused by the pipeline, after authentication, so that a
-    // known credential's refusal is audited like any other.
+    // known credential's refusal is audited like any other. Until then, its read counts against its address.
+    const unauthenticated = admitted ? undefined : { gate, address: asked.clientAddress }
     const read = operation.method === "POST"
-      ? yield* Effect.result(readJsonBody(request, operation.bodyBytesMax ?? Limits.requestBodyBytesMax, bodyTimeoutMs))
+      ? yield* Effect.result(readJsonBody(request, operation.bodyBytesMax ?? Limits.requestBodyBytesMax, bodyTimeoutMs, unauthenticated))
       : Result.succeed(undefined)
-    // A body that did not arrive in time is answered at once, and its connection closed.
-    if (Result.isFailure(read) && read.failure.type === "request_timeout") return errorResponse(read.failure)
+    // A body that did not arrive in time, or one past its address's reads, is answered at once, and its connection closed.
+    if (Result.isFailure(read) && (read.failure.type === "request_timeout" || read.failure.type === "rate_limited")) return errorResponse(read.failure)
     const outcome = yield* dispatcher.execute({
       ...asked,
       body: Result.isSuccess(read) ? read.success?.value : undefined,
@@ -198,10 +156,11 @@ const operationRoute = (operation: Operation.Any, dispatcher: Dispatcher["Servic
       : render(answered)
   }).pipe(guard)
 
-const mcpRoute = (dispatcher: Dispatcher["Service"], trustProxy: boolean, bodyTimeoutMs: number, sessions: McpSessions.Store) =>
+const mcpRoute = (dispatcher: Dispatcher["Service"], trustProxy: boolean, bodyTimeoutMs: number, gate: SlowClients.ReadGate, sessions: McpSessions.Store) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const body = (yield* readJsonBody(request, Limits.requestBodyBytesMax, bodyTimeoutMs)).value
+    const unauthenticated = { gate, address: ClientAddress.of(request, trustProxy) }
+    const body = (yield* readJsonBody(request, Limits.requestBodyBytesMax, bodyTimeoutMs, unauthenticated)).value
     const headers = new Headers()
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value)
     const acceptsEventStream = (headers.get("accept") ?? "").includes("text/event-stream")
@@ -271,6 +230,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     const dispatcher = yield* Dispatcher
     const trustProxy = yield* TrustProxy
     const bodyTimeoutMs = yield* SlowClients.BodyTimeout
+    const gate = SlowClients.gate(yield* SlowClients.BodyReadsPerAddress)
     const sql = yield* SqlClient.SqlClient
     yield* router.addGlobalMiddleware(unroutable)
     yield* router.addGlobalMiddleware(Observability.observe)
@@ -281,7 +241,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)
     const mcpSessions = yield* Effect.sync(() => McpSessions.make()) // toolsets per MCP session, per process (ADR 2200)
-    yield* router.add("POST", "/mcp", OAuth.protectMcp(mcpRoute(dispatcher, trustProxy, bodyTimeoutMs, mcpSessions)))
+    yield* router.add("POST", "/mcp", OAuth.protectMcp(mcpRoute(dispatcher, trustProxy, bodyTimeoutMs, gate, mcpSessions)))
     yield* router.add("GET", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     yield* router.add("DELETE", "/mcp", Effect.succeed(mcpMethodNotAllowed))
     for (const operation of Catalog.operations as ReadonlyArray<Operation.Any>) {
@@ -289,12 +249,12 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
       yield* router.add(
         operation.method,
         operation.path.replace(/\{(\w+)\}/g, ":$1") as HttpRouter.PathInput,
-        operationRoute(operation, dispatcher, trustProxy, bodyTimeoutMs)
+        operationRoute(operation, dispatcher, trustProxy, bodyTimeoutMs, gate)
       )
     }
-    yield* WebConnector.register(router, trustProxy, bodyTimeoutMs)
+    yield* WebConnector.register(router, trustProxy, bodyTimeoutMs, gate)
     yield* WebApp.register(router)
-    yield* OAuth.register(router, (request) => ClientAddress.of(request, trustProxy), bodyTimeoutMs)
+    yield* OAuth.register(router, (request) => ClientAddress.of(request, trustProxy), bodyTimeoutMs, gate)
     yield* router.add("*", "/*", Effect.sync(noSuchRoute))
   })
 )

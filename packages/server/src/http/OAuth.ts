@@ -39,22 +39,36 @@ const answer = (result: AiApps.OAuth.Answer) =>
     : HttpServerResponse.jsonUnsafe(result.body, { status: result.status, headers: result.headers ?? {} })
 
 
-/** The body within its size and its deadline (SlowClients.ts `readBodyWithin`): past the deadline, a `request_timeout` LedgerError. */
-const readText = (request: HttpServerRequest.HttpServerRequest, bodyTimeoutMs: number) =>
-  SlowClients.readBodyWithin(request, bodyBytesMax, bodyTimeoutMs, request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax))))
+/**
+ * The body within its size and its deadline (SlowClients.ts `readBodyWithin`): past the deadline, a
+ * `request_timeout` LedgerError. No body here has a credential known before it is read, so each
+ * counts against its address's reads (`rate_limited` past them).
+ */
+const readText = (request: HttpServerRequest.HttpServerRequest, bodyTimeoutMs: number, unauthenticated: SlowClients.Unauthenticated) =>
+  SlowClients.readBodyWithin(request, bodyBytesMax, bodyTimeoutMs, request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax))), unauthenticated)
 
-const readForm = (request: HttpServerRequest.HttpServerRequest, bodyTimeoutMs: number) =>
-  Effect.map(readText(request, bodyTimeoutMs), (text) => new URLSearchParams(text))
+const readForm = (request: HttpServerRequest.HttpServerRequest, bodyTimeoutMs: number, unauthenticated: SlowClients.Unauthenticated) =>
+  Effect.map(readText(request, bodyTimeoutMs, unauthenticated), (text) => new URLSearchParams(text))
 
 const failed = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe({ error, error_description: description }, { status, headers: { "cache-control": "no-store", ...headers } })
 
-/** A body that did not arrive in time is 408 (the connection closed); anything else unreadable, 400. */
+/**
+ * A body that did not arrive in time is 408, one past its address's reads 429 with Retry-After (the
+ * connection closed either way); anything else unreadable, 400.
+ */
 const guard = <E, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   effect.pipe(
     Effect.catchIf(
       (error: unknown) => error instanceof ApiError.LedgerError && error.type === "request_timeout",
       () => Effect.succeed(failed(408, "invalid_request", "The request body did not arrive in time.", { connection: "close" }))
+    ),
+    Effect.catchIf(
+      (error: unknown) => error instanceof ApiError.LedgerError && error.type === "rate_limited",
+      (error) => {
+        const refusal = error as unknown as ApiError.LedgerError
+        return Effect.succeed(failed(429, "rate_limited", refusal.message, SlowClients.refusalHeaders(refusal)))
+      }
     ),
     Effect.catchCause((cause) => Effect.as(Effect.logError("OAuth request failed", cause), failed(400, "invalid_request", "The request could not be read.")))
   )
@@ -76,9 +90,11 @@ const run = <A>(sql: SqlClient.SqlClient, effect: Effect.Effect<A, never, SqlCli
 export const register = (
   router: HttpRouter.HttpRouter,
   addressOf: (request: HttpServerRequest.HttpServerRequest) => string | null,
-  bodyTimeoutMs: number
+  bodyTimeoutMs: number,
+  gate: SlowClients.ReadGate = SlowClients.gate(SlowClients.defaults.bodyReadsPerAddress!)
 ) =>
   Effect.gen(function*() {
+    const unread = (request: HttpServerRequest.HttpServerRequest) => ({ gate, address: addressOf(request) })
     const sql = yield* SqlClient.SqlClient
     // The app's clock, as the engine's requests read it (a test's manual clock moves codes' expiry,
     // registrations' limits and unused clients' expiry with the approvals'); the system clock by default.
@@ -93,7 +109,7 @@ export const register = (
     yield* router.add("GET", "/.well-known/oauth-authorization-server", metadata(OAuth.authorizationServerMetadata))
     yield* router.add("POST", "/oauth/register", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const text = yield* readText(request, bodyTimeoutMs)
+      const text = yield* readText(request, bodyTimeoutMs, unread(request))
       let body: unknown
       try {
         body = JSON.parse(text)
@@ -127,11 +143,11 @@ export const register = (
     })))
     yield* router.add("POST", "/oauth/token", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      return answer(yield* run(sql, OAuth.token(yield* readForm(request, bodyTimeoutMs), yield* now, issuerOf(request))))
+      return answer(yield* run(sql, OAuth.token(yield* readForm(request, bodyTimeoutMs, unread(request)), yield* now, issuerOf(request))))
     })))
     yield* router.add("POST", "/oauth/revoke", guard(Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      return answer(yield* run(sql, OAuth.revoke(yield* readForm(request, bodyTimeoutMs), yield* now)))
+      return answer(yield* run(sql, OAuth.revoke(yield* readForm(request, bodyTimeoutMs, unread(request)), yield* now)))
     })))
   })
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto"
 import { ByteSize, Clock, Effect } from "effect"
 import { HttpIncomingMessage, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { SqlClient } from "effect/sql"
+import { ApiError } from "@ledger/api"
 import { BookMigrations } from "@ledger/engine"
 import * as ClientAddress from "./ClientAddress.ts"
 import * as SlowClients from "./SlowClients.ts"
@@ -35,16 +36,27 @@ const timedOut = HttpServerResponse.text(BookMigrations.WebConnector.fault("The 
   headers: { connection: "close" }
 })
 
-const post = (sql: SqlClient.SqlClient, trustProxy: boolean, bodyTimeoutMs: number) =>
+/** One past its address's reads at once (SlowClients.ts `ReadGate`): 429 with Retry-After, the connection closed. */
+const tooManyReads = (error: ApiError.LedgerError) =>
+  HttpServerResponse.text(BookMigrations.WebConnector.fault(error.message), {
+    status: 429,
+    contentType: "text/xml; charset=utf-8",
+    headers: SlowClients.refusalHeaders(error)
+  })
+
+const post = (sql: SqlClient.SqlClient, trustProxy: boolean, bodyTimeoutMs: number, gate: SlowClients.ReadGate) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (Number(request.headers["content-length"] ?? "0") > bodyBytesMax) return yield* tooLarge
-    // A body without a Content-Length (chunked) is read only up to the limit.
+    // A body without a Content-Length (chunked) is read only up to the limit. Its sign-in is inside
+    // it, so the read counts against its address.
     const read = yield* Effect.result(SlowClients.readBodyWithin(request, bodyBytesMax, bodyTimeoutMs,
-      request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax)))))
+      request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(bodyBytesMax))),
+      { gate, address: ClientAddress.of(request, trustProxy) }))
     if (read._tag === "Failure") {
       const failure: unknown = read.failure
-      return typeof failure === "object" && failure !== null && (failure as { type?: unknown }).type === "request_timeout" ? timedOut : yield* tooLarge
+      if (failure instanceof ApiError.LedgerError && failure.type === "rate_limited") return tooManyReads(failure)
+      return failure instanceof ApiError.LedgerError && failure.type === "request_timeout" ? timedOut : yield* tooLarge
     }
     const text = read.success
     const now = new Date(yield* Clock.currentTimeMillis).toISOString()
@@ -57,9 +69,14 @@ const post = (sql: SqlClient.SqlClient, trustProxy: boolean, bodyTimeoutMs: numb
   )
 
 /** Adds the endpoint to the app's router (Http.ts `routes`); `trustProxy` as for the API's routes. */
-export const register = (router: HttpRouter.HttpRouter, trustProxy: boolean, bodyTimeoutMs = SlowClients.defaults.bodyTimeoutMs!) =>
+export const register = (
+  router: HttpRouter.HttpRouter,
+  trustProxy: boolean,
+  bodyTimeoutMs = SlowClients.defaults.bodyTimeoutMs!,
+  gate = SlowClients.gate(SlowClients.defaults.bodyReadsPerAddress!)
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* router.add("POST", path, post(sql, trustProxy, bodyTimeoutMs))
+    yield* router.add("POST", path, post(sql, trustProxy, bodyTimeoutMs, gate))
     yield* router.add("GET", path, Effect.succeed(HttpServerResponse.text("Ledger Web Connector endpoint (SOAP 1.1, POST).")))
   })
