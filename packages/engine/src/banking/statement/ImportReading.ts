@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { ApiError, Limits } from "@ledger/api"
+import * as HeavyWork from "../../kernel/offload/HeavyWork.ts"
 import * as Secret from "../../kernel/Secret.ts"
+import * as ReadJob from "./ReadJob.ts"
 import * as Reader from "./Reader.ts"
 import type { StatementLine, StatementReader } from "./Statement.ts"
 
@@ -31,8 +33,21 @@ export const unreadable = (error: unknown): ApiError.LedgerError => {
   })
 }
 
-/** Opens the file's reader; a file that cannot be opened is the 422. */
-export const open = (source: Reader.Source) => Effect.try({ try: () => Reader.open(source), catch: unreadable })
+/** A job past its time or memory is a file that cannot be read (422); no worker free, 503. */
+const tooHeavy = (refused: HeavyWork.HeavyWorkRefused) =>
+  HeavyWork.refusal(refused, (reason) => ApiError.fail("statement_unreadable", `The file cannot be read: ${reason}.`, { line: null, reason }))
+
+/** The file read through, up to the limit + 1st transaction, off the request's thread when the server has a pool (ADR 2320). */
+const load = (source: Reader.Source, countOnly: boolean) =>
+  HeavyWork.run(ReadJob.readStatement, { source, linesMax: Limits.statementLinesMax + 1, countOnly }).pipe(Effect.mapError(tooHeavy))
+
+/**
+ * Opens the file's reader over its lines read in one job; a file that cannot be opened is the
+ * 422, and a line that cannot be read is the 422 when the importer reaches it, as before.
+ */
+export const open = (source: Reader.Source) =>
+  Effect.flatMap(load(source, false), (loaded) =>
+    loaded.opening && loaded.stop !== null ? Effect.fail(unreadable(ReadJob.errorOf(loaded.stop))) : Effect.succeed(ReadJob.replay(loaded)))
 
 /** Up to `count` lines from the reader; a reading failure becomes the 422. */
 const pull = (reader: StatementReader, count: number) =>
@@ -107,7 +122,7 @@ export const linesBound = (format: "ofx" | "qfx" | "csv", text: string): number 
     : occurrences(text, /<stmttrn>/giu)
 
 /**
- * The file read through once without writing, in chunks: its count of transactions, or the 422
+ * The file read through once without writing, in one job: its count of transactions, or the 422
  * of the first line that cannot be read, or the refusal of a file past Limits.statementLinesMax
  * as the reader passes the limit (so a file of any length is read at most to its limit + 1st
  * transaction). An import that commits in batches reads its file this way first, so a file that
@@ -115,15 +130,10 @@ export const linesBound = (format: "ofx" | "qfx" | "csv", text: string): number 
  */
 export const countTransactions = (source: Reader.Source) =>
   Effect.gen(function*() {
-    const reader = yield* open(source)
-    let read = 0
-    for (;;) {
-      const lines = yield* pull(reader, Math.min(importChunkLines, Limits.statementLinesMax + 1 - read))
-      if (lines.length === 0) return read
-      read += lines.length
-      if (read > Limits.statementLinesMax) return yield* Effect.fail(tooManyLines(lines[lines.length - 1]!.line, read))
-      yield* Effect.yieldNow
-    }
+    const loaded = yield* load(source, true)
+    if (loaded.read > Limits.statementLinesMax) return yield* Effect.fail(tooManyLines(loaded.lastLine ?? 0, loaded.read))
+    if (loaded.stop !== null) return yield* Effect.fail(unreadable(ReadJob.errorOf(loaded.stop)))
+    return loaded.read
   })
 
 /** Characters of the file hashed between two yields: about a millisecond or two of SHA-256 each. */
