@@ -8,6 +8,6 @@ export default defineConfig(packageBuild({
   directory: dirname(fileURLToPath(import.meta.url)),
   // ./ports: the ports (their fakes are in @ledger/testkit), for servers, embedders and the testkit.
   // ./rules: the pure domain rules (src/rules.ts), for embedders.
-  entry: ["src/index.ts", "src/ports/index.ts", "src/rules.ts"],
+  entry: ["src/index.ts", "src/ports/index.ts", "src/rules.ts", "src/Jobs.ts"],
   platform: "neutral"
 }))

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { PDFDocument, rgb } from "pdf-lib"
 import * as PdfFonts from "../kernel/PdfFonts.ts"
+import * as HeavyWork from "../kernel/offload/HeavyWork.ts"
+import { ApiError } from "@ledger/api"
 
 type PDFFont = PdfFonts.Face
 
@@ -57,48 +59,58 @@ export interface Signature {
   readonly validUntil: string | null
 }
 
+const draw = async (input: {
+  readonly title: string
+  readonly text: string
+  readonly createdAt: string
+  readonly signature: Signature | null
+}): Promise<Uint8Array> => {
+  const pdf = await PDFDocument.create({ updateMetadata: false })
+  const created = new Date(input.createdAt)
+  pdf.setTitle(printable(input.title))
+  pdf.setProducer("Ledger")
+  pdf.setCreator("Ledger")
+  pdf.setCreationDate(created)
+  pdf.setModificationDate(created)
+  const { regular, bold } = await PdfFonts.embed(pdf)
+  let page = pdf.addPage([pageWidth, pageHeight])
+  let y = pageHeight - margin
+  const draw = (line: string, font: PDFFont = regular) => {
+    if (y < margin) {
+      page = pdf.addPage([pageWidth, pageHeight])
+      y = pageHeight - margin
+    }
+    font.drawText(page, line, { x: margin, y, size, color: rgb(0.1, 0.1, 0.1) })
+    y -= lineHeight
+  }
+  for (const line of wrap(input.text, regular, pageWidth - 2 * margin)) draw(line)
+  if (input.signature !== null) {
+    y -= lineHeight
+    draw("SIGNATURE", bold)
+    const { signature } = input
+    for (
+      const line of [
+        `Signed by: ${signature.signedBy}`,
+        `Signed at: ${signature.signedAt}`,
+        `Accepted providers: ${signature.acceptedProviders.join(", ")}`,
+        `Valid until: ${signature.validUntil ?? "-"}`,
+        `SHA-256 of the text signed: ${signature.textSha256}`
+      ]
+    ) draw(printable(line))
+  }
+  return await pdf.save()
+}
+
+/** Rendered in one job, off the request's thread when the server has a pool (ADR 2320). */
+export const renderJob = HeavyWork.job("pdf.consent", draw)
+
 export const render = (input: {
   readonly title: string
   readonly text: string
   readonly createdAt: string
   readonly signature: Signature | null
-}): Effect.Effect<Uint8Array> =>
-  Effect.promise(async () => {
-    const pdf = await PDFDocument.create({ updateMetadata: false })
-    const created = new Date(input.createdAt)
-    pdf.setTitle(printable(input.title))
-    pdf.setProducer("Ledger")
-    pdf.setCreator("Ledger")
-    pdf.setCreationDate(created)
-    pdf.setModificationDate(created)
-    const { regular, bold } = await PdfFonts.embed(pdf)
-    let page = pdf.addPage([pageWidth, pageHeight])
-    let y = pageHeight - margin
-    const draw = (line: string, font: PDFFont = regular) => {
-      if (y < margin) {
-        page = pdf.addPage([pageWidth, pageHeight])
-        y = pageHeight - margin
-      }
-      font.drawText(page, line, { x: margin, y, size, color: rgb(0.1, 0.1, 0.1) })
-      y -= lineHeight
-    }
-    for (const line of wrap(input.text, regular, pageWidth - 2 * margin)) draw(line)
-    if (input.signature !== null) {
-      y -= lineHeight
-      draw("SIGNATURE", bold)
-      const { signature } = input
-      for (
-        const line of [
-          `Signed by: ${signature.signedBy}`,
-          `Signed at: ${signature.signedAt}`,
-          `Accepted providers: ${signature.acceptedProviders.join(", ")}`,
-          `Valid until: ${signature.validUntil ?? "-"}`,
-          `SHA-256 of the text signed: ${signature.textSha256}`
-        ]
-      ) draw(printable(line))
-    }
-    return await pdf.save()
-  })
+}): Effect.Effect<Uint8Array, ApiError.LedgerError> =>
+  HeavyWork.run(renderJob, input).pipe(Effect.mapError(HeavyWork.renderRefusal))
 
 /** Whether bytes are a PDF: its signature, and pdf-lib can read its structure. */
 export const isPdf = (bytes: Uint8Array): Effect.Effect<boolean> =>

@@ -2,11 +2,12 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { XMLParser } from "fast-xml-parser"
 import { Throttle } from "../auth/index.ts"
+import * as HeavyWork from "../kernel/offload/HeavyWork.ts"
 import * as Row from "../kernel/Row.ts"
 import * as Common from "./Common.ts"
 import * as MigrationStore from "./MigrationStore.ts"
 import * as Qbxml from "./Qbxml.ts"
-import * as Staging from "./Staging.ts"
+import * as QbxmlPage from "./QbxmlPage.ts"
 import * as TieoutRules from "./TieoutRules.ts"
 
 /**
@@ -158,19 +159,6 @@ const finish = Effect.fn("WebConnector.finish")(function*(row: Record<string, un
   })
 })
 
-/** Parses a response and stages all its records, or throws naming the record: nothing is staged from a page with one bad record. */
-const read = (xml: string, step: Qbxml.Step | undefined) => {
-  const response = Qbxml.parseResponse(xml)
-  const staged = response.records.flatMap((record) => {
-    try {
-      return Staging.stagedOf(record.kind, record.node, step?.open === true)
-    } catch (error) {
-      throw new Error(`${record.kind} ${String(record.node.TxnID ?? record.node.ListID ?? "")}: ${(error as Error).message}`)
-    }
-  })
-  return { response, staged }
-}
-
 const receiveResponse = Effect.fn("WebConnector.receiveResponse")(function*(params: Record<string, string>) {
   const row = yield* byTicket(params.ticket ?? "")
   if (row === null || row.status !== "extracting") return -1
@@ -179,11 +167,13 @@ const receiveResponse = Effect.fn("WebConnector.receiveResponse")(function*(para
     return -101
   }
   const progress = Row.json<Progress>(row.progress)
-  let page: ReturnType<typeof read>
-  try {
-    page = read(params.response ?? "", Qbxml.steps[progress.step])
-  } catch (error) {
-    yield* save(row, { last_error: `The response could not be read: ${(error as Error).message}`.slice(0, 1000) })
+  // Parsed and staged in one job, off the request's thread when the server has a pool (ADR 2320); a
+  // page past the job's time or memory is refused as an unreadable one is.
+  const page = yield* HeavyWork.run(QbxmlPage.readPage, { xml: params.response ?? "", openStep: Qbxml.steps[progress.step]?.open === true }).pipe(
+    Effect.catchTag("HeavyWorkRefused", (refused) => Effect.succeed({ ok: false as const, message: refused.message }))
+  )
+  if (!page.ok) {
+    yield* save(row, { last_error: `The response could not be read: ${page.message}`.slice(0, 1000) })
     return -1
   }
   const { response, staged } = page

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { PDFDocument, rgb } from "pdf-lib"
 import * as PdfFonts from "../kernel/PdfFonts.ts"
+import * as HeavyWork from "../kernel/offload/HeavyWork.ts"
+import { ApiError } from "@ledger/api"
 
 /**
  * Receipts that arrive as an HTML message (an online shop's confirmation) and no file: the HTML is
@@ -59,21 +61,26 @@ const wrap = (line: string, width: number): Array<string> => {
   return out
 }
 
-export const snapshot = (input: { readonly title: string; readonly text: string; readonly at: string }): Effect.Effect<Uint8Array> =>
-  Effect.promise(async () => {
-    const pdf = await PDFDocument.create({ updateMetadata: false })
-    const created = new Date(input.at)
-    pdf.setTitle(Array.from(printable(input.title)).slice(0, 200).join(""))
-    pdf.setProducer("Ledger")
-    pdf.setCreationDate(created)
-    pdf.setModificationDate(created)
-    const font = await PdfFonts.embedRegular(pdf)
-    const lines = [input.title, "", ...input.text.split("\n")].flatMap((line) => wrap(printable(line), 95)).slice(0, 2000)
-    for (let start = 0; start < lines.length; start += 60) {
-      const page = pdf.addPage([612, 792])
-      lines.slice(start, start + 60).forEach((line, index) => {
-        font.drawText(page, line, { x: 50, y: 742 - index * 12, size: 9, color: rgb(0.1, 0.1, 0.1) })
-      })
-    }
-    return pdf.save({ useObjectStreams: false })
-  })
+const draw = async (input: { readonly title: string; readonly text: string; readonly at: string }): Promise<Uint8Array> => {
+  const pdf = await PDFDocument.create({ updateMetadata: false })
+  const created = new Date(input.at)
+  pdf.setTitle(Array.from(printable(input.title)).slice(0, 200).join(""))
+  pdf.setProducer("Ledger")
+  pdf.setCreationDate(created)
+  pdf.setModificationDate(created)
+  const font = await PdfFonts.embedRegular(pdf)
+  const lines = [input.title, "", ...input.text.split("\n")].flatMap((line) => wrap(printable(line), 95)).slice(0, 2000)
+  for (let start = 0; start < lines.length; start += 60) {
+    const page = pdf.addPage([612, 792])
+    lines.slice(start, start + 60).forEach((line, index) => {
+      font.drawText(page, line, { x: 50, y: 742 - index * 12, size: 9, color: rgb(0.1, 0.1, 0.1) })
+    })
+  }
+  return pdf.save({ useObjectStreams: false })
+}
+
+/** Rendered in one job, off the request's thread when the server has a pool (ADR 2320). */
+export const snapshotJob = HeavyWork.job("pdf.receipt_snapshot", draw)
+
+export const snapshot = (input: { readonly title: string; readonly text: string; readonly at: string }): Effect.Effect<Uint8Array, ApiError.LedgerError> =>
+  HeavyWork.run(snapshotJob, input).pipe(Effect.mapError(HeavyWork.renderRefusal))

@@ -2,6 +2,7 @@ import { constants as zlibConstants, inflateSync } from "node:zlib"
 import { Effect } from "effect"
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, type PDFObject } from "pdf-lib"
 import { Limits } from "@ledger/api"
+import * as HeavyWork from "../kernel/offload/HeavyWork.ts"
 
 /**
  * The text of a PDF, read in the engine with pdf-lib (pure JavaScript): each page's content
@@ -267,6 +268,15 @@ export const readBounded = async (bytes: Uint8Array): Promise<Reading> => {
   }
 }
 
-/** The text of a PDF, or null when it has none (a scan) or cannot be read. */
+export const readText = HeavyWork.job("pdf.text", readBounded)
+
+/**
+ * The text of a PDF, or null when it has none (a scan) or cannot be read, read off the request's
+ * thread when the server has a pool (ADR 2320). A file past the job's time or memory is read as a
+ * scan is: the receipt is kept, with no text, as for the decompression cap above.
+ */
 export const read = (bytes: Uint8Array): Effect.Effect<string | null> =>
-  Effect.promise(() => readBounded(bytes)).pipe(Effect.map((reading) => reading.text))
+  HeavyWork.run(readText, bytes).pipe(
+    Effect.map((reading) => reading.text),
+    Effect.catchTag("HeavyWorkRefused", (refused) => Effect.as(Effect.logWarning(`receipt PDF not read: ${refused.message}`), null))
+  )

@@ -71,3 +71,7 @@ export const refusal = (
   refused.reason === "unavailable"
     ? ApiError.fail("service_unavailable", "The server is too busy to read this file now: retry shortly.", { job: refused.job })
     : tooHeavy(refused.reason === "time" ? "the file took too long to read" : "the file took too much memory to read")
+
+/** A document Ledger renders from its own bounded data: past the job's bounds is the server's trouble, a 503. */
+export const renderRefusal = (refused: HeavyWorkRefused): ApiError.LedgerError =>
+  ApiError.fail("service_unavailable", "The document cannot be rendered now: retry shortly.", { job: refused.job, reason: refused.reason })

@@ -2,6 +2,8 @@ import { Effect } from "effect"
 import { PDFDocument, type PDFImage, rgb } from "pdf-lib"
 import * as PdfFonts from "../../kernel/PdfFonts.ts"
 import { type Canvas, canvas, margin, pageWidth, type PDFFont } from "./PdfCanvas.ts"
+import * as HeavyWork from "../../kernel/offload/HeavyWork.ts"
+import { ApiError } from "@ledger/api"
 
 /**
  * PDFs of invoices, credits, bills, receipts and estimates, drawn with pdf-lib (pure JavaScript:
@@ -174,25 +176,30 @@ const drawClosing = (c: Canvas, input: PdfInput, footer: ReadonlyArray<string>) 
   }
 }
 
-export const render = (input: PdfInput): Effect.Effect<Uint8Array> =>
-  Effect.promise(async () => {
-    const pdf = await PDFDocument.create({ updateMetadata: false })
-    const created = new Date(input.createdAt)
-    pdf.setTitle(PdfFonts.printable(`${input.title} ${input.number}`))
-    pdf.setProducer("Ledger")
-    pdf.setCreator("Ledger")
-    pdf.setCreationDate(created)
-    pdf.setModificationDate(created)
-    const fonts = await PdfFonts.embed(pdf)
-    const letterhead = input.letterhead
-    const brand = colorOf(letterhead?.brandColor ?? null)
-    const footer = (letterhead?.footer ?? []).slice(0, textLinesMax)
-    const c = canvas(pdf, fonts, { bottom: margin + 30 + footer.length * 10, ink })
-    // A PNG pdf-lib cannot read is left out, not fatal.
-    const logo: PDFImage | null = letterhead?.logoPng == null ? null : await pdf.embedPng(letterhead.logoPng).catch(() => null)
-    drawHeading(c, input, logo, brand)
-    drawParties(c, input)
-    drawLines(c, input, letterhead === null ? ink : brand)
-    drawClosing(c, input, footer)
-    return pdf.save()
-  })
+const draw = async (input: PdfInput): Promise<Uint8Array> => {
+  const pdf = await PDFDocument.create({ updateMetadata: false })
+  const created = new Date(input.createdAt)
+  pdf.setTitle(PdfFonts.printable(`${input.title} ${input.number}`))
+  pdf.setProducer("Ledger")
+  pdf.setCreator("Ledger")
+  pdf.setCreationDate(created)
+  pdf.setModificationDate(created)
+  const fonts = await PdfFonts.embed(pdf)
+  const letterhead = input.letterhead
+  const brand = colorOf(letterhead?.brandColor ?? null)
+  const footer = (letterhead?.footer ?? []).slice(0, textLinesMax)
+  const c = canvas(pdf, fonts, { bottom: margin + 30 + footer.length * 10, ink })
+  // A PNG pdf-lib cannot read is left out, not fatal.
+  const logo: PDFImage | null = letterhead?.logoPng == null ? null : await pdf.embedPng(letterhead.logoPng).catch(() => null)
+  drawHeading(c, input, logo, brand)
+  drawParties(c, input)
+  drawLines(c, input, letterhead === null ? ink : brand)
+  drawClosing(c, input, footer)
+  return pdf.save()
+}
+
+/** Rendered in one job, off the request's thread when the server has a pool (ADR 2320). */
+export const renderJob = HeavyWork.job("pdf.sales_document", draw)
+
+export const render = (input: PdfInput): Effect.Effect<Uint8Array, ApiError.LedgerError> =>
+  HeavyWork.run(renderJob, input).pipe(Effect.mapError(HeavyWork.renderRefusal))
