@@ -11,7 +11,8 @@ export default defineConfig(packageBuild({
   directory: dirname(fileURLToPath(import.meta.url)),
   // ./workers: the job runner, which the testkit drives by hand. ./adapters: the real adapters
   // of the engine's ports (src/adapters/index.ts), for embedders.
-  entry: ["src/index.ts", "src/bin.ts", "src/workers/Worker.ts", "src/adapters/index.ts"],
+  // offload/PoolWorker.ts: the entry of the heavy-work pool's worker threads (offload/Pool.ts).
+  entry: ["src/index.ts", "src/bin.ts", "src/workers/Worker.ts", "src/adapters/index.ts", "src/offload/PoolWorker.ts"],
   declarations: ["src/index.ts", "src/workers/Worker.ts", "src/adapters/index.ts"],
   platform: "node"
 }))

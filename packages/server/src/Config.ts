@@ -4,6 +4,7 @@ import * as InboxListener from "./mail/InboxListener.ts"
 import * as SmtpMail from "./adapters/SmtpMail.ts"
 import * as Shutdown from "./http/Shutdown.ts"
 import * as SlowClients from "./http/SlowClients.ts"
+import * as Pool from "./offload/Pool.ts"
 import * as PgliteWasm from "./storage/pglite/PgliteWasm.ts"
 
 /**
@@ -56,6 +57,8 @@ export interface ServerConfig {
    * `between_import_batches:N` kills the process there (kernel/Faults.ts).
    */
   readonly faultCrash?: string | undefined
+  /** Worker threads for heavy work (offload/Pool.ts, LEDGER_WORKER_*); default when absent. */
+  readonly workerPool?: Pool.Settings
 }
 
 const otlpOf = (environment: Record<string, string | undefined>): ServerConfig["otlp"] => {
@@ -99,6 +102,7 @@ export const fromEnvironment = (
     trustProxy: environment.LEDGER_TRUST_PROXY === "1" || environment.LEDGER_TRUST_PROXY === "true",
     slowClients: SlowClients.fromEnvironment(environment),
     shutdownTimeoutMs: Shutdown.fromEnvironment(environment),
-    faultCrash: environment.LEDGER_FAULT_CRASH
+    faultCrash: environment.LEDGER_FAULT_CRASH,
+    workerPool: Pool.fromEnvironment(environment)
   }
 }

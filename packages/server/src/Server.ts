@@ -9,6 +9,7 @@ import type { ServerConfig } from "./Config.ts"
 import * as Http from "./http/Http.ts"
 import * as InboxListener from "./mail/InboxListener.ts"
 import * as Observability from "./http/Observability.ts"
+import * as Pool from "./offload/Pool.ts"
 import * as Shutdown from "./http/Shutdown.ts"
 import * as SlowClients from "./http/SlowClients.ts"
 import * as Storage from "./storage/Storage.ts"
@@ -246,7 +247,9 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
     Layer.provide(Layer.succeed(SlowClients.BodyTimeout)(config.slowClients?.bodyTimeoutMs ?? SlowClients.defaults.bodyTimeoutMs!)),
     Layer.provide(Layer.succeed(SlowClients.BodyReadsPerAddress)(config.slowClients?.bodyReadsPerAddress ?? SlowClients.defaults.bodyReadsPerAddress!)),
     Layer.provide(config.logFormat === "json" ? Logger.layer([Logger.consoleJson]) : Layer.empty),
-    Layer.provide(config.otlp === null ? Layer.empty : otlpLayer(config.otlp))
+    Layer.provide(config.otlp === null ? Layer.empty : otlpLayer(config.otlp)),
+    // Heavy work (mail, PDFs, statements, qbXML pages) in worker threads, for every layer above (ADR 2320).
+    Layer.provide(Pool.layer(config.workerPool ?? Pool.defaults))
   )
 
 /** OpenTelemetry over OTLP/HTTP with JSON bodies: Effect's own exporter of spans, metrics and logs. */

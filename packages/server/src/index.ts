@@ -4,6 +4,7 @@ export * as JsonSchema from "./JsonSchema.ts"
 export * as Mcp from "./mcp/Mcp.ts"
 export * as OpenApi from "./http/OpenApi.ts"
 export * as Server from "./Server.ts"
+export * as WorkerPool from "./offload/Pool.ts"
 export * as Storage from "./storage/Storage.ts"
 /** Which WebAssembly tier runs embedded PGlite (LEDGER_PGLITE_WASM, read by Config; ADR 0716). */
 export * as PgliteWasm from "./storage/pglite/PgliteWasm.ts"

@@ -1,6 +1,6 @@
 import { Clock, Effect, type ManagedRuntime } from "effect"
-import { simpleParser } from "mailparser"
-import { Receipts } from "@ledger/engine"
+import { HeavyWork, Receipts } from "@ledger/engine"
+import * as MimeParse from "./MimeParse.ts"
 
 /**
  * The receipt inbox's mail adapter: a raw MIME message (as an SMTP listener receives it) parsed
@@ -8,42 +8,17 @@ import { Receipts } from "@ledger/engine"
  * Sender authentication is read from `Authentication-Results` headers written by the verifier
  * the deployment trusts (`LEDGER_INBOUND_AUTHSERV_ID`, e.g. the MTA in front running SPF, DKIM
  * and DMARC checks); without one every message counts as unauthenticated and waits in review.
- * ADR 1203.
+ * ADR 1203. The parse is a HeavyWork job (MimeParse.ts): a worker thread under `ledger serve` (ADR 2320).
  */
 
-export interface Envelope {
-  readonly mailFrom: string
-  readonly recipients: ReadonlyArray<string>
-}
+export { type Envelope, parse } from "./MimeParse.ts"
+type Envelope = MimeParse.Envelope
 
 export interface Options {
   /** The authserv-id whose Authentication-Results are believed; null: none is. */
   readonly trustedAuthservId: string | null
   /** The clock the engine reads; a server's is the system clock (tests pass the app's manual clock). */
   readonly clock?: Clock.Clock | undefined
-}
-
-/** Parses one message into what the engine receives. */
-export const parse = async (raw: Uint8Array | string, envelope: Envelope, options: Options): Promise<Receipts.Intake.InboundMessage> => {
-  const source = typeof raw === "string" ? Buffer.from(raw, "utf8") : Buffer.from(raw)
-  const mail = await simpleParser(source, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 })
-  const authentication = Receipts.InboxRules.parseAuthenticationResults(
-    mail.headerLines.filter((line) => line.key === "authentication-results").map((line) => line.line.replace(/^[^:]*:\s*/u, "")),
-    options.trustedAuthservId
-  )
-  const from = mail.from?.value[0]?.address ?? envelope.mailFrom
-  return {
-    recipients: envelope.recipients,
-    from,
-    subject: mail.subject ?? null,
-    messageId: mail.messageId ?? null,
-    authentication,
-    sizeBytes: source.byteLength,
-    html: typeof mail.html === "string" ? mail.html : null,
-    attachments: mail.attachments
-      .filter((attachment) => attachment.contentDisposition !== "inline" || attachment.filename !== undefined)
-      .map((attachment) => ({ fileName: attachment.filename ?? "attachment", bytes: new Uint8Array(attachment.content) }))
-  }
 }
 
 /** Parses and receives one message through an app's runtime; answers what became of each recipient. */
@@ -53,13 +28,34 @@ export const receive = async (
   envelope: Envelope,
   options: Options
 ): Promise<ReadonlyArray<Receipts.Intake.Delivery>> => {
-  const message = await parse(raw, envelope, options)
-  const received = Receipts.Intake.receive(message) as Effect.Effect<ReadonlyArray<Receipts.Intake.Delivery>, never, any>
+  const received = HeavyWork.run(MimeParse.parseMail, { raw, envelope, trustedAuthservId: options.trustedAuthservId }).pipe(
+    Effect.flatMap(Receipts.Intake.receive)
+  ) as Effect.Effect<ReadonlyArray<Receipts.Intake.Delivery>, HeavyWork.HeavyWorkRefused, any>
   return runtime.runPromise(options.clock === undefined ? received : Effect.provideService(received, Clock.Clock, options.clock))
 }
 
+export interface SmtpReply {
+  readonly code: number
+  readonly message: string
+}
+
+/**
+ * Parses (in a worker thread when the server has a pool) and receives one message, answering the
+ * SMTP reply: a message past the parse's time or memory is refused for good (552, the sender
+ * would only send it again), a parse no worker could take now is deferred (451, it retries).
+ */
+export const parseAndReceive = (raw: Uint8Array, envelope: Envelope, trustedAuthservId: string | null) =>
+  HeavyWork.run(MimeParse.parseMail, { raw, envelope, trustedAuthservId }).pipe(
+    Effect.flatMap(Receipts.Intake.receive),
+    Effect.map(smtpReply),
+    Effect.catchTag("HeavyWorkRefused", (refused): Effect.Effect<SmtpReply> =>
+      Effect.succeed(refused.reason === "unavailable"
+        ? { code: 451, message: "4.3.2 Too busy to read this message now: try again later" }
+        : { code: 552, message: "5.3.4 Message too complex to process" }))
+  )
+
 /** An SMTP reply for a delivery: 250 accepted, 550 for an unknown or rotated address. */
-export const smtpReply = (deliveries: ReadonlyArray<Receipts.Intake.Delivery>): { readonly code: number; readonly message: string } => {
+export const smtpReply = (deliveries: ReadonlyArray<Receipts.Intake.Delivery>): SmtpReply => {
   const refused = deliveries.find((delivery) => delivery.outcome !== "accepted")
   if (refused !== undefined && deliveries.every((delivery) => delivery.outcome !== "accepted")) {
     return { code: 550, message: refused.outcome === "refused" ? "5.1.1 This address was rotated and no longer receives mail" : "5.1.1 No such mailbox" }

@@ -203,11 +203,9 @@ const receiver = (settings: Settings, bounds: Limits, budget: Budget, run: Runne
         mailFrom: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address,
         recipients: session.envelope.rcptTo.map((to) => to.address)
       }
-      InboundMail.parse(Buffer.concat(chunks), envelope, { trustedAuthservId: settings.trustedAuthservId })
-        .then((message) => run(Receipts.Intake.receive(message)))
-        .then((deliveries) => {
+      run(InboundMail.parseAndReceive(Buffer.concat(chunks), envelope, settings.trustedAuthservId))
+        .then((reply) => {
           release()
-          const reply = InboundMail.smtpReply(deliveries)
           if (reply.code === 250) callback(null, reply.message)
           else callback(smtpError(reply.code, reply.message))
         }, () => {
