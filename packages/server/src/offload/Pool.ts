@@ -38,19 +38,20 @@ export const defaults: Settings = {
   queueMax: 256
 }
 
-const whole = (text: string | undefined, fallback: number, minimum: number): number => {
+const whole = (environment: Record<string, string | undefined>, name: string, fallback: number, minimum: number): number => {
+  const text = environment[name]
   if (text === undefined || text.trim() === "") return fallback
   const value = Number(text)
-  if (!Number.isInteger(value) || value < minimum) throw new Error(`expected a whole number from ${minimum}, got ${JSON.stringify(text)}`)
+  if (!Number.isInteger(value) || value < minimum) throw new Error(`${name} must be a whole number from ${minimum}, got ${JSON.stringify(text)}`)
   return value
 }
 
 /** LEDGER_WORKER_THREADS, LEDGER_WORKER_JOB_TIMEOUT_MS, LEDGER_WORKER_JOB_MEMORY_MB, LEDGER_WORKER_QUEUE_MAX (docs/operations.md). */
 export const fromEnvironment = (environment: Record<string, string | undefined>): Settings => ({
-  threads: whole(environment.LEDGER_WORKER_THREADS, defaults.threads, 0),
-  jobTimeoutMs: whole(environment.LEDGER_WORKER_JOB_TIMEOUT_MS, defaults.jobTimeoutMs, 1),
-  jobMemoryMb: whole(environment.LEDGER_WORKER_JOB_MEMORY_MB, defaults.jobMemoryMb, 16),
-  queueMax: whole(environment.LEDGER_WORKER_QUEUE_MAX, defaults.queueMax, 0)
+  threads: whole(environment, "LEDGER_WORKER_THREADS", defaults.threads, 0),
+  jobTimeoutMs: whole(environment, "LEDGER_WORKER_JOB_TIMEOUT_MS", defaults.jobTimeoutMs, 1),
+  jobMemoryMb: whole(environment, "LEDGER_WORKER_JOB_MEMORY_MB", defaults.jobMemoryMb, 16),
+  queueMax: whole(environment, "LEDGER_WORKER_QUEUE_MAX", defaults.queueMax, 0)
 })
 
 /** The worker's entry: the built one beside a bundled server, else the sources' bootstrap (worker.mjs). */
@@ -106,8 +107,8 @@ export const runner = (pool: Piscina, settings: Settings): HeavyWork.Runner => (
 /** Starts the pool (its workers load the job table once each) and ends it with the layer. */
 export const make = (settings: Settings) =>
   Effect.acquireRelease(
-    Effect.sync(() =>
-      new Piscina({
+    Effect.sync(() => {
+      const pool = new Piscina({
         filename: workerFile(),
         minThreads: settings.threads,
         maxThreads: settings.threads,
@@ -118,12 +119,16 @@ export const make = (settings: Settings) =>
         niceIncrement: 10,
         resourceLimits: { maxOldGenerationSizeMb: settings.jobMemoryMb, maxYoungGenerationSizeMb: 32 }
       })
-    ),
+      // A worker lost between jobs (its start past the memory bound, say) is replaced by the pool;
+      // without a listener the event would end the process.
+      pool.on("error", (error: unknown) => Effect.runFork(Effect.logWarning("A heavy-work worker thread failed between jobs", error)))
+      return pool
+    }),
     (pool) => Effect.promise(() => pool.destroy())
   )
 
 /** HeavyWork on a pool of `settings.threads` workers; with none, the inline default stays. */
-export const layer = (settings: Settings): Layer.Layer<HeavyWork.HeavyWork> =>
+export const layer = (settings: Settings): Layer.Layer<never> =>
   settings.threads === 0
     ? Layer.empty
     : Layer.effect(HeavyWork.HeavyWork)(Effect.map(make(settings), (pool) => runner(pool, settings)))

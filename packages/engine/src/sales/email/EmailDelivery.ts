@@ -59,7 +59,8 @@ export const deliver = Effect.fn("EmailDelivery.deliver")(function*(company: str
   const row = claimed.row
   const settings = (yield* sql<Record<string, unknown>>`SELECT * FROM email_settings WHERE company_id = ${company}`.pipe(Effect.orDie))[0]
   const companies = yield* sql<{ name: string }>`SELECT name FROM companies WHERE company_id = ${company}`.pipe(Effect.orDie)
-  const attachment = yield* attachmentOf(company, row, now)
+  // A render refused by the heavy-work pool (ADR 2320) is the runner's to retry, as any defect of a job.
+  const attachment = yield* Effect.orDie(attachmentOf(company, row, now))
   const message: OutgoingMessage = {
     from: { name: (settings?.display_name as string | null | undefined) ?? companies[0]?.name ?? null, address: null },
     replyTo: (settings?.reply_to as string | null | undefined) ?? null,
