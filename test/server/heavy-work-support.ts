@@ -6,6 +6,8 @@ import { WorkerPool } from "@ledger/server"
 
 export interface PoolHandle {
   readonly runner: HeavyWork.Runner
+  /** A runner over the same workers with another time limit. */
+  readonly runnerWith: (jobTimeoutMs: number) => HeavyWork.Runner
   readonly close: () => Promise<void>
 }
 
@@ -16,7 +18,7 @@ export const startPool = async (settings: WorkerPool.Settings): Promise<PoolHand
   const runner = WorkerPool.runner(pool, settings)
   // The workers load the job table from the sources (through tsx) once: wait for that here.
   await Promise.all(Array.from({ length: settings.threads }, () => pool.run({ name: "statement.read", input: { source: { format: "csv", content: "Date,Amount\n", contentEncoding: "text", profile: null, mask: null }, linesMax: 1, countOnly: true } })))
-  return { runner, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+  return { runner, runnerWith: (jobTimeoutMs) => WorkerPool.runner(pool, { ...settings, jobTimeoutMs }), close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
 /** `lines` CSV transactions, each of its own content. */
