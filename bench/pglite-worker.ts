@@ -9,7 +9,6 @@
  * - a report: a GROUP BY over every line (100,000 and more), its time and the longest stall;
  * - the loop's delay while both run, which is what /health and another company see.
  */
-import { monitorEventLoopDelay } from "node:perf_hooks"
 import { Worker } from "node:worker_threads"
 import { PGlite } from "@electric-sql/pglite"
 import * as Options from "./lib/Options.ts"

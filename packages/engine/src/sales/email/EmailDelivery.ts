@@ -5,7 +5,7 @@ import * as Row from "../../kernel/Row.ts"
 import * as DocumentPdf from "../documents/DocumentPdf.ts"
 import * as DocumentStore from "../documents/DocumentStore.ts"
 import * as EstimateStore from "../estimates/EstimateStore.ts"
-import { Mail, type OutgoingMessage } from "../../ports/Mail.ts"
+import { Mail, MailError, type OutgoingMessage } from "../../ports/Mail.ts"
 
 /**
  * Sends one queued email through the mail port (run by the `email.send` job). The row moves
@@ -35,6 +35,28 @@ const attachmentOf = Effect.fn("EmailDelivery.attachment")(function*(company: st
   return yield* DocumentPdf.forEstimate(company, estimate, now)
 })
 
+/** A failed attempt: back to the queue, or failed for good (a permanent refusal, or attempts spent); a bounce suppresses the address. */
+const requeue = Effect.fn("EmailDelivery.requeue")(function*(company: string, emailId: number, row: Record<string, unknown>, error: MailError) {
+  const sql = yield* SqlClient.SqlClient
+  const attempts = Row.int(row.attempts)
+  const later = yield* nowIso
+  const giveUp = error.permanent || attempts >= Limits.emailDeliveryAttemptsMax
+  yield* sql.withTransaction(Effect.gen(function*() {
+    yield* sql`UPDATE emails SET status = ${giveUp ? "failed" : "queued"}, last_error = ${error.message.slice(0, 2000)},
+      updated_at = ${later} WHERE company_id = ${company} AND id = ${emailId}`
+    if (error.bounce) {
+      yield* sql`INSERT INTO email_suppressions ${sql.insert({
+        company_id: company,
+        address: String(row.to_address).toLowerCase(),
+        reason: `bounce: ${error.message}`.slice(0, 500),
+        email_id: emailId,
+        created_at: later
+      })} ON CONFLICT DO NOTHING`
+    }
+  })).pipe(Effect.orDie)
+  return (giveUp ? { _tag: "Failed", error: error.message } : { _tag: "Retry", error: error.message }) satisfies Delivery
+})
+
 export const deliver = Effect.fn("EmailDelivery.deliver")(function*(company: string, emailId: number) {
   const sql = yield* SqlClient.SqlClient
   const mail = yield* Mail
@@ -59,8 +81,12 @@ export const deliver = Effect.fn("EmailDelivery.deliver")(function*(company: str
   const row = claimed.row
   const settings = (yield* sql<Record<string, unknown>>`SELECT * FROM email_settings WHERE company_id = ${company}`.pipe(Effect.orDie))[0]
   const companies = yield* sql<{ name: string }>`SELECT name FROM companies WHERE company_id = ${company}`.pipe(Effect.orDie)
-  // A render refused by the heavy-work pool (ADR 2320) is the runner's to retry, as any defect of a job.
-  const attachment = yield* Effect.orDie(attachmentOf(company, row, now))
+  // A PDF the heavy-work pool could not render now (ADR 2320) fails this attempt as a temporary
+  // mail failure would: the email goes back to the queue and is tried again.
+  const attachment = yield* Effect.result(attachmentOf(company, row, now).pipe(
+    Effect.mapError((error) => new MailError({ message: `The PDF could not be rendered: ${error.message}`, permanent: false, bounce: false }))
+  ))
+  if (Result.isFailure(attachment)) return yield* requeue(company, emailId, row, attachment.failure)
   const message: OutgoingMessage = {
     from: { name: (settings?.display_name as string | null | undefined) ?? companies[0]?.name ?? null, address: null },
     replyTo: (settings?.reply_to as string | null | undefined) ?? null,
@@ -68,33 +94,15 @@ export const deliver = Effect.fn("EmailDelivery.deliver")(function*(company: str
     cc: Row.json<Array<string>>(row.cc),
     subject: String(row.subject),
     text: String(row.message ?? ""),
-    attachments: [{ filename: attachment.filename, contentType: "application/pdf", content: attachment.bytes }],
+    attachments: [{ filename: attachment.success.filename, contentType: "application/pdf", content: attachment.success.bytes }],
     headers: { "X-Ledger-Email-Id": String(emailId) }
   }
   const sent = yield* Effect.result(mail.send(message))
-  const attempts = Row.int(row.attempts)
+  if (Result.isFailure(sent)) return yield* requeue(company, emailId, row, sent.failure)
   const later = yield* nowIso
-  if (Result.isSuccess(sent)) {
-    yield* sql`UPDATE emails SET status = 'sent', sent_at = ${later}, provider_message_id = ${sent.success.messageId},
-      last_error = NULL, updated_at = ${later} WHERE company_id = ${company} AND id = ${emailId}`.pipe(Effect.orDie)
-    return { _tag: "Sent", messageId: sent.success.messageId } satisfies Delivery
-  }
-  const error = sent.failure
-  const giveUp = error.permanent || attempts >= Limits.emailDeliveryAttemptsMax
-  yield* sql.withTransaction(Effect.gen(function*() {
-    yield* sql`UPDATE emails SET status = ${giveUp ? "failed" : "queued"}, last_error = ${error.message.slice(0, 2000)},
-      updated_at = ${later} WHERE company_id = ${company} AND id = ${emailId}`
-    if (error.bounce) {
-      yield* sql`INSERT INTO email_suppressions ${sql.insert({
-        company_id: company,
-        address: String(row.to_address).toLowerCase(),
-        reason: `bounce: ${error.message}`.slice(0, 500),
-        email_id: emailId,
-        created_at: later
-      })} ON CONFLICT DO NOTHING`
-    }
-  })).pipe(Effect.orDie)
-  return (giveUp ? { _tag: "Failed", error: error.message } : { _tag: "Retry", error: error.message }) satisfies Delivery
+  yield* sql`UPDATE emails SET status = 'sent', sent_at = ${later}, provider_message_id = ${sent.success.messageId},
+    last_error = NULL, updated_at = ${later} WHERE company_id = ${company} AND id = ${emailId}`.pipe(Effect.orDie)
+  return { _tag: "Sent", messageId: sent.success.messageId } satisfies Delivery
 })
 
 /**
