@@ -3,6 +3,7 @@ import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { HeavyWork } from "@ledger/engine"
 import { WorkerPool } from "@ledger/server"
+import { InboundMail } from "@ledger/server/adapters"
 import { jobs } from "@ledger/engine/jobs"
 import { csvStatement, type PoolHandle, startPool } from "./heavy-work-support.ts"
 
@@ -77,6 +78,35 @@ describe("a job in a worker and on the calling thread", () => {
       expect(pooled).toEqual(inline)
     }), { numRuns: 40 })
   }, 300_000)
+
+  it("parses a mail to the same message, its attachment's bytes included", async () => {
+    const pdf = "%PDF-1.4 receipt bytes"
+    const raw = new TextEncoder().encode([
+      "From: Vendor <billing@vendor.example>", "To: r-abc@inbox.localhost", "Subject: Your receipt", "Message-ID: <m1@vendor.example>",
+      "MIME-Version: 1.0", "Content-Type: multipart/mixed; boundary=b1", "", "--b1", "Content-Type: text/html; charset=utf-8", "",
+      "<p>Total $12.34</p>", "--b1", "Content-Type: application/pdf; name=receipt.pdf", "Content-Disposition: attachment; filename=receipt.pdf",
+      "Content-Transfer-Encoding: base64", "", Buffer.from(pdf).toString("base64"), "--b1--", ""
+    ].join("\r\n"))
+    const input = { raw, envelope: { mailFrom: "bounce@vendor.example", recipients: ["r-abc@inbox.localhost"] }, trustedAuthservId: null }
+    const inline = await run(HeavyWork.inline, InboundMail.parseMail, input)
+    const pooled = await run(pool.runner, InboundMail.parseMail, input)
+    expect(pooled).toEqual(inline)
+    expect(Exit.isSuccess(pooled) && new TextDecoder().decode(pooled.value.attachments[0]!.bytes)).toBe(pdf)
+  }, 120_000)
+
+  it("answers a mail past the parse's bounds 552, and 451 when no worker is free", async () => {
+    const refusing = (reason: "time" | "memory" | "unavailable"): HeavyWork.Runner => ({
+      kind: "pool",
+      run: (job) => Effect.fail(new HeavyWork.HeavyWorkRefused({ job: job.name, reason, message: reason }))
+    })
+    const reply = (reason: "time" | "memory" | "unavailable") =>
+      Effect.runPromise(InboundMail.parseAndReceive(new Uint8Array(8), { mailFrom: "", recipients: [] }, null).pipe(
+        Effect.provideService(HeavyWork.HeavyWork, refusing(reason))
+      ) as Effect.Effect<InboundMail.SmtpReply>)
+    expect((await reply("time")).code).toBe(552)
+    expect((await reply("memory")).code).toBe(552)
+    expect((await reply("unavailable")).code).toBe(451)
+  })
 
   it("counts the settings from the environment, and none means the inline default", () => {
     expect(WorkerPool.fromEnvironment({ LEDGER_WORKER_THREADS: "3", LEDGER_WORKER_JOB_TIMEOUT_MS: "5000", LEDGER_WORKER_JOB_MEMORY_MB: "128" }))

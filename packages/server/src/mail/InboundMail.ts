@@ -11,7 +11,7 @@ import * as MimeParse from "./MimeParse.ts"
  * ADR 1203. The parse is a HeavyWork job (MimeParse.ts): a worker thread under `ledger serve` (ADR 2320).
  */
 
-export { type Envelope, parse } from "./MimeParse.ts"
+export { type Envelope, parse, parseMail } from "./MimeParse.ts"
 type Envelope = MimeParse.Envelope
 
 export interface Options {
