@@ -54,7 +54,9 @@ const company = async (name: string) => {
 
 beforeAll(async () => {
   pool = await startPool(settings)
-  // The job runner's background workers are not under test here.
+  // The job runner's background workers are not under test here (read from the environment as the
+  // layer is built; put back at once, since test files share this process).
+  const workers = process.env.LEDGER_WORKERS
   process.env.LEDGER_WORKERS = "off"
   const port = await freePort()
   const config = Config.fromEnvironment({
@@ -62,7 +64,10 @@ beforeAll(async () => {
     LEDGER_ACCESS_LOG: "off", LEDGER_WORKER_THREADS: "0"
   })
   runtime = ManagedRuntime.make(Server.serverLayer(config).pipe(Layer.provide(Layer.succeed(HeavyWork.HeavyWork)(watched))) as Layer.Layer<never, unknown>)
-  await runtime.runPromise(Effect.void)
+  await runtime.runPromise(Effect.void).finally(() => {
+    if (workers === undefined) delete process.env.LEDGER_WORKERS
+    else process.env.LEDGER_WORKERS = workers
+  })
   url = `http://127.0.0.1:${port}`
 }, 300_000)
 afterAll(async () => {
