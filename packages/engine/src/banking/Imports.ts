@@ -132,13 +132,26 @@ const answer = (
   }))
 
 /**
+ * The file as one character per byte (what the cheap line bound counts: newlines and ASCII tags),
+ * with the web's `atob` so the engine needs no Node API. Content that is not base64 bounds at 0:
+ * the reader refuses it with its own 422.
+ */
+const boundText = (body: Body): string => {
+  if (body.content_encoding !== "base64") return body.content
+  try {
+    return atob(body.content.replace(/\s/gu, "").replace(/-/gu, "+").replace(/_/gu, "/"))
+  } catch {
+    return ""
+  }
+}
+
+/**
  * A dry run: the file read a batch at a time, each batch's duplicates asked for in one query
  * outside any transaction, so the database is free between batches. Its last step only answers.
  */
 const dryRun = Effect.fn("Imports.dryRun")(function*(bankAccountId: number, body: Body, source: Reader.Source) {
   // A file whose cheap bound passes the limit is counted first: refused before any query.
-  const text = body.content_encoding === "base64" ? Buffer.from(body.content, "base64").toString("latin1") : body.content
-  if (Reading.linesBound(body.format, text) > Limits.statementLinesMax) yield* Reading.countTransactions(source)
+  if (Reading.linesBound(body.format, boundText(body)) > Limits.statementLinesMax) yield* Reading.countTransactions(source)
   const reader = yield* Reading.open(source)
   const scan = scanner(reader, importWriteBatchLines((yield* EngineInfo).storage))
   const preview: Array<ParsedLine> = []
