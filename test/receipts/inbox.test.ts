@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs"
+import { connect } from "node:net"
+import { Effect } from "effect"
 import { extractText } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { agentWithKey, newKey } from "../support/index.ts"
-import { InboundMail } from "@ledger/server/adapters"
+import { BlobStore } from "@ledger/engine/ports"
+import { InboundMail, InboxListener } from "@ledger/server/adapters"
 import { listen, mime, send, trustedAuthservId } from "./mail.ts"
 import { type Company, elf, makeReceiptsApp, png, type ReceiptsApp } from "./support.ts"
 
@@ -64,7 +67,47 @@ describe("the inbox's address and settings", () => {
   })
 })
 
+/** The listener's reply to RCPT TO, over a raw SMTP exchange. */
+const rcptReply = (port: number, from: string, to: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1")
+    const steps = ["EHLO client.test", `MAIL FROM:<${from}>`, `RCPT TO:<${to}>`]
+    let buffer = ""
+    let step = 0
+    socket.on("data", (chunk) => {
+      buffer += chunk.toString("latin1")
+      const lines = buffer.split("\r\n")
+      buffer = lines.pop() ?? ""
+      for (const line of lines) {
+        if (/^\d{3}-/.test(line)) continue
+        if (step === steps.length) {
+          socket.end("QUIT\r\n")
+          return resolve(line)
+        }
+        socket.write(`${steps[step++]}\r\n`)
+      }
+    })
+    socket.on("error", reject)
+  })
+
 describe("mail into the inbox", () => {
+  it("is deferred with 451 at RCPT where receipts cannot be stored (no master key), and nothing is recorded", async () => {
+    const address = (await inbox()).address as string
+    const before = (await messages()).length
+    const listener = await InboxListener.start(
+      { host: "127.0.0.1", port: 0, domain: "inbox.localhost", trustedAuthservId, tls: null },
+      (effect) => app.runtime.runPromise(Effect.provide(effect, BlobStore.layerUnconfigured))
+    )
+    try {
+      const reply = await rcptReply(listener.port, "ap@vendor.example", address)
+      expect(reply).toMatch(/^451 4\.3\.2 /)
+    } finally {
+      await listener.close()
+    }
+    expect((await messages()).length).toBe(before)
+  })
+
+
   it("turns an allowed, authenticated sender's PDF into a receipt, over SMTP", async () => {
     const address = (await inbox()).address as string
     const code = await send(smtp.port, "ap@vendor.example", address, mime({ from: "ap@vendor.example", to: address, attachments: [{ name: "invoice.pdf", bytes: pdf, type: "application/pdf" }] }))

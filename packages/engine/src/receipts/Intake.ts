@@ -136,14 +136,22 @@ const recordRefusal = (company: string, address: string, sender: string, now: st
 /**
  * Whether an SMTP listener takes a recipient (at RCPT, before the message): `accepted` for a live
  * inbox address, `refused` for a rotated one (recorded at once, as `refused_after_rotation`
- * lists it), `unknown` otherwise. Nothing else is accepted, so the listener relays for nobody.
+ * lists it), `unknown` otherwise, `over_quota` past the day's messages and `storage_unavailable`
+ * where receipts cannot be stored (both deferred). Nothing else is accepted, so the listener relays
+ * for nobody.
  */
-export const screen = (recipient: string, sender: string): Effect.Effect<"accepted" | "refused" | "unknown" | "over_quota", never, Needs> =>
+export const screen = (
+  recipient: string,
+  sender: string
+): Effect.Effect<"accepted" | "refused" | "unknown" | "over_quota" | "storage_unavailable", never, Needs> =>
   Effect.gen(function*() {
     const now = new Date(yield* Clock.currentTimeMillis).toISOString()
     const target = yield* resolve(recipient, now)
     if (target._tag === "retired") yield* recordRefusal(target.company, target.address, sender, now)
     if (target._tag !== "inbox") return target._tag === "retired" ? "refused" as const : "unknown" as const
+    // A deployment without receipt storage (no master key) could keep the message but not its
+    // files: the sender is asked to retry, and nothing is lost while the operator sets it up.
+    if (!(yield* BlobStore).configured) return "storage_unavailable" as const
     return (yield* overDailyQuota(String(target.row.company_id), now)) ? "over_quota" as const : "accepted" as const
   })
 

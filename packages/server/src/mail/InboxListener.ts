@@ -153,6 +153,7 @@ const admission = (bounds: Limits, budget: Budget, run: Runner): Required<Pick<S
       run(Receipts.Intake.screen(address.address, sender)).then(
         (verdict) => {
           if (verdict === "over_quota") return callback(smtpError(452, "4.2.2 This inbox has taken its messages for today: try again later"))
+          if (verdict === "storage_unavailable") return callback(smtpError(451, "4.3.2 Receipt storage is not configured here yet: try again later"))
           if (verdict !== "accepted") {
             return callback(smtpError(550, verdict === "refused" ? "5.1.1 This address was rotated and no longer receives mail" : "5.1.1 No such mailbox here"))
           }
