@@ -2,7 +2,7 @@ import { existsSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { MessageChannel, type MessagePort } from "node:worker_threads"
-import { Data, Duration, Effect, Layer } from "effect"
+import { Data, Duration, Effect, Layer, type Scope } from "effect"
 import { Piscina } from "piscina"
 import { HeavyWork } from "@ledger/engine"
 
@@ -79,12 +79,22 @@ const refusedBy = (job: string, error: unknown): HeavyWork.HeavyWorkRefused | Jo
 const startedOn = (port: MessagePort) => Effect.callback<void>((resume) => void port.once("message", () => resume(Effect.void)))
 
 /**
+ * What the runner asks of a pool: piscina's, by its shape, so the server's published declarations
+ * do not carry piscina's own (which do not type-check under a consumer's
+ * `exactOptionalPropertyTypes` with `skipLibCheck` off).
+ */
+export interface JobPool {
+  readonly run: (task: unknown, options?: { readonly signal: AbortSignal; readonly transferList: Array<MessagePort> }) => Promise<unknown>
+  readonly destroy: () => Promise<void>
+}
+
+/**
  * A runner over a pool: each job posted with an abort signal and a port its worker says it started
  * on. The time limit runs from that start, so a job is not charged for the queue or for a new
  * worker's start; past it the call is interrupted, which aborts the signal: piscina terminates the
  * worker and starts another.
  */
-export const runner = (pool: Piscina, settings: Settings): HeavyWork.Runner => ({
+export const runner = (pool: JobPool, settings: Settings): HeavyWork.Runner => ({
   kind: "pool",
   run: <I, O>(job: HeavyWork.Job<I, O>, input: I) =>
     Effect.suspend(() => {
@@ -105,7 +115,7 @@ export const runner = (pool: Piscina, settings: Settings): HeavyWork.Runner => (
 })
 
 /** Starts the pool (its workers load the job table once each) and ends it with the layer. */
-export const make = (settings: Settings) =>
+export const make = (settings: Settings): Effect.Effect<JobPool, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.sync(() => {
       const pool = new Piscina({
