@@ -12,6 +12,7 @@ import * as Options from "./Options.ts"
 import * as Remote from "./Remote.ts"
 import type { RunningServer } from "./ServerProcess.ts"
 import { statement } from "./Statement.ts"
+import { pdfOfObjects } from "../../test/support/files.ts"
 
 const nodemailer = createRequire(new URL("../../packages/server/package.json", import.meta.url))("nodemailer") as {
   createTransport: (options: Record<string, unknown>) => { sendMail: (message: Record<string, unknown>) => Promise<unknown>; close: () => void }
@@ -75,18 +76,7 @@ const bomb = (seed: number): Buffer => {
     Buffer.concat([Buffer.from(`<< /Length ${shared.length} /Filter /FlateDecode >>\nstream\n`), shared, Buffer.from("\nendstream")]),
     ...Array.from({ length: 50 }, () => Buffer.from("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 3 0 R >>"))
   ]
-  const parts: Array<Buffer> = [Buffer.from(`%PDF-1.4\n% ${seed}\n`)]
-  const offsets: Array<number> = []
-  let at = parts[0]!.length
-  bodies.forEach((body, index) => {
-    const object = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`), body, Buffer.from("\nendobj\n")])
-    offsets.push(at)
-    at += object.length
-    parts.push(object)
-  })
-  const xref = ["xref", `0 ${bodies.length + 1}`, "0000000000 65535 f ", ...offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n `)]
-  parts.push(Buffer.from(`${xref.join("\n")}\ntrailer\n<< /Size ${bodies.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`))
-  return Buffer.concat(parts)
+  return Buffer.from(pdfOfObjects(bodies, `${seed}`))
 }
 
 const bombs = async (target: Target): Promise<string> => {

@@ -1,6 +1,7 @@
 import { deflateSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Company, makeReceiptsApp, type ReceiptsApp } from "./support.ts"
+import { pdfOfObjects } from "../support/files.ts"
 
 /**
  * A decompression bomb uploaded as a receipt: one deflated stream of 100 MB of spaces shown on 50
@@ -21,18 +22,7 @@ const bombPdf = (pages: number, shared: Uint8Array, first?: string): Uint8Array 
     ...Array.from({ length: pages }, (_, index) =>
       Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents ${index === 0 && first !== undefined ? 4 : 3} 0 R >>`))
   ]
-  const parts: Array<Buffer> = [Buffer.from("%PDF-1.4\n")]
-  const offsets: Array<number> = []
-  let at = parts[0]!.length
-  bodies.forEach((body, index) => {
-    const object = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`), body, Buffer.from("\nendobj\n")])
-    offsets.push(at)
-    at += object.length
-    parts.push(object)
-  })
-  const xref = ["xref", `0 ${bodies.length + 1}`, "0000000000 65535 f ", ...offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n `)]
-  parts.push(Buffer.from(`${xref.join("\n")}\ntrailer\n<< /Size ${bodies.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`))
-  return new Uint8Array(Buffer.concat(parts))
+  return pdfOfObjects(bodies)
 }
 
 let app: ReceiptsApp

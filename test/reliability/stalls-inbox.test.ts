@@ -4,6 +4,7 @@ import { connect } from "node:net"
 import { deflateSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loads, type LoadServer, startLoadServer } from "./loads.ts"
+import { pdfOfObjects } from "../support/files.ts"
 
 /**
  * Issue 41's receipt loads (item 6): a flood of large mail to one receipt inbox over 4 SMTP
@@ -131,18 +132,7 @@ const bombPdf = (seed: number): Uint8Array => {
     Buffer.concat([Buffer.from(`<< /Length ${shared.length} /Filter /FlateDecode >>\nstream\n`, "latin1"), shared, Buffer.from("\nendstream", "latin1")]),
     ...Array.from({ length: pages }, () => Buffer.from("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 3 0 R >>"))
   ]
-  const parts: Array<Buffer> = [Buffer.from(`%PDF-1.4\n% bomb ${seed}\n`)]
-  const offsets: Array<number> = []
-  let at = parts[0]!.length
-  bodies.forEach((body, index) => {
-    const object = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`), body, Buffer.from("\nendobj\n")])
-    offsets.push(at)
-    at += object.length
-    parts.push(object)
-  })
-  const xref = ["xref", `0 ${bodies.length + 1}`, "0000000000 65535 f ", ...offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n `)]
-  parts.push(Buffer.from(`${xref.join("\n")}\ntrailer\n<< /Size ${bodies.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`))
-  return new Uint8Array(Buffer.concat(parts))
+  return pdfOfObjects(bodies, `bomb ${seed}`)
 }
 
 describe("receipt PDFs that are deflate bombs", () => {

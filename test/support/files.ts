@@ -42,3 +42,24 @@ export const pdfTextOfBase64 = async (base64: string): Promise<string> => {
   if (Buffer.from(bytes.subarray(0, 5)).toString("latin1") !== "%PDF-") throw new Error("not a PDF")
   return (await extractText(await getDocumentProxy(bytes), { mergePages: true })).text.replace(/\s+/gu, " ")
 }
+
+/**
+ * A PDF file from its objects' bodies, numbered from 1 in order (object 1 is the catalog), with
+ * the cross-reference table and trailer a reader needs: how the tests and benches build hostile
+ * PDFs (deflate bombs, thousands of pages) byte for byte. `comment` goes on the line after the
+ * header (a seed makes each file's bytes its own).
+ */
+export const pdfOfObjects = (bodies: ReadonlyArray<Uint8Array>, comment?: string): Uint8Array => {
+  const parts: Array<Buffer> = [Buffer.from(comment === undefined ? "%PDF-1.4\n" : `%PDF-1.4\n% ${comment}\n`)]
+  const offsets: Array<number> = []
+  let at = parts[0]!.length
+  bodies.forEach((body, index) => {
+    const object = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`), body, Buffer.from("\nendobj\n")])
+    offsets.push(at)
+    at += object.length
+    parts.push(object)
+  })
+  const xref = ["xref", `0 ${bodies.length + 1}`, "0000000000 65535 f ", ...offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n `)]
+  parts.push(Buffer.from(`${xref.join("\n")}\ntrailer\n<< /Size ${bodies.length + 1} /Root 1 0 R >>\nstartxref\n${at}\n%%EOF\n`))
+  return new Uint8Array(Buffer.concat(parts))
+}
