@@ -207,7 +207,9 @@ export const serveInstalled = async (consumer: string): Promise<{ readonly healt
   const child = spawn("npx", ["--no-install", "ledger", "serve"], {
     cwd: consumer,
     env: { ...process.env, PATH: `${nodeBin}:${process.env.PATH ?? ""}`, PORT: String(port), LEDGER_DATA_DIR: "memory", LEDGER_WORKERS: "off", NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"]
+    stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group: npx does not pass SIGTERM on to the server it started, which outlived the test.
+    detached: true
   })
   let output = ""
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -226,7 +228,7 @@ export const serveInstalled = async (consumer: string): Promise<{ readonly healt
     }
     throw new Error(`ledger serve did not answer within 120 s:\n${output.slice(-4_000)}`)
   } finally {
-    child.kill("SIGTERM")
+    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM")
   }
 }
 

@@ -111,7 +111,10 @@ export const startServer = async (store: Store, env: Record<string, string> = {}
   }
   const child = spawn(process.execPath, [command, "serve"], {
     cwd: repositoryRoot,
-    env: { ...childEnv, ...store.env, PORT: String(port), HOST: "127.0.0.1", ...env },
+    // Heavy work on the request thread unless a test asks for the pool: each worker thread compiles
+    // the engine's job table through tsx as it starts, seconds of CPU per server the suite starts.
+    // test/server/heavy-work*.test.ts and the packaging test run the pool.
+    env: { ...childEnv, LEDGER_WORKER_THREADS: "0", ...store.env, PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

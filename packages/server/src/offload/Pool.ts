@@ -5,6 +5,7 @@ import { MessageChannel, type MessagePort } from "node:worker_threads"
 import { Data, Duration, Effect, Layer, type Scope } from "effect"
 import { Piscina } from "piscina"
 import { HeavyWork } from "@ledger/engine"
+import { names, readyTask } from "./PoolWorker.ts"
 
 /**
  * The server's HeavyWork: a pool of worker threads (piscina) that parses mail, PDFs, statement
@@ -135,6 +136,25 @@ export const make = (settings: Settings): Effect.Effect<JobPool, never, Scope.Sc
       return pool
     }),
     (pool) => Effect.promise(() => pool.destroy())
+  ).pipe(Effect.tap(ready))
+
+/** How long a starting pool may take to load its workers' job table (tsx compiles it in the workspace). */
+const readyTimeoutMs = 120_000
+
+/**
+ * A pool whose workers cannot load (a build without dist/offload/PoolWorker.js, a job table that
+ * fails to import) would fail every statement, PDF and mail later, one request at a time: the
+ * server refuses to start instead, saying why. The workers must also know every job this process
+ * would post.
+ */
+const ready = (pool: JobPool) =>
+  Effect.tryPromise(() => pool.run({ name: readyTask })).pipe(
+    Effect.timeout(Duration.millis(readyTimeoutMs)),
+    Effect.flatMap((known) => {
+      const missing = names().filter((name) => !(known as ReadonlyArray<string>).includes(name))
+      return missing.length === 0 ? Effect.void : Effect.die(new Error(`The heavy-work pool's workers (${workerFile()}) do not know the jobs ${missing.join(", ")}`))
+    }),
+    Effect.catch((error) => Effect.die(new Error(`The heavy-work pool's worker threads cannot start from ${workerFile()}: ${String(error)} (LEDGER_WORKER_THREADS=0 runs heavy work on the request thread)`)))
   )
 
 /** HeavyWork on a pool of `settings.threads` workers; with none, the inline default stays. */

@@ -20,7 +20,11 @@ export interface Task {
 /** The names a pool can run, for a server to check its calls against at start. */
 export const names = (): ReadonlyArray<string> => [...table.keys()]
 
+/** The task a starting pool posts first (Pool.ts `make`): answered with `names()` once the worker has loaded its table. */
+export const readyTask = "pool.ready"
+
 export default async function run(task: Task): Promise<unknown> {
+  if (task.name === readyTask) return names()
   const job = table.get(task.name)
   if (job === undefined) throw new Error(`No job is named ${task.name}`)
   task.started?.postMessage(0)
