@@ -1,9 +1,6 @@
-import { execFile } from "node:child_process"
-import path from "node:path"
-import { promisify } from "node:util"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freshStore, repositoryRoot, type Store, withStore } from "../support/server-process.ts"
+import { freshStore, runLedger, type Store, withStore } from "../support/server-process.ts"
 
 /**
  * `ledger audit-head COMPANY_ID` for real, against a store (a PGlite folder, or a fresh PostgreSQL
@@ -11,7 +8,6 @@ import { freshStore, repositoryRoot, type Store, withStore } from "../support/se
  * database (docs/decisions/2310-company-audit-hash-chain.md).
  */
 
-const ledger = path.join(repositoryRoot, "packages/server/bin/ledger.mjs")
 const slow = 300_000
 
 let store: Store
@@ -23,18 +19,7 @@ afterAll(async () => {
   await store?.remove()
 }, slow)
 
-const run = async (args: ReadonlyArray<string>) => {
-  const env: Record<string, string> = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith("LEDGER_") && name !== "DATABASE_URL") env[name] = value
-  }
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [ledger, ...args], { cwd: repositoryRoot, env: { ...env, ...store.env } })
-    return { code: 0, stdout, stderr }
-  } catch (error: any) {
-    return { code: Number(error.code), stdout: String(error.stdout ?? ""), stderr: String(error.stderr ?? "") }
-  }
-}
+const run = (args: ReadonlyArray<string>) => runLedger(store, args)
 
 describe("ledger audit-head", () => {
   it("prints the company's head as one JSON line, and refuses an unknown company or no id", async () => {

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { Row, StoredAnswer } from "@ledger/engine"
@@ -102,13 +103,29 @@ export interface RunningServer {
   readonly kill: () => Promise<void>
 }
 
-/** Starts `ledger serve` on a free port and waits until GET /health answers 200. */
-export const startServer = async (store: Store, env: Record<string, string> = {}): Promise<RunningServer> => {
-  const port = await freePort()
+/** This process's environment without Ledger's settings, which a child gets from its store and test only. */
+const childEnvironment = (): Record<string, string> => {
   const childEnv: Record<string, string> = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith("LEDGER_") && name !== "DATABASE_URL") childEnv[name] = value
   }
+  return childEnv
+}
+
+/** Runs one `ledger` command (`migrate`, `audit-head ID`, ...) against the store; its exit code and output. */
+export const runLedger = async (store: Store, args: ReadonlyArray<string>) => {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [command, ...args], { cwd: repositoryRoot, env: { ...childEnvironment(), ...store.env } })
+    return { code: 0, stdout, stderr }
+  } catch (error: any) {
+    return { code: Number(error.code), stdout: String(error.stdout ?? ""), stderr: String(error.stderr ?? "") }
+  }
+}
+
+/** Starts `ledger serve` on a free port and waits until GET /health answers 200. */
+export const startServer = async (store: Store, env: Record<string, string> = {}): Promise<RunningServer> => {
+  const port = await freePort()
+  const childEnv = childEnvironment()
   const child = spawn(process.execPath, [command, "serve"], {
     cwd: repositoryRoot,
     // Heavy work on the request thread unless a test asks for the pool: each worker thread compiles
