@@ -4,6 +4,7 @@ import * as Row from "../kernel/Row.ts"
 import type { Entropy } from "../ports/Entropy.ts"
 import * as ClientDocuments from "./ClientDocuments.ts"
 import { accessTokenSeconds, isChallenge, scopeText, type Level, verifies } from "./ConnectionRules.ts"
+import { type Answer, oauthError } from "./OAuthAnswer.ts"
 import * as OAuthStore from "./OAuthStore.ts"
 import * as Registration from "./Registration.ts"
 
@@ -14,17 +15,7 @@ import * as Registration from "./Registration.ts"
  * OAuth wire format (`error`, `error_description`), not Ledger's error body.
  */
 
-export interface Answer {
-  readonly status: number
-  readonly body: unknown
-  readonly headers?: Readonly<Record<string, string>>
-}
-
-const oauthError = (status: number, error: string, description: string): Answer => ({
-  status,
-  body: { error, error_description: description },
-  headers: { "cache-control": "no-store" }
-})
+export type { Answer } from "./OAuthAnswer.ts"
 
 export const resourceOf = (issuer: string) => `${issuer}/mcp`
 

@@ -4,6 +4,7 @@ import { Limits } from "@ledger/api"
 import type { Entropy } from "../ports/Entropy.ts"
 import * as SharedLimit from "../store/SharedLimit.ts"
 import { isAcceptableRedirect } from "./ConnectionRules.ts"
+import { type Answer, oauthError } from "./OAuthAnswer.ts"
 import * as OAuthStore from "./OAuthStore.ts"
 
 /**
@@ -12,18 +13,8 @@ import * as OAuthStore from "./OAuthStore.ts"
  * bounded and refused past it, and registrations no connection names forgotten a day on.
  */
 
-/** An answer in the OAuth wire format (the same shape as OAuth.ts `Answer`; exported: `register`'s published type names it). */
-export interface Answer {
-  readonly status: number
-  readonly body: unknown
-  readonly headers?: Readonly<Record<string, string>>
-}
-
-const oauthError = (status: number, error: string, description: string): Answer => ({
-  status,
-  body: { error, error_description: description },
-  headers: { "cache-control": "no-store" }
-})
+/** Exported: `register`'s published type names it. */
+export type { Answer } from "./OAuthAnswer.ts"
 
 /** At most this many redirect URIs per client, each at most 2000 characters. */
 const redirectUrisMax = 10
