@@ -1,8 +1,9 @@
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ChainWatcher, type WatchRequest } from "@ledger/engine/ports"
 import { FakeChain } from "@ledger/testkit"
-import { fixture } from "../crypto/support.ts"
 import { harness, load } from "../support/providers/json-rpc.ts"
 
 /**
@@ -20,6 +21,8 @@ beforeAll(async () => {
 })
 afterAll(() => chain.close())
 
+/** The Monero view-key vectors of test/fixtures/bitcoin/monero (their SOURCES.md names them). */
+const fixture = (name: string) => JSON.parse(readFileSync(fileURLToPath(new URL(`../fixtures/bitcoin/${name}`, import.meta.url)), "utf8"))
 const vector = fixture("monero/monero_viewkey_vectors.json").subaddress_vectors[0]
 const grid: Array<Array<string>> = fixture(`monero/${vector.expected_subaddresses_file}`)
 const request = (addresses: ReadonlyArray<string>): WatchRequest => ({

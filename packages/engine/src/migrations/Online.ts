@@ -13,7 +13,6 @@ import * as Import from "./Import.ts"
 import * as MigrationStore from "./MigrationStore.ts"
 import * as OnlineRules from "./OnlineRules.ts"
 import * as OnlineStore from "./OnlineStore.ts"
-import * as OnlineTokens from "./OnlineTokens.ts"
 import type { Staged } from "./Staging.ts"
 import * as TieoutRules from "./TieoutRules.ts"
 import { tieoutBody } from "./Desktop.ts"
@@ -35,6 +34,9 @@ const requireConfigured = Effect.gen(function*() {
 })
 
 const month = (now: string) => now.slice(0, 7)
+
+/** Stores a renewed token set at once (a rotated refresh token is the only one that still works). */
+const storeTokens = (company: string, id: number) => (sealed: string) => save(company, id, { access_token_sealed: sealed })
 
 const wire = Effect.fn("Online.wire")(function*(company: string, row: Record<string, unknown>) {
   const request = yield* RequestContext
@@ -90,7 +92,7 @@ const authorize = Handler.make(api.authorizeOnline, ({ path, body }) =>
     const grant = yield* online.exchange({ code: body.code, realmId: body.realm_id, redirectUri: callbackPath }).pipe(Effect.mapError(failure))
     const sealer = yield* TokenSealer
     if (!sealer.configured) return yield* Effect.fail(ApiError.fail("service_unavailable", "No master key: access tokens cannot be sealed."))
-    const sealed = yield* OnlineTokens.seal(company, path.id, OnlineTokens.fromGrant(grant, yield* Clock.currentTimeMillis))
+    const sealed = yield* OnlineStore.seal(company, path.id, OnlineStore.fromGrant(grant, yield* Clock.currentTimeMillis))
     const updated = yield* save(company, path.id, { status: "authorized", state_hash: null, realm_id: body.realm_id, access_token_sealed: sealed })
     return { body: yield* wire(company, updated), audit: { targetType: "migration_connection", targetId: path.id, details: { realm_id: body.realm_id } } }
   }))
@@ -101,7 +103,7 @@ const estimate = Handler.make(api.estimateOnline, ({ path }) =>
     const company = yield* requireCompanyId
     const online = yield* requireConfigured
     const row = yield* load(company, path.id)
-    const tokens = yield* OnlineTokens.session(company, path.id, yield* OnlineTokens.open(company, row))
+    const tokens = yield* OnlineStore.session(company, path.id, yield* OnlineStore.open(company, row), storeTokens(company, path.id))
     const realmId = String(row.realm_id)
     const byEntity: Record<string, number> = {}
     for (const entity of entities) {
@@ -126,10 +128,10 @@ const stageOne = (...[entity, record, controls]: Parameters<typeof OnlineRules.f
     catch: (error) => ApiError.fail("bad_gateway", `The online edition answered a ${entity} that cannot be read: ${(error as Error).message}`)
   })
 
-const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<string, unknown>, start: OnlineTokens.Tokens) {
+const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<string, unknown>, start: OnlineStore.Tokens) {
   const online = yield* OnlineBooks
   // An extraction of a large company outlives the hour an access token lasts: the session renews it.
-  const tokens = yield* OnlineTokens.session(company, Row.int(row.id), start)
+  const tokens = yield* OnlineStore.session(company, Row.int(row.id), start, storeTokens(company, Row.int(row.id)))
   const realmId = String(row.realm_id)
   let calls = 0
   const all: Array<Staged> = []
@@ -162,7 +164,7 @@ const extract = Handler.make(api.extractOnline, ({ path }) =>
     const company = yield* requireCompanyId
     const online = yield* requireConfigured
     const row = yield* load(company, path.id)
-    const tokens = yield* OnlineTokens.open(company, row)
+    const tokens = yield* OnlineStore.open(company, row)
     if (row.estimate === null) return yield* Effect.fail(ApiError.fail("migration_estimate_required", "Estimate the extraction first."))
     const planned = Row.json<{ calls: number }>(row.estimate).calls
     const remaining = online.monthlyReadBudget - (yield* OnlineStore.readsThisMonth(month(request.now)))
@@ -174,7 +176,8 @@ const extract = Handler.make(api.extractOnline, ({ path }) =>
     yield* MigrationStore.wipe(company, path.id)
     const pulled = yield* Effect.result(pull(company, row, tokens))
     if (pulled._tag === "Failure" && pulled.failure instanceof OnlineBooksFailure && pulled.failure.code === "invalid_grant") {
-      const forgotten = yield* OnlineTokens.forget(company, path.id, pulled.failure)
+      // The provider refused the refresh token: the connection keeps no tokens and says to consent again.
+      const forgotten = yield* save(company, path.id, { status: "failed", access_token_sealed: null, last_error: OnlineStore.consentLost(pulled.failure) })
       return { body: yield* wire(company, forgotten), audit: { targetType: "migration_connection", targetId: path.id, details: { status: "failed", consent_required: true } } }
     }
     if (pulled._tag === "Failure") {
@@ -240,7 +243,7 @@ export const handlers = [
       if (row.status === "revoked") return yield* Effect.fail(ApiError.fail("migration_connection_revoked", "This connection is already revoked."))
       if (typeof row.access_token_sealed === "string") {
         const online = yield* OnlineBooks
-        const tokens = yield* OnlineTokens.open(company, row)
+        const tokens = yield* OnlineStore.open(company, row)
         // Revoking the refresh token ends the whole grant at Intuit; the access token alone would leave it.
         yield* online.revoke({ accessToken: tokens.refresh ?? tokens.access }).pipe(Effect.ignore)
       }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AggregatorHttp } from "@ledger/server/adapters"
 import { FakeAggregator, FakeAggregatorHttp } from "@ledger/testkit"
-import { type BankingApp, makeBankingApp } from "./support.ts"
+import { type BankingApp, makeBankingApp } from "../support.ts"
 
 /**
  * A feed sync that pages (issue 39), through the real HTTP adapter over the fake's Plaid face, in
