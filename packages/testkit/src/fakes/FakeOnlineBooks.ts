@@ -36,7 +36,6 @@ export interface FakeOnlineBooks {
   readonly generateYear: (options?: { readonly start?: string; readonly months?: number; readonly perMonth?: number; readonly customers?: number }) => void
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
 const realmId = "9130350000000001"
 const money = (cents: number) => Number((cents / 100).toFixed(2))
 
