@@ -92,8 +92,8 @@ export const fromOnline = (entity: Entity, record: Json, controls: Controls): St
       return txn(entity, record, balance(tax === 0 ? sales : [...sales, line(null, -tax, { tax: true })], controls.ar))
     }
     case "Bill":
-      return txn(entity, record, balance(lines.filter((item) => item.DetailType === "AccountBasedExpenseLineDetail")
-        .map((item) => line(ref(item.AccountBasedExpenseLineDetail?.AccountRef), cents(item.Amount))), ref(record.APAccountRef) ?? controls.ap))
+      // Account lines and item lines (goods bought for resale post to the item's purchase account).
+      return txn(entity, record, balance(expenseLines(lines, 1), ref(record.APAccountRef) ?? controls.ap))
     case "Payment":
       return txn(entity, record, [line(ref(record.DepositToAccountRef), cents(record.TotalAmt)), line(ref(record.ARAccountRef) ?? controls.ar, -cents(record.TotalAmt))])
     case "BillPayment":
