@@ -1,6 +1,6 @@
 import type { Entity } from "../ports/OnlineBooks.ts"
 import { centsOf } from "./Qbxml.ts"
-import type { AccountType, SourceLine, Staged } from "./Staging.ts"
+import type { AccountType, SourceLine, SourceOpenItem, Staged } from "./Staging.ts"
 
 /**
  * The online edition's JSON records (its v3 entities) read into staged records (pure), and the
@@ -82,7 +82,11 @@ export const fromOnline = (entity: Entity, record: Json, controls: Controls): St
     }
     case "Customer":
     case "Vendor":
-      return { entity: entity === "Customer" ? "customer" : "vendor", id: String(record.Id), record: { id: String(record.Id), name: String(record.DisplayName), balanceCents: cents(record.Balance) } }
+      // An inactive customer or vendor comes over inactive; its first email address with it.
+      return { entity: entity === "Customer" ? "customer" : "vendor", id: String(record.Id), record: {
+        id: String(record.Id), name: String(record.DisplayName), balanceCents: cents(record.Balance), active: record.Active !== false,
+        email: typeof record.PrimaryEmailAddr?.Address === "string" ? record.PrimaryEmailAddr.Address : null
+      } }
     case "Item":
       return { entity: "item", id: String(record.Id), record: { id: String(record.Id), name: String(record.Name), income: ref(record.IncomeAccountRef), expense: ref(record.ExpenseAccountRef) } }
     case "Invoice": {
@@ -123,6 +127,29 @@ export const fromOnline = (entity: Entity, record: Json, controls: Controls): St
         line(ref(item.JournalEntryLineDetail?.AccountRef), item.JournalEntryLineDetail?.PostingType === "Credit" ? -cents(item.Amount) : cents(item.Amount))))
     default:
       return null
+  }
+}
+
+/**
+ * The open document a record is (ADR 2112), as the online edition keeps it: an invoice's or bill's
+ * `Balance`, a credit memo's `RemainingCredit`, a vendor credit's `Balance`, a payment's
+ * `UnappliedAmt` (received but applied to no invoice). Null for other entities or nothing open.
+ */
+export const openOf = (entity: Entity, record: Json): SourceOpenItem | null => {
+  const item = (kind: SourceOpenItem["kind"], party: unknown, account: unknown, open: unknown): SourceOpenItem | null => {
+    const openCents = cents(open)
+    return openCents === 0 ? null : {
+      id: String(record.Id), kind, party: ref(party), account: ref(account), number: record.DocNumber === undefined ? null : String(record.DocNumber),
+      date: String(record.TxnDate), due: record.DueDate === undefined ? null : String(record.DueDate), openCents
+    }
+  }
+  switch (entity) {
+    case "Invoice": return item("invoice", record.CustomerRef, record.ARAccountRef, record.Balance)
+    case "Bill": return item("bill", record.VendorRef, record.APAccountRef, record.Balance)
+    case "CreditMemo": return item("credit_memo", record.CustomerRef, record.ARAccountRef, record.RemainingCredit)
+    case "VendorCredit": return item("vendor_credit", record.VendorRef, record.APAccountRef, record.Balance)
+    case "Payment": return item("payment_received", record.CustomerRef, record.ARAccountRef, record.UnappliedAmt)
+    default: return null
   }
 }
 

@@ -9,7 +9,8 @@ import { Ports } from "@ledger/engine"
  * has no read-only accounting scope, so the adapter only ever reads), the token at
  * `https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer`, revocation at
  * `https://developer.api.intuit.com/v2/oauth2/tokens/revoke`, and the query endpoint
- * `GET {base}/v3/company/{realmId}/query?query=SELECT * FROM Invoice STARTPOSITION 1 MAXRESULTS 1000`
+ * `GET {base}/v3/company/{realmId}/query?query=SELECT * FROM Invoice STARTPOSITION 1 MAXRESULTS 1000` (a name
+ * list with `WHERE Active IN (true, false)` before STARTPOSITION)
  * answering `{QueryResponse: {Invoice: [...], startPosition, maxResults}}` (`{QueryResponse: {}}`
  * past the end), or with `SELECT COUNT(*) FROM Invoice` `{QueryResponse: {totalCount}}`. Refusals
  * are `{Fault: {Error: [{Message, Detail, code}], type}}`. Each call is one metered read.
@@ -21,6 +22,13 @@ import { Ports } from "@ledger/engine"
  * `LEDGER_ONLINE_BOOKS_AUTHORIZE_URL`, `_TOKEN_URL`, `_REVOKE_URL` override them. The testkit's
  * `FakeOnlineBooks` serves the same API.
  */
+
+/**
+ * The name lists answer active records only unless the statement asks (Intuit: inactive objects
+ * are left out of query results): an inactive account with history, or a customer made inactive
+ * after its last sale, must come over for the books to tie out.
+ */
+const withInactive = (entity: string) => ["Account", "Customer", "Vendor", "Item"].includes(entity) ? " WHERE Active IN (true, false)" : ""
 
 export interface Options {
   readonly baseUrl: string
@@ -123,9 +131,9 @@ export const make = (options: Options): Ports.OnlineBooks["Service"] => {
         body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirect(redirectUri) }).toString()
       }), "oauth").pipe(Effect.map((json) => ({ accessToken: String(json.access_token) }))),
     count: ({ accessToken, realmId, entity }) =>
-      query(accessToken, realmId, `SELECT COUNT(*) FROM ${entity}`).pipe(Effect.map((json) => Number(json.QueryResponse?.totalCount ?? 0))),
+      query(accessToken, realmId, `SELECT COUNT(*) FROM ${entity}${withInactive(entity)}`).pipe(Effect.map((json) => Number(json.QueryResponse?.totalCount ?? 0))),
     query: ({ accessToken, realmId, entity, startPosition, maxResults }) =>
-      query(accessToken, realmId, `SELECT * FROM ${entity} STARTPOSITION ${startPosition} MAXRESULTS ${Math.min(1000, maxResults)}`)
+      query(accessToken, realmId, `SELECT * FROM ${entity}${withInactive(entity)} STARTPOSITION ${startPosition} MAXRESULTS ${Math.min(1000, maxResults)}`)
         .pipe(Effect.map((json) => (json.QueryResponse?.[entity] ?? []) as ReadonlyArray<Record<string, unknown>>)),
     revoke: ({ accessToken }) =>
       call(new Request(endpoints.revokeUrl, {
