@@ -162,7 +162,7 @@ export const notExported: ReadonlyArray<{ readonly what: string; readonly handli
   { what: "Audit log of the online edition", handling: "Kept by the online edition; Ledger's audit log marks the import." },
   { what: "Payroll details", handling: "Payroll journal entries come over as entries; employee records do not." },
   {
-    what: "Transaction types not read: CreditCardPayment, InventoryAdjustment and payroll checks (posting); Estimate, PurchaseOrder and TimeActivity (not posting)",
+    what: "Transaction types not read: CreditCardPayment, InventoryAdjustment, TaxPayment and payroll checks (posting); Estimate, PurchaseOrder and TimeActivity (not posting)",
     handling: "Posting ones are missing from the balances, so the tie-out fails while the company has any; record them as journal entries. Non-posting ones are not needed for the books."
   }
 ]
