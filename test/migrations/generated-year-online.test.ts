@@ -85,5 +85,5 @@ describe("a generated year migrates from the online edition and ties out", () =>
     const ap = (await owner.get(`/v1/reports/ap-aging?as_of=${asOf}`)).body
     expect(ap.totals.total_cents).toBe(open.bills)
     expect(unapplied(ap)).toBe(open.vendorCredits)
-  })
+  }, 180_000)
 })

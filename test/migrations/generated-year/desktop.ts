@@ -1,10 +1,9 @@
-import { responder } from "../qbxml.ts"
 import { accountOf, accounts, type AccountKey, type CostLine, debitsAt, itemOf, type ItemKey, natural, openOf, partyBalances, type SaleLine, taxRate, totalOf, type Txn } from "./model.ts"
 import type { Year } from "./year.ts"
 
 /**
  * The generated year as the desktop edition holds it: qbXML 13 `...Ret` records (the shapes of
- * test/fixtures/qbxml/), answered by the migrations tests' qbXML responder as QuickBooks answers
+ * test/fixtures/qbxml/), for the migrations tests' qbXML responder (qbxml.ts) to answer as QuickBooks does
  * (inactive records only with ActiveStatus All, open invoices and bills with PaidStatus
  * NotPaidOnly, line items only with IncludeLineItems). Sales tax is paid with the desktop's own
  * "Pay Sales Tax" transaction (SalesTaxPaymentCheck), a card's statement with a check to the card.
@@ -103,7 +102,7 @@ const lists = (year: Year) => {
   }
 }
 
-/** The company file: its records by the entity each query names, and a responder to its queries. */
+/** The company file: its records by the entity each query names. */
 export const desktopCompany = (year: Year) => {
   const open = openOf(year.txns)
   const records: Record<string, Array<string>> = { ...lists(year), JournalEntry: [], Invoice: [], SalesReceipt: [], ReceivePayment: [], Deposit: [], Bill: [], BillPaymentCheck: [],
@@ -112,5 +111,5 @@ export const desktopCompany = (year: Year) => {
     const [entity, record] = render(txn, year, open)
     records[entity]!.push(record)
   }
-  return { records, respond: responder(() => records) }
+  return records
 }

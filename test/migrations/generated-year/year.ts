@@ -28,7 +28,9 @@ export interface Year {
 type Rng = ReturnType<typeof random>
 
 interface Builder { readonly rng: Rng; readonly txns: Array<Txn>; next: number }
-const add = (builder: Builder, txn: Omit<Txn, "id" | "number"> & { readonly number?: string }) => {
+/** A transaction before it has its id (and, unless given, its number). */
+type Draft = Txn extends infer T ? T extends Txn ? Omit<T, "id" | "number"> & { readonly number?: string } : never : never
+const add = (builder: Builder, txn: Draft): Txn => {
   const id = String(++builder.next)
   const made = { ...txn, id, number: txn.number ?? id } as Txn
   if (made.date <= asOf) builder.txns.push(made)
@@ -52,7 +54,8 @@ const sales = (builder: Builder, month: number, perMonth: number, customers: Rea
     const total = totalOf(invoice)
     const paid = fate < 0.6 ? total : fate < 0.75 ? Math.floor(total / 2) : 0
     if (paid === 0) continue
-    const over = paid === total && rng.next() < 0.12 ? 2_500 : 0
+    // Now and then a customer pays 25.00 over: the payment keeps it unapplied (never the inactive customer, whose balance is 0).
+    const over = paid === total && !customer.inactive && rng.next() < 0.12 ? 2_500 : 0
     const applied: Array<Applied> = [{ txn: invoice.id, cents: paid }]
     add(builder, { type: "payment", customer: customer.id, date: plus(date, rng.int(5, 45)), applied, unapplied: over, to: rng.next() < 0.5 ? "undeposited" : "checking" })
   }
