@@ -124,6 +124,9 @@ describe("the online edition against Intuit's description (v3 XSDs, OAuth 2.0)",
     ])
     expect(requestProblems({ method: "GET", url: "/v3/company/1/query", headers: {}, body: "" })).toEqual(["GET /v3/company/1/query: not an absolute URL"])
     expect(statementProblems("SELECT * FROM Invoices")).toEqual(["query \"SELECT * FROM Invoices\": Invoices is not an entity the description has"])
+    // Inactive records are asked for only where the entity has Active (the name lists, ADR 2112).
+    expect(statementProblems("SELECT * FROM Customer WHERE Active IN (true, false) STARTPOSITION 1 MAXRESULTS 1000")).toEqual([])
+    expect(statementProblems("SELECT COUNT(*) FROM Invoice WHERE Active IN (true, false)")).toEqual(["query \"SELECT COUNT(*) FROM Invoice WHERE Active IN (true, false)\": Invoice has no Active field"])
     expect(responseProblems({ method: "GET", url: "https://q.test/v3/company/1/query", headers: {}, body: "", status: 200, answer: { QueryResponse: { Invoice: [{ Id: "1", TxnDate: "2026-13", TotalAmt: "10.00", Colour: "red" }] } } })).toEqual([
       "GET /v3/company/1/query answer 200.QueryResponse.Invoice[0].TxnDate: a date (YYYY-MM-DD) expected, not \"2026-13\"",
       "GET /v3/company/1/query answer 200.QueryResponse.Invoice[0].TotalAmt: a number expected, not \"10.00\"",

@@ -124,7 +124,12 @@ const estimate = Handler.make(api.estimateOnline, ({ path }) =>
  */
 const stageOne = (...[entity, record, controls]: Parameters<typeof OnlineRules.fromOnline>) =>
   Effect.try({
-    try: () => OnlineRules.fromOnline(entity, record, controls),
+    try: (): Array<Staged> => {
+      const staged = OnlineRules.fromOnline(entity, record, controls)
+      // An open document is staged beside its history (ADR 2112): it carries AR or AP at import.
+      const open = OnlineRules.openOf(entity, record)
+      return [...(staged === null ? [] : [staged]), ...(open === null ? [] : [{ entity: "open" as const, id: `${open.kind}:${open.id}`, record: open }])]
+    },
     catch: (error) => ApiError.fail("bad_gateway", `The online edition answered a ${entity} that cannot be read: ${(error as Error).message}`)
   })
 
@@ -144,8 +149,7 @@ const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<str
       calls++
       for (const record of page) {
         if (entity === "Account") rawAccounts.push(record)
-        const staged = yield* stageOne(entity, record, controls)
-        if (staged !== null) all.push(staged)
+        all.push(...yield* stageOne(entity, record, controls))
       }
       if (page.length < OnlineRules.pageSize) break
     }
@@ -186,7 +190,7 @@ const extract = Handler.make(api.extractOnline, ({ path }) =>
     }
     yield* OnlineStore.meter(month(request.now), pulled.success.calls)
     const bundle = yield* MigrationStore.bundle(company, path.id)
-    const { resolved: _resolved, ...tieout } = TieoutRules.tieout(bundle, Row.date(row.as_of))
+    const { resolved: _resolved, ...tieout } = TieoutRules.tieout(bundle, Row.date(row.as_of), { openDocuments: true })
     const updated = yield* save(company, path.id, {
       status: "extracted", extracted: JSON.stringify({ ...pulled.success, transactions: bundle.txns.length, accounts: bundle.accounts.length }),
       tieout: JSON.stringify(tieout)

@@ -11,7 +11,8 @@ import { Ports } from "@ledger/engine"
  * `https://developer.api.intuit.com/v2/oauth2/tokens/revoke` (the access token lasts an hour;
  * `grant_type=refresh_token` at the token endpoint renews it, and may answer a new refresh token),
  * and the query endpoint
- * `GET {base}/v3/company/{realmId}/query?query=SELECT * FROM Invoice STARTPOSITION 1 MAXRESULTS 1000`
+ * `GET {base}/v3/company/{realmId}/query?query=SELECT * FROM Invoice STARTPOSITION 1 MAXRESULTS 1000` (a name
+ * list with `WHERE Active IN (true, false)` before STARTPOSITION)
  * answering `{QueryResponse: {Invoice: [...], startPosition, maxResults}}` (`{QueryResponse: {}}`
  * past the end), or with `SELECT COUNT(*) FROM Invoice` `{QueryResponse: {totalCount}}`. Refusals
  * are `{Fault: {Error: [{Message, Detail, code}], type}}`. Each call is one metered read.
@@ -23,6 +24,13 @@ import { Ports } from "@ledger/engine"
  * `LEDGER_ONLINE_BOOKS_AUTHORIZE_URL`, `_TOKEN_URL`, `_REVOKE_URL` override them. The testkit's
  * `FakeOnlineBooks` serves the same API.
  */
+
+/**
+ * The name lists answer active records only unless the statement asks (Intuit: inactive objects
+ * are left out of query results): an inactive account with history, or a customer made inactive
+ * after its last sale, must come over for the books to tie out.
+ */
+const withInactive = (entity: string) => ["Account", "Customer", "Vendor", "Item"].includes(entity) ? " WHERE Active IN (true, false)" : ""
 
 export interface Options {
   readonly baseUrl: string
@@ -140,9 +148,9 @@ export const make = (options: Options): Ports.OnlineBooks["Service"] => {
     exchange: ({ code, redirectUri }) => token({ grant_type: "authorization_code", code, redirect_uri: redirect(redirectUri) }),
     refresh: ({ refreshToken }) => token({ grant_type: "refresh_token", refresh_token: refreshToken }),
     count: ({ accessToken, realmId, entity }) =>
-      query(accessToken, realmId, `SELECT COUNT(*) FROM ${entity}`).pipe(Effect.map((json) => Number(json.QueryResponse?.totalCount ?? 0))),
+      query(accessToken, realmId, `SELECT COUNT(*) FROM ${entity}${withInactive(entity)}`).pipe(Effect.map((json) => Number(json.QueryResponse?.totalCount ?? 0))),
     query: ({ accessToken, realmId, entity, startPosition, maxResults }) =>
-      query(accessToken, realmId, `SELECT * FROM ${entity} STARTPOSITION ${startPosition} MAXRESULTS ${Math.min(1000, maxResults)}`)
+      query(accessToken, realmId, `SELECT * FROM ${entity}${withInactive(entity)} STARTPOSITION ${startPosition} MAXRESULTS ${Math.min(1000, maxResults)}`)
         .pipe(Effect.map((json) => (json.QueryResponse?.[entity] ?? []) as ReadonlyArray<Record<string, unknown>>)),
     revoke: ({ accessToken }) =>
       call(new Request(endpoints.revokeUrl, {

@@ -51,6 +51,14 @@ const fault = (status: number, type: string, code: string, message: string, deta
   intuit(status, { Fault: { Error: [{ Message: message, Detail: detail, code }], type } }, headers)
 const queryFault = (detail: string) => fault(400, "ValidationFault", "4000", "message=QueryParserError; errorCode=004000; statusCode=400", detail)
 
+/**
+ * An entity's records as the query answers them: as the service does, a name list (accounts,
+ * customers, vendors, items) leaves out inactive records unless the statement asks for them
+ * (`WHERE Active IN (true, false)`).
+ */
+const listed = (state: State, entity: string, withInactive: boolean): Array<Json> =>
+  (state.company[entity] ?? []).filter((record) => withInactive || record.Active !== false)
+
 const handler = (state: State) =>
   async (request: Request): Promise<Response> => {
     const url = new URL(request.url)
@@ -72,13 +80,13 @@ const handler = (state: State) =>
     state.calls++
     const text = url.searchParams.get("query") ?? ""
     if (failing === "validation") return queryFault(`Error parsing query: ${text}`)
-    const count = /^SELECT COUNT\(\*\) FROM (\w+)$/.exec(text)
-    if (count !== null) return intuit(200, { QueryResponse: { totalCount: (state.company[count[1]!] ?? []).length } })
-    const page = /^SELECT \* FROM (\w+) STARTPOSITION (\d+) MAXRESULTS (\d+)$/.exec(text)
+    const count = /^SELECT COUNT\(\*\) FROM (\w+)( WHERE Active IN \(true, ?false\))?$/i.exec(text)
+    if (count !== null) return intuit(200, { QueryResponse: { totalCount: listed(state, count[1]!, count[2] !== undefined).length } })
+    const page = /^SELECT \* FROM (\w+)( WHERE Active IN \(true, ?false\))? STARTPOSITION (\d+) MAXRESULTS (\d+)$/i.exec(text)
     if (page === null) return queryFault(`Error parsing query: ${text}`)
-    if (Number(page[2]) < 1) return queryFault("STARTPOSITION starts at 1")
-    const start = Number(page[2]) - 1
-    const rows = (state.company[page[1]!] ?? []).slice(start, start + Math.min(1000, Number(page[3])))
+    if (Number(page[3]) < 1) return queryFault("STARTPOSITION starts at 1")
+    const start = Number(page[3]) - 1
+    const rows = listed(state, page[1]!, page[2] !== undefined).slice(start, start + Math.min(1000, Number(page[4])))
     // Past the end the service answers an empty QueryResponse, not an empty list.
     return intuit(200, { QueryResponse: rows.length === 0 ? {} : { [page[1]!]: rows, startPosition: start + 1, maxResults: rows.length } })
   }
@@ -124,7 +132,7 @@ const everyday = (company: Record<string, Array<Json>>, day: Everyday) => {
   add("4000", -refund)
   add("1000", -refund)
   const credit = Math.floor(day.amount / 20)
-  company.CreditMemo!.push({ Id: `CM${id}`, TxnDate: txnDate, TotalAmt: money(credit), CustomerRef: { value: "58" }, Line: [item(credit)] })
+  company.CreditMemo!.push({ Id: `CM${id}`, TxnDate: txnDate, TotalAmt: money(credit), RemainingCredit: money(credit), CustomerRef: { value: "58" }, Line: [item(credit)] })
   add("4000", -credit)
   add("1200", -credit)
   day.customer(credit)
@@ -142,7 +150,7 @@ const everyday = (company: Record<string, Array<Json>>, day: Everyday) => {
   add("6000", -499)
   add("2100", -499)
   const vendorCredit = 1_250
-  company.VendorCredit!.push({ Id: `VC${id}`, TxnDate: txnDate, TotalAmt: money(vendorCredit), VendorRef: { value: "41" }, APAccountRef: { value: "2000" }, Line: [expense(vendorCredit)] })
+  company.VendorCredit!.push({ Id: `VC${id}`, TxnDate: txnDate, TotalAmt: money(vendorCredit), Balance: money(vendorCredit), VendorRef: { value: "41" }, APAccountRef: { value: "2000" }, Line: [expense(vendorCredit)] })
   add("6000", -vendorCredit)
   add("2000", -vendorCredit)
   day.vendor(vendorCredit)
@@ -175,7 +183,8 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
       const txnDate = `${date.toISOString().slice(0, 7)}-${day}`
       const amount = 10_000 + ((sequence * 7919) % 90_000)
       const id = String(sequence++)
-      company.Invoice!.push({ Id: id, TxnDate: txnDate, DocNumber: `INV-${id}`, TotalAmt: money(amount), CustomerRef: { value: "58" },
+      // What is left to pay, as the service keeps it: the invoices of every third are never paid.
+      company.Invoice!.push({ Id: id, TxnDate: txnDate, DocNumber: `INV-${id}`, TotalAmt: money(amount), Balance: n % 3 === 0 ? money(amount) : 0, CustomerRef: { value: "58" },
         Line: [{ Amount: money(amount), DetailType: "SalesItemLineDetail", SalesItemLineDetail: { ItemRef: { value: "1" } } }, { Amount: money(amount), DetailType: "SubTotalLineDetail" }] })
       add("1200", amount)
       add("4000", amount)
@@ -187,7 +196,7 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
         ar -= amount
       }
       const cost = Math.floor(amount / 3)
-      company.Bill!.push({ Id: `B${id}`, TxnDate: txnDate, TotalAmt: money(cost), VendorRef: { value: "41" }, APAccountRef: { value: "2000" },
+      company.Bill!.push({ Id: `B${id}`, TxnDate: txnDate, TotalAmt: money(cost), Balance: n % 2 === 0 ? 0 : money(cost), VendorRef: { value: "41" }, APAccountRef: { value: "2000" },
         Line: [{ Amount: money(cost), DetailType: "AccountBasedExpenseLineDetail", AccountBasedExpenseLineDetail: { AccountRef: { value: "6000" } } }] })
       add("6000", cost)
       add("2000", cost)
