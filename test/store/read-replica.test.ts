@@ -1,9 +1,8 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ReadReplica } from "@ledger/engine"
-import { makeTestApp, type TestApp, type TestCompany } from "../support/index.ts"
-import * as StreamingReplica from "../support/streaming-replica.ts"
-import { credit, debit, post, report } from "../reports/support.ts"
+import { expect201, makeTestApp, newKey, type TestApp, type TestCompany } from "../support/index.ts"
+import * as StreamingReplica from "./streaming-replica.ts"
 
 /**
  * Reports on a read replica (issue 43 item 6, ADR 2410): a real streaming replica, made with
@@ -38,7 +37,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 /** The trial balance of a company, with the status counters read just before and after it. */
 const trialBalance = async (company: TestCompany) => {
   const before = await status()
-  const body = await report(app!, company.ownerKey, "trial-balance", { as_of: "2026-06-30" })
+  const body = await report(company)
   const after = await status()
   return {
     body,
@@ -57,6 +56,18 @@ const untilOnReplica = async (company: TestCompany, attempts = 100) => {
   throw new Error("no report was read from the replica")
 }
 
+const post = async (company: TestCompany, entryDate: string, memo: string, debit: string, credit: string, cents: number) => {
+  const lines = [{ account: debit, debit_cents: cents }, { account: credit, credit_cents: cents }]
+  const result = await app!.call("POST", "/v1/journal-entries/propose", { token: company.ownerKey, key: newKey(), body: { entry_date: entryDate, memo, lines } })
+  expect201(`entry ${memo}`, result)
+}
+
+const report = async (company: TestCompany) => {
+  const result = await app!.call("GET", "/v1/reports/trial-balance?as_of=2026-06-30", { token: company.ownerKey })
+  expect(result.status).toBe(200)
+  return result.body
+}
+
 const rowNamed = (body: any, code: string) => body.rows.find((row: any) => row.code === code)
 
 describe.skipIf(skipReason !== null)("reports on a streaming replica", () => {
@@ -66,8 +77,8 @@ describe.skipIf(skipReason !== null)("reports on a streaming replica", () => {
     schema = String((await app.query<{ schema: string }>("SELECT current_schema() AS schema"))[0]!.schema)
     north = await app.createCompany({ name: "North Ltd", starter_chart: "general" })
     south = await app.createCompany({ name: "South Ltd", starter_chart: "general" })
-    await post(app, north.ownerKey, "2026-02-01", "Capital", [debit("1010", 900_000), credit("3010", 900_000)])
-    await post(app, south.ownerKey, "2026-02-01", "Capital", [debit("1010", 50_000), credit("3010", 50_000)])
+    await post(north, "2026-02-01", "Capital", "1010", "3010", 900_000)
+    await post(south, "2026-02-01", "Capital", "1010", "3010", 50_000)
   }, 120_000)
   afterAll(async () => {
     await app?.close().catch(() => undefined)
@@ -87,7 +98,7 @@ describe.skipIf(skipReason !== null)("reports on a streaming replica", () => {
     await untilOnReplica(north)
     await cluster!.onStandby("SELECT pg_wal_replay_pause()")
     try {
-      await post(app!, north.ownerKey, "2026-03-01", "Loan", [debit("1010", 25_000), credit("2100", 25_000)])
+      await post(north, "2026-03-01", "Loan", "1010", "2100", 25_000)
       const read = await trialBalance(north)
       expect(read.body.total_debit_cents).toBe(925_000)
       expect(read).toMatchObject({ onPrimary: 1, onReplica: 0 })

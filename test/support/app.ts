@@ -77,6 +77,9 @@ const clockOf = (option: TestAppOptions["clock"]): Server.ManualClock | undefine
   return option
 }
 
+const readDatabaseOf = (read: TestAppOptions["readDatabase"]) =>
+  read === undefined ? {} : { readDatabaseUrl: read.url, readMaxStalenessMs: read.maxStalenessMs }
+
 export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp> => {
   const databaseUrl = options.databaseUrl ?? (process.env.DATABASE_URL === "" ? undefined : process.env.DATABASE_URL)
   const operatorToken = `operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
@@ -92,9 +95,7 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
     ...(options.providers === undefined ? {} : { providers: options.providers }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
-    ...(options.readDatabase === undefined
-      ? {}
-      : { readDatabaseUrl: options.readDatabase.url, readMaxStalenessMs: options.readDatabase.maxStalenessMs }),
+    ...readDatabaseOf(options.readDatabase),
     ...(clock === undefined ? {} : { clock })
   }).catch(async (error: unknown) => {
     await pglite?.close()
@@ -102,7 +103,6 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
   })
 
   const fetch = (request: Request) => app.handler(request)
-
   const call = callOf(fetch)
 
   const query: TestApp["query"] = (text, params = []) =>
