@@ -94,6 +94,23 @@ describe.skipIf(skipReason !== null)("reports on a streaming replica", () => {
     expect(statements.some((entry) => entry.startsWith("[ledger-reports]") && entry.includes("FROM account_monthly_totals"))).toBe(true)
   }, 30_000)
 
+  it("reads the aging reports and the account list with balances from the replica too, and the plain list from the primary", async () => {
+    await untilOnReplica(north)
+    const counted = async (path: string) => {
+      const before = await status()
+      const result = await app!.call("GET", path, { token: north.ownerKey })
+      expect(result.status).toBe(200)
+      const after = await status()
+      return { body: result.body, onReplica: after.readsOnReplica - before.readsOnReplica, onPrimary: after.readsOnPrimary - before.readsOnPrimary }
+    }
+    const withBalances = await counted("/v1/accounts?include_balances=true&as_of=2026-06-30")
+    expect(withBalances).toMatchObject({ onReplica: 1, onPrimary: 0 })
+    expect(withBalances.body.data.find((account: any) => account.code === "1010").balance_cents).toBe(900_000)
+    expect(await counted("/v1/reports/ar-aging")).toMatchObject({ onReplica: 1, onPrimary: 0 })
+    expect(await counted("/v1/reports/ap-aging")).toMatchObject({ onReplica: 1, onPrimary: 0 })
+    expect(await counted("/v1/accounts")).toMatchObject({ onReplica: 0, onPrimary: 0 })
+  }, 30_000)
+
   it("a company that just wrote reads its write from the primary while the replica has not replayed it", async () => {
     await untilOnReplica(north)
     await cluster!.onStandby("SELECT pg_wal_replay_pause()")
