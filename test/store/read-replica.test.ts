@@ -92,6 +92,11 @@ describe.skipIf(skipReason !== null)("reports on a streaming replica", () => {
     // The standby ran the report's statements, on the replica's connections.
     const statements = (await cluster!.standbyLog()).split(/\n(?=\[)/)
     expect(statements.some((entry) => entry.startsWith("[ledger-reports]") && entry.includes("FROM account_monthly_totals"))).toBe(true)
+    // An operator sees it at /metrics.
+    const metrics = await (await app!.fetch(new Request("http://ledger.test/metrics"))).text()
+    const replicaReads = /ledger_read_replica_reads\{served_by="replica"\} (\d+)/.exec(metrics)
+    expect(Number(replicaReads?.[1])).toBeGreaterThanOrEqual(1)
+    expect(metrics).toMatch(/ledger_read_replica_lag_seconds \d/)
   }, 30_000)
 
   it("reads the aging reports and the account list with balances from the replica too, and the plain list from the primary", async () => {
