@@ -15,6 +15,11 @@ export interface ServerConfig {
   readonly host: string
   /** PostgreSQL; unset means embedded PGlite. */
   readonly databaseUrl: string | undefined
+  /**
+   * LEDGER_READ_DATABASE_URL: a hot standby of DATABASE_URL that reports read from while fresh, and
+   * LEDGER_READ_MAX_STALENESS_MS its bound (storage/Storage.ts, ADR 2410). Absent: none.
+   */
+  readonly readDatabase?: { readonly url: string; readonly maxStalenessMs: number } | undefined
   /** PGlite folder, or "memory" for none. */
   readonly dataDir: string
   readonly operatorToken: string | undefined
@@ -68,6 +73,21 @@ const otlpOf = (environment: Record<string, string | undefined>): ServerConfig["
   return { endpoint: endpoint.replace(/\/+$/, ""), serviceName: environment.OTEL_SERVICE_NAME ?? "ledger" }
 }
 
+/** The staleness bound's largest setting: an hour (a replica further behind is no place for reports). */
+const readMaxStalenessMsMax = 3_600_000
+
+const readDatabaseOf = (environment: Record<string, string | undefined>): ServerConfig["readDatabase"] => {
+  const url = environment.LEDGER_READ_DATABASE_URL
+  if (url === undefined || url === "") return undefined
+  if ((environment.DATABASE_URL ?? "") === "") throw new Error("LEDGER_READ_DATABASE_URL needs DATABASE_URL: a read replica is of a PostgreSQL primary")
+  const setting = environment.LEDGER_READ_MAX_STALENESS_MS
+  const maxStalenessMs = setting === undefined || setting === "" ? 5000 : Number(setting)
+  if (!Number.isInteger(maxStalenessMs) || maxStalenessMs < 0 || maxStalenessMs > readMaxStalenessMsMax) {
+    throw new Error(`LEDGER_READ_MAX_STALENESS_MS must be a whole number of milliseconds from 0 to ${readMaxStalenessMsMax}, got ${setting}`)
+  }
+  return { url, maxStalenessMs }
+}
+
 /** The settings in `environment`, for a process that may use `memoryBytes` (the machine's or its cgroup's). */
 export const fromEnvironment = (
   environment: Record<string, string | undefined> = process.env,
@@ -87,6 +107,7 @@ export const fromEnvironment = (
     port,
     host,
     databaseUrl: environment.DATABASE_URL === "" ? undefined : environment.DATABASE_URL,
+    readDatabase: readDatabaseOf(environment),
     dataDir: environment.LEDGER_DATA_DIR ?? "./.ledger",
     operatorToken: environment.LEDGER_OPERATOR_TOKEN,
     baseUrl: environment.LEDGER_BASE_URL ?? `http://${host}:${port}`,

@@ -153,6 +153,8 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | Area.
     // Crash points for reliability tests only (kernel/Faults.ts); absent, every point does nothing.
     Layer.provide(options.faults === undefined ? Layer.empty : Layer.succeed(Faults.Faults)(options.faults)),
     Layer.provideMerge(options.providers ?? Ports.layerUnconfigured),
+    // Where reports read (a replica while it is fresh, ADR 2410); kept in context for /metrics.
+    Layer.provideMerge(Storage.readReplica(options)),
     Layer.provideMerge(storage)
   )
 }
@@ -231,6 +233,8 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       : InboxListener.layer({ ...config.inboundSmtp, closeTimeoutMs: shutdownTimeoutOf(config) })),
     Layer.provide(engineLayer({
       databaseUrl: config.databaseUrl,
+      readDatabaseUrl: config.readDatabase?.url,
+      readMaxStalenessMs: config.readDatabase?.maxStalenessMs,
       dataDir: config.dataDir,
       operatorToken: config.operatorToken,
       rateLimits: config.rateLimits,

@@ -10,6 +10,7 @@ import { CredentialMemory } from "./batching/CredentialMemory.ts"
 import { Arrival, GroupCommit } from "./batching/GroupCommit.ts"
 import * as Execution from "./Execution.ts"
 import { RateLimiter } from "./RateLimiter.ts"
+import * as ReadReplica from "../store/ReadReplica.ts"
 import type * as RequestDecoding from "./RequestDecoding.ts"
 import {
   again,
@@ -60,6 +61,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       groupCommit: yield* GroupCommit,
       context,
       credentials: new CredentialMemory(),
+      replica: yield* ReadReplica.ReadReplica,
       attempt: (invocation, authentication) => attempt(invocation, authentication)
     }
     const run = runWith(pipeline)
@@ -123,9 +125,13 @@ const runWith = (pipeline: Pipeline) =>
         : errorOutcome(ApiError.fail("not_found", "This operation is not available yet."), run.headers)
     }
     const work = workOf(pipeline, run, handler, decoded.success, idempotencyKey.success, dryRun)
-    return operation.mode === "R" || run.actor === null
-      ? yield* Execution.read(pipeline, run, work)
-      : yield* Execution.write(pipeline, run, work)
+    if (operation.mode === "R" || run.actor === null) return yield* Execution.read(pipeline, run, work)
+    // Told once the write is over, committed or not (a failure may have committed): the company's
+    // next reports wait for the replica to replay past it (ADR 2410).
+    return yield* Execution.write(pipeline, run, work).pipe(
+      Effect.ensuring(Effect.sync(() => {
+        if (!dryRun) pipeline.replica.wrote(run.company?.companyId ?? null)
+      })))
   })
 
 /** The handler's Effect for the request, with the request's context and the layer's services. */

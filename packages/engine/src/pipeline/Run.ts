@@ -10,6 +10,7 @@ import type { Authenticated, CompanyState } from "./authenticate/Credential.ts"
 import type { CredentialMemory } from "./batching/CredentialMemory.ts"
 import type { Arrival, GroupCommit } from "./batching/GroupCommit.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
+import type * as ReadReplica from "../store/ReadReplica.ts"
 
 /**
  * One run of the pipeline, shared by its steps (Admission.ts, then Execution.ts; Dispatcher.ts
@@ -87,6 +88,8 @@ export interface Pipeline {
   readonly context: Context.Context<HandlerServices>
   /** API keys recently authenticated, for the writes a group commit carries (CredentialMemory.ts). */
   readonly credentials: CredentialMemory
+  /** Where reports read (store/ReadReplica.ts): told of every write, so a company reads its own. */
+  readonly replica: ReadReplica.Router
   /** One run of the pipeline from the start (Dispatcher.ts). */
   readonly attempt: (invocation: Invocation, authentication: Authentication) => Effect.Effect<Outcome, SqlError.SqlError>
 }
