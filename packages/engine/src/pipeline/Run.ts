@@ -155,12 +155,12 @@ export const auditRefusal = (
         action: asked.operation.id,
         via: asked.invocation.via,
         now: asked.now,
-        details: firmRefusalDetails(asked, error)
+        details: refusalDetails(asked, error)
       }).pipe(Effect.provideService(SqlClient.SqlClient, pipeline.sql)), { discard: true })
   )
 
-/** A refusal's event in a firm's log: the company log's columns for it, in its details. */
-const firmRefusalDetails = (
+/** A refusal's event in another log (a firm's): the company log's columns for it, in its details. */
+const refusalDetails = (
   asked: { readonly operation: Operation.Any; readonly invocation: Invocation; readonly now: string },
   error: ApiError.LedgerError
 ): Record<string, unknown> => {
