@@ -6,6 +6,7 @@ import { EngineInfo } from "../kernel/EngineInfo.ts"
 import type { Handler } from "../kernel/Handler.ts"
 import { RequestContext, type RequestInfo } from "../kernel/RequestContext.ts"
 import * as Admission from "./Admission.ts"
+import { Credentials } from "./Authenticate.ts"
 import { CredentialMemory } from "./batching/CredentialMemory.ts"
 import { Arrival, GroupCommit } from "./batching/GroupCommit.ts"
 import * as Execution from "./Execution.ts"
@@ -62,6 +63,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       context,
       credentials: new CredentialMemory(),
       replica: yield* ReadReplica.ReadReplica,
+      doors: yield* Credentials,
       attempt: (invocation, authentication) => attempt(invocation, authentication)
     }
     const run = runWith(pipeline)
