@@ -3,7 +3,7 @@ import { Clock, Duration, Effect, Layer, Logger, ManagedRuntime, Schedule } from
 import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
 import { Otlp, OtlpSerialization } from "effect/observability"
 import { SqlClient } from "effect/sql"
-import { Area, Dispatcher, engineVersion, Entropy, Faults, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
+import { Area, Dispatcher, engineVersion, type ReadGate, Entropy, Faults, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
 import * as ServerPorts from "./adapters/Ports.ts"
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./http/Http.ts"
@@ -51,6 +51,8 @@ export interface AppOptions extends Storage.StorageOptions {
   readonly publicBaseUrl?: string | undefined
   /** Crash points for reliability tests (engine kernel/Faults.ts); absent: none. */
   readonly faults?: Faults.FaultPoints
+  /** Reads at once, queued, and how long queued, per process (LEDGER_READS_*; engine pipeline/ReadGate.ts); default the engine's. */
+  readonly readAdmission?: ReadGate.Limits
 }
 
 /** A clock a test moves by hand; sleeping and elapsed-time measures stay on the system clock. */
@@ -144,7 +146,8 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | Area.
       groupCommit: options.groupCommit ?? true,
       clock,
       ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
-      ...(options.seed === undefined ? {} : { seed: options.seed })
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.readAdmission === undefined ? {} : { readAdmission: options.readAdmission })
     }),
     operator,
     idempotencyPurge(clock),
@@ -238,6 +241,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
       publicBaseUrl: config.baseUrl,
       faults: Faults.fromSetting(config.faultCrash, () => process.kill(process.pid, "SIGKILL")),
+      ...(config.readAdmission === undefined ? {} : { readAdmission: config.readAdmission }),
       ...options,
       providers: options.providers ?? portsOf(config).layer
     })),
