@@ -10,8 +10,10 @@ import { fileURLToPath } from "node:url"
 const here = fileURLToPath(new URL(".", import.meta.url))
 // In the order of the issue, the long ones last but one so a quick look comes first.
 const all = ["engine-postings", "hot-account", "http", "mcp", "mcp-month-end", "reports", "import", "import-latency", "storage", "replay", "webhooks", "stalls"]
-// Run only when named: memory-limit needs root to make its cgroups (bench/memory-limit.ts).
-const onRequest = ["memory-limit", "pglite-worker"]
+// Run only when named: memory-limit needs root to make its cgroups (bench/memory-limit.ts); layers
+// profiles the server (bench/layers.ts), which slows what it measures; reads-interleaved compares
+// checkouts (bench/reads-interleaved.ts).
+const onRequest = ["memory-limit", "pglite-worker", "layers", "reads-interleaved"]
 const requested = process.argv.slice(2).filter((argument) => argument !== "--")
 const unknown = requested.filter((name) => !all.includes(name) && !onRequest.includes(name))
 if (unknown.length > 0) {
