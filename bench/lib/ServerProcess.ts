@@ -46,9 +46,9 @@ type StartOptions = {
   readonly name: string
   readonly maxConnections?: number
   readonly pgliteMode?: "file" | "memory"
-  /** More of the server's environment (bench/layers.ts: BENCH_PROFILE_DIR). */
+  /** More of the server's environment (bench/cpu/layers.ts: BENCH_PROFILE_DIR). */
   readonly environment?: Readonly<Record<string, string>>
-  /** Another checkout to run the server of (bench/reads-interleaved.ts: the main a change started from). */
+  /** Another checkout to run the server of (bench/cpu/reads-interleaved.ts: the main a change started from). */
   readonly workspace?: string
 }
 

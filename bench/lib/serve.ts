@@ -39,7 +39,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => void Effect.runPromise(Fiber.interrupt(fiber)))
 }
 
-// BENCH_PROFILE_DIR=<folder> (bench/profile.ts): SIGUSR2 starts V8's CPU profiler (the one behind
+// BENCH_PROFILE_DIR=<folder> (bench/cpu/layers.ts): SIGUSR2 starts V8's CPU profiler (the one behind
 // `node --cpu-prof`), the next SIGUSR2 stops it and writes <folder>/<n>.cpuprofile, so a profile
 // holds the load alone and not the start-up or the set-up of its data.
 const profileFolder = process.env.BENCH_PROFILE_DIR

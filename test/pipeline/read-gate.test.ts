@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { ReadGate } from "@ledger/engine"
 
 /**
- * The read gate (engine pipeline/ReadGate.ts, ADR 2421) without a server: at most `concurrent`
+ * The read gate (engine pipeline/shedding/ReadGate.ts, ADR 2421) without a server: at most `concurrent`
  * reads run, at most `queued` wait, a turn freed goes to the longest waiting read, a wait past
  * `queueWaitMs` or a full queue is answered 503 `service_unavailable` with Retry-After, and a read
  * that gives up (its client gone) gives its turn or its place back.

@@ -6,7 +6,7 @@ import { Entropy } from "./ports/Entropy.ts"
 import type * as Ports from "./ports/Ports.ts"
 import { GroupCommit } from "./pipeline/batching/GroupCommit.ts"
 import { RateLimiter } from "./pipeline/RateLimiter.ts"
-import * as ReadGate from "./pipeline/ReadGate.ts"
+import * as ReadGate from "./pipeline/shedding/ReadGate.ts"
 import * as Area from "./pipeline/Area.ts"
 import { Registry } from "./kernel/Registry.ts"
 import * as Administration from "./administration/index.ts"
@@ -53,7 +53,7 @@ export interface Options {
   readonly groupCommit?: boolean
   /** Where clients reach the API (EngineInfo.publicBaseUrl). */
   readonly publicBaseUrl?: string | undefined
-  /** Reads at once, queued and how long queued, per process (pipeline/ReadGate.ts); default `ReadGate.defaults`. */
+  /** Reads at once, queued and how long queued, per process (pipeline/shedding/ReadGate.ts); default `ReadGate.defaults`. */
   readonly readAdmission?: ReadGate.Limits
 }
 

@@ -10,7 +10,7 @@ import { CredentialMemory } from "./batching/CredentialMemory.ts"
 import { Arrival, GroupCommit } from "./batching/GroupCommit.ts"
 import * as Execution from "./Execution.ts"
 import { RateLimiter } from "./RateLimiter.ts"
-import * as ReadGate from "./ReadGate.ts"
+import * as ReadGate from "./shedding/ReadGate.ts"
 import type * as RequestDecoding from "./RequestDecoding.ts"
 import {
   again,

@@ -1,6 +1,6 @@
 import { Context, Deferred, Duration, Effect } from "effect"
 import { ApiError } from "@ledger/api"
-import { errorOutcome, type Outcome } from "./Run.ts"
+import { errorOutcome, type Outcome } from "../Run.ts"
 
 /**
  * Admission control for reads (issue 43 item 3, ADR 2421): at most `concurrent` reads run at once

@@ -4,7 +4,7 @@
  * (`POST /v1/journal-entries/propose`), the same posting over MCP (`tools/call
  * propose_journal_entry`) and a balances read (`GET /v1/accounts?include_balances=true`). Each load
  * runs twice: unprofiled, for the server's CPU time per request (from /proc), then under V8's CPU
- * profiler (lib/serve.ts, BENCH_PROFILE_DIR), whose samples lib/Layers.ts sums by layer.
+ * profiler (bench/lib/serve.ts, BENCH_PROFILE_DIR), whose samples bench/lib/Layers.ts sums by layer.
  *
  * On a shared machine the throughput printed here says little; the CPU per request and the shares
  * by layer are what to read. Summaries go to bench/results/profiles/ (the raw profiles too, gzipped).
@@ -13,15 +13,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import os from "node:os"
 import path from "node:path"
 import { gzipSync } from "node:zlib"
-import * as Client from "./lib/HttpClient.ts"
-import * as Layers from "./lib/Layers.ts"
-import * as Machine from "./lib/Machine.ts"
-import * as OpenLoop from "./lib/OpenLoop.ts"
-import * as Options from "./lib/Options.ts"
-import * as Postings from "./lib/Postings.ts"
-import * as Remote from "./lib/Remote.ts"
-import * as Results from "./lib/Results.ts"
-import * as ServerProcess from "./lib/ServerProcess.ts"
+import * as Client from "../lib/HttpClient.ts"
+import * as Layers from "../lib/Layers.ts"
+import * as Machine from "../lib/Machine.ts"
+import * as OpenLoop from "../lib/OpenLoop.ts"
+import * as Options from "../lib/Options.ts"
+import * as Postings from "../lib/Postings.ts"
+import * as Remote from "../lib/Remote.ts"
+import * as Results from "../lib/Results.ts"
+import * as ServerProcess from "../lib/ServerProcess.ts"
 
 const run = Results.start("layers")
 const today = new Date().toISOString().slice(0, 10)

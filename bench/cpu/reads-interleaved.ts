@@ -8,14 +8,14 @@
  * BENCH_BASELINE=<a checkout, e.g. /work/main>, that checkout's server (its bench/lib/serve.ts) on
  * the same data. BENCH_ROUNDS (default 5), BENCH_WINDOW_SECONDS (default 5), BENCH_STORAGE.
  */
-import * as Client from "./lib/HttpClient.ts"
-import * as Machine from "./lib/Machine.ts"
-import * as OpenLoop from "./lib/OpenLoop.ts"
-import * as Options from "./lib/Options.ts"
-import * as Postings from "./lib/Postings.ts"
-import * as Remote from "./lib/Remote.ts"
-import * as Results from "./lib/Results.ts"
-import * as ServerProcess from "./lib/ServerProcess.ts"
+import * as Client from "../lib/HttpClient.ts"
+import * as Machine from "../lib/Machine.ts"
+import * as OpenLoop from "../lib/OpenLoop.ts"
+import * as Options from "../lib/Options.ts"
+import * as Postings from "../lib/Postings.ts"
+import * as Remote from "../lib/Remote.ts"
+import * as Results from "../lib/Results.ts"
+import * as ServerProcess from "../lib/ServerProcess.ts"
 
 const run = Results.start("reads-interleaved")
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
