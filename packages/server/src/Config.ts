@@ -60,7 +60,7 @@ export interface ServerConfig {
   readonly faultCrash?: string | undefined
   /** Worker threads for heavy work (offload/Pool.ts, LEDGER_WORKER_*); default when absent. */
   readonly workerPool?: Pool.Settings
-  /** Admission control for reads (LEDGER_READS_CONCURRENT, _QUEUED, _QUEUE_WAIT_MS; engine ReadGate.ts); default when absent. */
+  /** Admission control for reads (LEDGER_READS_CONCURRENT, _QUEUED, _QUEUE_WAIT_MS; engine pipeline/shedding/ReadGate.ts); default when absent. */
   readonly readAdmission?: ReadGate.Limits
 }
 
