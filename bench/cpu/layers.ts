@@ -4,7 +4,7 @@
  * (`POST /v1/journal-entries/propose`), the same posting over MCP (`tools/call
  * propose_journal_entry`) and a balances read (`GET /v1/accounts?include_balances=true`). Each load
  * runs twice: unprofiled, for the server's CPU time per request (from /proc), then under V8's CPU
- * profiler (bench/lib/serve.ts, BENCH_PROFILE_DIR), whose samples bench/lib/Layers.ts sums by layer.
+ * profiler (bench/lib/serve.ts, BENCH_PROFILE_DIR), whose samples bench/cpu/ProfileLayers.ts sums by layer.
  *
  * On a shared machine the throughput printed here says little; the CPU per request and the shares
  * by layer are what to read. Summaries go to bench/results/profiles/ (the raw profiles too, gzipped).
@@ -14,7 +14,7 @@ import os from "node:os"
 import path from "node:path"
 import { gzipSync } from "node:zlib"
 import * as Client from "../lib/HttpClient.ts"
-import * as Layers from "../lib/Layers.ts"
+import * as Layers from "./ProfileLayers.ts"
 import * as Machine from "../lib/Machine.ts"
 import * as OpenLoop from "../lib/OpenLoop.ts"
 import * as Options from "../lib/Options.ts"
@@ -122,6 +122,6 @@ for (const storage of Options.storages) {
 }
 
 run.note("CPU per request is the server process's user+system time over the answers of an unprofiled 16-connection window; on a shared machine throughput is not comparable, CPU per request is")
-run.note("layers: self time of each function, by its source path; a library's time counts in its nearest caller's layer (bench/lib/Layers.ts)")
+run.note("layers: self time of each function, by its source path; a library's time counts in its nearest caller's layer (bench/cpu/ProfileLayers.ts)")
 run.finish()
 process.exit(0)

@@ -115,9 +115,9 @@ const stopper = (
   if (dataFolder !== null) rmSync(dataFolder, { recursive: true, force: true })
 }
 
-/** Waits until the server answers `/health` (120 s at most); stops it and throws when it exits or never does. */
+/** Waits until the server answers `/health` (240 s at most: a loaded machine compiles the sources slowly); stops it and throws when it exits or never does. */
 const awaitHealthy = async (baseUrl: string, server: ReturnType<typeof spawnCollecting>, stop: () => Promise<void>): Promise<void> => {
-  const deadline = Date.now() + 120_000
+  const deadline = Date.now() + 240_000
   for (;;) {
     if (server.child.exitCode !== null) throw new Error(`server exited early (${server.child.exitCode}):\n${server.output()}`)
     try {
@@ -128,7 +128,7 @@ const awaitHealthy = async (baseUrl: string, server: ReturnType<typeof spawnColl
     }
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`server did not answer /health within 120 s:\n${server.output()}`)
+      throw new Error(`server did not answer /health within 240 s:\n${server.output()}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }

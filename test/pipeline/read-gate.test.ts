@@ -10,7 +10,7 @@ import { ReadGate } from "@ledger/engine"
  * that gives up (its client gone) gives its turn or its place back.
  */
 
-const served = { status: 200, body: { ok: true }, headers: {} }
+const served: { status: number; body: unknown; headers: Record<string, string> } = { status: 200, body: { ok: true }, headers: {} }
 
 /** A read that runs until `done` is completed, recording that it started and how many ran at once. */
 const heldRead = (log: { running: number; most: number; started: Array<number> }, index: number, done: Deferred.Deferred<void>) =>
@@ -23,6 +23,12 @@ const heldRead = (log: { running: number; most: number; started: Array<number> }
     return served
   })
 
+/** What the Dispatcher answers a shed read with (pipeline/Dispatcher.ts). */
+const shed = (limits: ReadGate.Limits) => () => {
+  const overloaded = ReadGate.overloaded(limits)
+  return { status: overloaded.error.status, body: overloaded.error.toBody() as unknown, headers: overloaded.headers }
+}
+
 const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
 
 describe("the read gate", () => {
@@ -32,11 +38,12 @@ describe("the read gate", () => {
       fc.integer({ min: 0, max: 4 }),
       fc.integer({ min: 1, max: 14 }),
       async (concurrent, queued, count) => {
-        const gate = ReadGate.make({ concurrent, queued, queueWaitMs: 60_000 })
+        const limits = { concurrent, queued, queueWaitMs: 60_000 }
+        const gate = ReadGate.make(limits)
         const log = { running: 0, most: 0, started: [] as Array<number> }
         const program = Effect.gen(function*() {
           const dones = yield* Effect.forEach(Array.from({ length: count }), () => Deferred.make<void>())
-          const fibers = yield* Effect.forEach(dones, (done, index) => Effect.forkChild(gate.admit(heldRead(log, index, done))))
+          const fibers = yield* Effect.forEach(dones, (done, index) => Effect.forkChild(gate.admit(heldRead(log, index, done), shed(limits))))
           yield* settle
           expect(log.started).toEqual(Array.from({ length: Math.min(count, concurrent) }, (_, index) => index))
           expect(gate.state()).toEqual({ running: Math.min(count, concurrent), waiting: Math.min(Math.max(0, count - concurrent), queued) })
@@ -66,17 +73,18 @@ describe("the read gate", () => {
   }, 120_000)
 
   it("refuses a read that waited past queueWaitMs, and gives a turn back when its read is interrupted", async () => {
-    const gate = ReadGate.make({ concurrent: 1, queued: 2, queueWaitMs: 20 })
+    const limits = { concurrent: 1, queued: 2, queueWaitMs: 20 }
+    const gate = ReadGate.make(limits)
     const log = { running: 0, most: 0, started: [] as Array<number> }
     const outcome = await Effect.runPromise(Effect.gen(function*() {
       const held = yield* Deferred.make<void>()
-      const first = yield* Effect.forkChild(gate.admit(heldRead(log, 0, held)))
+      const first = yield* Effect.forkChild(gate.admit(heldRead(log, 0, held), shed(limits)))
       yield* settle
-      const waited = yield* gate.admit(Effect.succeed(served))
+      const waited = yield* gate.admit(Effect.succeed(served), shed(limits))
       // The first read's client goes away: its turn comes back, and the next read runs at once.
       yield* Fiber.interrupt(first)
       expect(gate.state()).toEqual({ running: 0, waiting: 0 })
-      const next = yield* gate.admit(Effect.succeed(served))
+      const next = yield* gate.admit(Effect.succeed(served), shed(limits))
       return { waited, next }
     }))
     expect(outcome.waited.status).toBe(503)
@@ -85,13 +93,14 @@ describe("the read gate", () => {
   })
 
   it("forgets a queued read whose client went away, so it takes no turn", async () => {
-    const gate = ReadGate.make({ concurrent: 1, queued: 1, queueWaitMs: 60_000 })
+    const limits = { concurrent: 1, queued: 1, queueWaitMs: 60_000 }
+    const gate = ReadGate.make(limits)
     const log = { running: 0, most: 0, started: [] as Array<number> }
     const outcome = await Effect.runPromise(Effect.gen(function*() {
       const held = yield* Deferred.make<void>()
-      const first = yield* Effect.forkChild(gate.admit(heldRead(log, 0, held)))
+      const first = yield* Effect.forkChild(gate.admit(heldRead(log, 0, held), shed(limits)))
       yield* settle
-      const queued = yield* Effect.forkChild(gate.admit(heldRead(log, 1, held)))
+      const queued = yield* Effect.forkChild(gate.admit(heldRead(log, 1, held), shed(limits)))
       yield* settle
       expect(gate.state()).toEqual({ running: 1, waiting: 1 })
       yield* Fiber.interrupt(queued)

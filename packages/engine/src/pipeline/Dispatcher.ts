@@ -64,7 +64,12 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       attempt: (invocation, authentication) => attempt(invocation, authentication)
     }
     const run = runWith(pipeline)
-    const reads = ReadGate.make(yield* ReadGate.ReadLimits)
+    const readLimits = yield* ReadGate.ReadLimits
+    const reads = ReadGate.make(readLimits)
+    const shed = () => {
+      const overloaded = ReadGate.overloaded(readLimits)
+      return errorOutcome(overloaded.error, overloaded.headers)
+    }
 
     /** One run of the pipeline; a run from memory that is not answered by its batch makes another. */
     const attempt = (invocation: Invocation, authentication: Authentication) =>
@@ -87,7 +92,7 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         Effect.withTracerEnabled(tracing)
       )
       // Reads take a turn at the read gate before any work, authentication included (ReadGate.ts).
-      return Catalog.get(invocation.operationId)?.mode === "R" ? reads.admit(executed) : executed
+      return Catalog.get(invocation.operationId)?.mode === "R" ? reads.admit(executed, shed) : executed
     }
 
     const admits = (invocation: Invocation): Effect.Effect<Outcome | null> => {

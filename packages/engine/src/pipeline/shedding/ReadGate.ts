@@ -1,6 +1,5 @@
 import { Context, Deferred, Duration, Effect } from "effect"
 import { ApiError } from "@ledger/api"
-import { errorOutcome, type Outcome } from "../Run.ts"
 
 /**
  * Admission control for reads (issue 43 item 3, ADR 2421): at most `concurrent` reads run at once
@@ -30,20 +29,21 @@ export class ReadLimits extends Context.Service<ReadLimits, Limits>()("@ledger/e
 /** Seconds a refused reader is told to wait: one queue wait, rounded up. */
 const retryAfterSeconds = (limits: Limits) => Math.max(1, Math.ceil(limits.queueWaitMs / 1_000))
 
-/** The refusal: the spec's error body, the type the SDK retries (ApiError's 503), and Retry-After. */
-export const overloaded = (limits: Limits): Outcome => {
+/** The refusal: the spec's error body with the type the SDK retries (ApiError's 503), and its Retry-After. */
+export const overloaded = (limits: Limits): { readonly error: ApiError.LedgerError; readonly headers: Record<string, string> } => {
   const seconds = retryAfterSeconds(limits)
-  return errorOutcome(
-    ApiError.fail("service_unavailable", `The server is serving as many reads as it can; retry in ${seconds} second${seconds === 1 ? "" : "s"}.`, {
+  return {
+    error: ApiError.fail("service_unavailable", `The server is serving as many reads as it can; retry in ${seconds} second${seconds === 1 ? "" : "s"}.`, {
       reason: "overloaded",
       retry_after_seconds: seconds
     }),
-    { "Retry-After": String(seconds) }
-  )
+    headers: { "Retry-After": String(seconds) }
+  }
 }
 
 /**
- * A gate: `admit(read)` runs the read when there is room, else answers `overloaded`. A turn freed
+ * A gate: `admit(read, refused)` runs the read when there is room, else answers `refused()` (the
+ * pipeline's outcome of `overloaded`). A turn freed
  * is handed straight to the longest waiting read (first come, first served), so no read waits
  * behind ones that arrived after it.
  */
@@ -82,10 +82,9 @@ export const make = (limits: Limits) => {
     )
   })
 
-  const admit = <E, R>(read: Effect.Effect<Outcome, E, R>): Effect.Effect<Outcome, E, R> =>
+  const admit = <A, E, R>(read: Effect.Effect<A, E, R>, refused: () => A): Effect.Effect<A, E, R> =>
     Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(restore(turn), (admitted) =>
-        admitted ? Effect.ensuring(restore(read), release) : Effect.succeed(overloaded(limits))))
+      Effect.flatMap(restore(turn), (admitted) => admitted ? Effect.ensuring(restore(read), release) : Effect.sync(refused)))
 
   return { admit, state: () => ({ running, waiting: waiting.length }) }
 }

@@ -46,10 +46,6 @@ const rules: ReadonlyArray<readonly [layer: string, pieces: ReadonlyArray<string
   ["Effect runtime", ["effect/dist/internal/", "effect/src/internal/", "Fiber", "Scheduler"]]
 ]
 
-/** Libraries and Node internals that count in their caller's layer. */
-const neutral = (url: string): boolean =>
-  url === "" || url.startsWith("node:") || url.includes("/node_modules/")
-
 const ownLayer = (frame: CallFrame): string | null => {
   for (const [layer, pieces] of rules) {
     if (pieces.some((piece) => frame.url.includes(piece))) return layer
