@@ -112,4 +112,20 @@ describe("the read gate", () => {
     expect(log.started).toEqual([0])
     expect(gate.state()).toEqual({ running: 0, waiting: 0 })
   })
+
+  it("admits every read at once when unbounded, as an embedded engine's gate", async () => {
+    const gate = ReadGate.make(ReadGate.unbounded)
+    const log = { running: 0, most: 0, started: [] as Array<number> }
+    const outcomes = await Effect.runPromise(Effect.gen(function*() {
+      const held = yield* Deferred.make<void>()
+      const fibers = yield* Effect.forEach(Array.from({ length: 300 }), (_, index) =>
+        Effect.forkChild(gate.admit(heldRead(log, index, held), shed(ReadGate.unbounded))))
+      yield* settle
+      expect(gate.state()).toEqual({ running: 300, waiting: 0 })
+      yield* Deferred.succeed(held, undefined)
+      return yield* Effect.forEach(fibers, Fiber.join)
+    }))
+    expect(log.most).toBe(300)
+    expect(outcomes.every((outcome) => outcome.status === 200)).toBe(true)
+  })
 })

@@ -53,7 +53,7 @@ export interface Options {
   readonly groupCommit?: boolean
   /** Where clients reach the API (EngineInfo.publicBaseUrl). */
   readonly publicBaseUrl?: string | undefined
-  /** Reads at once, queued and how long queued, per process (pipeline/shedding/ReadGate.ts); default `ReadGate.defaults`. */
+  /** Reads at once, queued and how long queued, per process (pipeline/shedding/ReadGate.ts); default `ReadGate.unbounded` (`ledger serve` sets `ReadGate.defaults` or LEDGER_READS_*). */
   readonly readAdmission?: ReadGate.Limits
 }
 
@@ -121,7 +121,7 @@ export const layer = (options: Options): Layer.Layer<Dispatcher | Area.EngineSer
       options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock)(options.clock),
       options.rateLimits === false ? RateLimiter.layerUnlimited : RateLimiter.layer,
       options.groupCommit === false ? GroupCommit.layerOff : GroupCommit.layer(batchWriters),
-      Layer.succeed(ReadGate.ReadLimits)(options.readAdmission ?? ReadGate.defaults)
+      Layer.succeed(ReadGate.ReadLimits)(options.readAdmission ?? ReadGate.unbounded)
     )),
     Layer.provideMerge(engineServices)
   )

@@ -52,7 +52,7 @@ export interface AppOptions extends Storage.StorageOptions {
   readonly publicBaseUrl?: string | undefined
   /** Crash points for reliability tests (engine kernel/Faults.ts); absent: none. */
   readonly faults?: Faults.FaultPoints
-  /** Reads at once, queued, and how long queued, per process (LEDGER_READS_*; engine pipeline/shedding/ReadGate.ts); default the engine's. */
+  /** Reads at once, queued, and how long queued, per process (LEDGER_READS_*; engine pipeline/shedding/ReadGate.ts); default none, as an embedded engine (`ledger serve` passes its configuration's). */
   readonly readAdmission?: ReadGate.Limits
 }
 

@@ -21,8 +21,14 @@ export interface Limits {
   readonly queueWaitMs: number
 }
 
-/** Enough reads at once to keep a pool of 20 connections busy without taking all of it from writes. */
+/** `ledger serve`'s: enough reads at once to keep a pool of 20 connections busy without taking all of it from writes. */
 export const defaults: Limits = { concurrent: 16, queued: 256, queueWaitMs: 1_000 }
+
+/**
+ * An embedded engine's unless told otherwise: no bound. Its caller is one program that bounds its
+ * own concurrency, and has no client to send a Retry-After to.
+ */
+export const unbounded: Limits = { concurrent: Number.POSITIVE_INFINITY, queued: 0, queueWaitMs: 0 }
 
 export class ReadLimits extends Context.Service<ReadLimits, Limits>()("@ledger/engine/ReadLimits") {}
 
