@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { Config } from "@ledger/server"
 import { freshStore, startServer } from "../support/server-process.ts"
 
 /**
@@ -31,6 +32,17 @@ const company = async (url: string, name: string): Promise<string> => {
   expect(response.status).toBe(201)
   return ((await response.json()) as { secret: string }).secret
 }
+
+describe("the read gate's settings", () => {
+  it("default to 16 at once, 256 waiting and 1 s of wait, and refuse what is not a bound", () => {
+    expect(Config.fromEnvironment({}).readAdmission).toEqual({ concurrent: 16, queued: 256, queueWaitMs: 1_000 })
+    expect(Config.fromEnvironment({ LEDGER_READS_CONCURRENT: "4", LEDGER_READS_QUEUED: "0", LEDGER_READS_QUEUE_WAIT_MS: "250" }).readAdmission)
+      .toEqual({ concurrent: 4, queued: 0, queueWaitMs: 250 })
+    expect(() => Config.fromEnvironment({ LEDGER_READS_CONCURRENT: "0" })).toThrow(/LEDGER_READS_CONCURRENT must be a whole number of at least 1/)
+    expect(() => Config.fromEnvironment({ LEDGER_READS_QUEUED: "-1" })).toThrow(/LEDGER_READS_QUEUED/)
+    expect(() => Config.fromEnvironment({ LEDGER_READS_QUEUE_WAIT_MS: "soon" })).toThrow(/LEDGER_READS_QUEUE_WAIT_MS/)
+  })
+})
 
 describe("ledger serve with a tiny read gate", () => {
   it("answers a flood of balance reads 200 or 503 with Retry-After, and another company still writes", async () => {
