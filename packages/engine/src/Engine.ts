@@ -6,6 +6,7 @@ import { Entropy } from "./ports/Entropy.ts"
 import type * as Ports from "./ports/Ports.ts"
 import { GroupCommit } from "./pipeline/batching/GroupCommit.ts"
 import { RateLimiter } from "./pipeline/RateLimiter.ts"
+import * as ReadGate from "./pipeline/shedding/ReadGate.ts"
 import * as Area from "./pipeline/Area.ts"
 import * as Authenticate from "./pipeline/Authenticate.ts"
 import { Registry } from "./kernel/Registry.ts"
@@ -53,6 +54,8 @@ export interface Options {
   readonly groupCommit?: boolean
   /** Where clients reach the API (EngineInfo.publicBaseUrl). */
   readonly publicBaseUrl?: string | undefined
+  /** Reads at once, queued and how long queued, per process (pipeline/shedding/ReadGate.ts); default `ReadGate.unbounded` (`ledger serve` sets `ReadGate.defaults` or LEDGER_READS_*). */
+  readonly readAdmission?: ReadGate.Limits
 }
 
 /**
@@ -125,7 +128,8 @@ export const layer = (options: Options): Layer.Layer<Dispatcher | Area.EngineSer
       Layer.succeed(Authenticate.Credentials)(credentials),
       options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock)(options.clock),
       options.rateLimits === false ? RateLimiter.layerUnlimited : RateLimiter.layer,
-      options.groupCommit === false ? GroupCommit.layerOff : GroupCommit.layer(batchWriters)
+      options.groupCommit === false ? GroupCommit.layerOff : GroupCommit.layer(batchWriters),
+      Layer.succeed(ReadGate.ReadLimits)(options.readAdmission ?? ReadGate.unbounded)
     )),
     Layer.provideMerge(engineServices)
   )

@@ -1,3 +1,4 @@
+import { ReadGate } from "@ledger/engine"
 import * as MasterKey from "./adapters/MasterKey.ts"
 import * as S3BlobStore from "./adapters/S3BlobStore.ts"
 import * as InboxListener from "./mail/InboxListener.ts"
@@ -64,7 +65,25 @@ export interface ServerConfig {
   readonly faultCrash?: string | undefined
   /** Worker threads for heavy work (offload/Pool.ts, LEDGER_WORKER_*); default when absent. */
   readonly workerPool?: Pool.Settings
+  /** Admission control for reads (LEDGER_READS_CONCURRENT, _QUEUED, _QUEUE_WAIT_MS; engine pipeline/shedding/ReadGate.ts); default when absent. */
+  readonly readAdmission?: ReadGate.Limits
 }
+
+/** A whole number of at least `least` from the environment, or the default. */
+const whole = (environment: Record<string, string | undefined>, name: string, fallback: number, least: number): number => {
+  const raw = environment[name]
+  if (raw === undefined || raw === "") return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < least) throw new Error(`${name} must be a whole number of at least ${least}, got ${raw}`)
+  return value
+}
+
+/** The read gate's bounds (docs/operations.md "Reads under overload"). */
+const readAdmissionOf = (environment: Record<string, string | undefined>): ReadGate.Limits => ({
+  concurrent: whole(environment, "LEDGER_READS_CONCURRENT", ReadGate.defaults.concurrent, 1),
+  queued: whole(environment, "LEDGER_READS_QUEUED", ReadGate.defaults.queued, 0),
+  queueWaitMs: whole(environment, "LEDGER_READS_QUEUE_WAIT_MS", ReadGate.defaults.queueWaitMs, 0)
+})
 
 const otlpOf = (environment: Record<string, string | undefined>): ServerConfig["otlp"] => {
   const endpoint = environment.OTEL_EXPORTER_OTLP_ENDPOINT
@@ -124,6 +143,7 @@ export const fromEnvironment = (
     slowClients: SlowClients.fromEnvironment(environment),
     shutdownTimeoutMs: Shutdown.fromEnvironment(environment),
     faultCrash: environment.LEDGER_FAULT_CRASH,
-    workerPool: Pool.fromEnvironment(environment)
+    workerPool: Pool.fromEnvironment(environment),
+    readAdmission: readAdmissionOf(environment)
   }
 }

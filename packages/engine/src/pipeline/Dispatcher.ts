@@ -12,6 +12,7 @@ import { Arrival, GroupCommit } from "./batching/GroupCommit.ts"
 import * as Execution from "./Execution.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import * as ReadReplica from "../store/ReadReplica.ts"
+import * as ReadGate from "./shedding/ReadGate.ts"
 import type * as RequestDecoding from "./RequestDecoding.ts"
 import {
   again,
@@ -67,6 +68,12 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       attempt: (invocation, authentication) => attempt(invocation, authentication)
     }
     const run = runWith(pipeline)
+    const readLimits = yield* ReadGate.ReadLimits
+    const reads = ReadGate.make(readLimits)
+    const shed = () => {
+      const overloaded = ReadGate.overloaded(readLimits)
+      return errorOutcome(overloaded.error, overloaded.headers)
+    }
 
     /** One run of the pipeline; a run from memory that is not answered by its batch makes another. */
     const attempt = (invocation: Invocation, authentication: Authentication) =>
@@ -80,14 +87,17 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         )
       })
 
-    const execute = (invocation: Invocation): Effect.Effect<Outcome> =>
-      attempt(invocation, { recall: true, counted: null, firstRefusal: false }).pipe(
+    const execute = (invocation: Invocation): Effect.Effect<Outcome> => {
+      const executed = attempt(invocation, { recall: true, counted: null, firstRefusal: false }).pipe(
         // The database failed outside any transaction (authentication, an audited refusal): a fault.
         Effect.catchTag("SqlError", (error) =>
           Effect.as(Effect.logError("Unexpected failure", error), errorOutcome(internalError()))),
         Effect.provideService(Clock.Clock, clock),
         Effect.withTracerEnabled(tracing)
       )
+      // Reads take a turn at the read gate before any work, authentication included (ReadGate.ts).
+      return Catalog.get(invocation.operationId)?.mode === "R" ? reads.admit(executed, shed) : executed
+    }
 
     const admits = (invocation: Invocation): Effect.Effect<Outcome | null> => {
       const operation = Catalog.get(invocation.operationId)
