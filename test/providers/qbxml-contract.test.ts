@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { TestApp } from "../support/index.ts"
+import { adapterProblems, requestProblems, responseProblems } from "../support/providers/qbxml.ts"
+import { desktopCompany } from "../migrations/generated-year/desktop.ts"
+import { asOf, generateYear } from "../migrations/generated-year/year.ts"
+import { makeCompany, responder } from "../migrations/qbxml.ts"
+import { makeProviderApp, writer } from "../migrations/support.ts"
+import { connector, listen } from "../migrations/soap.ts"
+
+/**
+ * The desktop edition's contract (issue 39): every qbXML request the real extraction sends through
+ * the Web Connector's SOAP flow, and every answer the testkit's fake company gives, checked against
+ * Intuit's qbXML 13.0 schemas (test/fixtures/providers/qbxml). Order matters in qbXML: QuickBooks
+ * refuses a document whose elements are out of the schema's sequence.
+ */
+
+let app: TestApp
+let server: { url: string; close: () => Promise<void> }
+beforeAll(async () => {
+  app = (await makeProviderApp()).app
+  server = await listen(app.fetch)
+})
+afterAll(async () => {
+  await server.close()
+  await app.close()
+})
+
+/** Plays a whole extraction against `respond`, recording every request and answer. */
+const extract = async (respond: (request: string) => string) => {
+  const created = await app.createCompany({ name: "Contract Desktop Co", starter_chart: "empty" })
+  const owner = writer(app, created.ownerKey)
+  const connection = await owner.post("/v1/migrations/desktop/connections", { as_of: asOf })
+  const qb = connector(server.url)
+  const { ticket } = await qb.authenticate(connection.body.user_name, connection.body.password)
+  const recorded: Array<{ request: string; answer: string }> = []
+  for (;;) {
+    const request = await qb.sendRequestXML(ticket)
+    if (request === "") break
+    const answer = respond(request)
+    recorded.push({ request, answer })
+    const percent = await qb.receiveResponseXML(ticket, answer)
+    if (percent < 0) throw new Error(await qb.getLastError(ticket))
+  }
+  return recorded
+}
+
+const problemsOf = (recorded: ReadonlyArray<{ request: string; answer: string }>) => ({
+  requests: [...new Set(recorded.flatMap(({ request }) => [...requestProblems(request), ...adapterProblems(request)]))],
+  answers: [...new Set(recorded.flatMap(({ answer }) => responseProblems(answer)))]
+})
+
+const valid = `<?xml version="1.0" encoding="utf-8"?>\n<?qbxml version="13.0"?>\n<QBXML><QBXMLMsgsRq onError="stopOnError">`
+const end = `</QBXMLMsgsRq></QBXML>`
+
+describe("the desktop edition against Intuit's qbXML 13.0 schemas", () => {
+  it("every request of a whole extraction of the generated year, and every answer, match them", async () => {
+    const recorded = await extract(responder(() => desktopCompany(generateYear({ seed: 39_006, invoicesPerMonth: 2, customers: 4 }))))
+    const asked = new Set(recorded.map(({ request }) => /<(\w+QueryRq)/u.exec(request)![1]))
+    expect(asked.size).toBeGreaterThanOrEqual(19)
+    expect(recorded.some(({ request }) => request.includes(`iterator="Continue"`)) || recorded.length > asked.size).toBe(true)
+    expect(problemsOf(recorded)).toEqual({ requests: [], answers: [] })
+  }, 120_000)
+
+  it("the fake company of the migration tests answers as the schemas say, iterators paging", async () => {
+    const recorded = await extract(makeCompany({ customers: 130, perMonth: 2 }).respond)
+    expect(recorded.some(({ request }) => request.includes(`iterator="Continue" iteratorID=`))).toBe(true)
+    expect(problemsOf(recorded)).toEqual({ requests: [], answers: [] })
+  }, 120_000)
+
+  it("refuses what QuickBooks refuses: out of order, a missing required element, an unknown value, a missing attribute", () => {
+    const account = `<AccountQueryRq requestID="1"><ActiveStatus>All</ActiveStatus></AccountQueryRq>`
+    expect(requestProblems(valid + account + end)).toEqual([])
+    expect(adapterProblems(valid + account + end)).toEqual([])
+    // Valid by the schema (ActiveOnly is its default), but the adapter must ask for inactive records too.
+    const activeOnly = valid + `<AccountQueryRq requestID="1"></AccountQueryRq>` + end
+    expect(requestProblems(activeOnly)).toEqual([])
+    expect(adapterProblems(activeOnly)).toEqual(["AccountQueryRq: ActiveStatus is absent (ActiveOnly), not All"])
+    expect(requestProblems(valid + `<AccountQueryRq requestID="1"><ActiveStatus>Some</ActiveStatus></AccountQueryRq>` + end)).toEqual([
+      "QBXML/QBXMLMsgsRq[0]/AccountQueryRq[0]/ActiveStatus[0]: \"Some\" is not one of ActiveOnly, InactiveOnly, All"
+    ])
+    // ActiveStatus comes after MaxReturned in ListFilter.
+    expect(requestProblems(valid + `<CustomerQueryRq requestID="2" iterator="Start"><ActiveStatus>All</ActiveStatus><MaxReturned>100</MaxReturned></CustomerQueryRq>` + end)).toEqual([
+      "QBXML/QBXMLMsgsRq[0]/CustomerQueryRq[0]: MaxReturned is not allowed here (after ActiveStatus)"
+    ])
+    // PaidStatus comes before IncludeLineItems, and only on the queries that have it.
+    expect(requestProblems(valid + `<InvoiceQueryRq requestID="3"><IncludeLineItems>true</IncludeLineItems><PaidStatus>NotPaidOnly</PaidStatus></InvoiceQueryRq>` + end)).toEqual([
+      "QBXML/QBXMLMsgsRq[0]/InvoiceQueryRq[0]: PaidStatus is not allowed here (after IncludeLineItems)"
+    ])
+    expect(requestProblems(valid + `<InvoiceQueryRq requestID="3"><PaidStatus>Paid</PaidStatus></InvoiceQueryRq>` + end)).toEqual([
+      "QBXML/QBXMLMsgsRq[0]/InvoiceQueryRq[0]/PaidStatus[0]: \"Paid\" is not one of All, PaidOnly, NotPaidOnly"
+    ])
+    expect(requestProblems(valid + `<TransferQueryRq requestID="4"><PaidStatus>All</PaidStatus></TransferQueryRq>` + end)).toEqual([
+      "QBXML/QBXMLMsgsRq[0]/TransferQueryRq[0]: PaidStatus is not allowed here (after nothing)"
+    ])
+    expect(requestProblems(valid + `<CustomerQueryRq requestID="5" iterator="Begin"></CustomerQueryRq>` + end)).toEqual([
+      "QBXML/QBXMLMsgsRq[0]/CustomerQueryRq[0]@iterator: \"Begin\" is not one of Start, Continue, Stop"
+    ])
+    expect(requestProblems(`<?xml version="1.0"?>\n<?qbxml version="13.0"?>\n<QBXML><QBXMLMsgsRq>${account}${end}`)).toEqual(["QBXML/QBXMLMsgsRq[0]: attribute onError is required"])
+    expect(requestProblems(valid.replace("13.0", "16.0") + account + end)).toEqual(["the qbxml processing instruction names version 16.0, not 13.0"])
+    // A name filter names what it matches: without its Name it is refused.
+    expect(requestProblems(valid + `<CustomerQueryRq requestID="6"><NameFilter><MatchCriterion>StartsWith</MatchCriterion></NameFilter></CustomerQueryRq>` + end)).toEqual([
+      "QBXML/QBXMLMsgsRq[0]/CustomerQueryRq[0]/NameFilter[0]: a required element is missing after MatchCriterion"
+    ])
+  })
+
+  it("refuses an answer out of the schemas: a record's fields out of order, a required attribute missing, an amount that is not one", () => {
+    const answer = (body: string, status = `statusCode="0" statusSeverity="Info" statusMessage="Status OK"`) =>
+      `<?xml version="1.0" ?><QBXML><QBXMLMsgsRs><AccountQueryRs requestID="1" ${status}>${body}</AccountQueryRs></QBXMLMsgsRs></QBXML>`
+    const ret = `<AccountRet><ListID>1</ListID><Name>Checking</Name><IsActive>true</IsActive><AccountType>Bank</AccountType><Balance>10.00</Balance></AccountRet>`
+    expect(responseProblems(answer(ret))).toEqual([])
+    expect(responseProblems(answer(ret.replace("<Name>Checking</Name><IsActive>true</IsActive>", "<IsActive>true</IsActive><Name>Checking</Name>")))).toEqual([
+      "QBXML/QBXMLMsgsRs[0]/AccountQueryRs[0]/AccountRet[0]: Name is not allowed here (after ListID, IsActive)"
+    ])
+    expect(responseProblems(answer(ret, `statusCode="0"`))).toEqual(["QBXML/QBXMLMsgsRs[0]/AccountQueryRs[0]: attribute statusSeverity is required"])
+    expect(responseProblems(answer(ret.replace("10.00", "10.5")))).toEqual([
+      "QBXML/QBXMLMsgsRs[0]/AccountQueryRs[0]/AccountRet[0]/Balance[4]: \"10.5\" does not match ([+\\-]?[0-9]{1,13}(\\.[0-9]{2})?)?"
+    ])
+    expect(responseProblems(answer(ret.replace("Bank", "Checking")))[0]).toContain("AccountType[3]: \"Checking\" is not one of")
+  })
+})
