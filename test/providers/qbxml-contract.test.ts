@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestApp } from "../support/index.ts"
 import { adapterProblems, requestProblems, responseProblems } from "../support/providers/qbxml.ts"
@@ -116,5 +117,23 @@ describe("the desktop edition against Intuit's qbXML 13.0 schemas", () => {
       "QBXML/QBXMLMsgsRs[0]/AccountQueryRs[0]/AccountRet[0]/Balance[4]: \"10.5\" does not match ([+\\-]?[0-9]{1,13}(\\.[0-9]{2})?)?"
     ])
     expect(responseProblems(answer(ret.replace("Bank", "Checking")))[0]).toContain("AccountType[3]: \"Checking\" is not one of")
+  })
+
+  it("accepts QuickBooks' own answers (the qbwc/qbxml project's recorded examples) and the repository's fixtures, save their deliberate departures", () => {
+    const fixture = (name: string) => readFileSync(new URL(`../fixtures/qbxml/${name}`, import.meta.url), "utf8")
+    for (const name of ["qbwc-qbxml_account_query_rs.xml", "qbwc-qbxml_customer_query_rs.xml", "qbwc-qbxml_customer_query_terator_rs.xml",
+      "ledger-bill_payment_credit_card_query_rs.xml", "ledger-credit_card_charge_query_rs.xml", "ledger-credit_card_credit_query_rs.xml",
+      "ledger-vendor_credit_query_rs.xml"]) expect(responseProblems(fixture(name)), name).toEqual([])
+    // Written to prove the reader takes thousands separators ("1,040.10"); QuickBooks' AMTTYPE has none,
+    // so the schemas refuse those amounts, and nothing else in these files.
+    for (const name of ["ledger-credit_memo_query_rs.xml", "ledger-item_receipt_query_rs.xml", "ledger-transfer_query_rs.xml"]) {
+      const problems = responseProblems(fixture(name))
+      expect(problems.length, name).toBeGreaterThan(0)
+      expect(problems.filter((problem) => !/: "\d{1,3}(,\d{3})+\.\d{2}" does not match /u.test(problem)), name).toEqual([])
+    }
+    // A hand-written example of the qbwc/qbxml project: its CreditCardTxnInfo lacks the required CreditCardTxnResultInfo.
+    expect(responseProblems(fixture("qbwc-qbxml_receive_payment_query_rs.xml"))).toEqual([
+      "QBXML/QBXMLMsgsRs[0]/ReceivePaymentQueryRs[0]/ReceivePaymentRet[0]/CreditCardTxnInfo[12]: a required element is missing after CreditCardTxnInputInfo"
+    ])
   })
 })
