@@ -209,3 +209,36 @@ export const adapterProblems = (xml: string): Array<string> => {
     return list && status !== "All" ? [`${query.tag}: ActiveStatus is ${status ?? "absent (ActiveOnly)"}, not All`] : []
   })]
 }
+
+/**
+ * The Web Connector's SOAP operations by Intuit's `QBWebConnectorSvc.wsdl` (document/literal,
+ * namespace http://developer.intuit.com/; listed in test/fixtures/providers/qbxml/SOURCES.md, the
+ * WSDL itself not kept): each answer is `<{operation}Response>` holding only `<{operation}Result>`,
+ * of the type the WSDL gives it.
+ */
+export const soapOperations: Record<string, "string" | "int" | "ArrayOfString"> = {
+  serverVersion: "string", clientVersion: "string", authenticate: "ArrayOfString", sendRequestXML: "string",
+  receiveResponseXML: "int", connectionError: "string", getLastError: "string", closeConnection: "string"
+}
+
+const soapParser = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: "", parseTagValue: false, trimValues: false, processEntities: false })
+
+/** What is wrong with the adapter's SOAP answer to `operation`, by the WSDL; empty when nothing is. */
+export const soapProblems = (operation: string, text: string): Array<string> => {
+  const kind = soapOperations[operation]
+  if (kind === undefined) return [`${operation}: not an operation of QBWebConnectorSvc`]
+  if (XMLValidator.validate(text) !== true) return [`${operation}: the answer is not XML`]
+  const envelope = (soapParser.parse(text) as Array<Record<string, any>>).filter((raw) => !Object.keys(raw).some((key) => key.startsWith("?"))).map(nodeOf)[0]
+  const body = envelope?.tag === "soap:Envelope" ? envelope.children.find((child) => child.tag === "soap:Body") : undefined
+  if (body === undefined) return [`${operation}: not a SOAP 1.1 envelope with a Body`]
+  const response = body.children[0]
+  if (body.children.length !== 1 || response?.tag !== `${operation}Response`) return [`${operation}: the Body holds ${body.children.map((child) => child.tag).join(", ") || "nothing"}, not ${operation}Response`]
+  const problems: Array<string> = []
+  if (response.attributes.xmlns !== "http://developer.intuit.com/") problems.push(`${operation}Response: not in the namespace http://developer.intuit.com/`)
+  const result = response.children[0]
+  if (response.children.length !== 1 || result?.tag !== `${operation}Result`) return [...problems, `${operation}Response: holds ${response.children.map((child) => child.tag).join(", ") || "nothing"}, not ${operation}Result`]
+  if (kind === "int" && !/^-?\d+$/u.test(result.text)) problems.push(`${operation}Result: "${result.text}" is not an int`)
+  if (kind === "ArrayOfString" && (result.children.length === 0 || result.children.some((child) => child.tag !== "string"))) problems.push(`${operation}Result: not an ArrayOfString (string elements)`)
+  if (kind !== "ArrayOfString" && result.children.length > 0) problems.push(`${operation}Result: elements where the WSDL has a ${kind}`)
+  return problems
+}

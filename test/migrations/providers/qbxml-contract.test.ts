@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { TestApp } from "../support/index.ts"
-import { adapterProblems, requestProblems, responseProblems } from "../support/providers/qbxml.ts"
-import { desktopCompany } from "../migrations/generated-year/desktop.ts"
-import { asOf, generateYear } from "../migrations/generated-year/year.ts"
-import { makeCompany, responder } from "../migrations/qbxml.ts"
-import { makeProviderApp, writer } from "../migrations/support.ts"
-import { connector, listen } from "../migrations/soap.ts"
+import type { TestApp } from "../../support/index.ts"
+import { adapterProblems, requestProblems, responseProblems, soapOperations, soapProblems } from "../../support/providers/qbxml.ts"
+import { desktopCompany } from "../generated-year/desktop.ts"
+import { asOf, generateYear } from "../generated-year/year.ts"
+import { makeCompany, responder } from "../qbxml.ts"
+import { makeProviderApp, writer } from "../support.ts"
+import { connector, listen } from "../soap.ts"
 
 /**
  * The desktop edition's contract (issue 39): every qbXML request the real extraction sends through
@@ -120,7 +120,7 @@ describe("the desktop edition against Intuit's qbXML 13.0 schemas", () => {
   })
 
   it("accepts QuickBooks' own answers (the qbwc/qbxml project's recorded examples) and the repository's fixtures, save their deliberate departures", () => {
-    const fixture = (name: string) => readFileSync(new URL(`../fixtures/qbxml/${name}`, import.meta.url), "utf8")
+    const fixture = (name: string) => readFileSync(new URL(`../../fixtures/qbxml/${name}`, import.meta.url), "utf8")
     for (const name of ["qbwc-qbxml_account_query_rs.xml", "qbwc-qbxml_customer_query_rs.xml", "qbwc-qbxml_customer_query_terator_rs.xml",
       "ledger-bill_payment_credit_card_query_rs.xml", "ledger-credit_card_charge_query_rs.xml", "ledger-credit_card_credit_query_rs.xml",
       "ledger-vendor_credit_query_rs.xml"]) expect(responseProblems(fixture(name)), name).toEqual([])
@@ -136,4 +136,36 @@ describe("the desktop edition against Intuit's qbXML 13.0 schemas", () => {
       "QBXML/QBXMLMsgsRs[0]/ReceivePaymentQueryRs[0]/ReceivePaymentRet[0]/CreditCardTxnInfo[12]: a required element is missing after CreditCardTxnInputInfo"
     ])
   })
+
+  it("answers each of the Web Connector's eight SOAP operations as QBWebConnectorSvc.wsdl has them", async () => {
+    const created = await app.createCompany({ name: "Contract SOAP Co", starter_chart: "empty" })
+    const connection = await writer(app, created.ownerKey).post("/v1/migrations/desktop/connections", { as_of: asOf })
+    const qb = connector(server.url)
+    const answers: Array<[string, string]> = []
+    const call = async (operation: string, params: Record<string, string | number> = {}) => {
+      const text = await qb.raw(operation, params)
+      answers.push([operation, text])
+      return text
+    }
+    await call("serverVersion", { strVersion: "" })
+    await call("clientVersion", { strVersion: "2.3.0.215" })
+    const authenticated = await call("authenticate", { strUserName: connection.body.user_name, strPassword: connection.body.password })
+    const ticket = /<string>([^<]*)<\/string>/u.exec(authenticated)![1]!
+    const sent = await call("sendRequestXML", { ticket, strHCPResponse: "", strCompanyFileName: "", qbXMLCountry: "US", qbXMLMajorVers: 13, qbXMLMinorVers: 0 })
+    const request = /<sendRequestXMLResult>([\s\S]*)<\/sendRequestXMLResult>/u.exec(sent)![1]!.replace(/&lt;/gu, "<").replace(/&gt;/gu, ">").replace(/&quot;/gu, "\"").replace(/&amp;/gu, "&")
+    expect(requestProblems(request)).toEqual([])
+    await call("receiveResponseXML", { ticket, response: makeCompany({ customers: 3, perMonth: 1 }).respond(request), hresult: "", message: "" })
+    await call("getLastError", { ticket })
+    await call("connectionError", { ticket, hresult: "0x80040408", message: "Could not start QuickBooks." })
+    await call("closeConnection", { ticket })
+    expect(answers.map(([operation]) => operation).sort()).toEqual(Object.keys(soapOperations).sort())
+    expect(answers.flatMap(([operation, text]) => soapProblems(operation, text))).toEqual([])
+    // What the WSDL does not have is reported.
+    expect(soapProblems("receiveResponseXML", answers.find(([operation]) => operation === "getLastError")![1])).toEqual([
+      "receiveResponseXML: the Body holds getLastErrorResponse, not receiveResponseXMLResponse"
+    ])
+    expect(soapProblems("receiveResponseXML", `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><receiveResponseXMLResponse xmlns="http://developer.intuit.com/"><receiveResponseXMLResult>done</receiveResponseXMLResult></receiveResponseXMLResponse></soap:Body></soap:Envelope>`)).toEqual([
+      "receiveResponseXMLResult: \"done\" is not an int"
+    ])
+  }, 60_000)
 })
