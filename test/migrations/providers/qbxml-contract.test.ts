@@ -45,9 +45,16 @@ const extract = async (respond: (request: string) => string) => {
   return recorded
 }
 
+/** Each answer is the response to its request: `<XQueryRs>` for `<XQueryRq>`, with its requestID echoed. */
+const pairing = ({ request, answer }: { request: string; answer: string }): Array<string> => {
+  const asked = /<(\w+)QueryRq requestID="([^"]*)"/u.exec(request)
+  const told = /<(\w+)QueryRs requestID="([^"]*)"/u.exec(answer)
+  return asked !== null && told !== null && asked[1] === told[1] && asked[2] === told[2] ? [] : [`${asked?.[0]} answered by ${told?.[0]}`]
+}
+
 const problemsOf = (recorded: ReadonlyArray<{ request: string; answer: string }>) => ({
   requests: [...new Set(recorded.flatMap(({ request }) => [...requestProblems(request), ...adapterProblems(request)]))],
-  answers: [...new Set(recorded.flatMap(({ answer }) => responseProblems(answer)))]
+  answers: [...new Set(recorded.flatMap((exchange) => [...responseProblems(exchange.answer), ...pairing(exchange)]))]
 })
 
 const valid = `<?xml version="1.0" encoding="utf-8"?>\n<?qbxml version="13.0"?>\n<QBXML><QBXMLMsgsRq onError="stopOnError">`
