@@ -37,10 +37,10 @@ const sale = (accounts: Record<string, Account>, post: Post, txns: Record<string
   if (received > 0) {
     // Now and then a customer pays 10.00 more than the invoice: QuickBooks keeps it as UnusedPayment, the customer's credit.
     const unused = id % 8 === 5 ? 1_000 : 0
-    txns.ReceivePayment!.push(`<ReceivePaymentRet><TxnID>P-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("CustomerRef", customer.id, customer.name)}
-      ${ref("ARAccountRef", accounts.ar!.id, "Accounts Receivable")}<RefNumber>CHK-${id}</RefNumber><TotalAmount>${amount(received + unused)}</TotalAmount>
+    txns.ReceivePayment!.push(`<ReceivePaymentRet><TxnID>P-${id}</TxnID>${ref("CustomerRef", customer.id, customer.name)}
+      ${ref("ARAccountRef", accounts.ar!.id, "Accounts Receivable")}<TxnDate>${date}</TxnDate><RefNumber>CHK-${id}</RefNumber><TotalAmount>${amount(received + unused)}</TotalAmount>
       ${ref("DepositToAccountRef", accounts.bank!.id, "Checking")}<UnusedPayment>${amount(unused)}</UnusedPayment><UnusedCredits>0.00</UnusedCredits>
-      <AppliedToTxnRet><TxnID>I-${id}</TxnID><Amount>${amount(received)}</Amount></AppliedToTxnRet></ReceivePaymentRet>`)
+      <AppliedToTxnRet><TxnID>I-${id}</TxnID><TxnType>Invoice</TxnType><Amount>${amount(received)}</Amount></AppliedToTxnRet></ReceivePaymentRet>`)
     post("bank", received + unused)
     post("ar", -(received + unused))
     customer.balance -= received + unused
@@ -63,18 +63,18 @@ const purchase = (accounts: Record<string, Account>, post: Post, txns: Record<st
   post("ap", -cost)
   vendor.balance += cost
   if (byCard > 0) {
-    txns.BillPaymentCreditCard!.push(`<BillPaymentCreditCardRet><TxnID>BC-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("PayeeEntityRef", vendor.id, vendor.name)}
-      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}${ref("CreditCardAccountRef", accounts.card!.id, "Business Card")}<Amount>${amount(byCard)}</Amount>
-      <AppliedToTxnRet><TxnID>B-${id}</TxnID><Amount>${amount(byCard)}</Amount></AppliedToTxnRet></BillPaymentCreditCardRet>`)
+    txns.BillPaymentCreditCard!.push(`<BillPaymentCreditCardRet><TxnID>BC-${id}</TxnID>${ref("PayeeEntityRef", vendor.id, vendor.name)}
+      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}<TxnDate>${date}</TxnDate>${ref("CreditCardAccountRef", accounts.card!.id, "Business Card")}<Amount>${amount(byCard)}</Amount>
+      <AppliedToTxnRet><TxnID>B-${id}</TxnID><TxnType>Bill</TxnType><Amount>${amount(byCard)}</Amount></AppliedToTxnRet></BillPaymentCreditCardRet>`)
     post("ap", byCard)
     post("card", -byCard)
     vendor.balance -= byCard
   }
   return () => {
     if (byCheck === 0) return
-    txns.BillPaymentCheck!.push(`<BillPaymentCheckRet><TxnID>BP-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("PayeeEntityRef", vendor.id, vendor.name)}
-      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}${ref("BankAccountRef", accounts.bank!.id, "Checking")}<Amount>${amount(byCheck)}</Amount>
-      <AppliedToTxnRet><TxnID>B-${id}</TxnID><Amount>${amount(byCheck)}</Amount></AppliedToTxnRet></BillPaymentCheckRet>`)
+    txns.BillPaymentCheck!.push(`<BillPaymentCheckRet><TxnID>BP-${id}</TxnID>${ref("PayeeEntityRef", vendor.id, vendor.name)}
+      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}<TxnDate>${date}</TxnDate>${ref("BankAccountRef", accounts.bank!.id, "Checking")}<Amount>${amount(byCheck)}</Amount>
+      <AppliedToTxnRet><TxnID>B-${id}</TxnID><TxnType>Bill</TxnType><Amount>${amount(byCheck)}</Amount></AppliedToTxnRet></BillPaymentCheckRet>`)
     post("ap", byCheck)
     post("bank", -byCheck)
     vendor.balance -= byCheck
@@ -116,8 +116,8 @@ const otherTransactions = (
   if (id % 4 === 0) {
     const net = 1_000 + (id * 7) % 3_000
     const tax = Math.round(net * 0.0625)
-    txns.CreditMemo!.push(`<CreditMemoRet><TxnID>CM-${id}</TxnID><TxnDate>${date}</TxnDate><RefNumber>CM${id}</RefNumber>${ref("CustomerRef", customer.id, customer.name)}
-      ${ref("ARAccountRef", accounts.ar!.id, "Accounts Receivable")}<Subtotal>${amount(net)}</Subtotal><SalesTaxTotal>${amount(tax)}</SalesTaxTotal>
+    txns.CreditMemo!.push(`<CreditMemoRet><TxnID>CM-${id}</TxnID>${ref("CustomerRef", customer.id, customer.name)}
+      ${ref("ARAccountRef", accounts.ar!.id, "Accounts Receivable")}<TxnDate>${date}</TxnDate><RefNumber>CM${id}</RefNumber><Subtotal>${amount(net)}</Subtotal><SalesTaxTotal>${amount(tax)}</SalesTaxTotal>
       <TotalAmount>${amount(net + tax)}</TotalAmount><CreditRemaining>${amount(net + tax)}</CreditRemaining>
       <CreditMemoLineRet><TxnLineID>1</TxnLineID>${ref("ItemRef", "I1-1", "Consulting")}<Quantity>1</Quantity><Amount>${amount(net)}</Amount></CreditMemoLineRet></CreditMemoRet>`)
     post("sales", net)
@@ -127,30 +127,30 @@ const otherTransactions = (
   }
   if (id % 3 === 1) {
     const charge = 2_000 + (id * 13) % 5_000
-    txns.CreditCardCharge!.push(`<CreditCardChargeRet><TxnID>CC-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("AccountRef", accounts.card!.id, "Business Card")}
+    txns.CreditCardCharge!.push(`<CreditCardChargeRet><TxnID>CC-${id}</TxnID>${ref("AccountRef", accounts.card!.id, "Business Card")}<TxnDate>${date}</TxnDate>
       <Amount>${amount(charge)}</Amount>${expenseLine(accounts, charge)}</CreditCardChargeRet>`)
     post("supplies", charge)
     post("card", -charge)
   }
   if (id % 6 === 1) {
     const refund = 500 + id
-    txns.CreditCardCredit!.push(`<CreditCardCreditRet><TxnID>CR-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("AccountRef", accounts.card!.id, "Business Card")}
+    txns.CreditCardCredit!.push(`<CreditCardCreditRet><TxnID>CR-${id}</TxnID>${ref("AccountRef", accounts.card!.id, "Business Card")}<TxnDate>${date}</TxnDate>
       <Amount>${amount(refund)}</Amount>${expenseLine(accounts, refund)}</CreditCardCreditRet>`)
     post("supplies", -refund)
     post("card", refund)
   }
   if (id % 5 === 2) {
     const credit = 700 + id * 3
-    txns.VendorCredit!.push(`<VendorCreditRet><TxnID>VC-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("VendorRef", vendor.id, vendor.name)}
-      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}<CreditAmount>${amount(credit)}</CreditAmount>${expenseLine(accounts, credit)}<OpenAmount>${amount(credit)}</OpenAmount></VendorCreditRet>`)
+    txns.VendorCredit!.push(`<VendorCreditRet><TxnID>VC-${id}</TxnID>${ref("VendorRef", vendor.id, vendor.name)}
+      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}<TxnDate>${date}</TxnDate><CreditAmount>${amount(credit)}</CreditAmount>${expenseLine(accounts, credit)}<OpenAmount>${amount(credit)}</OpenAmount></VendorCreditRet>`)
     post("supplies", -credit)
     post("ap", credit)
     vendor.balance -= credit
   }
   if (id % 5 === 3) {
     const received = 1_500 + id * 11
-    txns.ItemReceipt!.push(`<ItemReceiptRet><TxnID>IR-${id}</TxnID><TxnDate>${date}</TxnDate>${ref("VendorRef", vendor.id, vendor.name)}
-      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}<TotalAmount>${amount(received)}</TotalAmount>${expenseLine(accounts, received)}</ItemReceiptRet>`)
+    txns.ItemReceipt!.push(`<ItemReceiptRet><TxnID>IR-${id}</TxnID>${ref("VendorRef", vendor.id, vendor.name)}
+      ${ref("APAccountRef", accounts.ap!.id, "Accounts Payable")}<TxnDate>${date}</TxnDate><TotalAmount>${amount(received)}</TotalAmount>${expenseLine(accounts, received)}</ItemReceiptRet>`)
     post("supplies", received)
     post("ap", -received)
     vendor.balance += received

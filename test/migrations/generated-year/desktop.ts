@@ -23,59 +23,64 @@ const saleLines = (tag: string, lines: ReadonlyArray<SaleLine>) => lines.map((li
   `<${tag}><TxnLineID>${index + 1}</TxnLineID>${ref("ItemRef", itemIds[line.item], itemOf(line.item).name)}<Quantity>1</Quantity><Rate>${amount(line.cents)}</Rate><Amount>${amount(line.cents)}</Amount></${tag}>`).join("")
 const sale = (lines: ReadonlyArray<SaleLine>, tax: number) =>
   `<Subtotal>${amount(lines.reduce((total, line) => total + line.cents, 0))}</Subtotal>${taxItem}<SalesTaxPercentage>${taxRate.permille10 / 100}</SalesTaxPercentage><SalesTaxTotal>${amount(tax)}</SalesTaxTotal>`
-const costLines = (lines: ReadonlyArray<CostLine>) => lines.map((line, index) => line.item === undefined
+// Expense lines before item lines: the order of a BillRet's (and a CheckRet's, ...) sequence in qbxml130.xsd.
+const costLines = (lines: ReadonlyArray<CostLine>) => lines.map((line, index) => ({ line, index })).sort((a, b) => Number(a.line.item !== undefined) - Number(b.line.item !== undefined)).map(({ line, index }) => line.item === undefined
   ? `<ExpenseLineRet><TxnLineID>${index + 1}</TxnLineID>${accountRef("AccountRef", line.account!)}<Amount>${amount(line.cents)}</Amount></ExpenseLineRet>`
   : `<ItemLineRet><TxnLineID>${index + 1}</TxnLineID>${ref("ItemRef", itemIds[line.item], itemOf(line.item).name)}<Quantity>1</Quantity><Cost>${amount(line.cents)}</Cost><Amount>${amount(line.cents)}</Amount></ItemLineRet>`).join("")
-const appliedTo = (applied: ReadonlyArray<{ readonly txn: string; readonly cents: number }>) =>
-  applied.map((item) => `<AppliedToTxnRet><TxnID>T-${item.txn}</TxnID><Amount>${amount(item.cents)}</Amount></AppliedToTxnRet>`).join("")
+/** `kind`: the type of the transactions applied to (AppliedToTxnRet's required TxnType), invoices for a payment, bills for a bill payment. */
+const appliedTo = (kind: "Invoice" | "Bill", applied: ReadonlyArray<{ readonly txn: string; readonly cents: number }>) =>
+  applied.map((item) => `<AppliedToTxnRet><TxnID>T-${item.txn}</TxnID><TxnType>${kind}</TxnType><Amount>${amount(item.cents)}</Amount></AppliedToTxnRet>`).join("")
 
 /** One transaction as the entity its query names and its `...Ret` record. */
 const render = (txn: Txn, year: Year, open: ReadonlyMap<string, number>): [string, string] => {
   const customer = (id: string) => ref("CustomerRef", partyListId(id), year.customers.find((party) => party.id === id)!.name)
   const vendor = (tag: string, id: string) => ref(tag, partyListId(id), year.vendors.find((party) => party.id === id)!.name)
-  const head = `<TxnID>T-${txn.id}</TxnID><TxnDate>${txn.date}</TxnDate><RefNumber>${txn.number}</RefNumber>`
+  // Each ...Ret has its own order of these (qbxml130.xsd): TxnID first, TxnDate and RefNumber where its sequence puts them.
+  const id = `<TxnID>T-${txn.id}</TxnID>`
+  const date = `<TxnDate>${txn.date}</TxnDate>`
+  const number = `<RefNumber>${txn.number}</RefNumber>`
   const left = open.get(txn.id) ?? 0
   switch (txn.type) {
     case "invoice":
-      return ["Invoice", `<InvoiceRet>${head}${customer(txn.customer)}${accountRef("ARAccountRef", "ar")}<DueDate>${txn.due}</DueDate>${sale(txn.lines, txn.tax)}
+      return ["Invoice", `<InvoiceRet>${id}${customer(txn.customer)}${accountRef("ARAccountRef", "ar")}${date}${number}<DueDate>${txn.due}</DueDate>${sale(txn.lines, txn.tax)}
         <AppliedAmount>${amount(left - totalOf(txn))}</AppliedAmount><BalanceRemaining>${amount(left)}</BalanceRemaining><IsPaid>${left === 0}</IsPaid>${saleLines("InvoiceLineRet", txn.lines)}</InvoiceRet>`]
     case "salesReceipt":
-      return ["SalesReceipt", `<SalesReceiptRet>${head}${customer(txn.customer)}${sale(txn.lines, txn.tax)}<TotalAmount>${amount(totalOf(txn))}</TotalAmount>${accountRef("DepositToAccountRef", txn.to)}${saleLines("SalesReceiptLineRet", txn.lines)}</SalesReceiptRet>`]
+      return ["SalesReceipt", `<SalesReceiptRet>${id}${customer(txn.customer)}${date}${number}${sale(txn.lines, txn.tax)}<TotalAmount>${amount(totalOf(txn))}</TotalAmount>${accountRef("DepositToAccountRef", txn.to)}${saleLines("SalesReceiptLineRet", txn.lines)}</SalesReceiptRet>`]
     case "creditMemo":
-      return ["CreditMemo", `<CreditMemoRet>${head}${customer(txn.customer)}${accountRef("ARAccountRef", "ar")}${sale(txn.lines, txn.tax)}<TotalAmount>${amount(totalOf(txn))}</TotalAmount><CreditRemaining>${amount(left)}</CreditRemaining>${saleLines("CreditMemoLineRet", txn.lines)}</CreditMemoRet>`]
+      return ["CreditMemo", `<CreditMemoRet>${id}${customer(txn.customer)}${accountRef("ARAccountRef", "ar")}${date}${number}${sale(txn.lines, txn.tax)}<TotalAmount>${amount(totalOf(txn))}</TotalAmount><CreditRemaining>${amount(left)}</CreditRemaining>${saleLines("CreditMemoLineRet", txn.lines)}</CreditMemoRet>`]
     case "payment":
-      return ["ReceivePayment", `<ReceivePaymentRet>${head}${customer(txn.customer)}${accountRef("ARAccountRef", "ar")}<TotalAmount>${amount(totalOf(txn))}</TotalAmount>${accountRef("DepositToAccountRef", txn.to)}
-        <UnusedPayment>${amount(txn.unapplied)}</UnusedPayment><UnusedCredits>0.00</UnusedCredits>${appliedTo(txn.applied.map((item) => ({ ...item })))}</ReceivePaymentRet>`]
+      return ["ReceivePayment", `<ReceivePaymentRet>${id}${customer(txn.customer)}${accountRef("ARAccountRef", "ar")}${date}${number}<TotalAmount>${amount(totalOf(txn))}</TotalAmount>${accountRef("DepositToAccountRef", txn.to)}
+        <UnusedPayment>${amount(txn.unapplied)}</UnusedPayment><UnusedCredits>0.00</UnusedCredits>${appliedTo("Invoice", txn.applied.map((item) => ({ ...item })))}</ReceivePaymentRet>`]
     case "deposit":
-      return ["Deposit", `<DepositRet>${head}${accountRef("DepositToAccountRef", txn.to)}<DepositTotal>${amount(totalOf(txn))}</DepositTotal>${[
+      return ["Deposit", `<DepositRet>${id}${date}${accountRef("DepositToAccountRef", txn.to)}<DepositTotal>${amount(totalOf(txn))}</DepositTotal>${[
         ...txn.gathered.map((item, index) => `<DepositLineRet><TxnType>${item.kind === "payment" ? "ReceivePayment" : "SalesReceipt"}</TxnType><TxnID>T-${item.txn}</TxnID><TxnLineID>${index + 1}</TxnLineID>${accountRef("AccountRef", "undeposited")}<Amount>${amount(item.cents)}</Amount></DepositLineRet>`),
-        ...txn.other.map((line) => `<DepositLineRet>${accountRef("AccountRef", line.account)}<Memo>Owner contribution</Memo><Amount>${amount(line.cents)}</Amount></DepositLineRet>`)
+        ...txn.other.map((line, index) => `<DepositLineRet><TxnLineID>${txn.gathered.length + index + 1}</TxnLineID>${accountRef("AccountRef", line.account)}<Memo>Owner contribution</Memo><Amount>${amount(line.cents)}</Amount></DepositLineRet>`)
       ].join("")}</DepositRet>`]
     case "transfer":
-      return ["Transfer", `<TransferRet>${head}${accountRef("TransferFromAccountRef", txn.from)}${accountRef("TransferToAccountRef", txn.to)}<Amount>${amount(txn.cents)}</Amount></TransferRet>`]
+      return ["Transfer", `<TransferRet>${id}${date}${accountRef("TransferFromAccountRef", txn.from)}${accountRef("TransferToAccountRef", txn.to)}<Amount>${amount(txn.cents)}</Amount></TransferRet>`]
     case "cardPayment":
-      return ["Check", `<CheckRet>${head}${accountRef("AccountRef", txn.from)}<Amount>${amount(txn.cents)}</Amount>${costLines([{ account: "card", cents: txn.cents }])}</CheckRet>`]
+      return ["Check", `<CheckRet>${id}${accountRef("AccountRef", txn.from)}${number}${date}<Amount>${amount(txn.cents)}</Amount>${costLines([{ account: "card", cents: txn.cents }])}</CheckRet>`]
     case "expense": {
       const payee = txn.vendor === null ? "" : vendor("PayeeEntityRef", txn.vendor)
-      if (accountOf(txn.from).kind !== "CreditCard") return ["Check", `<CheckRet>${head}${accountRef("AccountRef", txn.from)}${payee}<Amount>${amount(totalOf(txn))}</Amount>${costLines(txn.lines)}</CheckRet>`]
+      if (accountOf(txn.from).kind !== "CreditCard") return ["Check", `<CheckRet>${id}${accountRef("AccountRef", txn.from)}${payee}${number}${date}<Amount>${amount(totalOf(txn))}</Amount>${costLines(txn.lines)}</CheckRet>`]
       const kind = txn.refund ? "CreditCardCredit" : "CreditCardCharge"
-      return [kind, `<${kind}Ret>${head}${accountRef("AccountRef", txn.from)}${payee}<Amount>${amount(totalOf(txn))}</Amount>${costLines(txn.lines)}</${kind}Ret>`]
+      return [kind, `<${kind}Ret>${id}${accountRef("AccountRef", txn.from)}${payee}${date}<Amount>${amount(totalOf(txn))}</Amount>${number}${costLines(txn.lines)}</${kind}Ret>`]
     }
     case "taxPayment":
-      return ["SalesTaxPaymentCheck", `<SalesTaxPaymentCheckRet>${head}${vendor("PayeeEntityRef", txn.vendor)}${accountRef("BankAccountRef", txn.from)}<Amount>${amount(txn.cents)}</Amount>
+      return ["SalesTaxPaymentCheck", `<SalesTaxPaymentCheckRet>${id}${vendor("PayeeEntityRef", txn.vendor)}${date}${accountRef("BankAccountRef", txn.from)}<Amount>${amount(txn.cents)}</Amount>${number}
         <SalesTaxPaymentCheckLineRet><TxnLineID>1</TxnLineID>${taxItem}<Amount>${amount(txn.cents)}</Amount></SalesTaxPaymentCheckLineRet></SalesTaxPaymentCheckRet>`]
     case "bill":
-      return ["Bill", `<BillRet>${head}${vendor("VendorRef", txn.vendor)}${accountRef("APAccountRef", "ap")}<DueDate>${txn.due}</DueDate><AmountDue>${amount(totalOf(txn))}</AmountDue>
+      return ["Bill", `<BillRet>${id}${vendor("VendorRef", txn.vendor)}${accountRef("APAccountRef", "ap")}${date}<DueDate>${txn.due}</DueDate><AmountDue>${amount(totalOf(txn))}</AmountDue>${number}
         <IsPaid>${left === 0}</IsPaid>${costLines(txn.lines)}<OpenAmount>${amount(left)}</OpenAmount></BillRet>`]
     case "vendorCredit":
-      return ["VendorCredit", `<VendorCreditRet>${head}${vendor("VendorRef", txn.vendor)}${accountRef("APAccountRef", "ap")}<CreditAmount>${amount(totalOf(txn))}</CreditAmount>${costLines(txn.lines)}<OpenAmount>${amount(left)}</OpenAmount></VendorCreditRet>`]
+      return ["VendorCredit", `<VendorCreditRet>${id}${vendor("VendorRef", txn.vendor)}${accountRef("APAccountRef", "ap")}${date}<CreditAmount>${amount(totalOf(txn))}</CreditAmount>${number}${costLines(txn.lines)}<OpenAmount>${amount(left)}</OpenAmount></VendorCreditRet>`]
     case "billPayment": {
       const card = accountOf(txn.from).kind === "CreditCard"
       const kind = card ? "BillPaymentCreditCard" : "BillPaymentCheck"
-      return [kind, `<${kind}Ret>${head}${vendor("PayeeEntityRef", txn.vendor)}${accountRef("APAccountRef", "ap")}${accountRef(card ? "CreditCardAccountRef" : "BankAccountRef", txn.from)}<Amount>${amount(totalOf(txn))}</Amount>${appliedTo(txn.applied)}</${kind}Ret>`]
+      return [kind, `<${kind}Ret>${id}${vendor("PayeeEntityRef", txn.vendor)}${accountRef("APAccountRef", "ap")}${date}${accountRef(card ? "CreditCardAccountRef" : "BankAccountRef", txn.from)}<Amount>${amount(totalOf(txn))}</Amount>${number}${appliedTo("Bill", txn.applied)}</${kind}Ret>`]
     }
     case "journal":
-      return ["JournalEntry", `<JournalEntryRet>${head}${txn.lines.map((line, index) => {
+      return ["JournalEntry", `<JournalEntryRet>${id}${date}${number}${txn.lines.map((line, index) => {
         const tag = line.cents > 0 ? "JournalDebitLine" : "JournalCreditLine"
         return `<${tag}><TxnLineID>${index + 1}</TxnLineID>${accountRef("AccountRef", line.account)}<Amount>${amount(Math.abs(line.cents))}</Amount></${tag}>`
       }).join("")}</JournalEntryRet>`]
@@ -87,7 +92,8 @@ const lists = (year: Year) => {
   const balances = debitsAt(year.txns, "9999-12-31")
   const parties = partyBalances(year.txns)
   const party = (tag: string, id: string, name: string, email: string | null, inactive: boolean) =>
-    `<${tag}><ListID>${partyListId(id)}</ListID><Name>${xml(name)}</Name><FullName>${xml(name)}</FullName><IsActive>${!inactive}</IsActive>${email === null ? "" : `<Email>${email}</Email>`}<Balance>${amount(parties.get(id) ?? 0)}</Balance><TotalBalance>${amount(parties.get(id) ?? 0)}</TotalBalance></${tag}>`
+    // A vendor has no FullName and no TotalBalance in qbXML (VendorRet), a customer has both.
+    `<${tag}><ListID>${partyListId(id)}</ListID><Name>${xml(name)}</Name>${tag === "CustomerRet" ? `<FullName>${xml(name)}</FullName>` : ""}<IsActive>${!inactive}</IsActive>${email === null ? "" : `<Email>${email}</Email>`}<Balance>${amount(parties.get(id) ?? 0)}</Balance>${tag === "CustomerRet" ? `<TotalBalance>${amount(parties.get(id) ?? 0)}</TotalBalance>` : ""}</${tag}>`
   return {
     Account: accounts.map((account, index) => `<AccountRet><ListID>${listId(index)}</ListID><Name>${xml(account.name)}</Name><FullName>${xml(account.name)}</FullName><IsActive>${account.inactive !== true}</IsActive>
       <AccountType>${account.kind}</AccountType>${specials[account.key] === undefined ? "" : `<SpecialAccountType>${specials[account.key]}</SpecialAccountType>`}<AccountNumber>${account.number}</AccountNumber>
