@@ -231,6 +231,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       : InboxListener.layer({ ...config.inboundSmtp, closeTimeoutMs: shutdownTimeoutOf(config) })),
     Layer.provide(engineLayer({
       databaseUrl: config.databaseUrl,
+      databasePooler: config.databasePooler,
       dataDir: config.dataDir,
       operatorToken: config.operatorToken,
       rateLimits: config.rateLimits,
