@@ -39,7 +39,10 @@ const startServer = async (count: number): Promise<ServerProcess.RunningServer &
     LEDGER_OPERATOR_TOKEN: operatorToken,
     LEDGER_RATE_LIMITS: "off",
     LEDGER_WORKERS: "off",
-    LEDGER_ACCESS_LOG: "off"
+    LEDGER_ACCESS_LOG: "off",
+    // Postings use no heavy work; N pools of worker threads compiling at start on a small machine
+    // only slow the start (each process has its own pool: docs/operations.md, Scaling).
+    LEDGER_WORKER_THREADS: "0"
   })
   const drop = () => psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
   const stop = async () => {
