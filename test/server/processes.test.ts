@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Processes } from "@ledger/server"
+import { Config, Processes } from "@ledger/server"
 import { call, createCompany, entriesWithMemo, idempotencyStorm } from "../support/processes/calls.ts"
 import { freshStore, runLedger, startServer } from "../support/server-process.ts"
 
@@ -28,6 +28,13 @@ describe("the number of processes", () => {
     expect(Processes.refusal(1, undefined)).toBeNull()
     expect(Processes.refusal(2, "postgres://localhost/ledger")).toBeNull()
     expect(Processes.refusal(2, undefined)).toMatch(/needs PostgreSQL/)
+  })
+
+  it("LEDGER_DATABASE_POOLER names a transaction pooler or none (test/store/pgbouncer.test.ts runs behind one)", () => {
+    expect(Config.fromEnvironment({ LEDGER_DATABASE_POOLER: "transaction" }).databasePooler).toBe("transaction")
+    expect(Config.fromEnvironment({ LEDGER_DATABASE_POOLER: "none" }).databasePooler).toBeUndefined()
+    expect(Config.fromEnvironment({}).databasePooler).toBeUndefined()
+    expect(() => Config.fromEnvironment({ LEDGER_DATABASE_POOLER: "session" })).toThrow(/LEDGER_DATABASE_POOLER must be transaction or none/)
   })
 
   it("restarts a failing process after a delay that grows to a bound", () => {
