@@ -21,8 +21,8 @@ export const freePort = (): Promise<number> =>
   })
 
 /** A child process in the workspace with what it prints (stdout and stderr) collected. */
-export const spawnCollecting = (command: string, args: ReadonlyArray<string>, environment: Record<string, string>) => {
-  const child: ChildProcess = spawn(command, args, { cwd: workspace, env: environment, stdio: ["ignore", "pipe", "pipe"] })
+export const spawnCollecting = (command: string, args: ReadonlyArray<string>, environment: Record<string, string>, cwd = workspace) => {
+  const child: ChildProcess = spawn(command, args, { cwd, env: environment, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
   child.stdout?.on("data", (chunk) => (output += String(chunk)))
   child.stderr?.on("data", (chunk) => (output += String(chunk)))
@@ -42,7 +42,15 @@ export interface RunningServer {
   readonly stop: () => Promise<void>
 }
 
-type StartOptions = { readonly name: string; readonly maxConnections?: number; readonly pgliteMode?: "file" | "memory" }
+type StartOptions = {
+  readonly name: string
+  readonly maxConnections?: number
+  readonly pgliteMode?: "file" | "memory"
+  /** More of the server's environment (bench/cpu/layers.ts: BENCH_PROFILE_DIR). */
+  readonly environment?: Readonly<Record<string, string>>
+  /** Another checkout to run the server of (bench/cpu/reads-interleaved.ts: the main a change started from). */
+  readonly workspace?: string
+}
 
 /** The server's environment, and the fresh schema (PostgreSQL) or folder (PGlite file mode) it is given. */
 const prepare = (storage: Options.StorageKind, options: StartOptions, port: number, operatorToken: string) => {
@@ -55,7 +63,8 @@ const prepare = (storage: Options.StorageKind, options: StartOptions, port: numb
     LEDGER_OPERATOR_TOKEN: operatorToken,
     // Benchmarks measure the pipeline's cost, not the limiter's refusals.
     LEDGER_RATE_LIMITS: "off",
-    LEDGER_WORKERS: "off"
+    LEDGER_WORKERS: "off",
+    ...options.environment
   }
   if (storage === "postgresql") {
     searchPath = Options.freshSchema(options.name)
@@ -106,9 +115,9 @@ const stopper = (
   if (dataFolder !== null) rmSync(dataFolder, { recursive: true, force: true })
 }
 
-/** Waits until the server answers `/health` (120 s at most); stops it and throws when it exits or never does. */
+/** Waits until the server answers `/health` (240 s at most: a loaded machine compiles the sources slowly); stops it and throws when it exits or never does. */
 const awaitHealthy = async (baseUrl: string, server: ReturnType<typeof spawnCollecting>, stop: () => Promise<void>): Promise<void> => {
-  const deadline = Date.now() + 120_000
+  const deadline = Date.now() + 240_000
   for (;;) {
     if (server.child.exitCode !== null) throw new Error(`server exited early (${server.child.exitCode}):\n${server.output()}`)
     try {
@@ -119,7 +128,7 @@ const awaitHealthy = async (baseUrl: string, server: ReturnType<typeof spawnColl
     }
     if (Date.now() > deadline) {
       await stop()
-      throw new Error(`server did not answer /health within 120 s:\n${server.output()}`)
+      throw new Error(`server did not answer /health within 240 s:\n${server.output()}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
@@ -129,7 +138,8 @@ export const start = async (storage: Options.StorageKind, options: StartOptions)
   const port = await freePort()
   const operatorToken = `bench-operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
   const { environment, searchPath, dataFolder } = prepare(storage, options, port, operatorToken)
-  const server = spawnCollecting(process.execPath, ["--import", "tsx", serveScript], environment)
+  const script = options.workspace === undefined ? serveScript : path.join(options.workspace, "bench/lib/serve.ts")
+  const server = spawnCollecting(process.execPath, ["--import", "tsx", script], environment, options.workspace ?? workspace)
   const baseUrl = `http://${Options.loopback}:${port}`
   const stop = stopper(storage, server, searchPath, dataFolder)
   await awaitHealthy(baseUrl, server, stop)

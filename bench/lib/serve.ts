@@ -38,3 +38,31 @@ fiber.addObserver((exit) => {
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => void Effect.runPromise(Fiber.interrupt(fiber)))
 }
+
+// BENCH_PROFILE_DIR=<folder> (bench/cpu/layers.ts): SIGUSR2 starts V8's CPU profiler (the one behind
+// `node --cpu-prof`), the next SIGUSR2 stops it and writes <folder>/<n>.cpuprofile, so a profile
+// holds the load alone and not the start-up or the set-up of its data.
+const profileFolder = process.env.BENCH_PROFILE_DIR
+if (profileFolder !== undefined && profileFolder !== "") {
+  const { Session } = await import("node:inspector/promises")
+  const { writeFileSync } = await import("node:fs")
+  const session = new Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  // 250 µs between samples: enough samples from a few seconds of load, little overhead.
+  await session.post("Profiler.setSamplingInterval", { interval: 250 })
+  let profiling = false
+  let written = 0
+  process.on("SIGUSR2", () => {
+    profiling = !profiling
+    if (profiling) {
+      void session.post("Profiler.start").then(() => process.stdout.write("PROFILE started\n"))
+      return
+    }
+    void session.post("Profiler.stop").then(({ profile }) => {
+      const file = `${profileFolder}/${++written}.cpuprofile`
+      writeFileSync(file, JSON.stringify(profile))
+      process.stdout.write(`PROFILE written ${file}\n`)
+    })
+  })
+}

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import type { Ports } from "@ledger/engine"
 import type { Server } from "@ledger/server"
 import { Layer } from "effect"
 import { FakeAggregator, FakePaymentProcessor } from "@ledger/testkit"
@@ -25,10 +26,15 @@ let agentCounter = 0
  * `billing: true` adds the testkit's fake payment processor, so billing applies and the plans'
  * feed-account limits hold; without it (as `pnpm start`) no plan limits anything (ADR 2000).
  */
-export const makeBankingApp = async (options: { readonly clock?: Server.ManualClock; readonly billing?: boolean } = {}) => {
-  const aggregator = FakeAggregator.make()
+export const makeBankingApp = async (options: {
+  readonly clock?: Server.ManualClock
+  readonly billing?: boolean
+  /** A fake made by the test and the port over it, when not the fake's own (the real HTTP adapter over its HTTP face). */
+  readonly aggregator?: { readonly fake: FakeAggregator.FakeAggregator; readonly layer: Layer.Layer<Ports.Aggregator> }
+} = {}) => {
+  const aggregator = options.aggregator?.fake ?? FakeAggregator.make()
   const processor = options.billing === true ? FakePaymentProcessor.make() : null
-  const ports = ServerPorts.wire({ dataDir: "memory", aggregator: aggregator.layer })
+  const ports = ServerPorts.wire({ dataDir: "memory", aggregator: options.aggregator?.layer ?? aggregator.layer })
   const providers = processor === null ? ports.layer : Layer.merge(ports.layer, processor.layer)
   const app = await makeTestApp({ providers, ...(options.clock === undefined ? {} : { clock: options.clock }) })
 

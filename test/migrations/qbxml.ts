@@ -199,7 +199,7 @@ const refusal = (entity: string, body: string): string | null => {
 }
 
 /** Answers qbXML query documents from the company's records, paging iterators by MaxReturned. */
-const responder = (records: () => Record<string, Array<string>>) => {
+export const responder = (records: () => Record<string, Array<string>>) => {
   const iterators = new Map<string, { entity: string; offset: number }>()
   let iteratorCount = 0
   /** Answers one qbXML request document. `alter` may change the records before they go out. */

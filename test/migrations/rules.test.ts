@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { migratedAccountCodes as codesFor, MigrationStaging as Staging, Qbxml, TieoutRules, webConnectorUrls as connectorUrls } from "@ledger/engine/rules"
+import { migratedAccountCodes as codesFor, MigrationStaging as Staging, OnlineMigrationRules, Qbxml, TieoutRules, webConnectorUrls as connectorUrls } from "@ledger/engine/rules"
 
 describe("qbXML and tie-out rules", () => {
   it("reads amounts into exact integer cents", () => {
@@ -153,5 +153,30 @@ describe("the desktop edition's other transaction types", () => {
     expect(vendorCredit.lines).toContainEqual({ account: id("16"), cents: -2_500 })
     const off = accounts.map((source) => source.id === id("12") ? { ...source, balanceCents: 250_098 } : source)
     expect(TieoutRules.tieout({ ...bundle, accounts: off }, "2026-02-28").passed).toBe(false)
+  })
+})
+
+describe("what the generated year found (ADR 2112)", () => {
+  it("desktop: Pay Sales Tax debits the sales tax payable and credits its bank account, and is asked for last", () => {
+    const xml = `<?xml version="1.0" ?><QBXML><QBXMLMsgsRs><SalesTaxPaymentCheckQueryRs requestID="1" statusCode="0"><SalesTaxPaymentCheckRet><TxnID>T-9</TxnID>
+      <TxnDate>2025-04-20</TxnDate><PayeeEntityRef><ListID>V5</ListID></PayeeEntityRef><BankAccountRef><ListID>B1</ListID></BankAccountRef><Amount>1,234.56</Amount>
+      </SalesTaxPaymentCheckRet></SalesTaxPaymentCheckQueryRs></QBXMLMsgsRs></QBXML>`
+    const [record] = Qbxml.parseResponse(xml).records
+    const staged = Staging.fromQbxml(record!.kind, record!.node)!.record as Staging.SourceTxn
+    expect(staged.lines.map((line) => [line.tax ? "tax" : line.account, line.cents])).toEqual([["tax", 123_456], ["B1", -123_456]])
+    expect(Qbxml.steps.at(-1)!.request).toBe("SalesTaxPaymentCheckQueryRq")
+  })
+
+  it("online: a bill's item lines post to the item, and open documents are read from their balances", () => {
+    const bill = { Id: "7", TxnDate: "2025-05-02", DocNumber: "W-5", DueDate: "2025-06-01", VendorRef: { value: "204" }, Balance: 120.5, Line: [
+      { Amount: 100.5, DetailType: "ItemBasedExpenseLineDetail", ItemBasedExpenseLineDetail: { ItemRef: { value: "2" } } },
+      { Amount: 20, DetailType: "AccountBasedExpenseLineDetail", AccountBasedExpenseLineDetail: { AccountRef: { value: "43" } } }
+    ] }
+    const staged = OnlineMigrationRules.fromOnline("Bill", bill, { ar: "34", ap: "36" })!.record as Staging.SourceTxn
+    expect(staged.lines.map((line) => [line.account ?? line.item, line.cents, line.itemSide])).toEqual([["2", 10_050, "purchase"], ["43", 2_000, undefined], ["36", -12_050, undefined]])
+    expect(OnlineMigrationRules.openOf("Bill", bill)).toEqual({ id: "7", kind: "bill", party: "204", account: null, number: "W-5", date: "2025-05-02", due: "2025-06-01", openCents: 12_050 })
+    expect(OnlineMigrationRules.openOf("Payment", { Id: "8", TxnDate: "2025-05-03", CustomerRef: { value: "101" }, UnappliedAmt: 25 })).toMatchObject({ kind: "payment_received", openCents: 2_500 })
+    expect(OnlineMigrationRules.openOf("Invoice", { Id: "9", TxnDate: "2025-05-03", CustomerRef: { value: "101" }, Balance: 0 })).toBeNull()
+    expect(OnlineMigrationRules.fromOnline("Customer", { Id: "112", DisplayName: "Gone", Active: false, Balance: 0 }, { ar: null, ap: null })!.record).toMatchObject({ active: false, email: null })
   })
 })

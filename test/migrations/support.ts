@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import type { Server } from "@ledger/server"
 import { FakeCommerce, FakeOnlineBooks } from "@ledger/testkit"
 import { Ports as ServerPorts } from "@ledger/server/adapters"
 import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
@@ -11,12 +12,18 @@ import { makeTestApp, newKey, type TestApp } from "../support/index.ts"
 export const makeProviderApp = async (options: {
   readonly readBudget?: number
   readonly publicBaseUrl?: string
-  readonly clock?: string
+  readonly clock?: string | Server.ManualClock
+  /** How much of the clock each call to the online edition's API takes (with a `ManualClock`). */
+  readonly onlineCallTakesMs?: number
   /** Take the client's address from `X-Forwarded-For`, to call the Web Connector endpoint from several addresses. */
   readonly trustProxy?: boolean
 } = {}) => {
   const commerce = FakeCommerce.make()
-  const online = FakeOnlineBooks.make(options.readBudget === undefined ? {} : { monthlyReadBudget: options.readBudget })
+  const online = FakeOnlineBooks.make({
+    ...(options.readBudget === undefined ? {} : { monthlyReadBudget: options.readBudget }),
+    // The fake's tokens end by the app's clock when the test moves it by hand.
+    ...(typeof options.clock === "object" ? { clock: options.clock, callTakesMs: options.onlineCallTakesMs ?? 0 } : {})
+  })
   const ports = ServerPorts.wire({ dataDir: "memory" })
   const app = await makeTestApp({
     providers: Layer.mergeAll(ports.layer, commerce.layer, online.layer) as never,

@@ -75,6 +75,28 @@ describe("the online edition against Intuit's description (v3 XSDs, OAuth 2.0)",
     expect(requests.filter((request) => typeof request.answer !== "string").flatMap(responseProblems)).toEqual([])
   })
 
+  it("renews with the refresh token (HTTP Basic, grant_type=refresh_token), which rotates; an ended token is a 401 Fault; a revoked grant is invalid_grant", async () => {
+    const { fake, port, requests } = setUp()
+    const consent = fake.consent(port.consentUrl({ state: "r", redirectUri: "/cb" }))
+    const first = await run(port.exchange({ code: consent.code, realmId: consent.realmId, redirectUri: "/cb" }))
+    expect(first).toMatchObject({ expiresInSeconds: 3_600, refreshToken: expect.stringMatching(/^AB11/u) })
+    fake.endAccessTokens()
+    const ended = await run(Effect.flip(port.count({ accessToken: first.accessToken, realmId: consent.realmId, entity: "Invoice" })))
+    expect(ended).toMatchObject({ code: "unauthorized" })
+    expect(ended.message).toContain("AuthenticationFailed")
+    const second = await run(port.refresh({ refreshToken: first.refreshToken! }))
+    expect(second.refreshToken).not.toBe(first.refreshToken)
+    expect(await run(port.count({ accessToken: second.accessToken, realmId: consent.realmId, entity: "Invoice" }))).toBe(0)
+    // The rotated-out refresh token no longer works: only the latest one is to be kept.
+    expect(await run(Effect.flip(port.refresh({ refreshToken: first.refreshToken! })))).toMatchObject({ code: "invalid_grant" })
+    await run(port.revoke({ accessToken: second.refreshToken! }))
+    expect(await run(Effect.flip(port.refresh({ refreshToken: second.refreshToken! })))).toMatchObject({ code: "invalid_grant" })
+    const sent = requests.filter((request) => request.url.endsWith("/oauth2/v1/tokens/bearer")).map((request) => new URLSearchParams(request.body).get("grant_type"))
+    expect(sent).toEqual(["authorization_code", "refresh_token", "refresh_token", "refresh_token"])
+    expect(requests.flatMap(requestProblems)).toEqual([])
+    expect(requests.filter((request) => typeof request.answer !== "string").flatMap(responseProblems)).toEqual([])
+  })
+
   it("points at Intuit's own OAuth endpoints for Intuit's API, a base URL's path kept otherwise", () => {
     expect(OnlineBooksHttp.oauthEndpoints({ baseUrl: "https://quickbooks.api.intuit.com" })).toEqual({
       authorizeUrl: "https://appcenter.intuit.com/connect/oauth2",
@@ -102,6 +124,9 @@ describe("the online edition against Intuit's description (v3 XSDs, OAuth 2.0)",
     ])
     expect(requestProblems({ method: "GET", url: "/v3/company/1/query", headers: {}, body: "" })).toEqual(["GET /v3/company/1/query: not an absolute URL"])
     expect(statementProblems("SELECT * FROM Invoices")).toEqual(["query \"SELECT * FROM Invoices\": Invoices is not an entity the description has"])
+    // Inactive records are asked for only where the entity has Active (the name lists, ADR 2112).
+    expect(statementProblems("SELECT * FROM Customer WHERE Active IN (true, false) STARTPOSITION 1 MAXRESULTS 1000")).toEqual([])
+    expect(statementProblems("SELECT COUNT(*) FROM Invoice WHERE Active IN (true, false)")).toEqual(["query \"SELECT COUNT(*) FROM Invoice WHERE Active IN (true, false)\": Invoice has no Active field"])
     expect(responseProblems({ method: "GET", url: "https://q.test/v3/company/1/query", headers: {}, body: "", status: 200, answer: { QueryResponse: { Invoice: [{ Id: "1", TxnDate: "2026-13", TotalAmt: "10.00", Colour: "red" }] } } })).toEqual([
       "GET /v3/company/1/query answer 200.QueryResponse.Invoice[0].TxnDate: a date (YYYY-MM-DD) expected, not \"2026-13\"",
       "GET /v3/company/1/query answer 200.QueryResponse.Invoice[0].TotalAmt: a number expected, not \"10.00\"",

@@ -95,6 +95,21 @@ describe("configuration", () => {
     expect(Config.fromEnvironment({}).accessLog).toBe(true)
     expect(Config.fromEnvironment({ LEDGER_ACCESS_LOG: "off" }).accessLog).toBe(false)
   })
+
+  it("takes a read replica only beside a PostgreSQL primary, with a staleness bound of 5 s unless set", () => {
+    const primary = "postgres://ledger@db/ledger"
+    const replica = "postgres://ledger@standby/ledger"
+    expect(Config.fromEnvironment({}).readDatabase).toBeUndefined()
+    expect(Config.fromEnvironment({ DATABASE_URL: primary, LEDGER_READ_DATABASE_URL: replica }).readDatabase)
+      .toEqual({ url: replica, maxStalenessMs: 5000 })
+    expect(Config.fromEnvironment({ DATABASE_URL: primary, LEDGER_READ_DATABASE_URL: replica, LEDGER_READ_MAX_STALENESS_MS: "250" }).readDatabase)
+      .toEqual({ url: replica, maxStalenessMs: 250 })
+    expect(() => Config.fromEnvironment({ LEDGER_READ_DATABASE_URL: replica })).toThrow(/LEDGER_READ_DATABASE_URL needs DATABASE_URL/)
+    for (const bad of ["-1", "1.5", "soon", "3600001"]) {
+      expect(() => Config.fromEnvironment({ DATABASE_URL: primary, LEDGER_READ_DATABASE_URL: replica, LEDGER_READ_MAX_STALENESS_MS: bad }))
+        .toThrow(/LEDGER_READ_MAX_STALENESS_MS must be/)
+    }
+  })
 })
 
 describe("ledger serve with LEDGER_LOG_FORMAT=json", () => {

@@ -54,6 +54,10 @@ export interface TestAppOptions {
   readonly publicBaseUrl?: string
   /** Take a request's client address from `X-Forwarded-For` (LEDGER_TRUST_PROXY=1); off by default. */
   readonly trustProxy?: boolean
+  /** PostgreSQL to use instead of DATABASE_URL (a cluster the test started). */
+  readonly databaseUrl?: string
+  /** A hot standby of that database for reports (LEDGER_READ_DATABASE_URL) and its staleness bound. */
+  readonly readDatabase?: { readonly url: string; readonly maxStalenessMs: number }
 }
 
 export interface TestCompany {
@@ -73,8 +77,11 @@ const clockOf = (option: TestAppOptions["clock"]): Server.ManualClock | undefine
   return option
 }
 
+const readDatabaseOf = (read: TestAppOptions["readDatabase"]) =>
+  read === undefined ? {} : { readDatabaseUrl: read.url, readMaxStalenessMs: read.maxStalenessMs }
+
 export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp> => {
-  const databaseUrl = process.env.DATABASE_URL === "" ? undefined : process.env.DATABASE_URL
+  const databaseUrl = options.databaseUrl ?? (process.env.DATABASE_URL === "" ? undefined : process.env.DATABASE_URL)
   const operatorToken = `operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
   const searchPath = databaseUrl === undefined ? undefined : `test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
   const clock = clockOf(options.clock)
@@ -88,6 +95,7 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
     ...(options.providers === undefined ? {} : { providers: options.providers }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
+    ...readDatabaseOf(options.readDatabase),
     ...(clock === undefined ? {} : { clock })
   }).catch(async (error: unknown) => {
     await pglite?.close()
@@ -95,7 +103,6 @@ export const makeTestApp = async (options: TestAppOptions = {}): Promise<TestApp
   })
 
   const fetch = (request: Request) => app.handler(request)
-
   const call = callOf(fetch)
 
   const query: TestApp["query"] = (text, params = []) =>

@@ -6,7 +6,9 @@ import { Entropy } from "./ports/Entropy.ts"
 import type * as Ports from "./ports/Ports.ts"
 import { GroupCommit } from "./pipeline/batching/GroupCommit.ts"
 import { RateLimiter } from "./pipeline/RateLimiter.ts"
+import * as ReadGate from "./pipeline/shedding/ReadGate.ts"
 import * as Area from "./pipeline/Area.ts"
+import * as Authenticate from "./pipeline/Authenticate.ts"
 import { Registry } from "./kernel/Registry.ts"
 import * as Administration from "./administration/index.ts"
 import * as Banking from "./banking/index.ts"
@@ -52,6 +54,8 @@ export interface Options {
   readonly groupCommit?: boolean
   /** Where clients reach the API (EngineInfo.publicBaseUrl). */
   readonly publicBaseUrl?: string | undefined
+  /** Reads at once, queued and how long queued, per process (pipeline/shedding/ReadGate.ts); default `ReadGate.unbounded` (`ledger serve` sets `ReadGate.defaults` or LEDGER_READS_*). */
+  readonly readAdmission?: ReadGate.Limits
 }
 
 /**
@@ -92,6 +96,12 @@ export const handlers = folded.handlers
 /** Every job kind the areas declare, by name: what the server's workers run. */
 export const jobKinds = folded.jobKinds
 
+/**
+ * The areas' credential strategies by door (Authenticate.ts): what the Dispatcher authenticates
+ * with, and what HTTP and MCP ask of a token's form before reading a body.
+ */
+export const credentials = Authenticate.doorsOf(folded.credentialStrategies)
+
 /** The operations whose writes commit in groups, with their batch writers: new ones for each engine. */
 const batchWriters = () => new Map([...folded.batchWriters].map(([operationId, make]) => [operationId, make()] as const))
 
@@ -115,9 +125,11 @@ export const layer = (options: Options): Layer.Layer<Dispatcher | Area.EngineSer
   return Dispatcher.layer.pipe(
     Layer.provide(Layer.mergeAll(
       Layer.succeed(Handlers)(folded.handlers),
+      Layer.succeed(Authenticate.Credentials)(credentials),
       options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock)(options.clock),
       options.rateLimits === false ? RateLimiter.layerUnlimited : RateLimiter.layer,
-      options.groupCommit === false ? GroupCommit.layerOff : GroupCommit.layer(batchWriters)
+      options.groupCommit === false ? GroupCommit.layerOff : GroupCommit.layer(batchWriters),
+      Layer.succeed(ReadGate.ReadLimits)(options.readAdmission ?? ReadGate.unbounded)
     )),
     Layer.provideMerge(engineServices)
   )

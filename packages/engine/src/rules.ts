@@ -89,6 +89,7 @@ export * as IntegrationMappingRules from "./integrations/MappingRules.ts"
 export * as Qbxml from "./migrations/Qbxml.ts"
 export * as MigrationStaging from "./migrations/Staging.ts"
 export * as TieoutRules from "./migrations/TieoutRules.ts"
+export * as OnlineMigrationRules from "./migrations/OnlineRules.ts"
 /** Ledger codes for imported accounts: the source's account number where usable, else M0001, M0002, ... */
 export { codesFor as migratedAccountCodes } from "./migrations/Import.ts"
 /** Where the Web Connector reaches the server, from its public base URL, or why it cannot. */

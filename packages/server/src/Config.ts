@@ -1,3 +1,4 @@
+import { ReadGate } from "@ledger/engine"
 import * as MasterKey from "./adapters/MasterKey.ts"
 import * as S3BlobStore from "./adapters/S3BlobStore.ts"
 import * as InboxListener from "./mail/InboxListener.ts"
@@ -15,6 +16,11 @@ export interface ServerConfig {
   readonly host: string
   /** PostgreSQL; unset means embedded PGlite. */
   readonly databaseUrl: string | undefined
+  /**
+   * LEDGER_READ_DATABASE_URL: a hot standby of DATABASE_URL that reports read from while fresh, and
+   * LEDGER_READ_MAX_STALENESS_MS its bound (storage/Storage.ts, ADR 2410). Absent: none.
+   */
+  readonly readDatabase?: { readonly url: string; readonly maxStalenessMs: number } | undefined
   /** PGlite folder, or "memory" for none. */
   readonly dataDir: string
   /**
@@ -66,13 +72,46 @@ export interface ServerConfig {
   readonly faultCrash?: string | undefined
   /** Worker threads for heavy work (offload/Pool.ts, LEDGER_WORKER_*); default when absent. */
   readonly workerPool?: Pool.Settings
+  /** Admission control for reads (LEDGER_READS_CONCURRENT, _QUEUED, _QUEUE_WAIT_MS; engine pipeline/shedding/ReadGate.ts); default when absent. */
+  readonly readAdmission?: ReadGate.Limits
 }
+
+/** A whole number of at least `least` from the environment, or the default. */
+const whole = (environment: Record<string, string | undefined>, name: string, fallback: number, least: number): number => {
+  const raw = environment[name]
+  if (raw === undefined || raw === "") return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < least) throw new Error(`${name} must be a whole number of at least ${least}, got ${raw}`)
+  return value
+}
+
+/** The read gate's bounds (docs/operations.md "Reads under overload"). */
+const readAdmissionOf = (environment: Record<string, string | undefined>): ReadGate.Limits => ({
+  concurrent: whole(environment, "LEDGER_READS_CONCURRENT", ReadGate.defaults.concurrent, 1),
+  queued: whole(environment, "LEDGER_READS_QUEUED", ReadGate.defaults.queued, 0),
+  queueWaitMs: whole(environment, "LEDGER_READS_QUEUE_WAIT_MS", ReadGate.defaults.queueWaitMs, 0)
+})
 
 const otlpOf = (environment: Record<string, string | undefined>): ServerConfig["otlp"] => {
   const endpoint = environment.OTEL_EXPORTER_OTLP_ENDPOINT
   if (endpoint === undefined || endpoint === "") return null
   if (!/^https?:\/\//.test(endpoint)) throw new Error(`OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got ${endpoint}`)
   return { endpoint: endpoint.replace(/\/+$/, ""), serviceName: environment.OTEL_SERVICE_NAME ?? "ledger" }
+}
+
+/** The staleness bound's largest setting: an hour (a replica further behind is no place for reports). */
+const readMaxStalenessMsMax = 3_600_000
+
+const readDatabaseOf = (environment: Record<string, string | undefined>): ServerConfig["readDatabase"] => {
+  const url = environment.LEDGER_READ_DATABASE_URL
+  if (url === undefined || url === "") return undefined
+  if ((environment.DATABASE_URL ?? "") === "") throw new Error("LEDGER_READ_DATABASE_URL needs DATABASE_URL: a read replica is of a PostgreSQL primary")
+  const setting = environment.LEDGER_READ_MAX_STALENESS_MS
+  const maxStalenessMs = setting === undefined || setting === "" ? 5000 : Number(setting)
+  if (!Number.isInteger(maxStalenessMs) || maxStalenessMs < 0 || maxStalenessMs > readMaxStalenessMsMax) {
+    throw new Error(`LEDGER_READ_MAX_STALENESS_MS must be a whole number of milliseconds from 0 to ${readMaxStalenessMsMax}, got ${setting}`)
+  }
+  return { url, maxStalenessMs }
 }
 
 /** The settings in `environment`, for a process that may use `memoryBytes` (the machine's or its cgroup's). */
@@ -98,6 +137,7 @@ export const fromEnvironment = (
     port,
     host,
     databaseUrl: environment.DATABASE_URL === "" ? undefined : environment.DATABASE_URL,
+    readDatabase: readDatabaseOf(environment),
     dataDir: environment.LEDGER_DATA_DIR ?? "./.ledger",
     ...(pooler === "transaction" ? { databasePooler: "transaction" as const } : {}),
     operatorToken: environment.LEDGER_OPERATOR_TOKEN,
@@ -115,6 +155,7 @@ export const fromEnvironment = (
     slowClients: SlowClients.fromEnvironment(environment),
     shutdownTimeoutMs: Shutdown.fromEnvironment(environment),
     faultCrash: environment.LEDGER_FAULT_CRASH,
-    workerPool: Pool.fromEnvironment(environment)
+    workerPool: Pool.fromEnvironment(environment),
+    readAdmission: readAdmissionOf(environment)
   }
 }

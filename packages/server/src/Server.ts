@@ -1,12 +1,13 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Clock, Duration, Effect, Layer, Logger, ManagedRuntime, Schedule } from "effect"
+import { Clock, Duration, Effect, Layer, ManagedRuntime, Schedule } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
 import { Otlp, OtlpSerialization } from "effect/observability"
 import { SqlClient } from "effect/sql"
-import { Area, Dispatcher, engineVersion, Entropy, Faults, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
+import { Area, Dispatcher, engineVersion, type ReadGate, Entropy, Faults, Idempotency, Ledger, Operator, Ports, Statistics } from "@ledger/engine"
 import * as ServerPorts from "./adapters/Ports.ts"
 import type { ServerConfig } from "./Config.ts"
 import * as Http from "./http/Http.ts"
+import * as Logging from "./Logging.ts"
 import * as InboxListener from "./mail/InboxListener.ts"
 import * as Observability from "./http/Observability.ts"
 import * as Pool from "./offload/Pool.ts"
@@ -51,6 +52,8 @@ export interface AppOptions extends Storage.StorageOptions {
   readonly publicBaseUrl?: string | undefined
   /** Crash points for reliability tests (engine kernel/Faults.ts); absent: none. */
   readonly faults?: Faults.FaultPoints
+  /** Reads at once, queued, and how long queued, per process (LEDGER_READS_*; engine pipeline/shedding/ReadGate.ts); default none, as an embedded engine (`ledger serve` passes its configuration's). */
+  readonly readAdmission?: ReadGate.Limits
 }
 
 /** A clock a test moves by hand; sleeping and elapsed-time measures stay on the system clock. */
@@ -144,7 +147,8 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | Area.
       groupCommit: options.groupCommit ?? true,
       clock,
       ...(options.publicBaseUrl === undefined ? {} : { publicBaseUrl: options.publicBaseUrl }),
-      ...(options.seed === undefined ? {} : { seed: options.seed })
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.readAdmission === undefined ? {} : { readAdmission: options.readAdmission })
     }),
     operator,
     idempotencyPurge(clock),
@@ -153,6 +157,8 @@ export const engineLayer = (options: AppOptions): Layer.Layer<Dispatcher | Area.
     // Crash points for reliability tests only (kernel/Faults.ts); absent, every point does nothing.
     Layer.provide(options.faults === undefined ? Layer.empty : Layer.succeed(Faults.Faults)(options.faults)),
     Layer.provideMerge(options.providers ?? Ports.layerUnconfigured),
+    // Where reports read (a replica while it is fresh, ADR 2410); kept in context for /metrics.
+    Layer.provideMerge(Storage.readReplica(options)),
     Layer.provideMerge(storage)
   )
 }
@@ -232,6 +238,8 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
     Layer.provide(engineLayer({
       databaseUrl: config.databaseUrl,
       databasePooler: config.databasePooler,
+      readDatabaseUrl: config.readDatabase?.url,
+      readMaxStalenessMs: config.readDatabase?.maxStalenessMs,
       dataDir: config.dataDir,
       operatorToken: config.operatorToken,
       rateLimits: config.rateLimits,
@@ -239,6 +247,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
       publicBaseUrl: config.baseUrl,
       faults: Faults.fromSetting(config.faultCrash, () => process.kill(process.pid, "SIGKILL")),
+      ...(config.readAdmission === undefined ? {} : { readAdmission: config.readAdmission }),
       ...options,
       providers: options.providers ?? portsOf(config).layer
     })),
@@ -247,7 +256,8 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
     Layer.provide(Layer.succeed(Http.TrustProxy)(config.trustProxy ?? false)),
     Layer.provide(Layer.succeed(SlowClients.BodyTimeout)(config.slowClients?.bodyTimeoutMs ?? SlowClients.defaults.bodyTimeoutMs!)),
     Layer.provide(Layer.succeed(SlowClients.BodyReadsPerAddress)(config.slowClients?.bodyReadsPerAddress ?? SlowClients.defaults.bodyReadsPerAddress!)),
-    Layer.provide(config.logFormat === "json" ? Logger.layer([Logger.consoleJson]) : Layer.empty),
+    // One line per entry, written in batches (Logging.ts): a write per request cost a fifth of a read.
+    Layer.provide(Logging.layer(config.logFormat)),
     Layer.provide(config.otlp === null ? Layer.empty : otlpLayer(config.otlp)),
     // Heavy work (mail, PDFs, statements, qbXML pages) in worker threads, for every layer above (ADR 2320).
     Layer.provide(Pool.layer(config.workerPool ?? Pool.defaults))

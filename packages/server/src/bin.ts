@@ -27,7 +27,8 @@ const usage = `ledger — the Ledger server
 Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR, default ./.ledger;
 "memory" for none), LEDGER_DATABASE_POOLER=transaction (DATABASE_URL leads to a transaction-pooling
 PgBouncer: no named prepared statements), LEDGER_PROCESSES, LEDGER_MIGRATION_DATABASE_URL and LEDGER_APP_ROLE (ledger migrate as the
-owner role, then grant the application role: docs/operations.md), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
+owner role, then grant the application role: docs/operations.md), LEDGER_READ_DATABASE_URL (a hot standby
+that reports read from while at most LEDGER_READ_MAX_STALENESS_MS behind, default 5000), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
 LEDGER_PGLITE_WASM=auto|optimizing|baseline (embedded PGlite's WebAssembly compiler; auto: baseline
 under 2 GiB of memory), LEDGER_WORKERS=off, LEDGER_SHUTDOWN_TIMEOUT_MS (default 5000:
 how long a stop waits for open connections), LEDGER_LOG_FORMAT=text|json, LEDGER_ACCESS_LOG=off,

@@ -85,12 +85,14 @@ export const consentProblems = (consentUrl: string): Array<string> => {
 
 /** What is wrong with a query statement, by the v3 query language. */
 export const statementProblems = (statement: string): Array<string> => {
-  const match = /^SELECT (\*|COUNT\(\*\)) FROM (\w+)(?: STARTPOSITION (\d+))?(?: MAXRESULTS (\d+))?$/iu.exec(statement)
+  const match = /^SELECT (\*|COUNT\(\*\)) FROM (\w+)( WHERE Active IN \(true, ?false\))?(?: STARTPOSITION (\d+))?(?: MAXRESULTS (\d+))?$/iu.exec(statement)
   if (match === null) return [`query "${statement}": not a statement the query language takes`]
   const problems: Array<string> = []
   if (!(description.types.QueryResponse?.elements ?? {})[match[2]!]) problems.push(`query "${statement}": ${match[2]} is not an entity the description has`)
-  if (match[3] !== undefined && Number(match[3]) < 1) problems.push(`query "${statement}": STARTPOSITION starts at 1`)
-  if (match[4] !== undefined && (Number(match[4]) < 1 || Number(match[4]) > 1000)) problems.push(`query "${statement}": MAXRESULTS is 1 to 1000`)
+  // A filter on Active only where the entity (or a base of it) has the field.
+  if (match[3] !== undefined && !chain(match[2]!).some((type) => type.elements?.Active !== undefined)) problems.push(`query "${statement}": ${match[2]} has no Active field`)
+  if (match[4] !== undefined && Number(match[4]) < 1) problems.push(`query "${statement}": STARTPOSITION starts at 1`)
+  if (match[5] !== undefined && (Number(match[5]) < 1 || Number(match[5]) > 1000)) problems.push(`query "${statement}": MAXRESULTS is 1 to 1000`)
   return problems
 }
 

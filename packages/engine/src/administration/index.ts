@@ -3,10 +3,12 @@ import { SqlClient } from "effect/sql"
 import { Administration, type Scope } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
 import * as Area from "../pipeline/Area.ts"
+import * as ApiKeyCredential from "./ApiKeyCredential.ts"
 import * as ApiKeys from "./ApiKeys.ts"
 import * as AuditLog from "./AuditLog.ts"
 import * as Companies from "./Companies.ts"
 import * as Meta from "./Meta.ts"
+import * as OperatorToken from "./OperatorToken.ts"
 import * as People from "./People.ts"
 
 /** Companies, their people and agents, API keys, the audit log, and the server's meta operations. */
@@ -14,7 +16,9 @@ export const area = Area.make({
   name: "administration",
   operations: Administration.operations,
   handlers: [...Meta.handlers, ...Companies.handlers, ...People.handlers, ...ApiKeys.handlers, ...AuditLog.handlers],
-  servedByTheServer: ["getOpenApi", "postMcp"]
+  servedByTheServer: ["getOpenApi", "postMcp"],
+  // The operator's token and the companies' API keys (OperatorToken.ts, ApiKeyCredential.ts).
+  credentialStrategies: [OperatorToken.strategy, ApiKeyCredential.strategy]
 })
 
 /** Company creation, for firms' new clients: the company, its owner and its setup, made here only. */

@@ -5,7 +5,7 @@ import { Limits } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
 import * as Secret from "../kernel/Secret.ts"
 import { Entropy } from "../ports/Entropy.ts"
-import * as OAuthAccessToken from "../pipeline/authenticate/OAuthAccessToken.ts"
+import * as OAuthAccessToken from "./AccessToken.ts"
 import { accessTokenSeconds, codeSeconds, refreshTokenSeconds } from "./ConnectionRules.ts"
 
 /**

@@ -1,5 +1,6 @@
 import { AiApps } from "@ledger/api"
 import * as Area from "../pipeline/Area.ts"
+import * as AccessToken from "./AccessToken.ts"
 import * as Connections from "./Connections.ts"
 import * as PostingLimits from "./PostingLimits.ts"
 
@@ -9,7 +10,9 @@ export const area = Area.make({
   operations: AiApps.operations,
   handlers: [...Connections.handlers],
   // A `post` app's daily cap and allowed accounts, in the posting's transaction (ADR 1702).
-  postingLimits: [PostingLimits.limit]
+  postingLimits: [PostingLimits.limit],
+  // An AI app's access token, on the company door (AccessToken.ts).
+  credentialStrategies: [AccessToken.strategy]
 })
 
 export * as OAuth from "./OAuth.ts"

@@ -4,7 +4,7 @@ import type { Actor } from "../kernel/Actor.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 
 /**
- * Who calls a firm operation. The pipeline authenticates firm credentials (pipeline/authenticate/
+ * Who calls a firm operation. The pipeline authenticates firm credentials (firms/credentials/
  * FirmKey.ts, FirmSession.ts) and checks scopes of company operations; a firm operation's own
  * scope and people-only rule are checked here, from its declaration, before its handler runs.
  */

@@ -1,5 +1,10 @@
 import { Firms as FirmsApi } from "@ledger/api"
 import * as Area from "../pipeline/Area.ts"
+import * as FirmAuditChain from "./audit/FirmAuditChain.ts"
+import * as FirmCredential from "./credentials/FirmCredential.ts"
+import * as FirmKey from "./credentials/FirmKey.ts"
+import * as FirmSession from "./credentials/FirmSession.ts"
+import * as OwnerInvitation from "./credentials/OwnerInvitation.ts"
 import * as FirmAccess from "./FirmAccess.ts"
 import * as FirmAgents from "./FirmAgents.ts"
 import * as FirmAuditLog from "./FirmAuditLog.ts"
@@ -12,8 +17,9 @@ import * as FirmSessions from "./FirmSessions.ts"
 
 /**
  * Firms (spec 4.3): accounting firms that keep the books of many companies. The firm credentials
- * (keys, sessions, owner invitations) are strategies of the pipeline (pipeline/authenticate/Firm*.ts,
- * OwnerInvitation.ts); acting in a client goes through the pipeline like any company request.
+ * (keys, sessions, owner invitations) are this area's strategies for the pipeline's doors
+ * (credentials/): the firm's own operations, a firm credential acting in a client named by
+ * `X-Ledger-Company` (through the client's grant), and the owner invitation's claim.
  */
 export const area = Area.make({
   name: "firms",
@@ -28,7 +34,16 @@ export const area = Area.make({
     ...FirmBatch.handlers,
     ...FirmAuditLog.handlers,
     ...FirmAccess.handlers
-  ]
+  ],
+  credentialStrategies: [
+    FirmSession.strategy,
+    FirmKey.strategy,
+    FirmCredential.inClientStrategy,
+    FirmCredential.withoutClientStrategy,
+    OwnerInvitation.strategy
+  ],
+  // A firm credential's refusals go into its firm's log too (ADR 0903).
+  refusalLogs: [FirmAuditChain.refusalLog]
 })
 
 /** The seam for the sign-in of the auth area: a firm session for a member who signed in on the web. */

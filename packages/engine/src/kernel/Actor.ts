@@ -42,7 +42,7 @@ export interface Actor {
    */
   readonly steppedUpAt?: string | null
   /**
-   * A connected AI app (pipeline/authenticate/OAuthAccessToken.ts): its connection, whose daily cap
+   * A connected AI app (ai-apps/AccessToken.ts): its connection, whose daily cap
    * and allowed accounts bound its postings beyond the threshold (a posting limit the ai-apps area
    * contributes, kernel/Registry.ts). Such writes never go in a group commit. Absent otherwise.
    */

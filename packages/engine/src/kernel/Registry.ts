@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import type { Statement } from "effect/sql"
+import type { SqlError, Statement } from "effect/sql"
 import type { ApiError, Company, Ledger, Operation } from "@ledger/api"
+import type { Actor } from "./Actor.ts"
 import type { EngineInfo } from "./EngineInfo.ts"
 import type { RequestContext } from "./RequestContext.ts"
 
@@ -162,6 +163,29 @@ export type WriteGuard = (write: GuardedWrite) => Effect.Effect<ApiError.LedgerE
  */
 export type ContactLookup = (companyId: string, ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, never, SqlClient.SqlClient>
 
+/** A request of a known credential that was refused, as the pipeline audits it (pipeline/Run.ts `auditRefusal`). */
+export interface AuditedRefusal {
+  readonly actor: Actor
+  /** The client the request named and reached, else null (a firm-level request, or a client it may not reach). */
+  readonly companyId: string | null
+  readonly action: string
+  readonly via: "http" | "mcp" | "engine"
+  readonly now: string
+  /**
+   * What the company log's columns and details hold for one (outcome, status, error type, the
+   * error's message and details cut as there: the pipeline's Audit.ofRefusal).
+   */
+  readonly details: Record<string, unknown>
+}
+
+/**
+ * A log besides the company's that keeps some refusals (firms: a firm credential's, in its firm's
+ * hash-chained log, ADR 0903). Asked for every refusal of a known credential, after the company
+ * log's, outside the request's transaction: a log writes in a transaction of its own, and returns
+ * at once for an actor whose refusals it does not keep.
+ */
+export type RefusalLog = (refusal: AuditedRefusal) => Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
+
 export interface Contributions {
   readonly proposalKinds: ReadonlyMap<string, ProposalKind>
   readonly protections: ReadonlyArray<ProtectionCheck>
@@ -173,6 +197,8 @@ export interface Contributions {
   readonly writeGuards?: ReadonlyArray<WriteGuard>
   /** Optional likewise; none: no contact is known, so a line naming one is refused. */
   readonly contactLookups?: ReadonlyArray<ContactLookup>
+  /** Optional likewise; none: refusals go into the company's log only. */
+  readonly refusalLogs?: ReadonlyArray<RefusalLog>
 }
 
 /** The areas' contributions, folded once (pipeline/Area.ts `fold`); every handler may read it. */

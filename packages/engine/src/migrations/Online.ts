@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ApiError, Migrations } from "@ledger/api"
 import * as Handler from "../kernel/Handler.ts"
@@ -6,7 +6,7 @@ import { requireCompanyId } from "../kernel/CompanyContext.ts"
 import { RequestContext } from "../kernel/RequestContext.ts"
 import * as Actor from "../kernel/Actor.ts"
 import * as Row from "../kernel/Row.ts"
-import { entities, OnlineBooks, type OnlineBooksFailure } from "../ports/OnlineBooks.ts"
+import { entities, OnlineBooks, OnlineBooksFailure } from "../ports/OnlineBooks.ts"
 import { TokenSealer } from "../ports/TokenSealer.ts"
 import * as Common from "./Common.ts"
 import * as Import from "./Import.ts"
@@ -35,6 +35,9 @@ const requireConfigured = Effect.gen(function*() {
 
 const month = (now: string) => now.slice(0, 7)
 
+/** Stores a renewed token set at once (a rotated refresh token is the only one that still works). */
+const storeTokens = (company: string, id: number) => (sealed: string) => save(company, id, { access_token_sealed: sealed })
+
 const wire = Effect.fn("Online.wire")(function*(company: string, row: Record<string, unknown>) {
   const request = yield* RequestContext
   return yield* OnlineStore.wire(company, row, request.now)
@@ -55,12 +58,6 @@ const save = Effect.fn("Online.save")(function*(company: string, id: number, fie
   return rows[0]!
 })
 
-const token = (company: string, row: Record<string, unknown>) =>
-  Effect.gen(function*() {
-    if (typeof row.access_token_sealed !== "string") return yield* Effect.fail(ApiError.fail("migration_not_authorized", "Authorize the connection first."))
-    const sealer = yield* TokenSealer
-    return yield* sealer.open(row.access_token_sealed, `migration:${company}:${Row.int(row.id)}`)
-  })
 
 const create = Handler.make(api.createOnline, ({ body }) =>
   Effect.gen(function*() {
@@ -95,7 +92,7 @@ const authorize = Handler.make(api.authorizeOnline, ({ path, body }) =>
     const grant = yield* online.exchange({ code: body.code, realmId: body.realm_id, redirectUri: callbackPath }).pipe(Effect.mapError(failure))
     const sealer = yield* TokenSealer
     if (!sealer.configured) return yield* Effect.fail(ApiError.fail("service_unavailable", "No master key: access tokens cannot be sealed."))
-    const sealed = yield* sealer.seal(grant.accessToken, `migration:${company}:${path.id}`)
+    const sealed = yield* OnlineStore.seal(company, path.id, OnlineStore.fromGrant(grant, yield* Clock.currentTimeMillis))
     const updated = yield* save(company, path.id, { status: "authorized", state_hash: null, realm_id: body.realm_id, access_token_sealed: sealed })
     return { body: yield* wire(company, updated), audit: { targetType: "migration_connection", targetId: path.id, details: { realm_id: body.realm_id } } }
   }))
@@ -106,11 +103,11 @@ const estimate = Handler.make(api.estimateOnline, ({ path }) =>
     const company = yield* requireCompanyId
     const online = yield* requireConfigured
     const row = yield* load(company, path.id)
-    const accessToken = yield* token(company, row)
+    const tokens = yield* OnlineStore.session(company, path.id, yield* OnlineStore.open(company, row), storeTokens(company, path.id))
     const realmId = String(row.realm_id)
     const byEntity: Record<string, number> = {}
     for (const entity of entities) {
-      byEntity[entity] = yield* online.count({ accessToken, realmId, entity }).pipe(Effect.mapError(failure))
+      byEntity[entity] = yield* tokens.use((accessToken) => online.count({ accessToken, realmId, entity })).pipe(Effect.mapError(failure))
     }
     yield* OnlineStore.meter(month(request.now), entities.length)
     const calls = OnlineRules.callsFor(byEntity)
@@ -127,12 +124,19 @@ const estimate = Handler.make(api.estimateOnline, ({ path }) =>
  */
 const stageOne = (...[entity, record, controls]: Parameters<typeof OnlineRules.fromOnline>) =>
   Effect.try({
-    try: () => OnlineRules.fromOnline(entity, record, controls),
+    try: (): Array<Staged> => {
+      const staged = OnlineRules.fromOnline(entity, record, controls)
+      // An open document is staged beside its history (ADR 2112): it carries AR or AP at import.
+      const open = OnlineRules.openOf(entity, record)
+      return [...(staged === null ? [] : [staged]), ...(open === null ? [] : [{ entity: "open" as const, id: `${open.kind}:${open.id}`, record: open }])]
+    },
     catch: (error) => ApiError.fail("bad_gateway", `The online edition answered a ${entity} that cannot be read: ${(error as Error).message}`)
   })
 
-const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<string, unknown>, accessToken: string) {
+const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<string, unknown>, start: OnlineStore.Tokens) {
   const online = yield* OnlineBooks
+  // An extraction of a large company outlives the hour an access token lasts: the session renews it.
+  const tokens = yield* OnlineStore.session(company, Row.int(row.id), start, storeTokens(company, Row.int(row.id)))
   const realmId = String(row.realm_id)
   let calls = 0
   const all: Array<Staged> = []
@@ -141,12 +145,11 @@ const pull = Effect.fn("Online.pull")(function*(company: string, row: Record<str
   const rawAccounts: Array<Record<string, unknown>> = []
   for (const entity of entities) {
     for (let start = 1; ; start += OnlineRules.pageSize) {
-      const page = yield* online.query({ accessToken, realmId, entity, startPosition: start, maxResults: OnlineRules.pageSize })
+      const page = yield* tokens.use((accessToken) => online.query({ accessToken, realmId, entity, startPosition: start, maxResults: OnlineRules.pageSize }))
       calls++
       for (const record of page) {
         if (entity === "Account") rawAccounts.push(record)
-        const staged = yield* stageOne(entity, record, controls)
-        if (staged !== null) all.push(staged)
+        all.push(...yield* stageOne(entity, record, controls))
       }
       if (page.length < OnlineRules.pageSize) break
     }
@@ -165,7 +168,7 @@ const extract = Handler.make(api.extractOnline, ({ path }) =>
     const company = yield* requireCompanyId
     const online = yield* requireConfigured
     const row = yield* load(company, path.id)
-    const accessToken = yield* token(company, row)
+    const tokens = yield* OnlineStore.open(company, row)
     if (row.estimate === null) return yield* Effect.fail(ApiError.fail("migration_estimate_required", "Estimate the extraction first."))
     const planned = Row.json<{ calls: number }>(row.estimate).calls
     const remaining = online.monthlyReadBudget - (yield* OnlineStore.readsThisMonth(month(request.now)))
@@ -175,14 +178,19 @@ const extract = Handler.make(api.extractOnline, ({ path }) =>
       }))
     }
     yield* MigrationStore.wipe(company, path.id)
-    const pulled = yield* Effect.result(pull(company, row, accessToken))
+    const pulled = yield* Effect.result(pull(company, row, tokens))
+    if (pulled._tag === "Failure" && pulled.failure instanceof OnlineBooksFailure && pulled.failure.code === "invalid_grant") {
+      // The provider refused the refresh token: the connection keeps no tokens and says to consent again.
+      const forgotten = yield* save(company, path.id, { status: "failed", access_token_sealed: null, last_error: OnlineStore.consentLost(pulled.failure) })
+      return { body: yield* wire(company, forgotten), audit: { targetType: "migration_connection", targetId: path.id, details: { status: "failed", consent_required: true } } }
+    }
     if (pulled._tag === "Failure") {
       const failed = yield* save(company, path.id, { status: "failed", last_error: pulled.failure.message.slice(0, 1000) })
       return { body: yield* wire(company, failed), audit: { targetType: "migration_connection", targetId: path.id, details: { status: "failed" } } }
     }
     yield* OnlineStore.meter(month(request.now), pulled.success.calls)
     const bundle = yield* MigrationStore.bundle(company, path.id)
-    const { resolved: _resolved, ...tieout } = TieoutRules.tieout(bundle, Row.date(row.as_of))
+    const { resolved: _resolved, ...tieout } = TieoutRules.tieout(bundle, Row.date(row.as_of), { openDocuments: true })
     const updated = yield* save(company, path.id, {
       status: "extracted", extracted: JSON.stringify({ ...pulled.success, transactions: bundle.txns.length, accounts: bundle.accounts.length }),
       tieout: JSON.stringify(tieout)
@@ -239,8 +247,9 @@ export const handlers = [
       if (row.status === "revoked") return yield* Effect.fail(ApiError.fail("migration_connection_revoked", "This connection is already revoked."))
       if (typeof row.access_token_sealed === "string") {
         const online = yield* OnlineBooks
-        const accessToken = yield* token(company, row)
-        yield* online.revoke({ accessToken }).pipe(Effect.ignore)
+        const tokens = yield* OnlineStore.open(company, row)
+        // Revoking the refresh token ends the whole grant at Intuit; the access token alone would leave it.
+        yield* online.revoke({ accessToken: tokens.refresh ?? tokens.access }).pipe(Effect.ignore)
       }
       yield* MigrationStore.wipe(company, path.id)
       const updated = yield* save(company, path.id, {

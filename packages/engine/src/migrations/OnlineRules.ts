@@ -1,6 +1,6 @@
 import type { Entity } from "../ports/OnlineBooks.ts"
 import { centsOf } from "./Qbxml.ts"
-import type { AccountType, SourceLine, Staged } from "./Staging.ts"
+import type { AccountType, SourceLine, SourceOpenItem, Staged } from "./Staging.ts"
 
 /**
  * The online edition's JSON records (its v3 entities) read into staged records (pure), and the
@@ -82,7 +82,11 @@ export const fromOnline = (entity: Entity, record: Json, controls: Controls): St
     }
     case "Customer":
     case "Vendor":
-      return { entity: entity === "Customer" ? "customer" : "vendor", id: String(record.Id), record: { id: String(record.Id), name: String(record.DisplayName), balanceCents: cents(record.Balance) } }
+      // An inactive customer or vendor comes over inactive; its first email address with it.
+      return { entity: entity === "Customer" ? "customer" : "vendor", id: String(record.Id), record: {
+        id: String(record.Id), name: String(record.DisplayName), balanceCents: cents(record.Balance), active: record.Active !== false,
+        email: typeof record.PrimaryEmailAddr?.Address === "string" ? record.PrimaryEmailAddr.Address : null
+      } }
     case "Item":
       return { entity: "item", id: String(record.Id), record: { id: String(record.Id), name: String(record.Name), income: ref(record.IncomeAccountRef), expense: ref(record.ExpenseAccountRef) } }
     case "Invoice": {
@@ -92,8 +96,8 @@ export const fromOnline = (entity: Entity, record: Json, controls: Controls): St
       return txn(entity, record, balance(tax === 0 ? sales : [...sales, line(null, -tax, { tax: true })], controls.ar))
     }
     case "Bill":
-      return txn(entity, record, balance(lines.filter((item) => item.DetailType === "AccountBasedExpenseLineDetail")
-        .map((item) => line(ref(item.AccountBasedExpenseLineDetail?.AccountRef), cents(item.Amount))), ref(record.APAccountRef) ?? controls.ap))
+      // Account lines and item lines (goods bought for resale post to the item's purchase account).
+      return txn(entity, record, balance(expenseLines(lines, 1), ref(record.APAccountRef) ?? controls.ap))
     case "Payment":
       return txn(entity, record, [line(ref(record.DepositToAccountRef), cents(record.TotalAmt)), line(ref(record.ARAccountRef) ?? controls.ar, -cents(record.TotalAmt))])
     case "BillPayment":
@@ -126,6 +130,29 @@ export const fromOnline = (entity: Entity, record: Json, controls: Controls): St
   }
 }
 
+/**
+ * The open document a record is (ADR 2112), as the online edition keeps it: an invoice's or bill's
+ * `Balance`, a credit memo's `RemainingCredit`, a vendor credit's `Balance`, a payment's
+ * `UnappliedAmt` (received but applied to no invoice). Null for other entities or nothing open.
+ */
+export const openOf = (entity: Entity, record: Json): SourceOpenItem | null => {
+  const item = (kind: SourceOpenItem["kind"], party: unknown, account: unknown, open: unknown): SourceOpenItem | null => {
+    const openCents = cents(open)
+    return openCents === 0 ? null : {
+      id: String(record.Id), kind, party: ref(party), account: ref(account), number: record.DocNumber === undefined ? null : String(record.DocNumber),
+      date: String(record.TxnDate), due: record.DueDate === undefined ? null : String(record.DueDate), openCents
+    }
+  }
+  switch (entity) {
+    case "Invoice": return item("invoice", record.CustomerRef, record.ARAccountRef, record.Balance)
+    case "Bill": return item("bill", record.VendorRef, record.APAccountRef, record.Balance)
+    case "CreditMemo": return item("credit_memo", record.CustomerRef, record.ARAccountRef, record.RemainingCredit)
+    case "VendorCredit": return item("vendor_credit", record.VendorRef, record.APAccountRef, record.Balance)
+    case "Payment": return item("payment_received", record.CustomerRef, record.ARAccountRef, record.UnappliedAmt)
+    default: return null
+  }
+}
+
 /** What the online edition cannot export, and how the migration handles each (the disclosure). */
 export const notExported: ReadonlyArray<{ readonly what: string; readonly handling: string }> = [
   { what: "Attachments and receipts", handling: "Not available through the API: download them from the online edition before cutover." },
@@ -135,7 +162,7 @@ export const notExported: ReadonlyArray<{ readonly what: string; readonly handli
   { what: "Audit log of the online edition", handling: "Kept by the online edition; Ledger's audit log marks the import." },
   { what: "Payroll details", handling: "Payroll journal entries come over as entries; employee records do not." },
   {
-    what: "Transaction types not read: CreditCardPayment, InventoryAdjustment and payroll checks (posting); Estimate, PurchaseOrder and TimeActivity (not posting)",
+    what: "Transaction types not read: CreditCardPayment, InventoryAdjustment, TaxPayment and payroll checks (posting); Estimate, PurchaseOrder and TimeActivity (not posting)",
     handling: "Posting ones are missing from the balances, so the tie-out fails while the company has any; record them as journal entries. Non-posting ones are not needed for the books."
   }
 ]

@@ -45,7 +45,10 @@ export const steps: ReadonlyArray<Step> = [
   { step: "transfers", request: "TransferQueryRq", iterator: true, lines: false, transactions: true },
   // The open invoices and bills, after the history (ADR 2111): what AR and AP aging show after the import.
   { step: "open_invoices", request: "InvoiceQueryRq", iterator: true, lines: false, transactions: true, open: true },
-  { step: "open_bills", request: "BillQueryRq", iterator: true, lines: false, transactions: true, open: true }
+  { step: "open_bills", request: "BillQueryRq", iterator: true, lines: false, transactions: true, open: true },
+  // Sales tax paid with "Pay Sales Tax" is its own transaction, not a check: without it the tax
+  // payable never ties out. Last, so a resumed extraction's step numbers stay where they were.
+  { step: "sales_tax_payments", request: "SalesTaxPaymentCheckQueryRq", iterator: true, lines: false, transactions: true }
 ]
 
 export const pageSize = 100

@@ -187,6 +187,11 @@ const txnLines = (kind: string, node: Node): Array<SourceLine> | null => {
       return balancing(purchaseLines(node), ref(node.AccountRef))
     case "CreditCardCreditRet":
       return balancing(reversed(purchaseLines(node)), ref(node.AccountRef))
+    // "Pay Sales Tax": the tax collected (the sales tax payable) paid from the bank account.
+    case "SalesTaxPaymentCheckRet": {
+      const amount = centsOf(node.Amount)
+      return [{ account: null, item: null, tax: true, cents: amount }, { account: ref(node.BankAccountRef), item: null, tax: false, cents: -amount }]
+    }
     case "TransferRet":
       return moved(ref(node.TransferToAccountRef), ref(node.TransferFromAccountRef), centsOf(node.Amount))
     default:

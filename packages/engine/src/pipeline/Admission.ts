@@ -51,7 +51,7 @@ export const identify = Effect.fnUntraced(function*(
   // a valid credential is served whatever the address got wrong before, so an attacker behind a
   // shared address cannot lock out the others behind it (issue 41 item 4, ADR 2300).
   const failures = failedAuthenticationAddress(operation, invocation)
-  const caller = yield* Authenticate.identify(pipeline.sql, pipeline.credentials, {
+  const caller = yield* Authenticate.identify(pipeline.sql, pipeline.credentials, pipeline.doors, {
     operation,
     credential: invocation.credential,
     idempotencyKey: invocation.idempotencyKey,

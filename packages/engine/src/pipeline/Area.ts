@@ -2,13 +2,24 @@ import type { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { Event, Operation } from "@ledger/api"
 import type { Handler } from "../kernel/Handler.ts"
-import type { ContactLookup, Contributions, PostingLimit, ProposalKind, ProtectionCheck, ReversalHook, SetupStep, WriteGuard } from "../kernel/Registry.ts"
+import type {
+  ContactLookup,
+  Contributions,
+  PostingLimit,
+  ProposalKind,
+  ProtectionCheck,
+  RefusalLog,
+  ReversalHook,
+  SetupStep,
+  WriteGuard
+} from "../kernel/Registry.ts"
 import type { Job } from "../store/Jobs.ts"
 import type { EngineInfo } from "../kernel/EngineInfo.ts"
 import type { Registry } from "../kernel/Registry.ts"
 import type { Entropy } from "../ports/Entropy.ts"
 import type { Mail } from "../ports/Mail.ts"
 import type * as Ports from "../ports/Ports.ts"
+import type { CredentialStrategy } from "./authenticate/Credential.ts"
 import type { BatchWriter } from "./batching/GroupCommit.ts"
 import type { EventType } from "./Outbox.ts"
 
@@ -20,6 +31,7 @@ export type {
   ProposalKind,
   ProtectedAccount,
   ProtectionCheck,
+  RefusalLog,
   ReversalHook,
   SetupRequest,
   SetupResult,
@@ -86,6 +98,13 @@ export interface Area<Id extends string = string> {
   readonly writeGuards: ReadonlyArray<WriteGuard>
   /** Answers which contact ids are a company's, for areas that may not read its table (kernel/Registry.ts). */
   readonly contactLookups: ReadonlyArray<ContactLookup>
+  /**
+   * The credentials it owns the tables of, each a strategy of one of the pipeline's doors with its
+   * order there (pipeline/authenticate/Credential.ts): the pipeline tries them, it imports no area.
+   */
+  readonly credentialStrategies: ReadonlyArray<CredentialStrategy>
+  /** Logs besides the company's that keep some refusals, written by the pipeline (kernel/Registry.ts). */
+  readonly refusalLogs: ReadonlyArray<RefusalLog>
   /** Job kinds by name (`jobs.kind`). */
   readonly jobKinds: Readonly<Record<string, JobKind>>
   /**
@@ -131,6 +150,8 @@ export const make = <
   readonly postingLimits?: ReadonlyArray<PostingLimit>
   readonly writeGuards?: ReadonlyArray<WriteGuard>
   readonly contactLookups?: ReadonlyArray<ContactLookup>
+  readonly credentialStrategies?: ReadonlyArray<CredentialStrategy>
+  readonly refusalLogs?: ReadonlyArray<RefusalLog>
   readonly jobKinds?: Readonly<Record<string, JobKind>>
   readonly batchWriters?: { readonly [K in IdOf<Operations>]?: () => BatchWriter }
   /** The area's contract `events` (`Api.<Area>.events`), never a list of its own. */
@@ -151,6 +172,8 @@ export const make = <
     postingLimits: area.postingLimits ?? [],
     writeGuards: area.writeGuards ?? [],
     contactLookups: area.contactLookups ?? [],
+    credentialStrategies: area.credentialStrategies ?? [],
+    refusalLogs: area.refusalLogs ?? [],
     jobKinds: area.jobKinds ?? {},
     batchWriters: (area.batchWriters ?? {}) as Area<Exclude<IdOf<Operations>, Elsewhere[number]>>["batchWriters"],
     events: Object.keys(area.events ?? {}) as Array<EventType>
@@ -162,6 +185,8 @@ export interface Folded extends Contributions {
   readonly handlers: ReadonlyMap<string, Handler>
   readonly jobKinds: ReadonlyMap<string, JobKind>
   readonly batchWriters: ReadonlyMap<string, () => BatchWriter>
+  /** Every area's credential strategies, in the order of the areas (the pipeline orders them by door). */
+  readonly credentialStrategies: ReadonlyArray<CredentialStrategy>
   /** Each event type by the area that emits it. */
   readonly events: ReadonlyMap<EventType, string>
 }
@@ -192,6 +217,8 @@ export const fold = (areas: ReadonlyArray<Area>): Folded => {
     postingLimits: areas.flatMap((area) => area.postingLimits),
     writeGuards: areas.flatMap((area) => area.writeGuards),
     contactLookups: areas.flatMap((area) => area.contactLookups),
+    credentialStrategies: areas.flatMap((area) => area.credentialStrategies),
+    refusalLogs: areas.flatMap((area) => area.refusalLogs),
     jobKinds: byName("Job kind", (area) => Object.entries(area.jobKinds)),
     batchWriters: byName("Batch writer", (area) =>
       Object.entries(area.batchWriters).flatMap(([id, make]) => make === undefined ? [] : [[id, make] as const])),

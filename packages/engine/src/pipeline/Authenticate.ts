@@ -1,27 +1,19 @@
-import { Effect, Option, Result } from "effect"
+import { Context, Effect, Option, Result } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
 import type { Operation } from "@ledger/api"
 import * as Row from "../kernel/Row.ts"
 import * as Secret from "../kernel/Secret.ts"
 import type { CredentialMemory } from "./batching/CredentialMemory.ts"
 import * as Idempotency from "./Idempotency.ts"
-import * as ApiKey from "./authenticate/ApiKey.ts"
 import {
   type Asking,
   type Authenticated,
   type CompanyState,
-  type CredentialState,
+  type CredentialStrategy,
+  type Door,
   type Refused,
-  refusedUnknown,
-  type Strategy
+  refusedUnknown
 } from "./authenticate/Credential.ts"
-import * as OperatorToken from "./authenticate/OperatorToken.ts"
-import * as OAuthAccessToken from "./authenticate/OAuthAccessToken.ts"
-import * as FirmCredential from "./authenticate/FirmCredential.ts"
-import * as FirmKey from "./authenticate/FirmKey.ts"
-import * as FirmSession from "./authenticate/FirmSession.ts"
-import * as OwnerInvitation from "./authenticate/OwnerInvitation.ts"
-import * as Session from "./authenticate/Session.ts"
 
 export type {
   ApiKeyUse,
@@ -29,122 +21,125 @@ export type {
   Authenticated,
   CompanyState,
   CredentialState,
+  CredentialStrategy,
+  Door,
   Refused,
-  StoredResult,
-  Strategy
+  StoredResult
 } from "./authenticate/Credential.ts"
-export { lastUseResolutionMs } from "./authenticate/ApiKey.ts"
+export { currentCredentialsCount } from "./authenticate/CredentialStates.ts"
 
 /**
- * A query counting the credentials a group commit relied on that are still in the state given
- * (one column, `count`): company API keys (ApiKey.currentCredentialsCount) and firm credentials
- * acting in a client (FirmCredential.currentCount, ADR 0903).
- */
-export const currentCredentialsCount = (sql: SqlClient.SqlClient, credentials: ReadonlyArray<CredentialState>) => {
-  const firm = credentials.filter(FirmCredential.isFirmState)
-  if (firm.length === 0) return ApiKey.currentCredentialsCount(sql, credentials)
-  const keys = credentials.filter((credential) => !FirmCredential.isFirmState(credential))
-  return sql`SELECT (${ApiKey.currentCredentialsCount(sql, keys)}) + (${FirmCredential.currentCount(sql, firm)}) AS count`
-}
-
-/**
- * Who is asking: the strategy for the token (authenticate/<Credential>.ts), by the kind of
- * credential the operation takes.
- */
-
-/** The strategies an operation's credential kind accepts, and what a request without a token is told. */
-interface Door {
-  readonly missing: string
-  readonly strategies: ReadonlyArray<Strategy>
-}
-
-/**
- * Every credential kind with its strategies, tried in order; the first that recognises the token
- * authenticates it. Slots the next issues fill, each a file in authenticate/ with its prefix:
+ * Who is asking: the credential strategies the areas register (`Area.credentialStrategies`, in the
+ * area that owns each credential's tables), tried by the door of the operation's credential kind
+ * in their stated order (authenticate/Credential.ts `CredentialStrategy`). Today:
  *
- * - `company`: a web session (a person signed in), and an OAuth access token (an AI app connected
- *   by a person), each an actor in one company like an API key;
- * - `firm`: a firm key and a firm session (a firm's people and agents, acting in a client through
- *   a grant named by `X-Ledger-Company`);
- * - `invitation`: an owner invitation (the one operation that accepts it).
+ * | door | order | strategy | area |
+ * |---|---|---|---|
+ * | operator | 10 | operator_token | administration |
+ * | company | 10 | oauth_access_token | ai-apps |
+ * | company | 20 | firm_credential_in_client | firms |
+ * | company | 30 | api_key | administration |
+ * | company | 40 | web_session | auth |
+ * | company | 90 | firm_key_without_client | firms |
+ * | firm | 10 | firm_session | firms |
+ * | firm | 20 | firm_key | firms |
+ * | invitation | 10 | owner_invitation | firms |
  *
- * A kind with no strategy yet refuses every token, so an operation declared with it is refused
- * rather than served by a strategy that pretends to work.
+ * A door with no strategy refuses every token, so an operation declared with it is refused rather
+ * than served by a strategy that pretends to work.
  */
-const doors: Record<Exclude<Operation.Credential, "none">, Door> = {
-  operator: { missing: "The operator token is required.", strategies: [OperatorToken.strategy] },
-  company: { missing: "A Bearer credential is required.", strategies: [ApiKey.strategy, Session.strategy, OAuthAccessToken.strategy] },
-  firm: { missing: "A Bearer credential is required.", strategies: [FirmSession.strategy, FirmKey.strategy] },
-  invitation: { missing: "An invitation token is required.", strategies: [OwnerInvitation.strategy] }
+
+/** What a request without a token is told, by door. */
+const missing: Record<Door, string> = {
+  operator: "The operator token is required.",
+  company: "A Bearer credential is required.",
+  firm: "A Bearer credential is required.",
+  invitation: "An invitation token is required."
 }
 
-/**
- * Who is asking, by the kind of credential the operation takes: null for an operation that takes
- * none. `asking.idempotencyKey` is a keyed write's valid key: a strategy that can also reads the
- * record its principal holds under it (`Authenticated.stored`).
- */
-export const forOperation = (
-  kind: Operation.Credential,
-  token: string | null,
-  asking: Asking,
-  company: string | null = null
-): Effect.Effect<Authenticated | null, Refused | SqlError.SqlError, SqlClient.SqlClient> => {
-  if (kind === "none") return Effect.succeed(null)
-  const door = doors[kind]
-  if (door.strategies.length === 0) return Effect.fail(refusedUnknown("This credential kind is not accepted here yet."))
-  if (token === null) return Effect.fail(refusedUnknown(door.missing))
-  // An AI app's access token acts in the company named, for a firm connection (OAuthAccessToken.ts).
-  if (kind === "company" && OAuthAccessToken.strategy.recognises(token)) return OAuthAccessToken.authenticateIn(token, asking, company)
-  // A firm credential in a client (X-Ledger-Company): resolved by the firm's strategies, through
-  // the client's grant; a token that is no firm credential goes on to the company's own.
-  if (kind === "company" && FirmCredential.mayBe(token, company)) {
-    return Effect.flatMap(
-      FirmCredential.forClient(token, asking, company),
-      (found) => found._tag === "Some" ? Effect.succeed(found.value) : byDoor(door, token, asking)
-    )
-  }
-  // A firm key without X-Ledger-Company is a valid credential missing its client: 400, not 401.
-  if (kind === "company" && (company === null || company.trim() === "") && FirmKey.strategy.recognises(token)) {
-    return byDoor(door, token, asking).pipe(
-      Effect.catchIf((error): error is Refused => !SqlError.isSqlError(error), (refused) => FirmCredential.withoutClient(token, asking, refused))
-    )
-  }
-  return byDoor(door, token, asking)
+/** The registered strategies by door, and what the pipeline and HTTP ask of them. */
+export interface Doors {
+  /**
+   * Who is asking, by the kind of credential the operation takes: null for an operation that
+   * takes none. `asking.idempotencyKey` is a keyed write's valid key: a strategy that can also
+   * reads the record its principal holds under it (`Authenticated.stored`).
+   */
+  readonly forOperation: (
+    kind: Operation.Credential,
+    token: string | null,
+    asking: Asking
+  ) => Effect.Effect<Authenticated | null, Refused | SqlError.SqlError, SqlClient.SqlClient>
+  /** Whether a strategy of the door recognises the token as a company's or firm's own credential (read nothing). */
+  readonly recognises: (kind: Door, token: string) => boolean
+  /**
+   * Whether `token` may be a credential an operation of `kind` accepts, by its form alone (reading
+   * nothing): false for no token, or one no strategy of the kind recognises, which the pipeline
+   * would refuse without a lookup. HTTP refuses such a request before reading its body (issue 41 item 3).
+   */
+  readonly mayAuthenticate: (kind: Operation.Credential, token: string | null, company: string | null) => boolean
+  /** Whether a token is one whose findings the pipeline's memory keeps (a company API key's), by its form alone. */
+  readonly isApiKey: (token: string) => boolean
 }
 
-/** The first of a door's strategies that recognises the token authenticates it. */
-const byDoor = (
-  door: Door,
+/** The door's strategies that recognise the token, from `from` on, tried in turn (see `CredentialStrategy`). */
+const tryFrom = (
+  strategies: ReadonlyArray<CredentialStrategy>,
+  from: number,
   token: string,
-  asking: Asking
+  asking: Asking,
+  refusal: Refused | null
 ): Effect.Effect<Authenticated, Refused | SqlError.SqlError, SqlClient.SqlClient> => {
-  const strategy = door.strategies.find((candidate) => candidate.recognises(token))
-  return strategy === undefined
-    ? Effect.fail(refusedUnknown("The credential is not valid."))
-    : strategy.authenticate(token, asking)
+  const company = asking.company ?? null
+  const index = strategies.findIndex((strategy, at) => at >= from && strategy.recognises(token, company))
+  if (index < 0) return Effect.fail(refusal ?? refusedUnknown("The credential is not valid."))
+  const next = (kept: Refused | null) => tryFrom(strategies, index + 1, token, asking, kept)
+  return strategies[index]!.authenticate(token, asking).pipe(
+    Effect.catchIf(
+      (error): error is Refused => !SqlError.isSqlError(error) && error.known === null,
+      (unknown) => Effect.map(next(refusal ?? unknown), Option.some)
+    ),
+    Effect.flatMap((found) => Option.isSome(found) ? Effect.succeed(found.value) : next(refusal))
+  )
 }
-
-/** Whether a token is a company API key's, by its shape alone (the pipeline's memory keeps only those). */
-export const isApiKey = (token: string): boolean => ApiKey.strategy.recognises(token)
-
-/** Whether the token has the form of an AI app's access token (read nothing). */
-export const isAccessToken = (token: string): boolean => OAuthAccessToken.strategy.recognises(token)
-
-/** Whether a strategy of `kind`'s door recognises the token by its form (read nothing). */
-export const recognises = (kind: Exclude<Operation.Credential, "none">, token: string): boolean =>
-  doors[kind].strategies.some((strategy) => strategy.recognises(token))
 
 /**
- * Whether `token` may be a credential an operation of `kind` accepts, by its form alone (reading
- * nothing): false for no token, or one no strategy of the kind recognises, which the pipeline would
- * refuse without a lookup. HTTP refuses such a request before reading its body (issue 41 item 3).
+ * The doors over the areas' strategies, each door's in their stated order; two strategies of one
+ * door with one order, or two of one name, are a programmer's error.
  */
-export const mayAuthenticate = (kind: Operation.Credential, token: string | null, company: string | null): boolean => {
-  if (kind === "none") return true
-  if (token === null || token === "") return false
-  if (kind === "company" && (OAuthAccessToken.strategy.recognises(token) || FirmCredential.mayBe(token, company))) return true
-  return recognises(kind, token)
+export const doorsOf = (strategies: ReadonlyArray<CredentialStrategy>): Doors => {
+  const byDoor = new Map<Door, Array<CredentialStrategy>>()
+  const names = new Set<string>()
+  for (const strategy of strategies) {
+    if (names.has(strategy.name)) throw new Error(`The credential strategy ${strategy.name} is registered twice`)
+    names.add(strategy.name)
+    const door = byDoor.get(strategy.door) ?? []
+    if (door.some((other) => other.order === strategy.order)) {
+      throw new Error(`Credential strategies of the ${strategy.door} door share the order ${strategy.order}: give ${strategy.name} its own`)
+    }
+    byDoor.set(strategy.door, [...door, strategy].sort((a, b) => a.order - b.order))
+  }
+  const of = (door: Door): ReadonlyArray<CredentialStrategy> => byDoor.get(door) ?? []
+  const recognises = (kind: Door, token: string) =>
+    of(kind).some((strategy) => strategy.firmInClient !== true && strategy.recognises(token, null))
+  return {
+    forOperation: (kind, token, asking) => {
+      if (kind === "none") return Effect.succeed(null)
+      if (of(kind).length === 0) return Effect.fail(refusedUnknown("This credential kind is not accepted here yet."))
+      if (token === null) return Effect.fail(refusedUnknown(missing[kind]))
+      return tryFrom(of(kind), 0, token, asking, null)
+    },
+    recognises,
+    mayAuthenticate: (kind, token, company) => {
+      if (kind === "none") return true
+      if (token === null || token === "") return false
+      return of(kind).some((strategy) => strategy.recognises(token, company))
+    },
+    isApiKey: (token) => strategies.some((strategy) => strategy.remembered === true && strategy.recognises(token, null))
+  }
 }
+
+/** The engine's doors (Engine.ts makes them of its areas' strategies), for the Dispatcher. */
+export class Credentials extends Context.Service<Credentials, Doors>()("@ledger/engine/Credentials") {}
 
 /**
  * Who is asking, as the first step of the pipeline finds it (Admission.identify): from the
@@ -194,6 +189,7 @@ const refusedOrFault = <A>(
 export const identify = Effect.fn("Authenticate.identify")(function*(
   sql: SqlClient.SqlClient,
   credentials: CredentialMemory,
+  doors: Doors,
   asking: Identifying
 ): Effect.fn.Return<Caller, SqlError.SqlError> {
   const { operation } = asking
@@ -202,7 +198,7 @@ export const identify = Effect.fn("Authenticate.identify")(function*(
     ? asking.idempotencyKey
     : null
   const secretHash = asking.batched && replayKey !== null && operation.credential === "company" &&
-      asking.credential !== null && isApiKey(asking.credential)
+      asking.credential !== null && doors.isApiKey(asking.credential)
     ? yield* Secret.hash(asking.credential)
     : null
   // A retry of a write this engine answered lately is not recalled: its statement reads the
@@ -213,12 +209,13 @@ export const identify = Effect.fn("Authenticate.identify")(function*(
     : credentials.recall(secretHash, asking.nowMs)
   if (recalled !== undefined) return { authenticated: Result.succeed(recalled), recalled: true, secretHash }
   const authenticated = yield* refusedOrFault(
-    forOperation(operation.credential, asking.credential, {
+    doors.forOperation(operation.credential, asking.credential, {
       now: asking.now,
       idempotencyKey: replayKey,
       secretHash,
-      personal: operation.browserSessionOnly
-    }, asking.company ?? null)
+      personal: operation.browserSessionOnly,
+      company: asking.company ?? null
+    })
       .pipe(Effect.provideService(SqlClient.SqlClient, sql))
   )
   if (asking.batched && Result.isSuccess(authenticated) && authenticated.success !== null) {

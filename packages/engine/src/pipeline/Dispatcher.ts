@@ -6,10 +6,13 @@ import { EngineInfo } from "../kernel/EngineInfo.ts"
 import type { Handler } from "../kernel/Handler.ts"
 import { RequestContext, type RequestInfo } from "../kernel/RequestContext.ts"
 import * as Admission from "./Admission.ts"
+import { Credentials } from "./Authenticate.ts"
 import { CredentialMemory } from "./batching/CredentialMemory.ts"
 import { Arrival, GroupCommit } from "./batching/GroupCommit.ts"
 import * as Execution from "./Execution.ts"
 import { RateLimiter } from "./RateLimiter.ts"
+import * as ReadReplica from "../store/ReadReplica.ts"
+import * as ReadGate from "./shedding/ReadGate.ts"
 import type * as RequestDecoding from "./RequestDecoding.ts"
 import {
   again,
@@ -60,9 +63,17 @@ export class Dispatcher extends Context.Service<Dispatcher, {
       groupCommit: yield* GroupCommit,
       context,
       credentials: new CredentialMemory(),
+      replica: yield* ReadReplica.ReadReplica,
+      doors: yield* Credentials,
       attempt: (invocation, authentication) => attempt(invocation, authentication)
     }
     const run = runWith(pipeline)
+    const readLimits = yield* ReadGate.ReadLimits
+    const reads = ReadGate.make(readLimits)
+    const shed = () => {
+      const overloaded = ReadGate.overloaded(readLimits)
+      return errorOutcome(overloaded.error, overloaded.headers)
+    }
 
     /** One run of the pipeline; a run from memory that is not answered by its batch makes another. */
     const attempt = (invocation: Invocation, authentication: Authentication) =>
@@ -76,14 +87,17 @@ export class Dispatcher extends Context.Service<Dispatcher, {
         )
       })
 
-    const execute = (invocation: Invocation): Effect.Effect<Outcome> =>
-      attempt(invocation, { recall: true, counted: null, firstRefusal: false }).pipe(
+    const execute = (invocation: Invocation): Effect.Effect<Outcome> => {
+      const executed = attempt(invocation, { recall: true, counted: null, firstRefusal: false }).pipe(
         // The database failed outside any transaction (authentication, an audited refusal): a fault.
         Effect.catchTag("SqlError", (error) =>
           Effect.as(Effect.logError("Unexpected failure", error), errorOutcome(internalError()))),
         Effect.provideService(Clock.Clock, clock),
         Effect.withTracerEnabled(tracing)
       )
+      // Reads take a turn at the read gate before any work, authentication included (ReadGate.ts).
+      return Catalog.get(invocation.operationId)?.mode === "R" ? reads.admit(executed, shed) : executed
+    }
 
     const admits = (invocation: Invocation): Effect.Effect<Outcome | null> => {
       const operation = Catalog.get(invocation.operationId)
@@ -123,9 +137,13 @@ const runWith = (pipeline: Pipeline) =>
         : errorOutcome(ApiError.fail("not_found", "This operation is not available yet."), run.headers)
     }
     const work = workOf(pipeline, run, handler, decoded.success, idempotencyKey.success, dryRun)
-    return operation.mode === "R" || run.actor === null
-      ? yield* Execution.read(pipeline, run, work)
-      : yield* Execution.write(pipeline, run, work)
+    if (operation.mode === "R" || run.actor === null) return yield* Execution.read(pipeline, run, work)
+    // Told once the write is over, committed or not (a failure may have committed): the company's
+    // next reports wait for the replica to replay past it (ADR 2410).
+    return yield* Execution.write(pipeline, run, work).pipe(
+      Effect.ensuring(Effect.sync(() => {
+        if (!dryRun) pipeline.replica.wrote(run.company?.companyId ?? null)
+      })))
   })
 
 /** The handler's Effect for the request, with the request's context and the layer's services. */

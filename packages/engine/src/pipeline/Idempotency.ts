@@ -93,6 +93,20 @@ const storedBody = (stored: Authenticate.StoredResult): unknown =>
 const isLive = (stored: Authenticate.StoredResult | null | undefined, input: KeyedRequest): stored is Authenticate.StoredResult =>
   stored !== null && stored !== undefined && stored.status !== 0 && Date.parse(stored.expiresAt) > Date.parse(input.now)
 
+/**
+ * The columns and the join that read, along with a credential, the record its principal holds
+ * under a keyed write's Idempotency-Key (`Authenticated.stored`; as `r`): a replay is then one
+ * statement. `tenant` and `principal` are SQL over the credential's row, as the Dispatcher writes
+ * them (`company:<id>`, Actor.reference); no key, no columns and no join.
+ */
+export const storedAlongside = (sql: SqlClient.SqlClient, key: string | null, tenant: string, principal: string) =>
+  key === null ? { columns: sql``, join: sql`` } : {
+    columns: sql`, encode(r.request_hash, 'hex') AS stored_request_hash,
+      r.status AS stored_status, r.body AS stored_body, r.answer AS stored_answer, r.expires_at AS stored_expires_at`,
+    join: sql`LEFT JOIN idempotency_records r
+      ON r.scope = ledger_idempotency_scope(${sql.literal(tenant)}, ${sql.literal(principal)}, ${key})`
+  }
+
 /** How long a duplicate waits for the first request to finish before it is told it is in progress. */
 export const inProgressWaitMilliseconds = 10_000
 

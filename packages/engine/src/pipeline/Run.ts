@@ -1,15 +1,17 @@
-import { type Context, Effect } from "effect"
+import { Context, Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { ApiError, type Operation } from "@ledger/api"
 import { type Actor, operator } from "../kernel/Actor.ts"
 import type { Handler, Services } from "../kernel/Handler.ts"
+import { Registry } from "../kernel/Registry.ts"
 import type { RequestContext } from "../kernel/RequestContext.ts"
 import * as Audit from "./Audit.ts"
-import * as FirmAuditChain from "./authenticate/FirmAuditChain.ts"
 import type { Authenticated, CompanyState } from "./authenticate/Credential.ts"
+import type { Doors } from "./Authenticate.ts"
 import type { CredentialMemory } from "./batching/CredentialMemory.ts"
 import type { Arrival, GroupCommit } from "./batching/GroupCommit.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
+import type * as ReadReplica from "../store/ReadReplica.ts"
 
 /**
  * One run of the pipeline, shared by its steps (Admission.ts, then Execution.ts; Dispatcher.ts
@@ -87,6 +89,10 @@ export interface Pipeline {
   readonly context: Context.Context<HandlerServices>
   /** API keys recently authenticated, for the writes a group commit carries (CredentialMemory.ts). */
   readonly credentials: CredentialMemory
+  /** Where reports read (store/ReadReplica.ts): told of every write, so a company reads its own. */
+  readonly replica: ReadReplica.Router
+  /** The areas' credential strategies by door (Authenticate.ts). */
+  readonly doors: Doors
   /** One run of the pipeline from the start (Dispatcher.ts). */
   readonly attempt: (invocation: Invocation, authentication: Authentication) => Effect.Effect<Outcome, SqlError.SqlError>
 }
@@ -132,8 +138,9 @@ export const errorOutcome = (error: ApiError.LedgerError, headers: Record<string
 export const internalError = () => ApiError.fail("internal_error", "Something went wrong on our side. It has been logged.")
 
 /**
- * Refusals by a known credential go into the company's log (spec 5.7), in their own transaction; a
- * firm credential's also into its firm's hash-chained log (ADR 0903), in a transaction of its own.
+ * Refusals by a known credential go into the company's log (spec 5.7), in their own transaction;
+ * then into the logs the areas register (kernel/Registry.ts `RefusalLog`: a firm credential's into
+ * its firm's hash-chained log, ADR 0903), each in a transaction of its own.
  */
 export const auditRefusal = (
   pipeline: Pipeline,
@@ -144,18 +151,19 @@ export const auditRefusal = (
 ): Effect.Effect<void, SqlError.SqlError> =>
   Effect.andThen(
     companyLogRefusal(pipeline, asked, actor, companyId, error),
-    actor.firmId === null ? Effect.void : Effect.asVoid(FirmAuditChain.appendRefusal(pipeline.sql, actor.firmId, {
-      actor,
-      companyId,
-      action: asked.operation.id,
-      via: asked.invocation.via,
-      now: asked.now,
-      details: firmRefusalDetails(asked, error)
-    }))
+    Effect.forEach(Context.get(pipeline.context, Registry).refusalLogs ?? [], (log) =>
+      log({
+        actor,
+        companyId,
+        action: asked.operation.id,
+        via: asked.invocation.via,
+        now: asked.now,
+        details: refusalDetails(asked, error)
+      }).pipe(Effect.provideService(SqlClient.SqlClient, pipeline.sql)), { discard: true })
   )
 
-/** A refusal's event in a firm's log: the company log's columns for it, in its details. */
-const firmRefusalDetails = (
+/** A refusal's event in another log (a firm's): the company log's columns for it, in its details. */
+const refusalDetails = (
   asked: { readonly operation: Operation.Any; readonly invocation: Invocation; readonly now: string },
   error: ApiError.LedgerError
 ): Record<string, unknown> => {

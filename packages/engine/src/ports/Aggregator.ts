@@ -41,9 +41,12 @@ export interface SyncPage {
 export class AggregatorFailure extends Data.TaggedError("AggregatorFailure")<{
   /**
    * `login_required`: the person must reconnect (update mode); `not_configured`: this deployment
-   * has no aggregator (the unconfigured layer); anything else is the aggregator's fault.
+   * has no aggregator (the unconfigured layer); `restart_pagination`: the item's data changed while
+   * a sync was paging through it, so the pages since the run's first cursor must be thrown away and
+   * the run started again from that cursor (Plaid's TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION);
+   * anything else is the aggregator's fault.
    */
-  readonly code: "login_required" | "invalid_token" | "unavailable" | "error" | "not_configured"
+  readonly code: "login_required" | "invalid_token" | "unavailable" | "restart_pagination" | "error" | "not_configured"
   readonly message: string
 }> {}
 

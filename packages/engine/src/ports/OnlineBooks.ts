@@ -22,14 +22,26 @@ export const entities = [
 ] as const
 export type Entity = typeof entities[number]
 
+/** What the token endpoint grants: the access token, how long it lasts, and the refresh token (null when none was given). */
+export interface OnlineGrant {
+  readonly accessToken: string
+  readonly expiresInSeconds: number
+  readonly refreshToken: string | null
+}
+
 export class OnlineBooks extends Context.Service<OnlineBooks, {
   readonly configured: boolean
   /** The deployment's monthly read budget (metered calls). */
   readonly monthlyReadBudget: number
   readonly consentUrl: (input: { readonly state: string; readonly redirectUri: string }) => string
-  readonly exchange: (input: { readonly code: string; readonly realmId: string; readonly redirectUri: string }) => Effect.Effect<{
-    readonly accessToken: string
-  }, OnlineBooksFailure>
+  readonly exchange: (input: { readonly code: string; readonly realmId: string; readonly redirectUri: string }) => Effect.Effect<OnlineGrant, OnlineBooksFailure>
+  /**
+   * A new access token for a refresh token (OAuth 2.0 `grant_type=refresh_token`), so an
+   * extraction outlives its access token without a new consent. The answer's refresh token may be
+   * a new one (Intuit rotates them): it replaces the old. `invalid_grant`: the consent was revoked
+   * or has expired, and only a new consent helps.
+   */
+  readonly refresh: (input: { readonly refreshToken: string }) => Effect.Effect<OnlineGrant, OnlineBooksFailure>
   readonly count: (input: { readonly accessToken: string; readonly realmId: string; readonly entity: Entity }) => Effect.Effect<number, OnlineBooksFailure>
   /** One page: `startPosition` is 1-based, `maxResults` at most 1,000. */
   readonly query: (input: {
@@ -46,6 +58,7 @@ export class OnlineBooks extends Context.Service<OnlineBooks, {
     monthlyReadBudget: 0,
     consentUrl: () => "",
     exchange: () => Effect.fail(notConfigured),
+    refresh: () => Effect.fail(notConfigured),
     count: () => Effect.fail(notConfigured),
     query: () => Effect.fail(notConfigured),
     revoke: () => Effect.fail(notConfigured)

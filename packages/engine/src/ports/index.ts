@@ -30,7 +30,7 @@ export {
   type Submission as InformationReturnSubmission,
   type TinMatchResult
 } from "./InformationReturns.ts"
-export { type Entity as OnlineBooksEntity, entities as onlineBooksEntities, OnlineBooks, OnlineBooksFailure } from "./OnlineBooks.ts"
+export { type Entity as OnlineBooksEntity, entities as onlineBooksEntities, OnlineBooks, OnlineBooksFailure, type OnlineGrant } from "./OnlineBooks.ts"
 export { InboxSettings, type ReaderFields, ReaderFailure, type ReaderInput, ReceiptReader } from "./ReceiptReader.ts"
 export { type Attachment, Mail, MailError, type OutgoingMessage } from "./Mail.ts"
 export * as PaymentProcessorPort from "./PaymentProcessor.ts"

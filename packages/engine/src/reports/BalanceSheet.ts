@@ -124,7 +124,7 @@ export const report = Effect.fn("BalanceSheet.report")(function*(query: typeof R
   const startMonth = yield* fiscalYearStartMonth(companyId)
   const asOf = ReportDates.asOf(query, request.today)
   const fiscalYearStart = ReportDates.fiscalYearStart(asOf, startMonth)
-  return yield* Snapshot.consistent(Effect.gen(function*() {
+  return yield* Snapshot.consistent(companyId, Effect.gen(function*() {
     const chart = yield* ReportChart.load(companyId)
     const selection = yield* ReportChart.selection(chart, query)
     const ranges = YearEndClose.ranges(asOf, fiscalYearStart, ReportDates.dayBefore)

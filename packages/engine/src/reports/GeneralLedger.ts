@@ -182,7 +182,7 @@ export const report = Effect.fn("GeneralLedger.report")(function*(query: Query) 
   const cursor = yield* GeneralLedgerRules.decodeCursor(query.cursor)
   const limit = Pagination.limitOf(query)
 
-  return yield* Snapshot.consistent(Effect.gen(function*() {
+  return yield* Snapshot.consistent(companyId, Effect.gen(function*() {
     const read = yield* books(companyId, query, span, startMonth)
     const { hasMore, nextCursor, pageAccounts } = yield* page(read, cursor, limit)
     if (query.format === "csv") {

@@ -108,7 +108,7 @@ export const report = Effect.fn("ProfitAndLoss.report")(function*(query: typeof 
   const span = ReportDates.span(query, request.today, startMonth)
   if (Result.isFailure(span)) return yield* Effect.fail(ApiError.invalidRequest(span.failure))
   const range = span.success
-  return yield* Snapshot.consistent(Effect.gen(function*() {
+  return yield* Snapshot.consistent(companyId, Effect.gen(function*() {
     const chart = yield* ReportChart.load(companyId)
     const selection = yield* ReportChart.selection(chart, query)
     // Every account's sums from the totals (no id list to send: the balance sheet's are ignored);

@@ -114,7 +114,7 @@ export const report = Effect.fn("TrialBalance.report")(function*(query: typeof R
   const request = yield* RequestContext
   const startMonth = yield* fiscalYearStartMonth(companyId)
   const asOf = ReportDates.asOf(query, request.today)
-  return yield* Snapshot.consistent(Effect.gen(function*() {
+  return yield* Snapshot.consistent(companyId, Effect.gen(function*() {
     const chart = yield* ReportChart.load(companyId)
     const selection = yield* ReportChart.selection(chart, query)
     const ranges = YearEndClose.ranges(asOf, ReportDates.fiscalYearStart(asOf, startMonth), ReportDates.dayBefore)

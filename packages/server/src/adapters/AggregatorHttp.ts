@@ -42,6 +42,8 @@ export const failureOf = (status: number, json: Json): Failure => {
   const message = String(json.error_message ?? json.display_message ?? `HTTP ${status}`)
   if (loginCodes.has(code)) return failure("login_required", message)
   if (tokenCodes.has(code)) return failure("invalid_token", message)
+  // The caller restarts its pagination run from the run's first cursor (Plaid's transactions errors).
+  if (code === "TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION") return failure("restart_pagination", message)
   if (status >= 500 || status === 429 || json.error_type === "API_ERROR" || json.error_type === "RATE_LIMIT_EXCEEDED") {
     return failure("unavailable", message)
   }

@@ -8,8 +8,11 @@ import { Ports } from "@ledger/engine"
  * (`https://appcenter.intuit.com/connect/oauth2`, scope `com.intuit.quickbooks.accounting`: Intuit
  * has no read-only accounting scope, so the adapter only ever reads), the token at
  * `https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer`, revocation at
- * `https://developer.api.intuit.com/v2/oauth2/tokens/revoke`, and the query endpoint
- * `GET {base}/v3/company/{realmId}/query?query=SELECT * FROM Invoice STARTPOSITION 1 MAXRESULTS 1000`
+ * `https://developer.api.intuit.com/v2/oauth2/tokens/revoke` (the access token lasts an hour;
+ * `grant_type=refresh_token` at the token endpoint renews it, and may answer a new refresh token),
+ * and the query endpoint
+ * `GET {base}/v3/company/{realmId}/query?query=SELECT * FROM Invoice STARTPOSITION 1 MAXRESULTS 1000` (a name
+ * list with `WHERE Active IN (true, false)` before STARTPOSITION)
  * answering `{QueryResponse: {Invoice: [...], startPosition, maxResults}}` (`{QueryResponse: {}}`
  * past the end), or with `SELECT COUNT(*) FROM Invoice` `{QueryResponse: {totalCount}}`. Refusals
  * are `{Fault: {Error: [{Message, Detail, code}], type}}`. Each call is one metered read.
@@ -21,6 +24,13 @@ import { Ports } from "@ledger/engine"
  * `LEDGER_ONLINE_BOOKS_AUTHORIZE_URL`, `_TOKEN_URL`, `_REVOKE_URL` override them. The testkit's
  * `FakeOnlineBooks` serves the same API.
  */
+
+/**
+ * The name lists answer active records only unless the statement asks (Intuit: inactive objects
+ * are left out of query results): an inactive account with history, or a customer made inactive
+ * after its last sale, must come over for the books to tie out.
+ */
+const withInactive = (entity: string) => ["Account", "Customer", "Vendor", "Item"].includes(entity) ? " WHERE Active IN (true, false)" : ""
 
 export interface Options {
   readonly baseUrl: string
@@ -79,6 +89,18 @@ export const refusal = (status: number, body: Json | null, from: "oauth" | "api"
   return failure("error", `the online edition refused the call: ${said}`)
 }
 
+/**
+ * The token endpoint's answer as the port's grant: `access_token`, `expires_in` (seconds; Intuit
+ * gives 3600) and `refresh_token` (Intuit's rotates: the one answered replaces the one sent).
+ */
+export const grantOf = (json: Json): Effect.Effect<Ports.OnlineGrant, Ports.OnlineBooksFailure> => {
+  const expires = Number(json.expires_in)
+  if (typeof json.access_token !== "string" || json.access_token === "" || !Number.isFinite(expires) || expires <= 0) {
+    return Effect.fail(failure("error", `the token endpoint answered no usable token: ${JSON.stringify(Object.keys(json))}`))
+  }
+  return Effect.succeed({ accessToken: json.access_token, expiresInSeconds: expires, refreshToken: typeof json.refresh_token === "string" ? json.refresh_token : null })
+}
+
 export const make = (options: Options): Ports.OnlineBooks["Service"] => {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request))
   const basic = `Basic ${btoa(`${options.clientId}:${options.clientSecret}`)}`
@@ -106,6 +128,13 @@ export const make = (options: Options): Ports.OnlineBooks["Service"] => {
     url.searchParams.set("minorversion", "75")
     return call(new Request(url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } }), "api")
   }
+  // Both grants at Intuit's token endpoint: a form, the client by HTTP Basic (RFC 6749 2.3.1).
+  const token = (form: Record<string, string>) =>
+    call(new Request(endpoints.tokenUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic, accept: "application/json" },
+      body: new URLSearchParams(form).toString()
+    }), "oauth").pipe(Effect.flatMap(grantOf))
   return Ports.OnlineBooks.of({
     configured: true,
     monthlyReadBudget: options.monthlyReadBudget,
@@ -116,16 +145,12 @@ export const make = (options: Options): Ports.OnlineBooks["Service"] => {
       }).toString()
       return url.toString()
     },
-    exchange: ({ code, redirectUri }) =>
-      call(new Request(endpoints.tokenUrl, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", authorization: basic, accept: "application/json" },
-        body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirect(redirectUri) }).toString()
-      }), "oauth").pipe(Effect.map((json) => ({ accessToken: String(json.access_token) }))),
+    exchange: ({ code, redirectUri }) => token({ grant_type: "authorization_code", code, redirect_uri: redirect(redirectUri) }),
+    refresh: ({ refreshToken }) => token({ grant_type: "refresh_token", refresh_token: refreshToken }),
     count: ({ accessToken, realmId, entity }) =>
-      query(accessToken, realmId, `SELECT COUNT(*) FROM ${entity}`).pipe(Effect.map((json) => Number(json.QueryResponse?.totalCount ?? 0))),
+      query(accessToken, realmId, `SELECT COUNT(*) FROM ${entity}${withInactive(entity)}`).pipe(Effect.map((json) => Number(json.QueryResponse?.totalCount ?? 0))),
     query: ({ accessToken, realmId, entity, startPosition, maxResults }) =>
-      query(accessToken, realmId, `SELECT * FROM ${entity} STARTPOSITION ${startPosition} MAXRESULTS ${Math.min(1000, maxResults)}`)
+      query(accessToken, realmId, `SELECT * FROM ${entity}${withInactive(entity)} STARTPOSITION ${startPosition} MAXRESULTS ${Math.min(1000, maxResults)}`)
         .pipe(Effect.map((json) => (json.QueryResponse?.[entity] ?? []) as ReadonlyArray<Record<string, unknown>>)),
     revoke: ({ accessToken }) =>
       call(new Request(endpoints.revokeUrl, {

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Result, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiError, Catalog, File, Limits, type Operation } from "@ledger/api"
-import { Authenticate, Dispatcher, type Outcome } from "@ledger/engine"
+import { Dispatcher, Ledger, type Outcome, ReadReplica } from "@ledger/engine"
 import { SqlClient } from "effect/sql"
 import * as ClientAddress from "./ClientAddress.ts"
 import * as Docs from "./Docs.ts"
@@ -89,7 +89,7 @@ const readsLargeBody = (operation: Operation.Any, request: HttpServerRequest.Htt
  * the pipeline, after its body; large bodies are checked before (`readsLargeBody`).
  */
 const bodyWithoutCredential = (operation: Operation.Any, credential: string | null, company: string | null): boolean =>
-  operation.method === "POST" && operation.credential !== "none" && !Authenticate.mayAuthenticate(operation.credential, credential, company)
+  operation.method === "POST" && operation.credential !== "none" && !Ledger.credentials.mayAuthenticate(operation.credential, credential, company)
 
 const render = (outcome: Outcome) => json(outcome.status, outcome.body, outcome.headers)
 
@@ -236,7 +236,11 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | Dispatche
     yield* router.addGlobalMiddleware(Observability.observe)
     // For operators, not in the catalog: readiness and Prometheus metrics (docs/operations.md).
     yield* router.add("GET", "/ready", Effect.provideService(Observability.ready, SqlClient.SqlClient, sql))
-    yield* router.add("GET", "/metrics", Effect.provideService(Observability.metrics, SqlClient.SqlClient, sql))
+    const readReplica = yield* ReadReplica.ReadReplica
+    yield* router.add("GET", "/metrics", Observability.metrics.pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
+      Effect.provideService(ReadReplica.ReadReplica, readReplica)
+    ))
     yield* router.add("GET", "/openapi.json", Effect.sync(() => json(200, OpenApi.document())))
     yield* router.add("GET", "/docs", Docs.docsPage)
     yield* router.add("GET", "/docs/scalar.js", Docs.scalarJs)

@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Metric, type Types } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
 import { SqlClient } from "effect/sql"
-import { Migrations } from "@ledger/engine"
+import { Migrations, ReadReplica } from "@ledger/engine"
 
 /**
  * What an operator watches a running server by (issue 20, docs/operations.md): an access log line
@@ -40,6 +40,12 @@ const durations = Metric.histogram("ledger_http_request_duration_seconds", {
 
 const jobsWaiting = Metric.gauge("ledger_jobs_waiting", { description: "Background jobs waiting to run, by kind." })
 const outboxEvents = Metric.gauge("ledger_outbox_events", { description: "Events held in the outbox." })
+const replicaLag = Metric.gauge("ledger_read_replica_lag_seconds", {
+  description: "How long ago the read replica last held all the primary had (-1: not known); only with a read replica."
+})
+const replicaReads = Metric.gauge("ledger_read_replica_reads", {
+  description: "Report reads since start, by where they ran (replica, or primary when the replica was stale); only with a read replica."
+})
 
 /** Longest request id taken from a caller's `X-Request-Id`; a longer or odd one is replaced. */
 const requestIdLengthMax = 128
@@ -106,6 +112,12 @@ export const metrics = Effect.gen(function*() {
   for (const row of waiting) yield* Metric.update(Metric.withAttributes(jobsWaiting, { kind: row.kind }), Number(row.count))
   const held = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM outbox_events`
   yield* Metric.update(outboxEvents, Number(held[0]?.count ?? 0))
+  const replica = yield* (yield* ReadReplica.ReadReplica).status
+  if (replica.configured) {
+    yield* Metric.update(replicaLag, replica.reachable && replica.lagMs !== null ? replica.lagMs / 1000 : -1)
+    yield* Metric.update(Metric.withAttributes(replicaReads, { served_by: "replica" }), replica.readsOnReplica)
+    yield* Metric.update(Metric.withAttributes(replicaReads, { served_by: "primary" }), replica.readsOnPrimary)
+  }
   const text = yield* PrometheusMetrics.format()
   return HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
 }).pipe(

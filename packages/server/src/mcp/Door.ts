@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Authenticate, type Dispatcher, type Invocation, type Outcome } from "@ledger/engine"
+import { type Dispatcher, type Invocation, Ledger, type Outcome } from "@ledger/engine"
 
 /** What the door reads of an MCP request (Mcp.ts `McpRequest` is one). */
 export interface McpRequest {
@@ -69,10 +69,10 @@ const refusedFor = (input: McpRequest, operationId: "getMe" | "getFirm", counted
 export const refusal = (input: McpRequest, parsedBody: unknown): Effect.Effect<Outcome | null> | null => {
   const token = input.headers.credential
   if (token === null || token === "") return null
-  if (!holdsOtherThanToolCalls(parsedBody) && Authenticate.isApiKey(token)) return null
-  const firmToo = input.headers.company === null && Authenticate.recognises("firm", token)
+  if (!holdsOtherThanToolCalls(parsedBody) && Ledger.credentials.isApiKey(token)) return null
+  const firmToo = input.headers.company === null && Ledger.credentials.recognises("firm", token)
   if (!firmToo) return refusedFor(input, "getMe", true)
-  if (!Authenticate.recognises("company", token)) return refusedFor(input, "getFirm", true)
+  if (!Ledger.credentials.recognises("company", token)) return refusedFor(input, "getFirm", true)
   return Effect.flatMap(refusedFor(input, "getMe", false), (company) =>
     company === null
       ? Effect.succeed(null)

@@ -1,8 +1,8 @@
 import { PgClient } from "@effect/sql-pg"
 import type { PGlite } from "@electric-sql/pglite"
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { Migrations } from "@ledger/engine"
+import { Migrations, ReadReplica } from "@ledger/engine"
 import * as PgliteSql from "./pglite/PgliteSql.ts"
 
 export interface StorageOptions {
@@ -28,7 +28,18 @@ export interface StorageOptions {
    * applies to every WebAssembly module compiled after the store opens.
    */
   readonly pgliteOptimizedWasm?: boolean | undefined
+  /**
+   * PostgreSQL: a hot standby of `databaseUrl` that reports read from while it is fresh
+   * (LEDGER_READ_DATABASE_URL; the engine's store/ReadReplica.ts, ADR 2410). Unset: every read on
+   * the primary.
+   */
+  readonly readDatabaseUrl?: string | undefined
+  /** How far behind the primary the replica may be for a report to read it (ms; default 5000). */
+  readonly readMaxStalenessMs?: number | undefined
 }
+
+/** The staleness bound when none is set: reports at most five seconds behind. */
+export const readMaxStalenessMsDefault = 5000
 
 /** PostgreSQL's start settings for embedded PGlite (a smaller buffer pool; see PgliteSql). */
 export const pgliteStartParams: ReadonlyArray<string> = PgliteSql.startParams
@@ -61,6 +72,30 @@ export const client = (options: StorageOptions): Layer.Layer<SqlClient.SqlClient
   const dataDir = options.dataDir ?? "./.ledger"
   const optimizeWasm = options.pgliteOptimizedWasm !== false
   return PgliteSql.layer(dataDir === "memory" ? { optimizeWasm } : { dataDir, optimizeWasm })
+}
+
+/**
+ * The read router of the engine (`ReadReplica`): over a client of the replica when one is
+ * configured, else nothing (the engine's default reads the primary). The replica's connections
+ * are apart from the primary's and run no migration: a standby replays the primary's schema.
+ */
+export const readReplica = (options: StorageOptions): Layer.Layer<never, unknown, SqlClient.SqlClient> => {
+  if (options.readDatabaseUrl === undefined) return Layer.empty
+  if (options.databaseUrl === undefined) return Layer.effectDiscard(Effect.die(new Error("a read database needs DATABASE_URL")))
+  const replicaClient = PgClient.layer({
+    url: Redacted.make(options.readDatabaseUrl),
+    maxConnections: options.maxConnections ?? 20,
+    applicationName: "ledger-reports",
+    multiplex: true,
+    // A replica behind the same kind of pooler as the primary (LEDGER_DATABASE_POOLER) prepares nothing by name either.
+    ...(options.databasePooler === "transaction" ? { prepare: false } : {}),
+    ...(options.searchPath === undefined ? {} : { startupParameters: { search_path: options.searchPath } })
+  })
+  return Layer.unwrap(Effect.map(Layer.build(replicaClient), (context) =>
+    ReadReplica.layer({
+      replica: Context.get(context, SqlClient.SqlClient),
+      maxStalenessMs: options.readMaxStalenessMs ?? readMaxStalenessMsDefault
+    })))
 }
 
 /** The SQL client with every migration applied before anything uses it. */

@@ -9,7 +9,9 @@ import type { FakeAggregator } from "./FakeAggregator.ts"
  * LEDGER_AGGREGATOR_URL, and the server's `AggregatorHttp` adapter, run against it exactly as
  * against the real service: the test scripts the fake (`connect`, `add`, `setLoginRequired`...)
  * and the server reaches it over HTTP. Amounts go out the way the real API sends them: decimal
- * dollars, positive for money leaving the account. Sync pages hold at most `count` changes.
+ * dollars, positive for money leaving the account. Sync pages hold at most `count` changes; a change
+ * to the item between two pages of one run is refused as Plaid refuses it
+ * (`TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION`), and the run must start again from its first cursor.
  * Answers carry every field Plaid's description (API 2020-09-14) requires, and malformed requests
  * are refused as Plaid refuses them (`UNKNOWN_FIELDS`, `MISSING_FIELDS`, `INVALID_FIELD`), checked by
  * test/providers/plaid-contract.test.ts.
@@ -125,6 +127,7 @@ const errorCodes: Record<AggregatorFailure["code"], readonly [number, string, st
   login_required: [400, "ITEM_ERROR", "ITEM_LOGIN_REQUIRED"],
   invalid_token: [400, "INVALID_INPUT", "INVALID_ACCESS_TOKEN"],
   unavailable: [500, "API_ERROR", "INTERNAL_SERVER_ERROR"],
+  restart_pagination: [400, "TRANSACTIONS_ERROR", "TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION"],
   error: [400, "INVALID_REQUEST", "INVALID_FIELD"],
   not_configured: [400, "INVALID_REQUEST", "INVALID_FIELD"]
 }
@@ -145,13 +148,21 @@ const run = <A>(effect: Effect.Effect<A, AggregatorFailure>, tokenCode = "INVALI
 
 type Institutions = Map<string, { readonly itemId: string; readonly institution: string | null }>
 
-/** A sync cursor of this face: the port's cursor and how far into its page the client has read. */
-const cursorOf = (text: unknown): { readonly port: string | null; readonly offset: number } => {
-  if (typeof text !== "string" || text === "") return { port: null, offset: 0 }
-  const [port, offset] = Buffer.from(text, "base64url").toString("utf8").split("|")
-  return { port: port === "" || port === undefined ? null : port, offset: Number(offset ?? 0) }
+/**
+ * A sync cursor of this face: the port's cursor, how far into its page the client has read and,
+ * past the first part, where the port's page ended when the run began, so a change to the item in
+ * between is seen.
+ */
+const cursorOf = (text: unknown): { readonly port: string | null; readonly offset: number; readonly end: string | null } => {
+  if (typeof text !== "string" || text === "") return { port: null, offset: 0, end: null }
+  const [port, offset, end] = Buffer.from(text, "base64url").toString("utf8").split("|")
+  return { port: port === "" || port === undefined ? null : port, offset: Number(offset ?? 0), end: end === undefined || end === "" ? null : end }
 }
-const cursorText = (port: string | null, offset: number) => Buffer.from(`${port ?? ""}|${offset}`).toString("base64url")
+const cursorText = (port: string | null, offset: number, end = "") => Buffer.from(`${port ?? ""}|${offset}|${end}`).toString("base64url")
+
+/** Plaid's answer when the item changed between two pages of one run (its docs: restart the loop from the run's first cursor). */
+const mutated = () =>
+  new Refusal(400, "TRANSACTIONS_ERROR", "TRANSACTIONS_SYNC_MUTATION_DURING_PAGINATION", "Underlying transaction data changed since last page was fetched. Please restart pagination from last update.")
 
 const routes = (fake: FakeAggregator, institutions: Institutions, accountOf: Map<string, string>): Record<string, (body: Json) => Json> => ({
   "/link/token/create": (body) => {
@@ -182,6 +193,7 @@ const routes = (fake: FakeAggregator, institutions: Institutions, accountOf: Map
     const count = Math.min(500, Math.max(1, Number(body.count ?? 100)))
     const cursor = cursorOf(body.cursor)
     const page = run(fake.service.sync(String(body.access_token ?? ""), cursor.port))
+    if (cursor.offset > 0 && cursor.end !== page.nextCursor) throw mutated()
     const accounts = run(fake.service.accounts(String(body.access_token ?? "")))
     const original = body.options?.include_original_description === true
     // A removed line names its account (Plaid's `RemovedTransaction`): remembered from when it was sent.
@@ -198,7 +210,7 @@ const routes = (fake: FakeAggregator, institutions: Institutions, accountOf: Map
       modified: slice.filter((change) => change.kind === "modified").map((change) => change.json),
       removed: slice.filter((change) => change.kind === "removed").map((change) => change.json),
       // More of this page: the same port cursor further on; the page done: the port's next cursor.
-      next_cursor: cursor.offset + count < changes.length ? cursorText(cursor.port, cursor.offset + count) : cursorText(page.nextCursor, 0),
+      next_cursor: cursor.offset + count < changes.length ? cursorText(cursor.port, cursor.offset + count, page.nextCursor) : cursorText(page.nextCursor, 0),
       has_more: hasMore,
       accounts: accounts.map(accountJson),
       transactions_update_status: "HISTORICAL_UPDATE_COMPLETE"

@@ -8,7 +8,7 @@ import { evm } from "./chain/Evm.ts"
 import { type Json, json, loopback, readBody } from "./chain/Loopback.ts"
 import { digestValid, monero } from "./chain/MoneroWalletRpc.ts"
 import { solana } from "./chain/Solana.ts"
-import { type ChainRequest, type ChainState, heightFor, newState, tokenRails } from "./chain/State.ts"
+import { base58, type ChainRequest, type ChainState, heightFor, isSolanaKey, newState, tokenRails } from "./chain/State.ts"
 
 export { type FakePrices, makePrices } from "./chain/Prices.ts"
 
@@ -117,9 +117,11 @@ export const make = (): FakeChain => {
     start: server.start,
     close: server.close,
     pay: ({ address, units, confirmations, txid, monero: subaddress }) => {
+      // Each chain's own form of a transaction id: 0x and 32 bytes (EVM), a 64-byte base58 signature (Solana), 32 bytes hex (Bitcoin, Monero).
+      const seed = `fake-${++state.sequence}`
       const id = txid ?? (address.startsWith("0x") || address.startsWith("T")
-        ? `0x${createHash("sha256").update(`fake-${++state.sequence}`).digest("hex")}`
-        : createHash("sha256").update(`fake-${++state.sequence}`).digest("hex"))
+        ? `0x${createHash("sha256").update(seed).digest("hex")}`
+        : subaddress === undefined && isSolanaKey(address) ? base58(createHash("sha512").update(seed).digest()) : createHash("sha256").update(seed).digest("hex"))
       state.outputs.push({
         txid: id, outputIndex: byTx(id).length, address, units: BigInt(units), height: heightFor(state, confirmations ?? 0), sequence: ++state.sequence,
         monero: subaddress ?? null

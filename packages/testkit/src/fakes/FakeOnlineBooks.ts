@@ -2,11 +2,14 @@ import { randomBytes } from "node:crypto"
 import type { Layer } from "effect"
 import type { OnlineBooks } from "@ledger/engine/ports"
 import { OnlineBooksHttp } from "@ledger/server"
+import * as IntuitOAuth from "./FakeIntuitOAuth.ts"
 
 /**
  * The online edition's fake: its v3 REST API (OAuth token endpoint, the query endpoint with
  * `SELECT COUNT(*)` and `STARTPOSITION n MAXRESULTS m`, revoke) served in memory over a company a
- * test fills, so the real adapter (@ledger/server `OnlineBooksHttp`) runs against it. It counts
+ * test fills, so the real adapter (@ledger/server `OnlineBooksHttp`) runs against it; its OAuth
+ * server (FakeIntuitOAuth.ts) ends access tokens after their hour of the test's clock and rotates
+ * refresh tokens. It counts
  * the calls it answers; `generateYear` fills a company with a year of balanced transactions whose
  * account balances match, as the online edition's own would.
  */
@@ -23,16 +26,21 @@ export interface FakeOnlineBooks {
   /** The next API call is refused as the service refuses it: throttled (429, Retry-After), a query fault (400), down (503), or cut off (a malformed 200). */
   readonly failNext: (failure: "throttle" | "validation" | "unavailable" | "malformed") => void
   readonly revoked: ReadonlyArray<string>
+  /** Refresh-token grants answered. */
+  readonly refreshes: () => number
+  /** The person disconnects the app at the provider: every grant ends (a refresh is then `invalid_grant`). */
+  readonly disconnect: () => void
+  /** Every access token ends now, before its hour: the next call with one is refused 401 AuthenticationFailed. */
+  readonly endAccessTokens: () => void
   /** Fills the company with `months` months of invoices, payments, bills and bill payments from `start` (YYYY-MM). */
   readonly generateYear: (options?: { readonly start?: string; readonly months?: number; readonly perMonth?: number; readonly customers?: number }) => void
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
 const realmId = "9130350000000001"
 const money = (cents: number) => Number((cents / 100).toFixed(2))
 
 type Failure = "throttle" | "validation" | "unavailable" | "malformed"
-interface State { company: Record<string, Array<Json>>; codes: Set<string>; tokens: Set<string>; revoked: Array<string>; calls: number; failing: Array<Failure> }
+interface State { company: Record<string, Array<Json>>; oauth: IntuitOAuth.State; calls: number; failing: Array<Failure>; callTakesMs: number; advance: (ms: number) => void }
 
 const clientBasic = `Basic ${btoa("client:secret")}`
 /** An answer of the v3 API: its envelope carries the time. */
@@ -43,38 +51,22 @@ const fault = (status: number, type: string, code: string, message: string, deta
   intuit(status, { Fault: { Error: [{ Message: message, Detail: detail, code }], type } }, headers)
 const queryFault = (detail: string) => fault(400, "ValidationFault", "4000", "message=QueryParserError; errorCode=004000; statusCode=400", detail)
 
-/** Intuit's OAuth 2.0 endpoints: client credentials by HTTP Basic; errors as RFC 6749 has them. */
-const oauth = async (state: State, request: Request, url: URL): Promise<Response | null> => {
-  if (url.pathname !== "/oauth2/v1/tokens/bearer" && url.pathname !== "/v2/oauth2/tokens/revoke") return null
-  if (request.method !== "POST") return json(405, { error: "invalid_request" })
-  if (request.headers.get("authorization") !== clientBasic) return json(401, { error: "invalid_client" })
-  if (url.pathname === "/oauth2/v1/tokens/bearer") {
-    const form = new URLSearchParams(await request.text())
-    if (form.get("grant_type") !== "authorization_code") return json(400, { error: "unsupported_grant_type" })
-    if (!URL.canParse(form.get("redirect_uri") ?? "")) return json(400, { error: "invalid_request" })
-    if (!state.codes.delete(form.get("code") ?? "")) return json(400, { error: "invalid_grant" })
-    const token = `qbo_${randomBytes(12).toString("hex")}`
-    state.tokens.add(token)
-    return json(200, { access_token: token, token_type: "bearer", expires_in: 3600, refresh_token: `AB11${randomBytes(12).toString("hex")}`, x_refresh_token_expires_in: 8726400 })
-  }
-  let body: Json
-  try {
-    body = await request.json() as Json
-  } catch {
-    return json(400, { error: "invalid_request" })
-  }
-  if (typeof body.token !== "string") return json(400, { error: "invalid_request" })
-  state.tokens.delete(body.token)
-  state.revoked.push(body.token)
-  return new Response(null, { status: 200 })
-}
+/**
+ * An entity's records as the query answers them: as the service does, a name list (accounts,
+ * customers, vendors, items) leaves out inactive records unless the statement asks for them
+ * (`WHERE Active IN (true, false)`).
+ */
+const listed = (state: State, entity: string, withInactive: boolean): Array<Json> =>
+  (state.company[entity] ?? []).filter((record) => withInactive || record.Active !== false)
 
 const handler = (state: State) =>
   async (request: Request): Promise<Response> => {
     const url = new URL(request.url)
-    const granted = await oauth(state, request, url)
+    const granted = await IntuitOAuth.answer(state.oauth, request, url, clientBasic)
     if (granted !== null) return granted
-    if (!state.tokens.has((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""))) {
+    // Each API call takes this long of the test's clock, so an extraction can outlive its token.
+    state.advance(state.callTakesMs)
+    if (!IntuitOAuth.accessOpens(state.oauth, (request.headers.get("authorization") ?? "").replace(/^Bearer /, ""))) {
       return fault(401, "AUTHENTICATION", "3200", "message=AuthenticationFailed; errorCode=003200; statusCode=401", "Token revoked or expired")
     }
     const match = /^\/v3\/company\/([^/]+)\/query$/.exec(url.pathname)
@@ -88,13 +80,13 @@ const handler = (state: State) =>
     state.calls++
     const text = url.searchParams.get("query") ?? ""
     if (failing === "validation") return queryFault(`Error parsing query: ${text}`)
-    const count = /^SELECT COUNT\(\*\) FROM (\w+)$/.exec(text)
-    if (count !== null) return intuit(200, { QueryResponse: { totalCount: (state.company[count[1]!] ?? []).length } })
-    const page = /^SELECT \* FROM (\w+) STARTPOSITION (\d+) MAXRESULTS (\d+)$/.exec(text)
+    const count = /^SELECT COUNT\(\*\) FROM (\w+)( WHERE Active IN \(true, ?false\))?$/i.exec(text)
+    if (count !== null) return intuit(200, { QueryResponse: { totalCount: listed(state, count[1]!, count[2] !== undefined).length } })
+    const page = /^SELECT \* FROM (\w+)( WHERE Active IN \(true, ?false\))? STARTPOSITION (\d+) MAXRESULTS (\d+)$/i.exec(text)
     if (page === null) return queryFault(`Error parsing query: ${text}`)
-    if (Number(page[2]) < 1) return queryFault("STARTPOSITION starts at 1")
-    const start = Number(page[2]) - 1
-    const rows = (state.company[page[1]!] ?? []).slice(start, start + Math.min(1000, Number(page[3])))
+    if (Number(page[3]) < 1) return queryFault("STARTPOSITION starts at 1")
+    const start = Number(page[3]) - 1
+    const rows = listed(state, page[1]!, page[2] !== undefined).slice(start, start + Math.min(1000, Number(page[4])))
     // Past the end the service answers an empty QueryResponse, not an empty list.
     return intuit(200, { QueryResponse: rows.length === 0 ? {} : { [page[1]!]: rows, startPosition: start + 1, maxResults: rows.length } })
   }
@@ -140,7 +132,7 @@ const everyday = (company: Record<string, Array<Json>>, day: Everyday) => {
   add("4000", -refund)
   add("1000", -refund)
   const credit = Math.floor(day.amount / 20)
-  company.CreditMemo!.push({ Id: `CM${id}`, TxnDate: txnDate, TotalAmt: money(credit), CustomerRef: { value: "58" }, Line: [item(credit)] })
+  company.CreditMemo!.push({ Id: `CM${id}`, TxnDate: txnDate, TotalAmt: money(credit), RemainingCredit: money(credit), CustomerRef: { value: "58" }, Line: [item(credit)] })
   add("4000", -credit)
   add("1200", -credit)
   day.customer(credit)
@@ -158,7 +150,7 @@ const everyday = (company: Record<string, Array<Json>>, day: Everyday) => {
   add("6000", -499)
   add("2100", -499)
   const vendorCredit = 1_250
-  company.VendorCredit!.push({ Id: `VC${id}`, TxnDate: txnDate, TotalAmt: money(vendorCredit), VendorRef: { value: "41" }, APAccountRef: { value: "2000" }, Line: [expense(vendorCredit)] })
+  company.VendorCredit!.push({ Id: `VC${id}`, TxnDate: txnDate, TotalAmt: money(vendorCredit), Balance: money(vendorCredit), VendorRef: { value: "41" }, APAccountRef: { value: "2000" }, Line: [expense(vendorCredit)] })
   add("6000", -vendorCredit)
   add("2000", -vendorCredit)
   day.vendor(vendorCredit)
@@ -191,7 +183,8 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
       const txnDate = `${date.toISOString().slice(0, 7)}-${day}`
       const amount = 10_000 + ((sequence * 7919) % 90_000)
       const id = String(sequence++)
-      company.Invoice!.push({ Id: id, TxnDate: txnDate, DocNumber: `INV-${id}`, TotalAmt: money(amount), CustomerRef: { value: "58" },
+      // What is left to pay, as the service keeps it: the invoices of every third are never paid.
+      company.Invoice!.push({ Id: id, TxnDate: txnDate, DocNumber: `INV-${id}`, TotalAmt: money(amount), Balance: n % 3 === 0 ? money(amount) : 0, CustomerRef: { value: "58" },
         Line: [{ Amount: money(amount), DetailType: "SalesItemLineDetail", SalesItemLineDetail: { ItemRef: { value: "1" } } }, { Amount: money(amount), DetailType: "SubTotalLineDetail" }] })
       add("1200", amount)
       add("4000", amount)
@@ -203,7 +196,7 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
         ar -= amount
       }
       const cost = Math.floor(amount / 3)
-      company.Bill!.push({ Id: `B${id}`, TxnDate: txnDate, TotalAmt: money(cost), VendorRef: { value: "41" }, APAccountRef: { value: "2000" },
+      company.Bill!.push({ Id: `B${id}`, TxnDate: txnDate, TotalAmt: money(cost), Balance: n % 2 === 0 ? 0 : money(cost), VendorRef: { value: "41" }, APAccountRef: { value: "2000" },
         Line: [{ Amount: money(cost), DetailType: "AccountBasedExpenseLineDetail", AccountBasedExpenseLineDetail: { AccountRef: { value: "6000" } } }] })
       add("6000", cost)
       add("2000", cost)
@@ -234,8 +227,20 @@ const fillYear = (company: Record<string, Array<Json>>, settings: Parameters<Fak
 }
 
 
-export const make = (options: { readonly monthlyReadBudget?: number } = {}): FakeOnlineBooks => {
-  const state: State = { company: {}, codes: new Set<string>(), tokens: new Set<string>(), revoked: [], calls: 0, failing: [] }
+export const make = (options: {
+  readonly monthlyReadBudget?: number
+  /** The test's clock (the app's `ManualClock`): access tokens end `expires_in` after their grant by it. */
+  readonly clock?: IntuitOAuth.FakeClock & { readonly advance?: (ms: number) => void }
+  /** How much of that clock each API call takes (default none). */
+  readonly callTakesMs?: number
+} = {}): FakeOnlineBooks => {
+  const clock = options.clock ?? { now: () => Date.now() }
+  const state: State = {
+    company: {}, oauth: IntuitOAuth.makeState(clock), calls: 0, failing: [], callTakesMs: options.callTakesMs ?? 0,
+    advance: (ms) => {
+      if (ms > 0) clock.advance?.(ms)
+    }
+  }
   const handle = handler(state)
 
   return {
@@ -255,14 +260,17 @@ export const make = (options: { readonly monthlyReadBudget?: number } = {}): Fak
       // Intuit refuses a scope it does not have (there is no read-only accounting scope).
       if (url.searchParams.get("scope") !== "com.intuit.quickbooks.accounting") throw new Error(`invalid_scope: ${url.searchParams.get("scope")}`)
       const code = `AB11${randomBytes(8).toString("hex")}`
-      state.codes.add(code)
+      state.oauth.codes.add(code)
       return { state: url.searchParams.get("state") ?? "", code, realmId }
     },
     calls: () => state.calls,
     failNext: (failure) => {
       state.failing.push(failure)
     },
-    revoked: state.revoked,
+    revoked: state.oauth.revoked,
+    refreshes: () => state.oauth.refreshes,
+    disconnect: () => IntuitOAuth.disconnect(state.oauth),
+    endAccessTokens: () => IntuitOAuth.endAccessTokens(state.oauth),
     generateYear: (settings) => fillYear(state.company, settings)
   }
 }

@@ -11,7 +11,7 @@ import { limits, type Person, personKey, sessionEnds } from "./SignInRules.ts"
 /**
  * Sessions (spec 5.1): `ldgs_` for a company's person, `ldgf_` for a firm member, stored hashed,
  * 8 hours idle and 7 days at most. The pipeline authenticates them in
- * pipeline/authenticate/Session.ts and FirmSession.ts; this file creates, shows and ends them.
+ * auth/SessionCredential.ts and firms/credentials/FirmSession.ts; this file creates, shows and ends them.
  */
 
 /** A person as sessions show them: their name, company and address. */

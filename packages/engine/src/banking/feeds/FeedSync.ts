@@ -4,7 +4,7 @@ import type { Banking } from "@ledger/api"
 import { requireCompanyId } from "../../kernel/CompanyContext.ts"
 import { RequestContext, type RequestInfo } from "../../kernel/RequestContext.ts"
 import * as Row from "../../kernel/Row.ts"
-import type { Aggregator, FeedTransaction } from "../../ports/Aggregator.ts"
+import { type Aggregator, AggregatorFailure, type FeedTransaction, type SyncPage } from "../../ports/Aggregator.ts"
 import * as AutoMatch from "../lines/MatchingRules.ts"
 import * as Store from "../lines/BankLineStore.ts"
 
@@ -210,6 +210,41 @@ const finish = (sync: Sync, cursor: string | null) =>
       WHERE company_id = ${companyId} AND id = ${sync.feedId}`.pipe(Effect.orDie)
   })
 
+/** Pages one sync gathers before applying them; past it, what was gathered is applied and the next sync goes on from there. */
+const maxPages = 200
+/** Times a run is started again because the item changed under it, before the sync gives up for now. */
+const maxRestarts = 3
+
+/**
+ * Every page from `start` until the aggregator has no more (or `maxPages`), nothing applied yet: if
+ * the item changes while the run pages through it, the aggregator refuses the next page and the
+ * whole run must start again from `start` (Plaid: "restart the pagination loop"), so pages applied
+ * as they came would be applied twice or against a stale view.
+ */
+const gather = (aggregator: Aggregator["Service"], accessToken: string, start: string | null) =>
+  Effect.gen(function*() {
+    const pages: Array<SyncPage> = []
+    let cursor = start
+    for (let count = 0; count < maxPages; count++) {
+      const page = yield* aggregator.sync(accessToken, cursor)
+      pages.push(page)
+      cursor = page.nextCursor
+      if (!page.hasMore) break
+    }
+    return { pages, cursor }
+  })
+
+/** `gather`, started again from its first cursor when the aggregator asks, at most `maxRestarts` times. */
+const gatherRestarting = (aggregator: Aggregator["Service"], accessToken: string, start: string | null) =>
+  gather(aggregator, accessToken, start).pipe(
+    Effect.retry({ times: maxRestarts, while: (failure) => failure.code === "restart_pagination" }),
+    Effect.mapError((failure) =>
+      failure.code === "restart_pagination"
+        ? new AggregatorFailure({ code: "unavailable", message: `the bank's data kept changing during the sync (${failure.message}); try again shortly` })
+        : failure
+    )
+  )
+
 export const run = Effect.fn("FeedSync.run")(function*(
   feed: Record<string, unknown>,
   aggregator: Aggregator["Service"],
@@ -229,15 +264,12 @@ export const run = Effect.fn("FeedSync.run")(function*(
     importIds: new Map(),
     result: { added: 0, updated: 0, removed: 0, duplicates: 0, flagged_for_review: 0 }
   }
-  let cursor = feed.sync_cursor === null ? null : String(feed.sync_cursor)
-  for (;;) {
-    const page = yield* aggregator.sync(accessToken, cursor)
+  const { pages, cursor } = yield* gatherRestarting(aggregator, accessToken, feed.sync_cursor === null ? null : String(feed.sync_cursor))
+  for (const page of pages) {
     // Removals first, so a pending transaction that posted under a new id is replaced, not duplicated.
     for (const transactionId of page.removed) yield* remove(sync, transactionId)
     for (const transaction of page.added) yield* add(sync, transaction)
     for (const transaction of page.modified) yield* modify(sync, transaction)
-    cursor = page.nextCursor
-    if (!page.hasMore) break
   }
   yield* finish(sync, cursor)
   return { bank_feed_id: feedId, status: "active", ...sync.result, message: null } satisfies SyncResult

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { type Actor, reference } from "../../kernel/Actor.ts"
 import { RequestContext } from "../../kernel/RequestContext.ts"
 import * as Row from "../../kernel/Row.ts"
-import { appendEvent } from "../../pipeline/authenticate/FirmAuditChain.ts"
+import { appendEvent } from "./FirmAuditChain.ts"
 import { type Anchor, type ChainedEvent, verify } from "./FirmAuditRules.ts"
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The firm log's hash chain as pure rules (docs/decisions/0901-firm-audit-hash-chain.md). They
- * live with the pipeline's firm credentials (pipeline/authenticate/FirmAuditChain.ts), which
- * append refusals to the chain too; the firms area reads them from here.
+ * live in FirmAuditChain.ts beside the statements that append to the chain; the rules' users read
+ * them from here.
  */
 export {
   type Anchor,
@@ -13,4 +13,4 @@ export {
   type Problem,
   verify,
   type Verdict
-} from "../../pipeline/authenticate/FirmAuditChain.ts"
+} from "./FirmAuditChain.ts"

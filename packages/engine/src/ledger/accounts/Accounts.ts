@@ -10,6 +10,7 @@ import * as AccountStore from "./AccountStore.ts"
 import { requireCompanyId } from "../../kernel/CompanyContext.ts"
 import * as Cursor from "../../kernel/Cursor.ts"
 import { accountCount, lockChart } from "./Charts.ts"
+import * as ReadReplica from "../../store/ReadReplica.ts"
 
 /**
  * The chart of accounts: accounts and the default income and expense accounts. A starter chart
@@ -49,6 +50,13 @@ const checkDefault = Effect.fn("Accounts.checkDefault")(function*(
     issues: [{ path: ["body", field], message: `Account ${code} is inactive` }]
   }))
 })
+
+/**
+ * The list with balances is a report of the books: read from the replica when one is fresh enough
+ * (store/ReadReplica.ts); the plain list stays on the primary with the writes that change it.
+ */
+const balancesOnReplica = <A, E, R>(withBalances: boolean, read: Effect.Effect<A, E, R>) =>
+  withBalances ? Effect.flatMap(requireCompanyId, (companyId) => ReadReplica.onReplica(companyId, read)) : read
 
 export const handlers = [
   Handler.make(operations.createAccount, ({ body }) =>
@@ -95,7 +103,7 @@ export const handlers = [
     })),
 
   Handler.make(operations.listAccounts, ({ query }) =>
-    Effect.gen(function*() {
+    balancesOnReplica(query.include_balances === true, Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const request = yield* RequestContext
       const companyId = yield* requireCompanyId
@@ -147,7 +155,7 @@ export const handlers = [
           ...(withBalances ? { as_of: asOf } : {})
         }
       }
-    })),
+    }))),
 
   Handler.make(operations.updateAccount, ({ body, path }) =>
     Effect.gen(function*() {

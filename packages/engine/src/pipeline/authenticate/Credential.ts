@@ -1,13 +1,14 @@
-import type { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { SqlClient, SqlError } from "effect/sql"
-import { ApiError } from "@ledger/api"
+import { ApiError, type Operation } from "@ledger/api"
 import type { Actor } from "../../kernel/Actor.ts"
 
 /**
  * What every credential kind shares: the one small interface a strategy implements
- * (`Strategy`: recognise the token by its shape, then authenticate it to an actor and a company,
- * or refuse it), and what the pipeline receives from it. One file per kind beside this one
- * (ApiKey.ts, OperatorToken.ts); `../Authenticate.ts` picks the strategy for an operation.
+ * (`CredentialStrategy`: recognise the token by its shape, then authenticate it to an actor and a
+ * company, or refuse it), and what the pipeline receives from it. Each strategy lives in the area
+ * whose tables it reads and is registered in that area's `Area` (`credentialStrategies`), as write
+ * guards are; `../Authenticate.ts` tries an operation's door's strategies in their stated order.
  */
 
 /** A company as the pipeline needs it on every request. */
@@ -117,24 +118,67 @@ export interface Asking {
    * signed-in session may call it at the firm level, without naming a client.
    */
   readonly personal?: boolean
+  /** `X-Ledger-Company` as given (over MCP `_meta["dev.ledger/company"]`): the client a firm credential acts in. */
+  readonly company?: string | null
 }
 
+/** The doors of the pipeline: the credential kind an operation takes (`none` has no door). */
+export type Door = Exclude<Operation.Credential, "none">
+
 /**
- * One kind of credential. `recognises` looks at the token alone (its prefix, its shape), with no
- * I/O, so the pipeline knows which strategy owns a token before it asks anything; `authenticate`
- * then resolves it to who is asking, or to a refusal (known: null for a token that matches
- * nothing, else the actor so the refusal is audited).
+ * One kind of credential, registered by the area that owns its tables (`Area.credentialStrategies`).
+ * `recognises` looks at the token alone (its prefix, its shape) and the client it names, with no
+ * I/O, so the pipeline knows which strategies may own a token before it asks anything; HTTP refuses
+ * a body sent with a token no strategy of its door recognises before reading it.
+ *
+ * The pipeline tries the strategies of an operation's door that recognise the token, by `order`
+ * (lowest first; two of one door may not share an order), and:
+ * - the first that answers Some authenticates the caller;
+ * - None says the token is not its credential: the next strategy decides;
+ * - a refusal naming somebody (`known` not null) is the answer;
+ * - a refusal naming nobody lets the next strategies try (a firm key has an API key's prefix); it
+ *   is the answer when none of them answers or refuses otherwise.
+ * When every strategy passes, the token is refused as "The credential is not valid."
  */
-export interface Strategy {
-  /** For traces and the slots table: `api_key`, `operator_token`, ... */
+export interface CredentialStrategy {
+  /** For traces and docs: `api_key`, `operator_token`, ... unique across the engine. */
   readonly name: string
-  readonly recognises: (token: string) => boolean
+  readonly door: Door
+  readonly order: number
+  readonly recognises: (token: string, company: string | null) => boolean
   /** A database that fails is no refusal: its `SqlError` is the Dispatcher's to answer. */
   readonly authenticate: (
     token: string,
     asking: Asking
-  ) => Effect.Effect<Authenticated, Refused | SqlError.SqlError, SqlClient.SqlClient>
+  ) => Effect.Effect<Option.Option<Authenticated>, Refused | SqlError.SqlError, SqlClient.SqlClient>
+  /**
+   * What it authenticates may be remembered by the pipeline for a group commit's writes and
+   * recalled without a statement (a company API key's, ADR 0713: `Authenticated.apiKey`).
+   */
+  readonly remembered?: boolean
+  /**
+   * It authenticates a firm's credential on a company's door (acting in a client): left out when
+   * the MCP door asks whether a token may be a company's own credential (`Doors.recognises`).
+   */
+  readonly firmInClient?: boolean
 }
+
+/** A strategy that owns every token it recognises by its prefix: it answers or refuses, never passes. */
+export const byPrefix = (strategy: {
+  readonly name: string
+  readonly door: Door
+  readonly order: number
+  readonly prefix: string
+  readonly remembered?: boolean
+  readonly authenticate: (token: string, asking: Asking) => Effect.Effect<Authenticated, Refused | SqlError.SqlError, SqlClient.SqlClient>
+}): CredentialStrategy => ({
+  name: strategy.name,
+  door: strategy.door,
+  order: strategy.order,
+  recognises: (token) => token.startsWith(strategy.prefix),
+  authenticate: (token, asking) => Effect.map(strategy.authenticate(token, asking), Option.some),
+  ...(strategy.remembered === undefined ? {} : { remembered: strategy.remembered })
+})
 
 export const unauthorized = (message: string): ApiError.LedgerError => ApiError.fail("unauthorized", message)
 

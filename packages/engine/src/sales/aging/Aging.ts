@@ -5,6 +5,7 @@ import { Sales } from "@ledger/api"
 import * as Handler from "../../kernel/Handler.ts"
 import { Csv } from "../../reports/index.ts"
 import * as Row from "../../kernel/Row.ts"
+import * as ReadReplica from "../../store/ReadReplica.ts"
 import * as AgingRules from "./AgingRules.ts"
 import * as OpenBalanceStore from "../common/OpenBalanceStore.ts"
 import { asOfOrToday } from "../common/Common.ts"
@@ -23,11 +24,11 @@ const bucketsOf = (totals: AgingRules.Totals) => ({
 /**
  * AR or AP aging as of a date: each open invoice or bill in the bucket of its days past due, per
  * contact. Built from the same open balances as the contacts' figures, so the two always agree.
+ * Read from the replica when one is fresh enough (store/ReadReplica.ts).
  */
 const aging = (side: "sales" | "purchases", asOfQuery: string | undefined) =>
-  Effect.gen(function*() {
+  Effect.flatMap(requireCompanyId, (company) => ReadReplica.onReplica(company, Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const company = yield* requireCompanyId
     const asOf = yield* asOfOrToday(asOfQuery)
     const documents = yield* OpenBalanceStore.openDocuments({ companyId: company, asOf, kinds: [side === "sales" ? "invoice" : "bill"] })
     const credits = yield* OpenBalanceStore.unappliedCredits({ companyId: company, asOf, side })
@@ -67,7 +68,7 @@ const aging = (side: "sales" | "purchases", asOfQuery: string | undefined) =>
       totals: bucketsOf(totals)
     }
     return report
-  })
+  })))
 
 /** The aging as CSV in the reports' format: amounts as decimals, names safe from formulas. */
 export const toCsv = (report: Aging): string =>

@@ -20,6 +20,8 @@ export const digestValid = (header: string | undefined, login: string, method: s
 export const monero = (state: ChainState, response: ServerResponse, call: Json) => {
   const reply = (result: unknown) => json(response, 200, { jsonrpc: "2.0", id: call.id, result })
   const error = (code: number, message: string) => json(response, 200, { jsonrpc: "2.0", id: call.id, error: { code, message } })
+  // The wallet takes its params as one object; anything else does not parse into the command's request.
+  if (call.params !== undefined && (typeof call.params !== "object" || call.params === null || Array.isArray(call.params))) return error(-32602, "Invalid params")
   const params = (call.params ?? {}) as Json
   switch (call.method) {
     case "open_wallet":
@@ -28,7 +30,8 @@ export const monero = (state: ChainState, response: ServerResponse, call: Json) 
       return reply({})
     case "generate_from_keys":
       if (params.spendkey !== undefined && params.spendkey !== "") return error(-1, "This fake only makes view-only wallets")
-      if (typeof params.address !== "string" || !/^[0-9a-f]{64}$/u.test(String(params.viewkey))) return error(-1, "Failed to parse keys")
+      if (typeof params.address !== "string" || !/^[0-9a-f]{64}$/u.test(String(params.viewkey))) return error(-1, "Failed to parse view key secret key")
+      if (state.wallets.has(String(params.filename))) return error(-1, "Wallet already exists.")
       state.wallets.set(String(params.filename), params.address)
       state.open = params.address
       return reply({ address: params.address, info: "Wallet has been generated successfully." })
@@ -39,10 +42,13 @@ export const monero = (state: ChainState, response: ServerResponse, call: Json) 
       if (state.open === null) return error(-13, "No wallet file")
       const indices = new Set((params.subaddr_indices as Array<number> | undefined) ?? [])
       const mine = state.outputs.filter((output) => output.monero !== null && output.monero.primary === state.open && (indices.size === 0 || indices.has(output.monero.minor)))
+      // Every field the wallet writes for a transfer (wallet_rpc_server_commands_defs.h `transfer_entry`).
       const entry = (output: Output) =>
-        `{"txid":${JSON.stringify(output.txid)},"amount":${output.units.toString()},"confirmations":${confirmationsOf(state, output)},` +
-        `"height":${output.height ?? 0},"type":"${output.height === null ? "pool" : "in"}","subaddr_index":{"major":0,"minor":${output.monero!.minor}},` +
-        `"address":${JSON.stringify(output.address)}}`
+        `{"txid":${JSON.stringify(output.txid)},"payment_id":"0000000000000000","height":${output.height ?? 0},"timestamp":${1_700_000_000 + (output.height ?? 0) * 120},` +
+        `"amount":${output.units.toString()},"amounts":[${output.units.toString()}],"fee":30000000,"change_amount":0,"note":"",` +
+        `"type":"${output.height === null ? "pool" : "in"}","unlock_time":0,"locked":${confirmationsOf(state, output) < 10},` +
+        `"subaddr_index":{"major":0,"minor":${output.monero!.minor}},"subaddr_indices":[{"major":0,"minor":${output.monero!.minor}}],` +
+        `"address":${JSON.stringify(output.address)},"double_spend_seen":false,"confirmations":${confirmationsOf(state, output)},"suggested_confirmations_threshold":10}`
       const list = (items: ReadonlyArray<Output>) => `[${items.map(entry).join(",")}]`
       const inList = params.in === true ? mine.filter((output) => output.height !== null) : []
       const pool = params.pool === true ? mine.filter((output) => output.height === null) : []

@@ -10,6 +10,8 @@ export interface FakePrices {
   /** The price of `asset` (US dollars per whole unit, a decimal string), from `from` on (default: always). */
   readonly set: (asset: CryptoAsset, price: string, from?: string) => void
   readonly failNext: () => void
+  /** Every request as received (path with query) and the answer given, for the contract test. */
+  readonly requests: ReadonlyArray<{ readonly method: string; readonly url: string; readonly status: number; readonly answer: string }>
 }
 
 /** A price service on loopback (`GET /price?asset&at` -> `{"price"}`), read through the server's real adapter. Starts with BTC 50000, XMR 150, USDC and USDT 1. */
@@ -21,17 +23,24 @@ export const makePrices = (): FakePrices => {
     { asset: "USDT", price: "1", from: 0 }
   ]
   let failing = false
+  const requests: Array<{ method: string; url: string; status: number; answer: string }> = []
   const server = loopback(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1")
+    const answer = (status: number, body: object) => {
+      requests.push({ method: request.method ?? "GET", url: request.url ?? "/", status, answer: JSON.stringify(body) })
+      return json(response, status, body)
+    }
     if (failing) {
       failing = false
-      return json(response, 503, { error: "The fake price source is down for this call." })
+      return answer(503, { error: "The fake price source is down for this call." })
     }
-    if (url.pathname !== "/price") return json(response, 404, { error: "not found" })
+    if (url.pathname !== "/price" || request.method !== "GET") return answer(404, { error: "not found" })
     const asset = url.searchParams.get("asset")
     const moment = Date.parse(url.searchParams.get("at") ?? "")
+    // What the price API's description refuses (test/fixtures/providers/prices): an asset it does not price, a moment that is not a date-time.
+    if (!["BTC", "XMR", "USDC", "USDT"].includes(asset ?? "") || Number.isNaN(moment)) return answer(400, { error: "asset (BTC, XMR, USDC, USDT) and at (an ISO date-time) are required." })
     const found = prices.filter((entry) => entry.asset === asset && entry.from <= moment).sort((a, b) => b.from - a.from || prices.indexOf(b) - prices.indexOf(a))[0]
-    return found === undefined ? json(response, 404, { error: `No price of ${asset}.` }) : json(response, 200, { price: found.price, asset, at: url.searchParams.get("at") })
+    return found === undefined ? answer(404, { error: `No price of ${asset}.` }) : answer(200, { price: found.price, asset, at: url.searchParams.get("at") })
   })
   return {
     layer: Layer.unwrap(Effect.promise(server.start).pipe(Effect.map((base) => CryptoPorts.httpPrices(base)))),
@@ -42,6 +51,7 @@ export const makePrices = (): FakePrices => {
     },
     failNext: () => {
       failing = true
-    }
+    },
+    requests
   }
 }

@@ -57,6 +57,19 @@ export const tokenRails = ["usdc_base", "usdc_ethereum", "usdt_ethereum", "usdt_
 const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 
 /** A Solana address: base58 of a 32-byte public key. */
+/** Bytes in base58 (Bitcoin's alphabet, which Solana's keys and signatures use): a leading zero byte is a "1". */
+export const base58 = (bytes: Uint8Array): string => {
+  let value = 0n
+  for (const byte of bytes) value = value * 256n + BigInt(byte)
+  let text = ""
+  while (value > 0n) {
+    text = base58Alphabet[Number(value % 58n)] + text
+    value /= 58n
+  }
+  const zeros = bytes.findIndex((byte) => byte !== 0)
+  return "1".repeat(zeros === -1 ? bytes.length : zeros) + text
+}
+
 export const isSolanaKey = (address: string): boolean => {
   if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/u.test(address)) return false
   let value = 0n

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type BankingApp, type Company, makeBankingApp } from "./support.ts"
+import { type BankingApp, type Company, makeBankingApp } from "../support.ts"
 
 /**
  * Bank feeds over the fake aggregator: sealed tokens, linking within the plan, sync of added,

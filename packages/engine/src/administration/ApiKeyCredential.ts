@@ -1,23 +1,30 @@
 import { Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { ApiError, type Scope } from "@ledger/api"
-import { type Actor, roleScopes } from "../../kernel/Actor.ts"
-import * as Row from "../../kernel/Row.ts"
-import * as Secret from "../../kernel/Secret.ts"
-import { consentMessage } from "./ConsentGate.ts"
+import { type Actor, roleScopes } from "../kernel/Actor.ts"
+import * as Row from "../kernel/Row.ts"
+import * as Secret from "../kernel/Secret.ts"
+import * as Idempotency from "../pipeline/Idempotency.ts"
+import { consentMessage } from "../pipeline/authenticate/ConsentGate.ts"
 import {
   type ApiKeyUse,
   type Asking,
   type Authenticated,
+  byPrefix,
   type CompanyState,
-  type CredentialState,
+  type CredentialStrategy,
   type Refused,
   refusedUnknown,
-  type Strategy,
   unauthorized
-} from "./Credential.ts"
+} from "../pipeline/authenticate/Credential.ts"
+import { apiKeyJoins, apiKeyState } from "../pipeline/authenticate/CredentialStates.ts"
 
-/** A company API key (`ldg_`): a user's or an agent's, in one company. */
+/**
+ * A company API key (`ldg_`): a user's or an agent's, in one company. The administration area's
+ * strategy for the pipeline's `company` door (registered in index.ts): the keys are its table.
+ * What it finds may be remembered for a group commit's writes (ADR 0713); the batch's statement
+ * checks the key is still in the state found (pipeline/authenticate/CredentialStates.ts).
+ */
 
 /** The prefix every company API key has (Secret.generate). */
 export const prefix = "ldg_"
@@ -25,54 +32,14 @@ export const prefix = "ldg_"
 /** How long a key's last use may be old before a request writes it again: one write a minute per key. */
 export const lastUseResolutionMs = 60_000
 
-/** The rows an API key (`k`) is decided by: its company (`c`) and its user (`u`) or agent (`a`). */
-const credentialJoins = `JOIN companies c ON c.company_id = k.company_id
-    LEFT JOIN users u ON u.company_id = k.company_id AND u.id = k.user_id
-    LEFT JOIN agents a ON a.company_id = k.company_id AND a.id = k.agent_id`
-
-/** Why a section 7216 requirement keeps an agent's key out (ConsentGate.ts), or null; people's keys are not asked. */
-const consentGate = (today: string) =>
-  `CASE WHEN k.principal_type = 'agent' THEN ledger_ai_consent_gate(k.company_id, a.ai_provider, ${today}) END`
-
-/**
- * A key's state over those rows: every column authentication and the pipeline decide by, except
- * the last use (written once a minute, and bounding reuse by itself). Times as epoch seconds, so
- * that no session setting changes the text. The 7216 gate is in it (on the database's UTC date),
- * so a consent revoked or a requirement turned on stops a remembered agent key's next batch.
- */
-const credentialState = `md5(ROW(k.principal_type, k.user_id, k.agent_id, k.scopes, extract(epoch FROM k.expires_at),
-      extract(epoch FROM k.revoked_at), extract(epoch FROM k.overlap_ends_at), k.rate_limit_rpm, c.plan, c.rate_limit_rpm,
-      c.kill_switch_suspended, u.name, u.role, a.name, a.status, a.posting_threshold_cents, a.scopes,
-      ${consentGate("(now() AT TIME ZONE 'UTC')::date")})::text)`
-
-/**
- * A query counting the keys of `credentials` (a JSON array of `company_id`, `key_id`, `state`)
- * still in the state given: a statement that relied on remembered keys compares it with their
- * number (GroupCommit.ts). Each key is found by its primary key in a scalar subquery, which the
- * planner cannot turn into a join over every company's keys.
- */
-export const currentCredentialsCount = (sql: SqlClient.SqlClient, credentials: ReadonlyArray<CredentialState>) =>
-  sql`SELECT count(*) FROM json_to_recordset(${
-    JSON.stringify(credentials.map((credential) => ({
-      company_id: credential.companyId,
-      key_id: credential.keyId,
-      state: credential.state
-    })))
-  }::json) AS x(company_id uuid, key_id bigint, state text)
-    WHERE (SELECT ${sql.literal(credentialState)} = x.state FROM api_keys k ${sql.literal(credentialJoins)}
-      WHERE k.company_id = x.company_id AND k.id = x.key_id)`
-
 /**
  * The key's row with everything decided by along with it, and with an Idempotency-Key the record
  * this key's principal holds under it: tenant and principal are written as the Dispatcher writes
  * them (`company:<id>`, Actor.reference).
  */
 const readKey = (sql: SqlClient.SqlClient, hash: string, idempotencyKey: string | null, today: string) => {
-  const stored = idempotencyKey === null ? sql`` : sql`, encode(r.request_hash, 'hex') AS stored_request_hash,
-      r.status AS stored_status, r.body AS stored_body, r.answer AS stored_answer, r.expires_at AS stored_expires_at`
-  const storedJoin = idempotencyKey === null ? sql`` : sql`LEFT JOIN idempotency_records r
-      ON r.scope = ledger_idempotency_scope('company:' || k.company_id::text,
-        CASE WHEN k.principal_type = 'agent' THEN 'agent:' || k.agent_id ELSE 'user:' || k.user_id END, ${idempotencyKey})`
+  const stored = Idempotency.storedAlongside(sql, idempotencyKey, "'company:' || k.company_id::text",
+    "CASE WHEN k.principal_type = 'agent' THEN 'agent:' || k.agent_id ELSE 'user:' || k.user_id END")
   return sql<Record<string, unknown>>`
     SELECT k.company_id, k.id, k.principal_type, k.user_id, k.agent_id, k.scopes, k.expires_at, k.revoked_at,
       k.overlap_ends_at, k.rate_limit_rpm, k.last_used_at,
@@ -80,10 +47,10 @@ const readKey = (sql: SqlClient.SqlClient, hash: string, idempotencyKey: string 
       u.name AS user_name, u.role AS user_role,
       a.name AS agent_name, a.status AS agent_status, a.posting_threshold_cents, a.scopes AS agent_scopes, a.ai_provider,
       CASE WHEN k.principal_type = 'agent' THEN ledger_ai_consent_gate(k.company_id, a.ai_provider, ${today}::date) END AS consent_gate,
-      ${sql.literal(credentialState)} AS credential_state ${stored}
+      ${sql.literal(apiKeyState)} AS credential_state ${stored.columns}
     FROM api_keys k
-    ${sql.literal(credentialJoins)}
-    ${storedJoin}
+    ${sql.literal(apiKeyJoins)}
+    ${stored.join}
     WHERE k.secret_hash = ${hash}`
 }
 
@@ -175,8 +142,5 @@ export const authenticate = Effect.fn("ApiKey.authenticate")(function*(
   return { ...known, apiKey }
 })
 
-export const strategy: Strategy = {
-  name: "api_key",
-  recognises: (token) => token.startsWith(prefix),
-  authenticate
-}
+/** Tried after a firm credential acting in a client, which has its prefix (firms/credentials/). */
+export const strategy: CredentialStrategy = byPrefix({ name: "api_key", door: "company", order: 30, prefix, remembered: true, authenticate })

@@ -1,25 +1,28 @@
 import { Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { ApiError } from "@ledger/api"
-import type { Asking, Authenticated, CredentialState, FirmCredentialState, Refused } from "./Credential.ts"
+import type { Asking, Authenticated, CredentialStrategy, Refused } from "../../pipeline/authenticate/Credential.ts"
+import { firmActor } from "../../pipeline/authenticate/FirmPrincipal.ts"
+import { inClient } from "./FirmClient.ts"
 import * as FirmKey from "./FirmKey.ts"
-import { firmActor, inClient } from "./FirmPrincipal.ts"
 import * as FirmSession from "./FirmSession.ts"
+
+/** Whether a header names a client: absent or blank names none. */
+const namesClient = (company: string | null | undefined): company is string => company !== null && company !== undefined && company.trim() !== ""
 
 /**
  * A firm credential (key or session) acting in the client its request names with
- * `X-Ledger-Company` (spec 5.4; over MCP `_meta["dev.ledger/company"]`), resolved once, here, by
+ * `X-Ledger-Company` (spec 5.4; over MCP `_meta["dev.ledger/company"]`), resolved once, here, for
  * the pipeline. None when the token is no firm credential: the company's own strategies decide it.
  */
 export const forClient = Effect.fn("FirmCredential.forClient")(function*(
   token: string,
-  asking: Asking,
-  company: string | null
+  asking: Asking
 ): Effect.fn.Return<Option.Option<Authenticated>, Refused | SqlError.SqlError, SqlClient.SqlClient> {
   const located = token.startsWith(FirmSession.prefix) ? yield* FirmSession.locate(token, asking) : yield* FirmKey.locate(token, asking)
   if (Option.isNone(located)) return Option.none()
   const { principal, touch } = located.value
-  if (company === null || company.trim() === "") {
+  if (!namesClient(asking.company)) {
     // A person's own operations (sign-out, security settings) are the member's, not a client's.
     if (asking.personal === true && token.startsWith(FirmSession.prefix)) {
       yield* touch
@@ -28,7 +31,7 @@ export const forClient = Effect.fn("FirmCredential.forClient")(function*(
     return yield* Effect.fail<Refused>({ error: companyRequired, known: { actor: firmActor(principal), company: null } })
   }
   const sql = yield* SqlClient.SqlClient
-  const authenticated = yield* inClient(sql, principal, company)
+  const authenticated = yield* inClient(sql, principal, asking.company)
   // The last use is written after the client's state was read with the credential's
   // (`firmCredential`): whatever changes after that read is seen by a batch's statement.
   yield* touch
@@ -47,18 +50,17 @@ export const companyRequired = ApiError.fail(
 )
 
 /**
- * A company key's refusal for a token that is no company key (known: null), when no client was
- * named: a firm key's is told `company_required` instead. Firm and company keys share their prefix,
- * so this is only asked after the company's own keys did not know the token (no read on the hot path).
+ * A firm key on a company operation that names no client, once the company's own keys did not
+ * know the token (they refused it naming nobody): `company_required` instead of their refusal.
+ * Firm and company keys share their prefix, so this is asked last (no read on the hot path);
+ * none when it is no firm key either, and the keys' refusal stands.
  */
-export const withoutClient = Effect.fn("FirmCredential.withoutClient")(function*(
+const withoutClient = Effect.fn("FirmCredential.withoutClient")(function*(
   token: string,
-  asking: Asking,
-  refused: Refused
-): Effect.fn.Return<never, Refused | SqlError.SqlError, SqlClient.SqlClient> {
-  if (refused.known !== null || !token.startsWith(FirmKey.prefix)) return yield* Effect.fail(refused)
+  asking: Asking
+): Effect.fn.Return<Option.Option<Authenticated>, Refused | SqlError.SqlError, SqlClient.SqlClient> {
   const located = yield* FirmKey.locate(token, asking)
-  if (Option.isNone(located)) return yield* Effect.fail(refused)
+  if (Option.isNone(located)) return Option.none()
   // A person's own operation (`/v1/me/...`) needs no client, but a session: a key is no such thing.
   const error = asking.personal === true
     ? ApiError.fail("insufficient_scope", "Only your own browser session may do this (not a key, an agent or an AI app).")
@@ -67,26 +69,25 @@ export const withoutClient = Effect.fn("FirmCredential.withoutClient")(function*
 })
 
 /**
- * A query counting the firm credentials of `states` still in the state given, as a group commit's
- * statement counts company keys (ApiKey.currentCredentialsCount): each recomputed by
- * `ledger_firm_credential_state` (migration 0024) from its rows' primary keys.
+ * The `company` door's firm strategies (the firms area registers them in index.ts): a session
+ * always, a key when a client is named, before the company's API keys (order 30); and a firm key
+ * naming no client after every other (order 90).
  */
-export const currentCount = (sql: SqlClient.SqlClient, states: ReadonlyArray<FirmCredentialState>) =>
-  sql`SELECT count(*) FROM json_to_recordset(${
-    JSON.stringify(states.map((state) => ({
-      kind: state.kind,
-      firm_id: state.firmId,
-      credential_id: state.keyId,
-      company_id: state.companyId,
-      state: state.state
-    })))
-  }::json) AS x(kind text, firm_id bigint, credential_id bigint, company_id uuid, state text)
-    WHERE ledger_firm_credential_state(x.kind, x.firm_id, x.credential_id, x.company_id) = x.state`
+export const inClientStrategy: CredentialStrategy = {
+  name: "firm_credential_in_client",
+  door: "company",
+  order: 20,
+  firmInClient: true,
+  recognises: (token, company) => token.startsWith(FirmSession.prefix) || (company !== null && token.startsWith(FirmKey.prefix)),
+  authenticate: forClient
+}
 
-/** Whether a credential's state is a firm credential's. */
-export const isFirmState = (state: CredentialState): state is FirmCredentialState =>
-  "kind" in state && (state.kind === "firm_key" || state.kind === "firm_session")
-
-/** Whether a company operation's token may be a firm credential: a session always, a key when a client is named. */
-export const mayBe = (token: string, company: string | null): boolean =>
-  token.startsWith(FirmSession.prefix) || (company !== null && token.startsWith(FirmKey.prefix))
+export const withoutClientStrategy: CredentialStrategy = {
+  name: "firm_key_without_client",
+  door: "company",
+  order: 90,
+  firmInClient: true,
+  // A blank header is the in-client strategy's to refuse (`company_required`); none at all is this one's.
+  recognises: (token, company) => company === null && token.startsWith(FirmKey.prefix),
+  authenticate: withoutClient
+}

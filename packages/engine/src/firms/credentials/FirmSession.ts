@@ -3,8 +3,8 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { Firms, type Scope } from "@ledger/api"
 import * as Row from "../../kernel/Row.ts"
 import * as Secret from "../../kernel/Secret.ts"
-import { type Asking, type Authenticated, type Refused, refusedUnknown, type Strategy, unauthorized } from "./Credential.ts"
-import { capped, firmActor, type FirmPrincipal, type Located, type MemberRole, memberRoleScopes } from "./FirmPrincipal.ts"
+import { type Asking, type Authenticated, type Refused, refusedUnknown, type CredentialStrategy, unauthorized } from "../../pipeline/authenticate/Credential.ts"
+import { capped, firmActor, type FirmPrincipal, type Located, type MemberRole, memberRoleScopes } from "../../pipeline/authenticate/FirmPrincipal.ts"
 
 /**
  * A firm session (`ldgf_` + 43, spec 5.1): a firm member in the accountant console, 8 hours idle
@@ -91,12 +91,14 @@ export const find = (token: string, asking: Asking) =>
   Effect.flatMap(locate(token, asking), (found) =>
     Option.isNone(found) ? Effect.succeed(Option.none<FirmPrincipal>()) : Effect.as(found.value.touch, Option.some(found.value.principal)))
 
-export const strategy: Strategy = {
+export const strategy: CredentialStrategy = {
   name: "firm_session",
+  door: "firm",
+  order: 10,
   recognises: (token) => token.startsWith(prefix),
   authenticate: (token, asking) =>
     Effect.flatMap(find(token, asking), (found) =>
       Option.isNone(found)
         ? Effect.fail(refusedUnknown("The firm session is not valid."))
-        : Effect.succeed<Authenticated>({ actor: firmActor(found.value), company: null }))
+        : Effect.succeed(Option.some<Authenticated>({ actor: firmActor(found.value), company: null })))
 }

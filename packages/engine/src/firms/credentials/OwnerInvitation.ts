@@ -4,7 +4,7 @@ import { ApiError } from "@ledger/api"
 import type { Actor } from "../../kernel/Actor.ts"
 import * as Row from "../../kernel/Row.ts"
 import * as Secret from "../../kernel/Secret.ts"
-import { type Asking, type Authenticated, type CompanyState, type Refused, refusedUnknown, type Strategy } from "./Credential.ts"
+import { type Asking, type Authenticated, type CompanyState, type Refused, refusedUnknown, byPrefix, type CredentialStrategy } from "../../pipeline/authenticate/Credential.ts"
 
 /**
  * An owner invitation (`ldgi_` + 43, spec 3.9, 5.1, 5.4): the Bearer credential of
@@ -76,8 +76,5 @@ export const authenticate = Effect.fn("OwnerInvitation.authenticate")(function*(
   return known
 })
 
-export const strategy: Strategy = {
-  name: "owner_invitation",
-  recognises: (token) => token.startsWith(prefix),
-  authenticate
-}
+/** The pipeline's `invitation` door: the one operation that accepts it. */
+export const strategy: CredentialStrategy = byPrefix({ name: "owner_invitation", door: "invitation", order: 10, prefix, authenticate })

@@ -3,12 +3,12 @@ import { SqlClient, type SqlError } from "effect/sql"
 import { Firms, type Scope } from "@ledger/api"
 import * as Row from "../../kernel/Row.ts"
 import * as Secret from "../../kernel/Secret.ts"
-import { type Asking, type Authenticated, type Refused, refusedUnknown, type Strategy, unauthorized } from "./Credential.ts"
-import { capped, firmActor, type FirmPrincipal, type Located, type MemberRole, memberRoleScopes } from "./FirmPrincipal.ts"
+import { type Asking, type Authenticated, type Refused, refusedUnknown, type CredentialStrategy, unauthorized } from "../../pipeline/authenticate/Credential.ts"
+import { capped, firmActor, type FirmPrincipal, type Located, type MemberRole, memberRoleScopes } from "../../pipeline/authenticate/FirmPrincipal.ts"
 
 /**
  * A firm key (`ldg_` + 43, the shape of a company key, spec 5.1): a firm member's or a firm agent's.
- * At the firm level it acts as itself; in a client, through the grant (FirmPrincipal.inClient).
+ * At the firm level it acts as itself; in a client, through the grant (FirmClient.inClient).
  */
 
 export const prefix = "ldg_"
@@ -93,12 +93,14 @@ export const find = (token: string, asking: Asking) =>
     Option.isNone(found) ? Effect.succeed(Option.none<FirmPrincipal>()) : Effect.as(found.value.touch, Option.some(found.value.principal)))
 
 /** The firm door's strategy for keys: the firm's own operations, without a company. */
-export const strategy: Strategy = {
+export const strategy: CredentialStrategy = {
   name: "firm_key",
+  door: "firm",
+  order: 20,
   recognises: (token) => token.startsWith(prefix),
   authenticate: (token, asking) =>
     Effect.flatMap(find(token, asking), (found) =>
       Option.isNone(found)
         ? Effect.fail(refusedUnknown("The firm key is not valid."))
-        : Effect.succeed<Authenticated>({ actor: firmActor(found.value), company: null }))
+        : Effect.succeed(Option.some<Authenticated>({ actor: firmActor(found.value), company: null })))
 }

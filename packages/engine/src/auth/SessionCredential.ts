@@ -1,17 +1,19 @@
 import { Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import type { Scope } from "@ledger/api"
-import { type Actor, roleScopes } from "../../kernel/Actor.ts"
-import * as Row from "../../kernel/Row.ts"
-import * as Secret from "../../kernel/Secret.ts"
-import { type Asking, type Authenticated, type CompanyState, type Refused, refusedUnknown, type Strategy, unauthorized } from "./Credential.ts"
+import { type Actor, roleScopes } from "../kernel/Actor.ts"
+import * as Row from "../kernel/Row.ts"
+import * as Secret from "../kernel/Secret.ts"
+import { type Asking, type Authenticated, type CompanyState, type Refused, refusedUnknown, byPrefix, type CredentialStrategy, unauthorized } from "../pipeline/authenticate/Credential.ts"
 
 /**
  * A web session (`ldgs_`, spec 5.1): a person signed in to the web app, acting in their company
  * with their role's scopes, like a key of theirs holding all of them. 8 hours idle, 7 days at
  * most; revocation is effective on the next request. A use moves the idle end forward, written at
  * most once a minute. Sessions are made by the auth area (auth/common/SessionStore.ts).
- * Firm sessions (`ldgf_`) are the firms area's (FirmSession.ts, docs/decisions/1000-sign-in-sessions-and-principals.md).
+ * Firm sessions (`ldgf_`) are the firms area's (firms/credentials/FirmSession.ts,
+ * docs/decisions/1000-sign-in-sessions-and-principals.md). The auth area's strategy for the
+ * pipeline's `company` door (registered in index.ts): the sessions are its table.
  */
 
 export const prefix = "ldgs_"
@@ -94,8 +96,4 @@ export const authenticate = Effect.fn("Session.authenticate")(function*(
   return known
 })
 
-export const strategy: Strategy = {
-  name: "web_session",
-  recognises: (token) => token.startsWith(prefix),
-  authenticate
-}
+export const strategy: CredentialStrategy = byPrefix({ name: "web_session", door: "company", order: 40, prefix, authenticate })

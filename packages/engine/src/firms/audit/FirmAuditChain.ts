@@ -1,15 +1,14 @@
 import { Effect } from "effect"
-import type { SqlClient } from "effect/sql"
-import type { Actor } from "../../kernel/Actor.ts"
+import { SqlClient } from "effect/sql"
+import type { RefusalLog } from "../../kernel/Registry.ts"
 import * as Row from "../../kernel/Row.ts"
 import { sha256Hex } from "../../kernel/Secret.ts"
 
 /**
  * The firm log's hash chain (docs/decisions/0901-firm-audit-hash-chain.md): its pure rules, and
- * the one statement sequence that appends an event. It lives beside the firm credentials because
- * the pipeline appends to it too: a refusal of a known firm credential is audited in its firm's
- * log (spec 5.7, ADR 0903), and the pipeline imports no area. The firms area's handlers append
- * through `firms/audit/FirmAudit.ts`, which uses `appendEvent` below.
+ * the one statement sequence that appends an event. The firms area's handlers append through
+ * `FirmAudit.ts`, which uses `appendEvent` below; the pipeline appends a refusal of a known firm
+ * credential (spec 5.7, ADR 0903) through `refusalLog`, which the area registers (index.ts).
  */
 
 
@@ -178,34 +177,22 @@ export const appendEvent = Effect.fn("FirmAuditChain.appendEvent")(function*(sql
   return { seq: chained.seq, hash }
 })
 
-/** A request of a known firm credential that was refused, as the pipeline knows it. */
-export interface Refusal {
-  readonly actor: Actor
-  /** The client the request named and reached, else null (a firm-level request, or a client it may not reach). */
-  readonly companyId: string | null
-  readonly action: string
-  readonly via: "http" | "mcp" | "engine"
-  readonly now: string
-  /**
-   * What the company log's columns and details hold for one (outcome, status, error type, the
-   * error's message and details cut as there: the pipeline's Audit.ofRefusal).
-   */
-  readonly details: Record<string, unknown>
+/** A refusal of a firm credential's request in the firm's log, in a transaction of its own (ADR 0903); others' are not its. */
+export const refusalLog: RefusalLog = (refusal) => {
+  const firmId = refusal.actor.firmId
+  return firmId === null ? Effect.void : Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.asVoid(sql.withTransaction(appendEvent(sql, firmId, {
+      occurred_at: Row.iso(refusal.now),
+      action: refusal.action,
+      principal_type: refusal.actor.type,
+      principal_id: refusal.actor.id === null ? null : String(refusal.actor.id),
+      principal_name: refusal.actor.name,
+      key_id: refusal.actor.keyId,
+      company_id: refusal.companyId,
+      target_type: null,
+      target_id: null,
+      reason: null,
+      via: refusal.via,
+      details: refusal.details
+    }))))
 }
-
-/** The refusal in the firm's log, in a transaction of its own. */
-export const appendRefusal = (sql: SqlClient.SqlClient, firmId: number, refusal: Refusal) =>
-  sql.withTransaction(appendEvent(sql, firmId, {
-    occurred_at: Row.iso(refusal.now),
-    action: refusal.action,
-    principal_type: refusal.actor.type,
-    principal_id: refusal.actor.id === null ? null : String(refusal.actor.id),
-    principal_name: refusal.actor.name,
-    key_id: refusal.actor.keyId,
-    company_id: refusal.companyId,
-    target_type: null,
-    target_id: null,
-    reason: null,
-    via: refusal.via,
-    details: refusal.details
-  }))

@@ -1,8 +1,8 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import { operator } from "../../kernel/Actor.ts"
-import * as Secret from "../../kernel/Secret.ts"
-import { type Authenticated, type Refused, refusedUnknown, type Strategy } from "./Credential.ts"
+import { operator } from "../kernel/Actor.ts"
+import * as Secret from "../kernel/Secret.ts"
+import { type Authenticated, type CredentialStrategy, type Refused, refusedUnknown } from "../pipeline/authenticate/Credential.ts"
 
 /**
  * The operator bootstrap token. Given one (LEDGER_OPERATOR_TOKEN) its hash replaces the stored
@@ -52,8 +52,10 @@ const constantTimeEqual = (a: string, b: string): boolean => {
  * A configured operator token may be any text (LEDGER_OPERATOR_TOKEN), so every token is
  * recognised; only operator operations ask this strategy.
  */
-export const strategy: Strategy = {
+export const strategy: CredentialStrategy = {
   name: "operator_token",
+  door: "operator",
+  order: 10,
   recognises: () => true,
-  authenticate: (token) => authenticate(token)
+  authenticate: (token) => Effect.map(authenticate(token), Option.some)
 }

@@ -1,19 +1,20 @@
 import { Effect } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { ApiError, type Scope } from "@ledger/api"
-import type { Actor } from "../../kernel/Actor.ts"
-import * as Row from "../../kernel/Row.ts"
-import * as Secret from "../../kernel/Secret.ts"
-import { consentMessage } from "./ConsentGate.ts"
-import { capped, unreachable } from "./FirmPrincipal.ts"
-import { type Asking, type Authenticated, type CompanyState, type Refused, refusedUnknown, type Strategy, unauthorized } from "./Credential.ts"
+import type { Actor } from "../kernel/Actor.ts"
+import * as Row from "../kernel/Row.ts"
+import * as Secret from "../kernel/Secret.ts"
+import { consentMessage } from "../pipeline/authenticate/ConsentGate.ts"
+import { capped, unreachable } from "../pipeline/authenticate/FirmPrincipal.ts"
+import { type Asking, type Authenticated, type CompanyState, type Refused, refusedUnknown, byPrefix, type CredentialStrategy, unauthorized } from "../pipeline/authenticate/Credential.ts"
 
 /**
  * An OAuth access token (`ldgat_`, spec 5.6, docs/ai-apps.md): an AI app a person connected,
  * acting as the connection's agent in one company, or for a firm connection in the client named
  * by `X-Ledger-Company` (its only client when it has one). The agent's scopes and posting
  * threshold carry the connection's level (ai-apps/ConnectionRules.ts). Tokens live an hour;
- * a level change or a disconnect ends them at once.
+ * a level change or a disconnect ends them at once. The AI apps area's strategy for the
+ * pipeline's `company` door (registered in index.ts): the tokens and connections are its tables.
  */
 
 export const prefix = "ldgat_"
@@ -117,8 +118,11 @@ export const authenticateIn = (
     return known
   })
 
-export const strategy: Strategy = {
+/** In the company named (`X-Ledger-Company`), for a firm connection; its prefix is no other credential's. */
+export const strategy: CredentialStrategy = byPrefix({
   name: "oauth_access_token",
-  recognises: (token) => token.startsWith(prefix),
-  authenticate: (token, asking) => authenticateIn(token, asking, null)
-}
+  door: "company",
+  order: 10,
+  prefix,
+  authenticate: (token, asking) => authenticateIn(token, asking, asking.company ?? null)
+})
