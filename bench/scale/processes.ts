@@ -7,13 +7,13 @@
  */
 import { execFileSync } from "node:child_process"
 import os from "node:os"
-import * as Client from "./lib/HttpClient.ts"
-import * as OpenLoop from "./lib/OpenLoop.ts"
-import * as Options from "./lib/Options.ts"
-import * as Postings from "./lib/Postings.ts"
-import * as Remote from "./lib/Remote.ts"
-import * as Results from "./lib/Results.ts"
-import * as ServerProcess from "./lib/ServerProcess.ts"
+import * as Client from "../lib/HttpClient.ts"
+import * as OpenLoop from "../lib/OpenLoop.ts"
+import * as Options from "../lib/Options.ts"
+import * as Postings from "../lib/Postings.ts"
+import * as Remote from "../lib/Remote.ts"
+import * as Results from "../lib/Results.ts"
+import * as ServerProcess from "../lib/ServerProcess.ts"
 
 const run = Results.start("processes")
 const today = new Date().toISOString().slice(0, 10)
