@@ -91,7 +91,11 @@ describe.skipIf(!onPostgres)("ledger serve --processes 2 on PostgreSQL", () => {
       for (let index = 0; index < 8; index++) {
         expect((await call(server.url, "GET", "/health", { requestId: `${marker}-${index}` })).status).toBe(200)
       }
-      const probes = logAnnotations(server.output()).filter((line) => line.request_id?.startsWith(marker) === true)
+      // Log lines are written in batches a few milliseconds apart (Logging.ts): wait for the eighth.
+      const probesOf = () => logAnnotations(server.output()).filter((line) => line.request_id?.startsWith(marker) === true)
+      const logDeadline = Date.now() + 30_000
+      while (probesOf().length < 8 && Date.now() < logDeadline) await new Promise((resolve) => setTimeout(resolve, 100))
+      const probes = probesOf()
       expect(probes).toHaveLength(8)
       expect(new Set(probes.map((line) => line.process))).toEqual(new Set([1, 2]))
 
