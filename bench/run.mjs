@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url"
 
 const here = fileURLToPath(new URL(".", import.meta.url))
 // In the order of the issue, the long ones last but one so a quick look comes first.
-const all = ["engine-postings", "hot-account", "http", "mcp", "mcp-month-end", "reports", "import", "import-latency", "storage", "replay", "webhooks", "stalls"]
+const all = ["engine-postings", "hot-account", "http", "processes", "mcp", "mcp-month-end", "reports", "import", "import-latency", "storage", "replay", "webhooks", "stalls"]
 // Run only when named: memory-limit needs root to make its cgroups (bench/memory-limit.ts); layers
 // profiles the server (bench/cpu/layers.ts), which slows what it measures; reads-interleaved compares
 // checkouts (bench/cpu/reads-interleaved.ts).

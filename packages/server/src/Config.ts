@@ -23,6 +23,13 @@ export interface ServerConfig {
   readonly readDatabase?: { readonly url: string; readonly maxStalenessMs: number } | undefined
   /** PGlite folder, or "memory" for none. */
   readonly dataDir: string
+  /**
+   * LEDGER_DATABASE_POOLER=transaction: DATABASE_URL leads to a pooler that hands a server
+   * connection out per transaction (PgBouncer's pool_mode=transaction), so statements are not
+   * prepared by name (a named statement would be missing on the next transaction's connection).
+   * Absent: a direct connection, statements prepared and cached.
+   */
+  readonly databasePooler?: "transaction" | undefined
   readonly operatorToken: string | undefined
   readonly baseUrl: string
   readonly rateLimits: boolean
@@ -120,6 +127,10 @@ export const fromEnvironment = (
   if (masterKey !== undefined) MasterKey.parse(masterKey)
   // So are receipt-store settings naming an S3 bucket half-way (adapters/S3BlobStore.ts).
   S3BlobStore.fromEnvironment(environment)
+  const pooler = environment.LEDGER_DATABASE_POOLER ?? ""
+  if (pooler !== "" && pooler !== "none" && pooler !== "transaction") {
+    throw new Error(`LEDGER_DATABASE_POOLER must be transaction or none, got ${pooler}`)
+  }
   const logFormat = environment.LEDGER_LOG_FORMAT ?? "text"
   if (logFormat !== "text" && logFormat !== "json") throw new Error(`LEDGER_LOG_FORMAT must be text or json, got ${logFormat}`)
   return {
@@ -128,6 +139,7 @@ export const fromEnvironment = (
     databaseUrl: environment.DATABASE_URL === "" ? undefined : environment.DATABASE_URL,
     readDatabase: readDatabaseOf(environment),
     dataDir: environment.LEDGER_DATA_DIR ?? "./.ledger",
+    ...(pooler === "transaction" ? { databasePooler: "transaction" as const } : {}),
     operatorToken: environment.LEDGER_OPERATOR_TOKEN,
     baseUrl: environment.LEDGER_BASE_URL ?? `http://${host}:${port}`,
     rateLimits: environment.LEDGER_RATE_LIMITS !== "off",

@@ -237,6 +237,7 @@ export const serverLayer = (config: ServerConfig, options: Partial<AppOptions> =
       : InboxListener.layer({ ...config.inboundSmtp, closeTimeoutMs: shutdownTimeoutOf(config) })),
     Layer.provide(engineLayer({
       databaseUrl: config.databaseUrl,
+      databasePooler: config.databasePooler,
       readDatabaseUrl: config.readDatabase?.url,
       readMaxStalenessMs: config.readDatabase?.maxStalenessMs,
       dataDir: config.dataDir,

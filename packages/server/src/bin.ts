@@ -1,13 +1,17 @@
+import cluster from "node:cluster"
 import { randomBytes } from "node:crypto"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Clock, Effect, Exit, Layer, Runtime } from "effect"
 import { AuditChain, DatabaseRoles, FirmAudit } from "@ledger/engine"
 import * as Config from "./Config.ts"
+import * as Processes from "./Processes.ts"
 import * as Server from "./Server.ts"
 
 const usage = `ledger — the Ledger server
 
-  ledger serve      start HTTP /v1, MCP at POST /mcp and /openapi.json
+  ledger serve [--processes N]
+                    start HTTP /v1, MCP at POST /mcp and /openapi.json; with N > 1 (PostgreSQL
+                    only), N processes share the port (LEDGER_PROCESSES; docs/operations.md, Scaling)
   ledger migrate    apply migrations and exit
   ledger firm-audit-head FIRM_ID
                     print a firm's audit-log head (seq and hash) as JSON, to record outside the
@@ -21,7 +25,8 @@ const usage = `ledger — the Ledger server
                     embedded PGlite: stop the server first, one process opens its folder)
 
 Environment: PORT, HOST, DATABASE_URL (unset: embedded PGlite in LEDGER_DATA_DIR, default ./.ledger;
-"memory" for none), LEDGER_MIGRATION_DATABASE_URL and LEDGER_APP_ROLE (ledger migrate as the
+"memory" for none), LEDGER_DATABASE_POOLER=transaction (DATABASE_URL leads to a transaction-pooling
+PgBouncer: no named prepared statements), LEDGER_PROCESSES, LEDGER_MIGRATION_DATABASE_URL and LEDGER_APP_ROLE (ledger migrate as the
 owner role, then grant the application role: docs/operations.md), LEDGER_READ_DATABASE_URL (a hot standby
 that reports read from while at most LEDGER_READ_MAX_STALENESS_MS behind, default 5000), LEDGER_OPERATOR_TOKEN, LEDGER_RATE_LIMITS=off, LEDGER_TRACING=on,
 LEDGER_PGLITE_WASM=auto|optimizing|baseline (embedded PGlite's WebAssembly compiler; auto: baseline
@@ -82,7 +87,12 @@ const stopOnSignals = () => {
   process.on("SIGINT", onSignal)
   const teardown: Runtime.Teardown = (exit, onExit) =>
     signalled && Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
-  return { teardown }
+  // The primary's request to stop is a first signal, never a second: a worker that already had
+  // one (a terminal's Ctrl-C reaches the whole process group) keeps draining.
+  const fromPrimary = () => {
+    if (!signalled) process.kill(process.pid, "SIGTERM")
+  }
+  return { teardown, fromPrimary }
 }
 
 /**
@@ -92,6 +102,7 @@ const stopOnSignals = () => {
 const printAuditHead = <A extends object, E>(missing: string, read: Effect.Effect<A | null, E, Layer.Success<ReturnType<typeof Server.engineLayer>>>) =>
   Layer.build(Server.engineLayer({
     databaseUrl: config.databaseUrl,
+    databasePooler: config.databasePooler,
     dataDir: config.dataDir,
     operatorToken: config.operatorToken,
     pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing"
@@ -110,24 +121,90 @@ const printAuditHead = <A extends object, E>(missing: string, read: Effect.Effec
     NodeRuntime.runMain
   )
 
-if (command === "serve") {
+/** Migrates storage and makes sure of the operator token once, in the primary, before any worker starts. */
+const prepareStore = (databaseUrl: string | undefined, operatorToken: string | undefined) =>
+  Layer.build(Server.engineLayer({
+    databaseUrl,
+    databasePooler: config.databasePooler,
+    dataDir: config.dataDir,
+    operatorToken,
+    pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",
+    analyzeGrownTables: false,
+    onOperatorToken: printOperatorToken
+  })).pipe(Effect.scoped)
+
+/** One server process: the whole server, or one of the workers of `--processes N`. */
+const serveOne = (processIndex: number, processCount: number) => {
   const storage = config.databaseUrl === undefined
     ? `embedded PGlite (${config.dataDir === "memory" ? "in memory" : config.dataDir}; ` +
       `${config.pgliteWasm.tier} WebAssembly compiler: ${config.pgliteWasm.reason})`
     : "PostgreSQL"
   const ports = Server.portsOf(config)
   const stop = stopOnSignals()
+  // A worker stops when the primary asks, as it would on a signal (Processes.ts).
+  Processes.onStopFromPrimary(stop.fromPrimary)
+  const first = processIndex <= 1
+  // The receipt inbox's SMTP listener runs in the first process only, so its per-address limits
+  // hold for the machine; the HTTP port is shared by every process.
+  const serving = first ? config : { ...config, inboundSmtp: null }
+  const which = processIndex === 0 ? "" : ` (process ${processIndex} of ${processCount}, pid ${process.pid})`
   Effect.gen(function*() {
-    yield* Layer.build(Server.serverLayer(config, { onOperatorToken: printOperatorToken, providers: ports.layer }))
-    process.stdout.write(`Ledger listening on http://${config.host}:${config.port} with ${storage}\n`)
-    if (config.inboundSmtp != null) process.stdout.write(`Receipt inbox SMTP on ${config.inboundSmtp.host}:${config.inboundSmtp.port} for @${config.inboundSmtp.domain}\n`)
-    if (ports.unconfigured.length > 0) process.stdout.write(`Not configured: ${ports.unconfigured.join("; ")}.\n`)
+    yield* Layer.build(Server.serverLayer(serving, { onOperatorToken: printOperatorToken, providers: ports.layer }))
+    process.stdout.write(`Ledger listening on http://${config.host}:${config.port} with ${storage}${which}\n`)
+    if (serving.inboundSmtp != null) process.stdout.write(`Receipt inbox SMTP on ${serving.inboundSmtp.host}:${serving.inboundSmtp.port} for @${serving.inboundSmtp.domain}\n`)
+    if (first && ports.unconfigured.length > 0) process.stdout.write(`Not configured: ${ports.unconfigured.join("; ")}.\n`)
     return yield* Effect.never
   }).pipe(
+    // Every log line of a worker names it, access lines included.
+    Effect.annotateLogs(processIndex === 0 ? {} : { process: processIndex }),
     Effect.scoped,
-    Effect.onExit(() => Effect.sync(() => process.stdout.write("Ledger stopped.\n"))),
+    Effect.onExit(() => Effect.sync(() => process.stdout.write(`Ledger stopped${which}.\n`))),
     NodeRuntime.runMain({ teardown: stop.teardown })
   )
+}
+
+/** `ledger serve --processes N` in the primary: migrate once, then fork and watch the workers. */
+const servePrimary = (processCount: number) => {
+  const refused = Processes.refusal(processCount, config.databaseUrl)
+  if (refused !== null) {
+    process.stderr.write(`ledger: ${refused}\n`)
+    process.exit(2)
+  }
+  Effect.runPromise(prepareStore(config.databaseUrl, config.operatorToken)).then(
+    () => {
+      process.stdout.write(`Ledger starting ${processCount} processes on http://${config.host}:${config.port} (primary pid ${process.pid})\n`)
+      return Processes.supervise({
+        count: processCount,
+        stopTimeoutMs: config.shutdownTimeoutMs ?? 5_000,
+        log: (line) => process.stdout.write(`${line}\n`)
+      })
+    }
+  ).then(
+    (code) => {
+      process.stdout.write("Ledger stopped.\n")
+      process.exit(code)
+    },
+    (error: unknown) => {
+      process.stderr.write(`ledger: could not prepare the store: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.exit(1)
+    }
+  )
+}
+
+const processCountOf = (): number => {
+  try {
+    return Processes.countOf(process.argv.slice(3), process.env)
+  } catch (error) {
+    process.stderr.write(`ledger: ${error instanceof Error ? error.message : String(error)}\n`)
+    return process.exit(2)
+  }
+}
+
+if (command === "serve") {
+  const processCount = processCountOf()
+  if (cluster.isWorker) serveOne(Processes.index(), processCount)
+  else if (processCount > 1) servePrimary(processCount)
+  else serveOne(0, 1)
 } else if (command === "migrate" || command === "operator-token") {
   // A new operator token is stored the way LEDGER_OPERATOR_TOKEN is: its hash replaces the old one.
   const replacement = command === "operator-token" ? `ldgop_${randomBytes(32).toString("base64url")}` : undefined
@@ -141,6 +218,7 @@ if (command === "serve") {
     : undefined
   Layer.build(Server.engineLayer({
     databaseUrl: ownerUrl,
+    databasePooler: config.databasePooler,
     dataDir: config.dataDir,
     operatorToken: replacement ?? config.operatorToken,
     pgliteOptimizedWasm: config.pgliteWasm.tier === "optimizing",

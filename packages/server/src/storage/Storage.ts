@@ -15,6 +15,12 @@ export interface StorageOptions {
   readonly searchPath?: string | undefined
   readonly maxConnections?: number | undefined
   /**
+   * PostgreSQL behind a transaction-pooling PgBouncer (LEDGER_DATABASE_POOLER=transaction): no
+   * statement is prepared by name, since the next transaction may run on another server
+   * connection that never saw it (docs/decisions/2401-pgbouncer-transaction-pooling.md).
+   */
+  readonly databasePooler?: "transaction" | undefined
+  /**
    * PGlite: let V8 optimize PostgreSQL's WebAssembly as it gets hot (the default). About a third
    * more throughput on PGlite, at the price of a peak about 0.6 GB higher once the SQL grammar is
    * optimized (docs/decisions/0704-pglite-memory.md). False keeps PostgreSQL on V8's baseline
@@ -58,6 +64,7 @@ export const client = (options: StorageOptions): Layer.Layer<SqlClient.SqlClient
       // connection and travel pipelined, several to one socket write; transactions still hold a
       // connection of their own. Twice the reads a second on 2 cores (docs/performance.md).
       multiplex: true,
+      ...(options.databasePooler === "transaction" ? { prepare: false } : {}),
       ...(options.searchPath === undefined ? {} : { startupParameters: { search_path: options.searchPath } })
     })
   }
@@ -80,6 +87,8 @@ export const readReplica = (options: StorageOptions): Layer.Layer<never, unknown
     maxConnections: options.maxConnections ?? 20,
     applicationName: "ledger-reports",
     multiplex: true,
+    // A replica behind the same kind of pooler as the primary (LEDGER_DATABASE_POOLER) prepares nothing by name either.
+    ...(options.databasePooler === "transaction" ? { prepare: false } : {}),
     ...(options.searchPath === undefined ? {} : { startupParameters: { search_path: options.searchPath } })
   })
   return Layer.unwrap(Effect.map(Layer.build(replicaClient), (context) =>
