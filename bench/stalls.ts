@@ -7,8 +7,11 @@
  * sent every 10 ms, one at a time (a late answer delays the next probe rather than piling up).
  * Printed per load and store: the other company's p99 (and /health's), and what the load was
  * answered. Target: p99 <= 100 ms. The behaviour itself is asserted in test/reliability/stalls-*.
+ * BENCH_LOADS (e.g. `mail,bombs`) runs only the loads it names; BENCH_SERVER_NODE_ARGS passes
+ * flags to the server's Node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, lib/ServerProcess.ts).
  */
 import { randomBytes } from "node:crypto"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import * as Client from "./lib/HttpClient.ts"
 import * as Loads from "./lib/Loads.ts"
 import * as Options from "./lib/Options.ts"
@@ -61,6 +64,8 @@ const prepare = async (server: ServerProcess.RunningServer, smtpPort: number): P
   return { server, smtpPort, ownerKey: loader.ownerKey, bankAccountId: bank.id, inbox: inbox.address }
 }
 
+// BENCH_LOADS=mail,bombs runs only those loads (keys in lib/Loads.ts), after the idle baseline.
+const chosen = Loads.selected(process.env.BENCH_LOADS)
 const run = Results.start("stalls")
 for (const storage of Options.storages) {
   // The server process takes its environment from this one's (lib/ServerProcess.ts): the inbox's listener, trusting the bench's authentication results.
@@ -73,8 +78,13 @@ for (const storage of Options.storages) {
   try {
     const target = await prepare(server, smtpPort)
     const neighbour = await Remote.createCompany(server, { starter_chart: "general" })
-    const loads = [{ name: "idle (no load, 3 s)", run: async () => (await sleep(3_000), "nothing") }, ...Loads.all]
+    const loads: ReadonlyArray<Loads.Load> = [{ key: "idle", name: "idle (no load, 3 s)", run: async () => (await sleep(3_000), "nothing") }, ...chosen]
     for (const load of loads) {
+      await load.prepare?.()
+      // This process's own event-loop delay while the load runs: the probes run here, beside the
+      // load's client, so a late probe may be this process's, not the server's.
+      const ownDelay = monitorEventLoopDelay({ resolution: 5 })
+      ownDelay.enable()
       let finished = false
       const probes = Promise.all([
         probe(server.baseUrl, { method: "GET", path: "/health" }, () => finished),
@@ -86,16 +96,18 @@ for (const storage of Options.storages) {
       const seconds = (now() - begin) / 1000
       finished = true
       const [health, other] = await probes
+      ownDelay.disable()
+      const own = { p99_ms: Math.round(ownDelay.percentile(99) / 1e5) / 10, max_ms: Math.round(ownDelay.max / 1e5) / 10 }
       const otherSummary = other.samples.summary()
       const healthSummary = health.samples.summary()
       run.add({
         figure: `${load.name} (${seconds.toFixed(1)} s): another company's p99`,
         storage,
         value: `p99 ${otherSummary.p99_ms} ms, max ${otherSummary.max_ms} ms, ${otherSummary.count} probes, ${other.failed} failed; ` +
-          `/health p99 ${healthSummary.p99_ms} ms, max ${healthSummary.max_ms} ms; load: ${outcome}`,
+          `/health p99 ${healthSummary.p99_ms} ms, max ${healthSummary.max_ms} ms; bench's own loop delay p99 ${own.p99_ms} ms, max ${own.max_ms} ms; load: ${outcome}`,
         target: `p99 <= ${targetP99Ms} ms`,
         verdict: Results.verdict(Math.max(otherSummary.p99_ms, healthSummary.p99_ms), targetP99Ms, "at most"),
-        details: { other: otherSummary, health: healthSummary, other_failed: other.failed, health_failed: health.failed, load_seconds: seconds, outcome }
+        details: { other: otherSummary, health: healthSummary, bench_loop_delay: own, other_failed: other.failed, health_failed: health.failed, load_seconds: seconds, outcome }
       })
     }
   } finally {
