@@ -23,6 +23,33 @@ const bytesOf = (value: unknown): Uint8Array<ArrayBuffer> => {
   return Uint8Array.from(hex.match(/../gu) ?? [], (pair) => Number.parseInt(pair, 16))
 }
 
+/**
+ * Sealed bytes are written and read at most this many per statement (migration 0054): a 25 MB
+ * file in one statement held the request thread for hundreds of milliseconds on PostgreSQL and
+ * seconds on the embedded store (ADR 2321); a part at a time, other requests are served between.
+ */
+export const partBytes = 1024 * 1024
+
+/** Sealed bytes cut into `partBytes` parts (views, not copies); always at least one. */
+export const partsOf = (sealed: Uint8Array): ReadonlyArray<Uint8Array> => {
+  const parts: Array<Uint8Array> = []
+  for (let offset = 0; offset === 0 || offset < sealed.byteLength; offset += partBytes) {
+    parts.push(sealed.subarray(offset, Math.min(sealed.byteLength, offset + partBytes)))
+  }
+  return parts
+}
+
+const joined = (parts: ReadonlyArray<Uint8Array>): Uint8Array<ArrayBuffer> => {
+  if (parts.length === 1) return new Uint8Array(parts[0]!)
+  const out = new Uint8Array(parts.reduce((total, part) => total + part.byteLength, 0))
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.byteLength
+  }
+  return out
+}
+
 export interface BlobRef {
   readonly companyId: string
   readonly key: string
@@ -75,8 +102,17 @@ export class BlobStore extends Context.Service<BlobStore, {
             const sql = yield* SqlClient.SqlClient
             const iv = yield* (yield* Entropy).bytes(12)
             const sealed = yield* seal(ref, iv, bytes)
-            yield* sql`INSERT INTO receipt_blobs ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, iv, ciphertext: sealed })}
+            const parts = partsOf(sealed)
+            yield* sql`INSERT INTO receipt_blobs ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, iv, ciphertext: parts[0]! })}
               ON CONFLICT (company_id, blob_key) DO UPDATE SET iv = EXCLUDED.iv, ciphertext = EXCLUDED.ciphertext`.pipe(Effect.orDie)
+            // A file written again under its key (a held attachment's) leaves no part of the old one behind.
+            yield* sql`DELETE FROM receipt_blob_parts WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`.pipe(Effect.orDie)
+            for (const [index, part] of parts.entries()) {
+              if (index === 0) continue
+              // The request thread serves others between parts (a turn of the event loop).
+              yield* Effect.yieldNow
+              yield* sql`INSERT INTO receipt_blob_parts ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, part: index, bytes: part })}`.pipe(Effect.orDie)
+            }
           }),
         get: (ref) =>
           Effect.gen(function*() {
@@ -85,7 +121,16 @@ export class BlobStore extends Context.Service<BlobStore, {
               WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`.pipe(Effect.orDie)
             const row = rows[0]
             if (row === undefined) return null
-            return yield* open(ref, bytesOf(row.iv), bytesOf(row.ciphertext))
+            const numbers = yield* sql<{ part: unknown }>`SELECT part FROM receipt_blob_parts
+              WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key} ORDER BY part`.pipe(Effect.orDie)
+            const parts: Array<Uint8Array> = [bytesOf(row.ciphertext)]
+            for (const { part } of numbers) {
+              yield* Effect.yieldNow
+              const read = yield* sql<{ bytes: unknown }>`SELECT bytes FROM receipt_blob_parts
+                WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key} AND part = ${Number(part)}`.pipe(Effect.orDie)
+              parts.push(bytesOf(read[0]?.bytes))
+            }
+            return yield* open(ref, bytesOf(row.iv), joined(parts))
           }),
         remove: (ref) =>
           Effect.gen(function*() {
