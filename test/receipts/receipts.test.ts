@@ -70,18 +70,19 @@ describe("uploading receipts", () => {
   })
 
   it("writes a file past one part a part per row (migration 0054), and serves it back byte for byte", async () => {
-    // 2.5 MiB: three 1 MiB parts of sealed bytes, the last one partial.
+    // Two and a half parts (BlobStore.partBytes, 256 KiB) of sealed bytes: three parts, the last one partial.
+    const part = 256 * 1024
     const base = fixture("invoice2data_oyo.pdf")
-    const bytes = new Uint8Array(Buffer.concat([base, Buffer.from(`\n% ${"q".repeat(2.5 * 1024 * 1024 - base.byteLength)}\n`)]))
+    const bytes = new Uint8Array(Buffer.concat([base, Buffer.from(`\n% ${"q".repeat(2.5 * part - base.byteLength)}\n`)]))
     const uploaded = await app.upload(company, bytes, "long.pdf")
     expect(uploaded.status).toBe(201)
     const ref = [company.companyId, `receipt/${uploaded.body.sha256}`]
     const first = await app.query<{ ciphertext: Uint8Array }>("SELECT ciphertext FROM receipt_blobs WHERE company_id = $1 AND blob_key = $2", ref)
     const parts = await app.query<{ part: number; bytes: Uint8Array }>(
       "SELECT part, bytes FROM receipt_blob_parts WHERE company_id = $1 AND blob_key = $2 ORDER BY part", ref)
-    expect(Buffer.from(first[0]!.ciphertext).byteLength).toBe(1024 * 1024)
+    expect(Buffer.from(first[0]!.ciphertext).byteLength).toBe(part)
     expect(parts.map((row) => row.part)).toEqual([1, 2])
-    expect(parts.map((row) => Buffer.from(row.bytes).byteLength)).toEqual([1024 * 1024, bytes.byteLength + 16 - 2 * 1024 * 1024])
+    expect(parts.map((row) => Buffer.from(row.bytes).byteLength)).toEqual([part, bytes.byteLength + 16 - 2 * part])
     const file = await app.call("GET", `/v1/receipts/${uploaded.body.id}/file?format=base64`, { token: company.ownerKey })
     expect(file.status).toBe(200)
     expect(Buffer.from(file.body.content_base64, "base64").equals(Buffer.from(bytes))).toBe(true)

@@ -37,7 +37,7 @@ export const fingerprint = (bytes: Uint8Array): string => bytesToHex(sha256(byte
 export const fingerprintAsync = (bytes: Uint8Array): Effect.Effect<string> =>
   globalThis.crypto?.subtle === undefined
     ? Effect.sync(() => fingerprint(bytes))
-    : Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>)).pipe(
+    : Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", bytes.buffer instanceof ArrayBuffer ? bytes as Uint8Array<ArrayBuffer> : new Uint8Array(bytes))).pipe(
       Effect.map((digest) => bytesToHex(new Uint8Array(digest)))
     )
 

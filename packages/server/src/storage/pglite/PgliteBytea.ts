@@ -18,6 +18,12 @@ export const fromText = (text: string): Uint8Array => {
   return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength)
 }
 
-/** Parameters with their bytes as hex text, so they take the protocol path as text (PgliteConnection.ts). */
-export const textParameters = (params: ReadonlyArray<unknown>): ReadonlyArray<unknown> =>
-  params.some((value) => value instanceof Uint8Array) ? params.map((value) => (value instanceof Uint8Array ? toText(value) : value)) : params
+/**
+ * Parameters with their bytes as hex text, so they take the protocol path as text
+ * (PgliteConnection.ts), when every other parameter goes as text too. Otherwise they are left as
+ * they are: `PGlite.query` serializes by the column's type and refuses text for a `bytea`.
+ */
+export const textParameters = (params: ReadonlyArray<unknown>, isText: (value: unknown) => boolean): ReadonlyArray<unknown> =>
+  params.some((value) => value instanceof Uint8Array) && params.every((value) => value instanceof Uint8Array || isText(value))
+    ? params.map((value) => (value instanceof Uint8Array ? toText(value) : value))
+    : params

@@ -77,7 +77,7 @@ export class PgliteConnection implements SqlConnection.Connection {
 
   private async run(sql: string, given: ReadonlyArray<unknown>, rowMode: "object" | "array"): Promise<ReadonlyArray<any>> {
     // Bytes go as hex text made natively (PgliteBytea.ts): PGlite's own serializer takes seconds on a big file.
-    const params = PgliteBytea.textParameters(given)
+    const params = PgliteBytea.textParameters(given, isTextParameter)
     if (params.length === 0 || !params.every(isTextParameter)) {
       const result = await this.pglite.query<any>(sql, params as Array<unknown>, rowMode === "array" ? { rowMode } : undefined)
       return result.rows
