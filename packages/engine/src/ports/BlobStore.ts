@@ -104,6 +104,7 @@ export class BlobStore extends Context.Service<BlobStore, {
       const { seal, open } = yield* sealing(masterKey)
       return BlobStore.of({
         configured: true,
+        // One orDie per operation: a database failure here is a defect, as it was for the single statement.
         put: (ref, bytes) =>
           Effect.gen(function*() {
             const sql = yield* SqlClient.SqlClient
@@ -111,34 +112,34 @@ export class BlobStore extends Context.Service<BlobStore, {
             const sealed = yield* seal(ref, iv, bytes)
             const parts = partsOf(sealed)
             yield* sql`INSERT INTO receipt_blobs ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, iv, ciphertext: parts[0]! })}
-              ON CONFLICT (company_id, blob_key) DO UPDATE SET iv = EXCLUDED.iv, ciphertext = EXCLUDED.ciphertext`.pipe(Effect.orDie)
+              ON CONFLICT (company_id, blob_key) DO UPDATE SET iv = EXCLUDED.iv, ciphertext = EXCLUDED.ciphertext`
             // A file written again under its key (a held attachment's) leaves no part of the old one behind.
-            yield* sql`DELETE FROM receipt_blob_parts WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`.pipe(Effect.orDie)
+            yield* sql`DELETE FROM receipt_blob_parts WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`
             for (const [index, part] of parts.entries()) {
               if (index === 0) continue
               // The request thread serves others between parts (a turn of the event loop).
               yield* Effect.yieldNow
-              yield* sql`INSERT INTO receipt_blob_parts ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, part: index, bytes: part })}`.pipe(Effect.orDie)
+              yield* sql`INSERT INTO receipt_blob_parts ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, part: index, bytes: part })}`
             }
-          }),
+          }).pipe(Effect.orDie),
         get: (ref) =>
           Effect.gen(function*() {
             const sql = yield* SqlClient.SqlClient
             const rows = yield* sql<{ iv: unknown; ciphertext: unknown }>`SELECT iv, ciphertext FROM receipt_blobs
-              WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`.pipe(Effect.orDie)
+              WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`
             const row = rows[0]
             if (row === undefined) return null
             const numbers = yield* sql<{ part: unknown }>`SELECT part FROM receipt_blob_parts
-              WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key} ORDER BY part`.pipe(Effect.orDie)
+              WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key} ORDER BY part`
             const parts: Array<Uint8Array> = [bytesOf(row.ciphertext)]
             for (const { part } of numbers) {
               yield* Effect.yieldNow
               const read = yield* sql<{ bytes: unknown }>`SELECT bytes FROM receipt_blob_parts
-                WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key} AND part = ${Number(part)}`.pipe(Effect.orDie)
+                WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key} AND part = ${Number(part)}`
               parts.push(bytesOf(read[0]?.bytes))
             }
-            return yield* open(ref, bytesOf(row.iv), joined(parts))
-          }),
+            return { iv: bytesOf(row.iv), sealed: joined(parts) }
+          }).pipe(Effect.orDie, Effect.flatMap((found) => found === null ? Effect.succeed(null) : open(ref, found.iv, found.sealed))),
         remove: (ref) =>
           Effect.gen(function*() {
             const sql = yield* SqlClient.SqlClient
