@@ -53,6 +53,7 @@ const ownedBuffers = (value: unknown, depth: number, into: Set<ArrayBuffer>): Se
  * never reads an answer again once it is posted.
  */
 const moved = (result: unknown): unknown => {
+  // Bytes are found only inside an object, so an answer with any is one.
   const buffers = [...ownedBuffers(result, 0, new Set())]
-  return buffers.length === 0 ? result : move({ [transferableSymbol]: buffers, [valueSymbol]: result })
+  return buffers.length === 0 ? result : move({ [transferableSymbol]: buffers, [valueSymbol]: result as object })
 }
