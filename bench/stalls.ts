@@ -5,7 +5,7 @@
  * PDFs, a CSV import over the line cap, a 100,000-line CSV import, 1,500 trickling sockets, and
  * the doors' floods), and meanwhile `GET /health` and another company's `GET /v1/accounts` are each
  * sent every 10 ms, one at a time (a late answer delays the next probe rather than piling up), from
- * a process of their own (lib/Probes.ts): the load's client here would otherwise hold them.
+ * a process of their own (lib/stalls/Probes.ts): the load's client here would otherwise hold them.
  * Printed per load and store: the other company's p99 (and /health's), and what the load was
  * answered. Target: p99 <= 100 ms. The behaviour itself is asserted in test/reliability/stalls-*.
  * BENCH_LOADS (e.g. `mail,bombs`) runs only the loads it names; BENCH_SERVER_NODE_ARGS passes
@@ -16,7 +16,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks"
 import * as Client from "./lib/HttpClient.ts"
 import * as Loads from "./lib/Loads.ts"
 import * as Options from "./lib/Options.ts"
-import * as Probes from "./lib/Probes.ts"
+import * as Probes from "./lib/stalls/Probes.ts"
 import * as Remote from "./lib/Remote.ts"
 import * as Results from "./lib/Results.ts"
 import * as ServerProcess from "./lib/ServerProcess.ts"
@@ -69,7 +69,7 @@ for (const storage of Options.storages) {
       // longer run here, so it is shown only to tell how hard the client itself worked.
       const ownDelay = monitorEventLoopDelay({ resolution: 5 })
       ownDelay.enable()
-      // In a process of their own (lib/Probes.ts), so this one's work for the load is not counted as the server's.
+      // In a process of their own (lib/stalls/Probes.ts), so this one's work for the load is not counted as the server's.
       const probes = await Probes.start(server.baseUrl, neighbour.ownerKey)
       await sleep(200)
       const begin = now()

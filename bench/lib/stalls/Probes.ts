@@ -7,8 +7,8 @@
  */
 import { fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import * as Client from "./HttpClient.ts"
-import { now, Samples } from "./Stats.ts"
+import * as Client from "../HttpClient.ts"
+import { now, Samples } from "../Stats.ts"
 
 const probeEveryMs = 10
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
