@@ -4,39 +4,26 @@
  * issue's table in turn (bench/lib/Loads.ts: a mail flood to a receipt inbox over SMTP, deflate-bomb
  * PDFs, a CSV import over the line cap, a 100,000-line CSV import, 1,500 trickling sockets, and
  * the doors' floods), and meanwhile `GET /health` and another company's `GET /v1/accounts` are each
- * sent every 10 ms, one at a time (a late answer delays the next probe rather than piling up).
+ * sent every 10 ms, one at a time (a late answer delays the next probe rather than piling up), from
+ * a process of their own (lib/stalls/Probes.ts): the load's client here would otherwise hold them.
  * Printed per load and store: the other company's p99 (and /health's), and what the load was
  * answered. Target: p99 <= 100 ms. The behaviour itself is asserted in test/reliability/stalls-*.
+ * BENCH_LOADS (e.g. `mail,bombs`) runs only the loads it names; BENCH_SERVER_NODE_ARGS passes
+ * flags to the server's Node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, lib/ServerProcess.ts).
  */
 import { randomBytes } from "node:crypto"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import * as Client from "./lib/HttpClient.ts"
 import * as Loads from "./lib/Loads.ts"
 import * as Options from "./lib/Options.ts"
+import * as Probes from "./lib/stalls/Probes.ts"
 import * as Remote from "./lib/Remote.ts"
 import * as Results from "./lib/Results.ts"
 import * as ServerProcess from "./lib/ServerProcess.ts"
-import { now, Samples } from "./lib/Stats.ts"
+import { now } from "./lib/Stats.ts"
 
-const probeEveryMs = 10
 const targetP99Ms = 100
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Sends `spec` every `probeEveryMs` until `done()`, one at a time, and keeps each latency. */
-const probe = async (baseUrl: string, spec: Client.RequestSpec, done: () => boolean) => {
-  const samples = new Samples()
-  const agent = Client.agent(1)
-  let failed = 0
-  while (!done()) {
-    const begin = now()
-    const status = await Client.request(baseUrl, spec, { agent, timeoutMs: 120_000 }).then((response) => response.status, () => 0)
-    if (status !== 200) failed++
-    const took = now() - begin
-    samples.add(took)
-    if (took < probeEveryMs) await sleep(probeEveryMs - took)
-  }
-  agent.destroy()
-  return { samples, failed }
-}
 
 /** The loading company with a bank account and an inbox that takes mail from the bench's sender. */
 const prepare = async (server: ServerProcess.RunningServer, smtpPort: number): Promise<Loads.Target> => {
@@ -61,6 +48,8 @@ const prepare = async (server: ServerProcess.RunningServer, smtpPort: number): P
   return { server, smtpPort, ownerKey: loader.ownerKey, bankAccountId: bank.id, inbox: inbox.address }
 }
 
+// BENCH_LOADS=mail,bombs runs only those loads (keys in lib/Loads.ts), after the idle baseline.
+const chosen = Loads.selected(process.env.BENCH_LOADS)
 const run = Results.start("stalls")
 for (const storage of Options.storages) {
   // The server process takes its environment from this one's (lib/ServerProcess.ts): the inbox's listener, trusting the bench's authentication results.
@@ -73,29 +62,32 @@ for (const storage of Options.storages) {
   try {
     const target = await prepare(server, smtpPort)
     const neighbour = await Remote.createCompany(server, { starter_chart: "general" })
-    const loads = [{ name: "idle (no load, 3 s)", run: async () => (await sleep(3_000), "nothing") }, ...Loads.all]
+    const loads: ReadonlyArray<Loads.Load> = [{ key: "idle", name: "idle (no load, 3 s)", run: async () => (await sleep(3_000), "nothing") }, ...chosen]
     for (const load of loads) {
-      let finished = false
-      const probes = Promise.all([
-        probe(server.baseUrl, { method: "GET", path: "/health" }, () => finished),
-        probe(server.baseUrl, { method: "GET", path: "/v1/accounts?limit=5", headers: Client.bearer(neighbour.ownerKey) }, () => finished)
-      ])
+      await load.prepare?.()
+      // This process's own event-loop delay while the load runs (the load's client): the probes no
+      // longer run here, so it is shown only to tell how hard the client itself worked.
+      const ownDelay = monitorEventLoopDelay({ resolution: 5 })
+      ownDelay.enable()
+      // In a process of their own (lib/stalls/Probes.ts), so this one's work for the load is not counted as the server's.
+      const probes = await Probes.start(server.baseUrl, neighbour.ownerKey)
       await sleep(200)
       const begin = now()
       const outcome = await load.run(target).catch((error: Error) => `failed: ${error.message}`)
       const seconds = (now() - begin) / 1000
-      finished = true
-      const [health, other] = await probes
+      const { health, other } = await probes.stop()
+      ownDelay.disable()
+      const own = { p99_ms: Math.round(ownDelay.percentile(99) / 1e5) / 10, max_ms: Math.round(ownDelay.max / 1e5) / 10 }
       const otherSummary = other.samples.summary()
       const healthSummary = health.samples.summary()
       run.add({
         figure: `${load.name} (${seconds.toFixed(1)} s): another company's p99`,
         storage,
         value: `p99 ${otherSummary.p99_ms} ms, max ${otherSummary.max_ms} ms, ${otherSummary.count} probes, ${other.failed} failed; ` +
-          `/health p99 ${healthSummary.p99_ms} ms, max ${healthSummary.max_ms} ms; load: ${outcome}`,
+          `/health p99 ${healthSummary.p99_ms} ms, max ${healthSummary.max_ms} ms; bench's own loop delay p99 ${own.p99_ms} ms, max ${own.max_ms} ms; load: ${outcome}`,
         target: `p99 <= ${targetP99Ms} ms`,
         verdict: Results.verdict(Math.max(otherSummary.p99_ms, healthSummary.p99_ms), targetP99Ms, "at most"),
-        details: { other: otherSummary, health: healthSummary, other_failed: other.failed, health_failed: health.failed, load_seconds: seconds, outcome }
+        details: { other: otherSummary, health: healthSummary, bench_loop_delay: own, other_failed: other.failed, health_failed: health.failed, load_seconds: seconds, outcome }
       })
     }
   } finally {

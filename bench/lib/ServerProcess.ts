@@ -139,7 +139,9 @@ export const start = async (storage: Options.StorageKind, options: StartOptions)
   const operatorToken = `bench-operator-${Math.random().toString(36).slice(2)}-${Date.now()}`
   const { environment, searchPath, dataFolder } = prepare(storage, options, port, operatorToken)
   const script = options.workspace === undefined ? serveScript : path.join(options.workspace, "bench/lib/serve.ts")
-  const server = spawnCollecting(process.execPath, ["--import", "tsx", script], environment, options.workspace ?? workspace)
+  // BENCH_SERVER_NODE_ARGS: flags for the server's Node only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under a load.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/u).filter((flag) => flag !== "")
+  const server = spawnCollecting(process.execPath, [...nodeArgs, "--import", "tsx", script], environment, options.workspace ?? workspace)
   const baseUrl = `http://${Options.loopback}:${port}`
   const stop = stopper(storage, server, searchPath, dataFolder)
   await awaitHealthy(baseUrl, server, stop)

@@ -38,7 +38,9 @@ const migrationOwners: Readonly<Record<string, string>> = {
   "0025_ai_app_limits.ts": "ai-apps",
   "0027_estimated_tax_reminders.ts": "estimated-taxes",
   "0032_database_rules.ts": "ledger",
-  "0049_company_audit_chain.ts": "pipeline"
+  "0049_company_audit_chain.ts": "pipeline",
+  // Written and read only by the blob store's database layer (ports/BlobStore.ts), not by receipts.
+  "0054_receipt_blob_parts.ts": "ports"
 }
 
 /**

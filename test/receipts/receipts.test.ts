@@ -69,6 +69,25 @@ describe("uploading receipts", () => {
     expect(Buffer.from(file.body.content_base64, "base64").equals(Buffer.from(bytes))).toBe(true)
   })
 
+  it("writes a file past one part a part per row (migration 0054), and serves it back byte for byte", async () => {
+    // Two and a half parts (BlobStore.partBytes, 256 KiB) of sealed bytes: three parts, the last one partial.
+    const part = 256 * 1024
+    const base = fixture("invoice2data_oyo.pdf")
+    const bytes = new Uint8Array(Buffer.concat([base, Buffer.from(`\n% ${"q".repeat(2.5 * part - base.byteLength)}\n`)]))
+    const uploaded = await app.upload(company, bytes, "long.pdf")
+    expect(uploaded.status).toBe(201)
+    const ref = [company.companyId, `receipt/${uploaded.body.sha256}`]
+    const first = await app.query<{ ciphertext: Uint8Array }>("SELECT ciphertext FROM receipt_blobs WHERE company_id = $1 AND blob_key = $2", ref)
+    const parts = await app.query<{ part: number; bytes: Uint8Array }>(
+      "SELECT part, bytes FROM receipt_blob_parts WHERE company_id = $1 AND blob_key = $2 ORDER BY part", ref)
+    expect(Buffer.from(first[0]!.ciphertext).byteLength).toBe(part)
+    expect(parts.map((row) => row.part)).toEqual([1, 2])
+    expect(parts.map((row) => Buffer.from(row.bytes).byteLength)).toEqual([part, bytes.byteLength + 16 - 2 * part])
+    const file = await app.call("GET", `/v1/receipts/${uploaded.body.id}/file?format=base64`, { token: company.ownerKey })
+    expect(file.status).toBe(200)
+    expect(Buffer.from(file.body.content_base64, "base64").equals(Buffer.from(bytes))).toBe(true)
+  })
+
   it("keeps companies apart: another company sees neither the receipt nor its file", async () => {
     const other = await app.createCompany("Other Co")
     const mine = await app.upload(company, png(5, 5, 9), "mine.png")

@@ -24,4 +24,4 @@ export const jobs: ReadonlyMap<string, Job<any, any>> = new Map<string, Job<any,
   ].map((each) => [each.name, each])
 )
 
-export { HeavyWorkRefused, type Job, job, type Runner } from "./kernel/offload/HeavyWork.ts"
+export { HeavyWorkRefused, type Job, job, ownBuffer, type Runner } from "./kernel/offload/HeavyWork.ts"

@@ -23,6 +23,39 @@ const bytesOf = (value: unknown): Uint8Array<ArrayBuffer> => {
   return Uint8Array.from(hex.match(/../gu) ?? [], (pair) => Number.parseInt(pair, 16))
 }
 
+/**
+ * Sealed bytes are written and read at most this many per statement (migration 0054): a 25 MB
+ * file in one statement held the request thread for hundreds of milliseconds on PostgreSQL and
+ * seconds on the embedded store (ADR 2321); a part at a time, other requests are served between.
+ * On the embedded store a statement's cost grows with its bytes (measured: a 1 MiB part about
+ * 5 times a 256 KiB one), so the part is small; on PostgreSQL each part is one round trip.
+ */
+export const partBytes = 256 * 1024
+
+/** Sealed bytes cut into `partBytes` parts (views, not copies); always at least one. */
+export const partsOf = (sealed: Uint8Array): ReadonlyArray<Uint8Array> => {
+  const parts: Array<Uint8Array> = []
+  for (let offset = 0; offset === 0 || offset < sealed.byteLength; offset += partBytes) {
+    parts.push(sealed.subarray(offset, Math.min(sealed.byteLength, offset + partBytes)))
+  }
+  return parts
+}
+
+const joined = (parts: ReadonlyArray<Uint8Array>): Uint8Array<ArrayBuffer> => {
+  if (parts.length === 1) return new Uint8Array(parts[0]!)
+  const out = new Uint8Array(parts.reduce((total, part) => total + part.byteLength, 0))
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.byteLength
+  }
+  return out
+}
+
+/** The bytes over a plain ArrayBuffer, as Web Crypto takes them: copied only when they are over another kind. */
+const unshared = (bytes: Uint8Array): Uint8Array<ArrayBuffer> =>
+  bytes.buffer instanceof ArrayBuffer ? bytes as Uint8Array<ArrayBuffer> : new Uint8Array(bytes)
+
 export interface BlobRef {
   readonly companyId: string
   readonly key: string
@@ -50,7 +83,8 @@ const sealing = (masterKey: Uint8Array) =>
     const bound = (ref: BlobRef) => encoder.encode(`blob:${ref.companyId}:${ref.key}`)
     return {
       seal: (ref: BlobRef, iv: Uint8Array, bytes: Uint8Array) =>
-        Effect.promise(() => globalThis.crypto.subtle.encrypt({ name: "AES-GCM", iv: new Uint8Array(iv), additionalData: bound(ref) }, key, new Uint8Array(bytes)))
+        // Bytes over a plain buffer go as they are: a copy of a 20 MB file was the request thread's (ADR 2321).
+        Effect.promise(() => globalThis.crypto.subtle.encrypt({ name: "AES-GCM", iv: new Uint8Array(iv), additionalData: bound(ref) }, key, unshared(bytes)))
           .pipe(Effect.map((sealed) => new Uint8Array(sealed))),
       open: (ref: BlobRef, iv: Uint8Array<ArrayBuffer>, sealed: Uint8Array<ArrayBuffer>) =>
         Effect.promise(() => globalThis.crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: bound(ref) }, key, sealed))
@@ -70,23 +104,42 @@ export class BlobStore extends Context.Service<BlobStore, {
       const { seal, open } = yield* sealing(masterKey)
       return BlobStore.of({
         configured: true,
+        // One orDie per operation: a database failure here is a defect, as it was for the single statement.
         put: (ref, bytes) =>
           Effect.gen(function*() {
             const sql = yield* SqlClient.SqlClient
             const iv = yield* (yield* Entropy).bytes(12)
             const sealed = yield* seal(ref, iv, bytes)
-            yield* sql`INSERT INTO receipt_blobs ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, iv, ciphertext: sealed })}
-              ON CONFLICT (company_id, blob_key) DO UPDATE SET iv = EXCLUDED.iv, ciphertext = EXCLUDED.ciphertext`.pipe(Effect.orDie)
-          }),
+            const parts = partsOf(sealed)
+            yield* sql`INSERT INTO receipt_blobs ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, iv, ciphertext: parts[0]! })}
+              ON CONFLICT (company_id, blob_key) DO UPDATE SET iv = EXCLUDED.iv, ciphertext = EXCLUDED.ciphertext`
+            // A file written again under its key (a held attachment's) leaves no part of the old one behind.
+            yield* sql`DELETE FROM receipt_blob_parts WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`
+            for (const [index, part] of parts.entries()) {
+              if (index === 0) continue
+              // The request thread serves others between parts (a turn of the event loop).
+              yield* Effect.yieldNow
+              yield* sql`INSERT INTO receipt_blob_parts ${sql.insert({ company_id: ref.companyId, blob_key: ref.key, part: index, bytes: part })}`
+            }
+          }).pipe(Effect.orDie),
         get: (ref) =>
           Effect.gen(function*() {
             const sql = yield* SqlClient.SqlClient
             const rows = yield* sql<{ iv: unknown; ciphertext: unknown }>`SELECT iv, ciphertext FROM receipt_blobs
-              WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`.pipe(Effect.orDie)
+              WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key}`
             const row = rows[0]
             if (row === undefined) return null
-            return yield* open(ref, bytesOf(row.iv), bytesOf(row.ciphertext))
-          }),
+            const numbers = yield* sql<{ part: unknown }>`SELECT part FROM receipt_blob_parts
+              WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key} ORDER BY part`
+            const parts: Array<Uint8Array> = [bytesOf(row.ciphertext)]
+            for (const { part } of numbers) {
+              yield* Effect.yieldNow
+              const read = yield* sql<{ bytes: unknown }>`SELECT bytes FROM receipt_blob_parts
+                WHERE company_id = ${ref.companyId} AND blob_key = ${ref.key} AND part = ${Number(part)}`
+              parts.push(bytesOf(read[0]?.bytes))
+            }
+            return { iv: bytesOf(row.iv), sealed: joined(parts) }
+          }).pipe(Effect.orDie, Effect.flatMap((found) => found === null ? Effect.succeed(null) : open(ref, found.iv, found.sealed))),
         remove: (ref) =>
           Effect.gen(function*() {
             const sql = yield* SqlClient.SqlClient

@@ -116,7 +116,7 @@ export const store = (input: {
   Effect.gen(function*() {
     const blobs = yield* requireStorage
     const checked = input.html === true
-      ? { mediaType: "text/html" as const, sha256: FileRules.fingerprint(input.bytes) }
+      ? { mediaType: "text/html" as const, sha256: yield* FileRules.fingerprintAsync(input.bytes) }
       : yield* FileRules.checkFile(input.bytes)
     const existing = yield* ReceiptStore.bySha(input.company, checked.sha256)
     if (existing !== undefined) return { created: false, row: existing }

@@ -38,6 +38,7 @@ import * as OAuthRegistrationLimits from "./migrations/0047_oauth_registration_l
 import * as CompanyAuditChain from "./migrations/0049_company_audit_chain.ts"
 import * as InboxDailyQuota from "./migrations/0051_inbox_daily_quota.ts"
 import * as IntegrationProviderBalance from "./migrations/0052_integration_provider_balance.ts"
+import * as ReceiptBlobParts from "./migrations/0054_receipt_blob_parts.ts"
 
 /**
  * Numbered migrations, applied in order at start: one baseline per area (issue 18 squashed the
@@ -86,7 +87,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 47, name: "oauth_registration_limits", sql: OAuthRegistrationLimits.sql },
   { id: 49, name: "company_audit_chain", sql: CompanyAuditChain.sql },
   { id: 51, name: "inbox_daily_quota", sql: InboxDailyQuota.sql },
-  { id: 52, name: "integration_provider_balance", sql: IntegrationProviderBalance.sql }
+  { id: 52, name: "integration_provider_balance", sql: IntegrationProviderBalance.sql },
+  { id: 54, name: "receipt_blob_parts", sql: ReceiptBlobParts.sql }
 ]
 
 /**

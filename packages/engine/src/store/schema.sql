@@ -1984,6 +1984,16 @@ CREATE TABLE proposals (
 );
 CREATE INDEX proposals_by_status ON proposals USING btree (company_id, status, id);
 
+CREATE TABLE receipt_blob_parts (
+  company_id uuid NOT NULL,
+  blob_key text NOT NULL,
+  part integer NOT NULL,
+  bytes bytea NOT NULL,
+  CONSTRAINT receipt_blob_parts_pkey PRIMARY KEY (company_id, blob_key, part),
+  CONSTRAINT receipt_blob_parts_company_id_blob_key_fkey FOREIGN KEY (company_id, blob_key) REFERENCES receipt_blobs(company_id, blob_key) ON DELETE CASCADE,
+  CONSTRAINT receipt_blob_parts_part_check CHECK ((part >= 1))
+);
+
 CREATE TABLE receipt_blobs (
   company_id uuid NOT NULL,
   blob_key text NOT NULL,

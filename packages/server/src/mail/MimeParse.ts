@@ -1,6 +1,6 @@
 import { simpleParser } from "mailparser"
 import type { Receipts } from "@ledger/engine"
-import { job } from "@ledger/engine/jobs"
+import { job, ownBuffer } from "@ledger/engine/jobs"
 import { InboxRules } from "@ledger/engine/rules"
 
 /**
@@ -17,7 +17,8 @@ export interface Envelope {
 
 /** Parses one message into what the engine receives. */
 export const parse = async (raw: Uint8Array | string, envelope: Envelope, options: { readonly trustedAuthservId: string | null }): Promise<Receipts.Intake.InboundMessage> => {
-  const source = typeof raw === "string" ? Buffer.from(raw, "utf8") : Buffer.from(raw)
+  // A view, not a copy: the raw bytes are this job's alone (moved from the request thread).
+  const source = typeof raw === "string" ? Buffer.from(raw, "utf8") : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)
   const mail = await simpleParser(source, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, maxHtmlLengthToParse: 5 * 1024 * 1024 })
   const authentication = InboxRules.parseAuthenticationResults(
     mail.headerLines.filter((line) => line.key === "authentication-results").map((line) => line.line.replace(/^[^:]*:\s*/u, "")),
@@ -44,4 +45,7 @@ export interface ParseInput {
   readonly trustedAuthservId: string | null
 }
 
-export const parseMail = job("mail.parse", (input: ParseInput) => parse(input.raw, input.envelope, { trustedAuthservId: input.trustedAuthservId }))
+/** The raw message is moved to the worker, not copied: the listener never reads it again (InboxListener.ts). */
+export const parseMail = job("mail.parse", (input: ParseInput) => parse(input.raw, input.envelope, { trustedAuthservId: input.trustedAuthservId }), {
+  transfer: (input) => ownBuffer(input.raw)
+})

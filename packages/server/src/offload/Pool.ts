@@ -85,7 +85,7 @@ const startedOn = (port: MessagePort) => Effect.callback<void>((resume) => void 
  * `exactOptionalPropertyTypes` with `skipLibCheck` off).
  */
 export interface JobPool {
-  readonly run: (task: unknown, options?: { readonly signal: AbortSignal; readonly transferList: Array<MessagePort> }) => Promise<unknown>
+  readonly run: (task: unknown, options?: { readonly signal: AbortSignal; readonly transferList: Array<MessagePort | ArrayBuffer> }) => Promise<unknown>
   readonly destroy: () => Promise<void>
 }
 
@@ -101,7 +101,7 @@ export const runner = (pool: JobPool, settings: Settings): HeavyWork.Runner => (
     Effect.suspend(() => {
       const { port1, port2 } = new MessageChannel()
       const work = Effect.tryPromise({
-        try: (signal) => pool.run({ name: job.name, input, started: port2 }, { signal, transferList: [port2] }) as Promise<O>,
+        try: (signal) => pool.run({ name: job.name, input, started: port2 }, { signal, transferList: [port2, ...job.transfer?.(input) ?? []] }) as Promise<O>,
         catch: (error) => refusedBy(job.name, error)
       })
       const limit = startedOn(port1).pipe(

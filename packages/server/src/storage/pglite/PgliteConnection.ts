@@ -2,6 +2,7 @@ import { type PGliteInterface, protocol } from "@electric-sql/pglite"
 import { Effect, Stream } from "effect"
 import type { SqlConnection } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import * as PgliteBytea from "./PgliteBytea.ts"
 import { fail } from "./PgliteErrors.ts"
 import * as PgliteProtocol from "./PgliteProtocol.ts"
 
@@ -60,6 +61,8 @@ const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
  */
 export class PgliteConnection implements SqlConnection.Connection {
   private readonly prepared: PreparedStatements
+  /** PGlite's parsers, with `bytea` read natively (PgliteBytea.ts). */
+  private readonly parsers: Record<number, PgliteProtocol.Parser>
 
   constructor(readonly pglite: PGliteInterface) {
     // Prepared statements belong to the PGlite session, which several clients may share.
@@ -69,9 +72,12 @@ export class PgliteConnection implements SqlConnection.Connection {
       preparedByInstance.set(pglite, prepared)
     }
     this.prepared = prepared
+    this.parsers = { ...pglite.parsers as Record<number, PgliteProtocol.Parser>, [PgliteBytea.byteaOid]: PgliteBytea.fromText }
   }
 
-  private async run(sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array"): Promise<ReadonlyArray<any>> {
+  private async run(sql: string, given: ReadonlyArray<unknown>, rowMode: "object" | "array"): Promise<ReadonlyArray<any>> {
+    // Bytes go as hex text made natively (PgliteBytea.ts): PGlite's own serializer takes seconds on a big file.
+    const params = PgliteBytea.textParameters(given, isTextParameter)
     if (params.length === 0 || !params.every(isTextParameter)) {
       const result = await this.pglite.query<any>(sql, params as Array<unknown>, rowMode === "array" ? { rowMode } : undefined)
       return result.rows
@@ -108,7 +114,7 @@ export class PgliteConnection implements SqlConnection.Connection {
     const answer = PgliteProtocol.read(
       chunks.length === 1 ? chunks[0]! : concat(chunks),
       described,
-      this.pglite.parsers as Record<number, PgliteProtocol.Parser>,
+      this.parsers,
       rowMode
     )
     if (answer.error !== null) {
