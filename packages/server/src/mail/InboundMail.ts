@@ -41,17 +41,24 @@ export interface SmtpReply {
 
 /**
  * Parses (in a worker thread when the server has a pool) and receives one message, answering the
- * SMTP reply: a message past the parse's time or memory is refused for good (552, the sender
- * would only send it again), a parse no worker could take now is deferred (451, it retries).
+ * SMTP reply: a message past the parse's memory is refused for good (552: the same bytes would
+ * need the same memory again); one past the parse's time, or that no worker could take now, is
+ * deferred (451, the sender retries). Time is wall time, so a genuine large message on a busy
+ * machine can pass it: refusing it for good would lose the receipt, while a hostile one retried is
+ * bounded by the address's rate and the company's daily quota.
  */
 export const parseAndReceive = (raw: Uint8Array, envelope: Envelope, trustedAuthservId: string | null) =>
   HeavyWork.run(MimeParse.parseMail, { raw, envelope, trustedAuthservId }).pipe(
     Effect.flatMap(Receipts.Intake.receive),
     Effect.map(smtpReply),
     Effect.catchTag("HeavyWorkRefused", (refused): Effect.Effect<SmtpReply> =>
-      Effect.succeed(refused.reason === "unavailable"
-        ? { code: 451, message: "4.3.2 Too busy to read this message now: try again later" }
-        : { code: 552, message: "5.3.4 Message too complex to process" }))
+      Effect.succeed(
+        refused.reason === "unavailable"
+          ? { code: 451, message: "4.3.2 Too busy to read this message now: try again later" }
+          : refused.reason === "time"
+          ? { code: 451, message: "4.3.0 Could not finish reading this message in time: try again later" }
+          : { code: 552, message: "5.3.4 Message too complex to process" }
+      ))
   )
 
 /** An SMTP reply for a delivery: 250 accepted, 550 for an unknown or rotated address. */
