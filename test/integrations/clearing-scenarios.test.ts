@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { FakeCommerce } from "@ledger/testkit"
 import type { TestApp } from "../support/index.ts"
+import { orderProblems } from "../support/providers/shopify.ts"
 import { makeProviderApp, syncNow, writer } from "./support.ts"
 
 /**
@@ -90,7 +91,7 @@ describe("clearing accounts return to zero", () => {
 
     // #1001's refund, in Shopify's shape: one mug (12.50 less its 2.50 discount, 0.60 tax) and the
     // shipping (an order adjustment of -6.00); 16.60 went back to the card.
-    commerce.putOrder("clearing-shop", {
+    const refundedOrder = {
       ...first,
       refunds: [{
         id: 509562969, order_id: 1001, created_at: "2026-05-06T09:00:00-04:00", note: "Broken mug", restock: true,
@@ -98,7 +99,10 @@ describe("clearing accounts return to zero", () => {
         order_adjustments: [{ id: 1, order_id: 1001, refund_id: 509562969, amount: "-6.00", tax_amount: "0.00", kind: "shipping_refund", reason: "Shipping refund" }],
         transactions: [{ id: 179259969, order_id: 1001, kind: "refund", status: "success", amount: "16.60", currency: "USD", gateway: "shopify_payments" }]
       }]
-    })
+    }
+    // The orders are the admin Order as Shopify describes it (its resource and documented examples).
+    expect([first, second, refundedOrder].flatMap((order, index) => orderProblems(order, `orders[${index}]`))).toEqual([])
+    commerce.putOrder("clearing-shop", refundedOrder)
     const refunded = await syncNow(app, owner, connection.id)
     // The order itself is unchanged by its refund (nothing waits for review); the refund posts.
     expect(refunded.body.counts).toMatchObject({ fetched: 2, posted: 1, unchanged: 1, needs_review: 0 })
