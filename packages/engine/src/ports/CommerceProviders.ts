@@ -18,7 +18,7 @@ export interface SourceLine {
   readonly amountCents: number
 }
 
-/** An order, charge, refund or payout as the provider has it now. */
+/** An order, charge, refund, dispute or payout as the provider has it now (or one it does not book: `unsupported`). */
 export interface SourceObject {
   readonly id: string
   readonly type: "order" | "charge" | "refund" | "dispute" | "payout" | "unsupported"
