@@ -56,6 +56,28 @@ const shopOrder = (id: number, lines: ReadonlyArray<{ id: number; sku: string; p
   ...extra
 })
 
+// #1001: 2 mugs and a poster less SPRING10 (2.50 a line), 6.00 shipping, 2.70 tax: 53.70 paid.
+const first = shopOrder(1001, [{ id: 11, sku: "MUG", price: "12.50", quantity: 2, off: "2.50" }, { id: 12, sku: "POSTER", price: "25.00", quantity: 1, off: "2.50" }], {
+  total_discounts: "5.00", discount_codes: [{ code: "SPRING10", amount: "5.00", type: "percentage" }],
+  shipping_lines: [{ code: "standard", price: "6.00", discount_allocations: [] }], tax_lines: [{ title: "State tax", price: "2.70", rate: 0.06 }]
+})
+// #1002: a mug, 5.00 shipping, 1.05 tax: 18.55 paid.
+const second = shopOrder(1002, [{ id: 21, sku: "MUG", price: "12.50", quantity: 1 }], {
+  total_discounts: "0.00", discount_codes: [], shipping_lines: [{ code: "standard", price: "5.00", discount_allocations: [] }],
+  tax_lines: [{ title: "State tax", price: "1.05", rate: 0.06 }]
+})
+// #1001's refund, in Shopify's shape: one mug (12.50 less its 2.50 discount, 0.60 tax) and the
+// shipping (an order adjustment of -6.00); 16.60 went back to the card.
+const refundedOrder = {
+  ...first,
+  refunds: [{
+    id: 509562969, order_id: 1001, created_at: "2026-05-06T09:00:00-04:00", note: "Broken mug", restock: true,
+    refund_line_items: [{ id: 104689539, line_item_id: 11, quantity: 1, restock_type: "return", subtotal: 10, total_tax: 0.6 }],
+    order_adjustments: [{ id: 1, order_id: 1001, refund_id: 509562969, amount: "-6.00", tax_amount: "0.00", kind: "shipping_refund", reason: "Shipping refund" }],
+    transactions: [{ id: 179259969, order_id: 1001, kind: "refund", status: "success", amount: "16.60", currency: "USD", gateway: "shopify_payments" }]
+  }]
+}
+
 describe("clearing accounts return to zero", () => {
   it("(a) storefront orders with discounts, tax, shipping and a refund, then the payout's bank deposit", async () => {
     const company = await app.createCompany({ name: "Clearing Shop" })
@@ -74,32 +96,11 @@ describe("clearing accounts return to zero", () => {
     }
     expect((await owner.post(`/v1/integrations/connections/${connection.id}/mappings/approve`, {})).status).toBe(200)
 
-    // #1001: 2 mugs and a poster less SPRING10 (2.50 a line), 6.00 shipping, 2.70 tax: 53.70 paid.
-    const first = shopOrder(1001, [{ id: 11, sku: "MUG", price: "12.50", quantity: 2, off: "2.50" }, { id: 12, sku: "POSTER", price: "25.00", quantity: 1, off: "2.50" }], {
-      total_discounts: "5.00", discount_codes: [{ code: "SPRING10", amount: "5.00", type: "percentage" }],
-      shipping_lines: [{ code: "standard", price: "6.00", discount_allocations: [] }], tax_lines: [{ title: "State tax", price: "2.70", rate: 0.06 }]
-    })
-    // #1002: a mug, 5.00 shipping, 1.05 tax: 18.55 paid.
-    const second = shopOrder(1002, [{ id: 21, sku: "MUG", price: "12.50", quantity: 1 }], {
-      total_discounts: "0.00", discount_codes: [], shipping_lines: [{ code: "standard", price: "5.00", discount_allocations: [] }],
-      tax_lines: [{ title: "State tax", price: "1.05", rate: 0.06 }]
-    })
     commerce.putOrder("clearing-shop", first)
     commerce.putOrder("clearing-shop", second)
     expect((await syncNow(app, owner, connection.id)).body.counts).toMatchObject({ fetched: 2, posted: 2, pending: 0 })
     expect((await owner.get(`/v1/integrations/connections/${connection.id}`)).body.clearing_balance_cents).toBe(5_370 + 1_855)
 
-    // #1001's refund, in Shopify's shape: one mug (12.50 less its 2.50 discount, 0.60 tax) and the
-    // shipping (an order adjustment of -6.00); 16.60 went back to the card.
-    const refundedOrder = {
-      ...first,
-      refunds: [{
-        id: 509562969, order_id: 1001, created_at: "2026-05-06T09:00:00-04:00", note: "Broken mug", restock: true,
-        refund_line_items: [{ id: 104689539, line_item_id: 11, quantity: 1, restock_type: "return", subtotal: 10, total_tax: 0.6 }],
-        order_adjustments: [{ id: 1, order_id: 1001, refund_id: 509562969, amount: "-6.00", tax_amount: "0.00", kind: "shipping_refund", reason: "Shipping refund" }],
-        transactions: [{ id: 179259969, order_id: 1001, kind: "refund", status: "success", amount: "16.60", currency: "USD", gateway: "shopify_payments" }]
-      }]
-    }
     // The orders are the admin Order as Shopify describes it (its resource and documented examples).
     expect([first, second, refundedOrder].flatMap((order, index) => orderProblems(order, `orders[${index}]`))).toEqual([])
     commerce.putOrder("clearing-shop", refundedOrder)
