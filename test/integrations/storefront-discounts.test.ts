@@ -90,4 +90,23 @@ describe("storefront discounts", () => {
       }
     ))
   })
+
+  it("books each refund as its own object, reversing what it names, and credits the clearing account what went back", () => {
+    const withIds = { ...order, line_items: order.line_items.map((item, index) => ({ ...item, id: 100 + index })) }
+    const refund = {
+      id: 7, created_at: "2026-03-09T10:00:00-05:00",
+      refund_line_items: [{ id: 1, line_item_id: 100, quantity: 1, subtotal: 11.25, total_tax: 0.68 }],
+      order_adjustments: [{ id: 2, amount: "-1.00", tax_amount: "0.00", kind: "refund_discrepancy" }],
+      transactions: [{ id: 3, kind: "refund", status: "success", amount: "10.93" }, { id: 4, kind: "refund", status: "failure", amount: "10.93" }]
+    }
+    const [object] = CommerceHttp.storefrontRefunds({ ...withIds, refunds: [refund] })
+    expect(object).toMatchObject({ id: "450789469/refunds/7", type: "refund", version: refund.created_at, date: "2026-03-09" })
+    const drafted = IntegrationMappingRules.draft(object!, mappings, "1150", null)
+    if (drafted._tag !== "Entry") throw new Error(drafted._tag)
+    const signed = Object.fromEntries(drafted.lines.map((line) => [line.account, (line.debit_cents ?? 0) - (line.credit_cents ?? 0)]))
+    // A mug (12.50) less its 1.25 discount, 0.68 tax, less a 1.00 discrepancy: 10.93 went back.
+    expect(signed).toEqual({ "4000": 1_150, "4900": -125, "2200": 68, "1150": -1_093 })
+    // The refund does not change what the order itself books, so the order is not "changed".
+    expect(CommerceHttp.storefrontOrder({ ...withIds, refunds: [refund], updated_at: "2026-03-09T10:00:00-05:00" }).version).toBe(CommerceHttp.storefrontOrder(withIds).version)
+  })
 })

@@ -16,7 +16,7 @@ export const all: ReadonlyArray<ProviderInfo> = [
     name: "Payment processor",
     kind: "payment_processor",
     status: "built",
-    object_types: ["charge", "refund", "payout"],
+    object_types: ["charge", "refund", "dispute", "payout"],
     kinds: ["category", "fee", "refund", "payout"]
   },
   {
@@ -24,7 +24,7 @@ export const all: ReadonlyArray<ProviderInfo> = [
     name: "Storefront",
     kind: "storefront",
     status: "built",
-    object_types: ["order"],
+    object_types: ["order", "refund"],
     kinds: ["product", "discount", "shipping", "tax", "tip"]
   },
   { provider: "provider_c", name: "Point of sale", kind: "point_of_sale", status: "coming", object_types: [], kinds: [] },

@@ -86,6 +86,10 @@ export const setStatus = Effect.fn("Sync.setStatus")(function*(company: string, 
 const write = Effect.fn("Sync.write")(function*(context: Context, object: SourceObject, existingId: number | null) {
   const request = yield* RequestContext
   const id = yield* upsert(context, object, existingId, request.now)
+  if (object.unsupported !== undefined) {
+    // Never guessed at (before, anything unknown was booked as a payout): a person books it by hand.
+    return yield* setStatus(context.company, id, { status: "skipped", note: `Not booked: ${object.unsupported}; book it by hand.`.slice(0, 500) })
+  }
   const drafted = MappingRules.draft(object, context.mappings, String(context.connection.clearing_account),
     (context.connection.payout_account as string | null) ?? null)
   if (drafted._tag === "Empty") {

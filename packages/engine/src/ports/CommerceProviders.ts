@@ -14,19 +14,21 @@ export interface SourceLine {
   readonly kind: "category" | "product" | "discount" | "shipping" | "tax" | "tip" | "fee" | "refund" | "payout"
   /** The provider's key for it (a product SKU, a category, a tax name); mappings match it, else `*`. */
   readonly key: string
-  /** Positive cents. */
+  /** Cents on the kind's own side; a negative amount goes on the other side (a fee given back, a refund of a sale). */
   readonly amountCents: number
 }
 
-/** An order, charge, refund or payout as the provider has it now. */
+/** An order, charge, refund, dispute or payout as the provider has it now (or one it does not book: `unsupported`). */
 export interface SourceObject {
   readonly id: string
-  readonly type: "order" | "charge" | "refund" | "payout"
+  readonly type: "order" | "charge" | "refund" | "dispute" | "payout" | "unsupported"
   /** Changes whenever the provider's object changes (its `updated_at` or revision). */
   readonly version: string
   readonly date: string
   readonly description: string
   readonly lines: ReadonlyArray<SourceLine>
+  /** Why the object is not booked (a kind of money movement this adapter does not cover): kept, skipped, with this note. */
+  readonly unsupported?: string
 }
 
 export interface ObjectPage {

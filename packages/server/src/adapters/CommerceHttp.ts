@@ -1,8 +1,10 @@
 import { Effect, Layer } from "effect"
 import { Ports } from "@ledger/engine"
+import { processorObject } from "./processor/BalanceTransactions.ts"
 import * as Shopify from "./storefront/Shopify.ts"
 
-export { cents, storefrontDiscounts, storefrontOrder } from "./storefront/Shopify.ts"
+export { processorObject } from "./processor/BalanceTransactions.ts"
+export { cents, storefrontDiscounts, storefrontOrder, storefrontRefunds } from "./storefront/Shopify.ts"
 
 /**
  * The real adapter of the commerce providers port: OAuth 2.0 with PKCE (authorization-code grant,
@@ -36,20 +38,6 @@ export interface Options {
 }
 
 type Json = Record<string, any>
-
-export const processorObject = (item: Json): Ports.SourceObject => {
-  const date = new Date(Number(item.created) * 1000).toISOString().slice(0, 10)
-  // A balance transaction does not change once made (Stripe has no `updated`): its version is when it was made.
-  const base = { id: String(item.id), version: String(item.created), date, description: String(item.description ?? item.type) }
-  if (item.type === "charge") {
-    return { ...base, type: "charge", lines: [
-      { kind: "category", key: String(item.category ?? "*"), amountCents: Number(item.amount) },
-      ...(Number(item.fee) > 0 ? [{ kind: "fee" as const, key: "*", amountCents: Number(item.fee) }] : [])
-    ] }
-  }
-  if (item.type === "refund") return { ...base, type: "refund", lines: [{ kind: "refund", key: "*", amountCents: Math.abs(Number(item.amount)) }] }
-  return { ...base, type: "payout", lines: [{ kind: "payout", key: "*", amountCents: Math.abs(Number(item.amount)) }] }
-}
 
 /**
  * The connected account a token answer names (issue 39 item 6): the processor's OAuth answer

@@ -8,7 +8,8 @@ import { putOrder, type Shop, shopConsent, shopify } from "./FakeShopify.ts"
  * The commerce providers' fake: the same HTTP API the real adapter (@ledger/server
  * `CommerceHttp`) calls, served in memory, so tests run the real adapter against it. OAuth 2.0
  * with PKCE is checked for real (the token exchange verifies the S256 challenge). `provider_a` is
- * a payment processor (balance transactions: charges with fees, refunds, payouts); `provider_b` a
+ * a payment processor (Stripe's balance transactions: charges with fees, refunds, disputes and
+ * their reversals, payouts and failed payouts, any other type); `provider_b` a
  * storefront as Shopify's Admin REST API 2024-04 serves it (`FakeShopify.ts`: orders with line
  * items, discounts, shipping, tax lines and tips, each listed once as it is now).
  */
@@ -28,7 +29,16 @@ export interface FakeCommerce {
   /** The person consents at the consent URL for this provider account: the state and code the provider sends back. */
   readonly consent: (consentUrl: string, account: { readonly id: string; readonly name?: string }) => { readonly state: string; readonly code: string }
   readonly addCharge: (accountId: string, charge: { readonly id: string; readonly amountCents: number; readonly feeCents?: number; readonly category?: string; readonly date: string }) => void
-  readonly addRefund: (accountId: string, refund: { readonly id: string; readonly amountCents: number; readonly date: string }) => void
+  /** A refund of `amountCents`; `feeReturnedCents` of the charge's fee given back, if any. */
+  readonly addRefund: (accountId: string, refund: { readonly id: string; readonly amountCents: number; readonly feeReturnedCents?: number; readonly date: string }) => void
+  /** A dispute opened: `amountCents` withdrawn and the dispute fee `feeCents` taken. */
+  readonly addDispute: (accountId: string, dispute: { readonly id: string; readonly amountCents: number; readonly feeCents: number; readonly date: string }) => void
+  /** A dispute won: `amountCents` reinstated (and the fee, where the processor gives it back). */
+  readonly addDisputeWon: (accountId: string, dispute: { readonly id: string; readonly amountCents: number; readonly feeReturnedCents?: number; readonly date: string }) => void
+  /** A payout the bank sent back: `amountCents` back in the balance. */
+  readonly addPayoutFailure: (accountId: string, payout: { readonly id: string; readonly amountCents: number; readonly date: string }) => void
+  /** Any other balance transaction, signed as the processor signs it (`amountCents` positive into the balance). */
+  readonly addTransaction: (accountId: string, item: { readonly id: string; readonly type: string; readonly amountCents: number; readonly feeCents?: number; readonly reportingCategory?: string; readonly date: string }) => void
   readonly addPayout: (accountId: string, payout: { readonly id: string; readonly amountCents: number; readonly date: string }) => void
   /** Adds or changes an order (a new `updated_at` each time). */
   readonly putOrder: (accountId: string, order: Json) => void
@@ -115,8 +125,17 @@ const handler = (state: State) => async (request: Request): Promise<Response> =>
   return json(404, { error: "not_found" })
 }
 
-const transaction = (id: string, type: "charge" | "refund" | "payout", amount: number, fee: number, date: string) => ({
-  id, object: "balance_transaction", type, reporting_category: type, amount, fee, net: amount - fee, currency: "usd", status: "available",
+/** Stripe's `reporting_category` of each type the fake makes (its balance-transaction types page). */
+const categories: Record<string, string> = {
+  charge: "charge", payment: "charge", refund: "refund", payment_refund: "refund", refund_failure: "refund_failure",
+  payout: "payout", payout_cancel: "payout_reversal", payout_failure: "payout_reversal", stripe_fee: "fee", adjustment: "other_adjustment"
+}
+
+const transaction = (id: string, type: string, amount: number, fee: number, date: string, reportingCategory = categories[type] ?? type) => ({
+  id, object: "balance_transaction", type, reporting_category: reportingCategory, amount, fee,
+  // As the processor itemizes what it kept: a dispute's fee is its own `stripe_fee` line.
+  fee_details: fee === 0 ? [] : [{ amount: fee, application: null, currency: "usd", description: reportingCategory === "dispute" ? "Dispute fee" : "Stripe processing fees", type: "stripe_fee" }],
+  net: amount - fee, currency: "usd", status: "available", description: null, exchange_rate: null, source: null,
   created: epoch(date), available_on: epoch(date)
 })
 
@@ -159,7 +178,21 @@ export const make = (): FakeCommerce => {
       byId(accountId).log.push({ ...transaction(charge.id, "charge", charge.amountCents, charge.feeCents ?? 0, charge.date), ...(charge.category === undefined ? {} : { category: charge.category }) })
     },
     addRefund: (accountId, refund) => {
-      byId(accountId).log.push(transaction(refund.id, "refund", -refund.amountCents, 0, refund.date))
+      byId(accountId).log.push(transaction(refund.id, "refund", -refund.amountCents, -(refund.feeReturnedCents ?? 0), refund.date))
+    },
+    // A dispute as the processor books it: an `adjustment` withdrawing the amount with the dispute
+    // fee; a won dispute a second `adjustment` (`dispute_reversal`) reinstating the amount.
+    addDispute: (accountId, dispute) => {
+      byId(accountId).log.push(transaction(dispute.id, "adjustment", -dispute.amountCents, dispute.feeCents, dispute.date, "dispute"))
+    },
+    addDisputeWon: (accountId, dispute) => {
+      byId(accountId).log.push(transaction(dispute.id, "adjustment", dispute.amountCents, -(dispute.feeReturnedCents ?? 0), dispute.date, "dispute_reversal"))
+    },
+    addPayoutFailure: (accountId, payout) => {
+      byId(accountId).log.push(transaction(payout.id, "payout_failure", payout.amountCents, 0, payout.date))
+    },
+    addTransaction: (accountId, item) => {
+      byId(accountId).log.push(transaction(item.id, item.type, item.amountCents, item.feeCents ?? 0, item.date, item.reportingCategory))
     },
     addPayout: (accountId, payout) => {
       byId(accountId).log.push(transaction(payout.id, "payout", -payout.amountCents, 0, payout.date))

@@ -67,15 +67,74 @@ export const storefrontOrder = (order: Json): Ports.SourceObject => {
   for (const shipping of (order.shipping_lines ?? []) as Array<Json>) lines.push({ kind: "shipping", key: String(shipping.code ?? "*"), amountCents: cents(shipping.price) })
   for (const tax of (order.tax_lines ?? []) as Array<Json>) lines.push({ kind: "tax", key: String(tax.title ?? "*"), amountCents: cents(tax.price) })
   if (cents(order.total_tip_received) > 0) lines.push({ kind: "tip", key: "*", amountCents: cents(order.total_tip_received) })
+  const booked = lines.filter((line) => line.amountCents !== 0)
   return {
     id: String(order.id),
     type: "order",
-    version: String(order.updated_at),
+    // What the order books, not its `updated_at`: a refund changes the order's `updated_at` but
+    // not what it sold, and is booked as its own object (`storefrontRefunds`); a changed line
+    // still makes a new version, which waits for a person.
+    version: `lines:${digest(JSON.stringify([order.created_at, booked]))}`,
     date: String(order.created_at).slice(0, 10),
     description: String(order.name ?? order.id),
-    lines: lines.filter((line) => line.amountCents !== 0)
+    lines: booked
   }
 }
+
+/** FNV-1a, 32 bits, in hex: a short, stable fingerprint (not a secret). */
+const digest = (text: string): string => {
+  let hash = 0x811c9dc5
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0
+  return hash.toString(16).padStart(8, "0")
+}
+
+/** One refund's reversal of what the order booked, and the clearing account credited what went back. */
+const refundLines = (order: Json, refund: Json): Array<Ports.SourceLine> => {
+  const applications = (order.discount_applications ?? []) as Array<Json>
+  const items = new Map(((order.line_items ?? []) as Array<Json>).map((item) => [String(item.id), item]))
+  const taxKey = String((order.tax_lines ?? [])[0]?.title ?? "*").slice(0, 200)
+  const lines: Array<Ports.SourceLine> = []
+  for (const refunded of (refund.refund_line_items ?? []) as Array<Json>) {
+    const item = (refunded.line_item ?? items.get(String(refunded.line_item_id)) ?? {}) as Json
+    const gross = cents(item.price) * Number(refunded.quantity ?? 0)
+    const allocation = ((item.discount_allocations ?? []) as Array<Json>)[0]
+    const application = typeof allocation?.discount_application_index === "number" ? applications[allocation.discount_application_index] : undefined
+    // `subtotal` is after the line's discounts: the rest of the gross is the discount given back.
+    lines.push({ kind: "product", key: String(item.sku ?? "*").slice(0, 200), amountCents: -gross })
+    lines.push({ kind: "discount", key: String(application?.code ?? application?.title ?? "*").slice(0, 200), amountCents: -(gross - cents(refunded.subtotal)) })
+    lines.push({ kind: "tax", key: taxKey, amountCents: -cents(refunded.total_tax) })
+  }
+  const shippingKey = String((order.shipping_lines ?? [])[0]?.code ?? "*").slice(0, 200)
+  for (const adjustment of (refund.order_adjustments ?? []) as Array<Json>) {
+    // Shopify's adjustments are negative: a shipping refund, or a discrepancy between what the
+    // lines say and what went back.
+    const shipping = adjustment.kind === "shipping_refund"
+    lines.push({ kind: shipping ? "shipping" : "product", key: shipping ? shippingKey : "refund_discrepancy", amountCents: cents(adjustment.amount) })
+    lines.push({ kind: "tax", key: taxKey, amountCents: cents(adjustment.tax_amount) })
+  }
+  const moved = ((refund.transactions ?? []) as Array<Json>).filter((transaction) => transaction.kind === "refund" && transaction.status === "success")
+  if (moved.length > 0) {
+    // The clearing account is credited what was refunded, whatever the lines say.
+    const paid = moved.reduce((sum, transaction) => sum + cents(transaction.amount), 0)
+    const booked = -lines.reduce((sum, line) => sum + (line.kind === "discount" ? -line.amountCents : line.amountCents), 0)
+    if (paid !== booked) lines.push({ kind: "product", key: "refund_discrepancy", amountCents: booked - paid })
+  }
+  return lines.filter((line) => line.amountCents !== 0)
+}
+
+/**
+ * An order's refunds (the admin Order's `refunds`), each its own object: a refund is made once
+ * and never changes, so its version is when it was made.
+ */
+export const storefrontRefunds = (order: Json): Array<Ports.SourceObject> =>
+  ((order.refunds ?? []) as Array<Json>).slice(0, 100).map((refund): Ports.SourceObject => ({
+    id: `${String(order.id)}/refunds/${String(refund.id)}`,
+    type: "refund",
+    version: String(refund.created_at),
+    date: String(refund.created_at ?? order.created_at).slice(0, 10),
+    description: `Refund of ${String(order.name ?? order.id)}`,
+    lines: refundLines(order, refund)
+  }))
 
 /**
  * Where a storefront sync stands. Shopify lists an order once, as it is now (not a log of its
@@ -141,7 +200,7 @@ export const storefrontPage = (at: StorefrontCursor, orders: ReadonlyArray<Json>
       newestIds = [String(order.id)]
     } else if (when === time(newest) && !newestIds.includes(String(order.id))) newestIds.push(String(order.id))
   }
-  const objects = [...fresh].sort((a, b) => time(a.updated_at) - time(b.updated_at)).map(storefrontOrder)
+  const objects = [...fresh].sort((a, b) => time(a.updated_at) - time(b.updated_at)).flatMap((order) => [storefrontOrder(order), ...storefrontRefunds(order)])
   const following: StorefrontCursor = next !== null
     ? { ...at, newest, newestIds, page: next }
     : newest === null ? { ...start, since: at.since, seen: at.seen }
