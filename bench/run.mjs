@@ -12,8 +12,8 @@ const here = fileURLToPath(new URL(".", import.meta.url))
 const all = ["engine-postings", "hot-account", "http", "processes", "mcp", "mcp-month-end", "reports", "import", "import-latency", "storage", "replay", "webhooks", "stalls"]
 // Run only when named: memory-limit needs root to make its cgroups (bench/memory-limit.ts); layers
 // profiles the server (bench/cpu/layers.ts), which slows what it measures; reads-interleaved compares
-// checkouts (bench/cpu/reads-interleaved.ts).
-const onRequest = ["memory-limit", "pglite-worker", "layers", "reads-interleaved"]
+// checkouts (bench/cpu/reads-interleaved.ts), and mcp-interleaved their MCP postings (bench/cpu/mcp-interleaved.ts).
+const onRequest = ["memory-limit", "pglite-worker", "layers", "reads-interleaved", "mcp-interleaved"]
 const requested = process.argv.slice(2).filter((argument) => argument !== "--")
 const unknown = requested.filter((name) => !all.includes(name) && !onRequest.includes(name))
 if (unknown.length > 0) {

@@ -3,7 +3,7 @@ import { ApiError } from "@ledger/api"
 import * as Discovery from "./Discovery.ts"
 import * as Hints from "./Hints.ts"
 import * as Sessions from "./Sessions.ts"
-import { toolsOf, withoutOutputSchema } from "./Tools.ts"
+import { type ToolEntry, toolsOf, withoutOutputSchema } from "./Tools.ts"
 import * as Toolsets from "./Toolsets.ts"
 
 /**
@@ -60,8 +60,23 @@ export interface Listing {
   readonly toggle: (caller: Caller, enabled: boolean, args: Record<string, unknown>, notify: () => Promise<void>) => Promise<Result>
 }
 
-/** Catalog tools the caller may use. */
-const usable = (caller: Caller) => Array.from(toolsOf().values()).filter((entry) => Toolsets.usableBy(entry.operation, caller))
+/** At most this many kinds of caller keep their usable tools; past it the oldest is dropped. */
+const usableCacheLimit = 256
+const usableByKind = new Map<string, ReadonlyArray<ToolEntry>>()
+
+/**
+ * Catalog tools the caller may use. `usableBy` reads only the principal type, firm flag and scopes,
+ * so the filtered catalog is kept by those (issue 43: not re-filtered on every list), bounded.
+ */
+const usable = (caller: Caller): ReadonlyArray<ToolEntry> => {
+  const key = caller === null ? "" : `${caller.principalType}|${caller.firm === true}|${[...caller.scopes].sort().join(" ")}`
+  const kept = usableByKind.get(key)
+  if (kept !== undefined) return kept
+  const entries = Array.from(toolsOf().values()).filter((entry) => Toolsets.usableBy(entry.operation, caller))
+  if (usableByKind.size >= usableCacheLimit) usableByKind.delete(usableByKind.keys().next().value!)
+  usableByKind.set(key, entries)
+  return entries
+}
 
 /** The names of the catalog tools `names` list for the caller. */
 const listedNames = (caller: Caller, names: ReadonlySet<string>): ReadonlySet<string> => {

@@ -1,5 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import {
   type CallToolRequest,
   CallToolRequestSchema,
@@ -225,13 +226,30 @@ const respond = (server: Server, input: McpRequest, opened: string | null): Prom
   )
 }
 
+/**
+ * One JSON Schema validator for every request's Server (issue 43): without it the SDK's Server makes
+ * a fresh Ajv with its formats in its constructor, which was 29% of an MCP posting's CPU
+ * (docs/profiles/). The SDK compiles with it only for elicitation, which Ledger never asks for, so
+ * the instance's compiled-schema cache does not grow; tool arguments are checked by the Dispatcher.
+ */
+let validator: AjvJsonSchemaValidator | undefined
+const serverInfo = { name: "ledger", version: Engine.serverVersion }
+
+/**
+ * A Server per request: stateless Streamable HTTP connects one transport to a Server at a time, and
+ * concurrent requests would share it; the construction left (maps and handler registrations) is cheap.
+ */
+const newServer = () =>
+  new Server(serverInfo, {
+    capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
+    instructions: Toolsets.instructions,
+    jsonSchemaValidator: validator ??= new AjvJsonSchemaValidator()
+  })
+
 const serve = (input: McpRequest, run: RunEffect, now: number): Promise<Response> => {
   const refused = JsonRpcChecks.refusal(input.parsedBody, input.request.headers.get("mcp-protocol-version"))
   if (refused !== null) return Promise.resolve(refused)
-  const server = new Server(
-    { name: "ledger", version: Engine.serverVersion },
-    { capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} }, instructions: Toolsets.instructions }
-  )
+  const server = newServer()
   // Resources are read through their tools: the same pipeline, scopes and audit as a call.
   Resources.register(server, async (tool, args, signal) => {
     const answer = await callCatalog(input, run, tool, { method: "tools/call", params: { name: tool, arguments: { ...args } } }, signal)
